@@ -1,0 +1,81 @@
+//! Per-thread logic of DA2CF, Dijkstra's algorithm adapted to compound frontiers
+//! (Martín et al., ICCS 2009, Fig. 2–4).
+//!
+//! Each function is what one GPU thread does for one vertex; the CPU drivers in the
+//! host crate call the same functions in a loop over all vertices.
+//!
+//! State per vertex: `dist` (the paper's `c`), `frontier` (`f`: settled in the last
+//! iteration, its edges not yet relaxed) and `unsettled` (`u`). Flags are bytes,
+//! [`TRUE`] or [`FALSE`].
+
+use core::sync::atomic::{AtomicU32, Ordering};
+
+use crate::csr::Csr;
+use crate::distance::{INFINITY, extend};
+
+/// A set flag.
+pub const TRUE: u8 = 1;
+/// A cleared flag.
+pub const FALSE: u8 = 0;
+
+/// `initialize` (Fig. 2) for vertex `i`: every vertex unreached, unsettled and out
+/// of the frontier, except `source`, which is at distance 0, settled and the
+/// first frontier. (The paper fixes the source at vertex 0.)
+#[inline(always)]
+pub fn initialize(i: usize, source: usize, dist: &mut u32, frontier: &mut u8, unsettled: &mut u8) {
+    let is_source = i == source;
+    *dist = if is_source { 0 } else { INFINITY };
+    *frontier = if is_source { TRUE } else { FALSE };
+    *unsettled = if is_source { FALSE } else { TRUE };
+}
+
+/// `relax_F` (Fig. 3, left) for vertex `i` of a successor CSR: if `i` is in the
+/// frontier, lower the distance of each unsettled successor `j` to
+/// `dist[i] + w(i, j)` with an atomic minimum, since several frontier vertices may
+/// share a successor.
+#[inline(always)]
+pub fn relax_frontier(
+    i: usize,
+    successors: Csr<'_>,
+    dist: &[AtomicU32],
+    frontier: &[u8],
+    unsettled: &[u8],
+) {
+    if frontier[i] == FALSE {
+        return;
+    }
+    let dist_i = dist[i].load(Ordering::Relaxed);
+    for (j, w) in successors.edges(i) {
+        if unsettled[j] != FALSE {
+            dist[j].fetch_min(extend(dist_i, w), Ordering::Relaxed);
+        }
+    }
+}
+
+/// The value vertex `i` contributes to `minimum` (Fig. 4, right): its distance if
+/// it is unsettled, [`INFINITY`] if it is settled or past the last vertex (the
+/// reduction reads two values per thread, so the last block may overhang `n`).
+#[inline(always)]
+pub fn minimum_input(i: usize, dist: &[u32], unsettled: &[u8]) -> u32 {
+    if i < dist.len() && unsettled[i] != FALSE {
+        dist[i]
+    } else {
+        INFINITY
+    }
+}
+
+/// `update` (Fig. 4, left) for one vertex: clear its frontier flag; if it is
+/// unsettled and its distance equals the minimum `mssp`, settle it and make it
+/// part of the next frontier.
+///
+/// The paper's pseudocode omits the `unsettled` test; it is needed once weights
+/// may be zero, where a vertex settled earlier can have the same distance as the
+/// new minimum and must not re-enter the frontier.
+#[inline(always)]
+pub fn update(dist: u32, frontier: &mut u8, unsettled: &mut u8, mssp: u32) {
+    *frontier = FALSE;
+    if *unsettled != FALSE && dist == mssp {
+        *unsettled = FALSE;
+        *frontier = TRUE;
+    }
+}

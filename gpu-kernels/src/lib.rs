@@ -1,0 +1,42 @@
+//! The SSSP kernels of this project, written in Rust for `nvptx64-nvidia-cuda`.
+//!
+//! The crate compiles twice:
+//! - for the host, as an ordinary `no_std` library: the per-thread logic of every
+//!   kernel (the modules [`da2cf`], [`reduce`], [`distance`], [`csr`]) is plain Rust
+//!   over slices and `core` atomics, so `cargo test` drives it on the CPU;
+//! - for the GPU, by `host/build.rs`, into PTX: the `extern "ptx-kernel"` entry
+//!   points in `kernels.rs` only compute the thread's index and call that logic.
+//!
+//! Names, block sizes and shared-memory sizes that the host needs to launch a
+//! kernel live in [`launch`], defined once for both sides.
+#![no_std]
+#![cfg_attr(
+    target_arch = "nvptx64",
+    feature(
+        abi_ptx,
+        stdarch_nvptx,
+        core_intrinsics,
+        gpu_intrinsics,
+        gpu_launch_sized_workgroup_mem
+    )
+)]
+
+pub mod csr;
+pub mod da2cf;
+pub mod distance;
+pub mod launch;
+pub mod reduce;
+
+#[cfg(target_arch = "nvptx64")]
+mod device;
+#[cfg(target_arch = "nvptx64")]
+mod kernels;
+
+/// On the GPU a panic (an out-of-bounds index, say) stops the kernel with a trap,
+/// which the host sees as a launch failure; there is no unwinding and no message.
+#[cfg(target_arch = "nvptx64")]
+#[panic_handler]
+fn panic(_: &core::panic::PanicInfo) -> ! {
+    // SAFETY: `trap` has no precondition; it aborts the kernel.
+    unsafe { core::arch::nvptx::trap() }
+}

@@ -1,0 +1,91 @@
+//! Command-line arguments and their dispatch.
+
+mod generate;
+mod solve;
+
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand};
+use sssp::Result;
+
+const EXAMPLES: &str = "\
+Examples:
+  host --graph graphs/sample.csr --verify
+  host --graph g.csr --source 3 --output distances.txt
+  host gen --vertices 1Mi --seed 7 --output g.csr
+  host ptx --output kernels.ptx";
+
+/// Single-source shortest paths on an NVIDIA GPU, with kernels written in Rust.
+///
+/// Without a subcommand, solves SSSP on `--graph` with DA2CF (Martín et al.,
+/// push relaxation with atomic minimum) on the GPU and prints a summary.
+#[derive(Debug, Parser)]
+#[command(
+    name = "host",
+    version,
+    args_conflicts_with_subcommands = true,
+    subcommand_negates_reqs = true,
+    after_help = EXAMPLES
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+    #[command(flatten)]
+    solve: solve::SolveArgs,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Write the papers' random graph (each vertex gets `--degree` random
+    /// predecessors, integer weights uniform in min..=max) as a g.csr file.
+    #[command(
+        after_help = "Example:\n  host gen --vertices 11Mi --degree 7 --seed 1 --output big.csr"
+    )]
+    Gen(generate::GenArgs),
+    /// Print the PTX of the kernels embedded in this binary.
+    #[command(
+        after_help = "Example:\n  host ptx --output kernels.ptx && ptxas -arch=sm_90 kernels.ptx -o /dev/null"
+    )]
+    Ptx {
+        /// Write the PTX to this file instead of standard output.
+        #[arg(long, short)]
+        output: Option<PathBuf>,
+    },
+}
+
+/// Runs the command line.
+pub fn run(cli: Cli) -> Result<()> {
+    match cli.command {
+        Some(Command::Gen(args)) => generate::run(&args),
+        Some(Command::Ptx { output }) => write_ptx(output),
+        None => solve::run(&cli.solve),
+    }
+}
+
+fn write_ptx(output: Option<PathBuf>) -> Result<()> {
+    let ptx = sssp::gpu::ptx::PTX;
+    match output {
+        Some(path) => std::fs::write(&path, ptx).map_err(|source| sssp::Error::Io { path, source }),
+        None => {
+            print!("{ptx}");
+            Ok(())
+        }
+    }
+}
+
+/// Parses a count with an optional binary suffix: `1048576`, `1Mi`, `11Mi`, `64Ki`, `1Gi`.
+pub fn parse_count(text: &str) -> std::result::Result<usize, String> {
+    let (digits, scale) = match text {
+        t if t.ends_with("Ki") => (&t[..t.len() - 2], 1usize << 10),
+        t if t.ends_with("Mi") => (&t[..t.len() - 2], 1 << 20),
+        t if t.ends_with("Gi") => (&t[..t.len() - 2], 1 << 30),
+        t => (t, 1),
+    };
+    let value: usize = digits
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{text}` is not a count (examples: 1000, 64Ki, 11Mi)"))?;
+    value
+        .checked_mul(scale)
+        .ok_or_else(|| format!("`{text}` is too large"))
+}

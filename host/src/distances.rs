@@ -1,0 +1,119 @@
+//! Distance arrays as the solvers return them: checks, comparison and summaries.
+
+use gpu_kernels::distance::{INFINITY, MAX_DISTANCE, SATURATED};
+
+use crate::graph::Graph;
+use crate::{Error, Result};
+
+/// Checks that `source` is a vertex of `graph`.
+pub fn check_source(graph: &Graph, source: usize) -> Result<()> {
+    if source >= graph.num_vertices() {
+        return Err(Error::SourceOutOfRange {
+            vertex: source as u64,
+            num_vertices: graph.num_vertices(),
+        });
+    }
+    Ok(())
+}
+
+/// Rejects a solver's result that contains [`SATURATED`] distances (shortest
+/// distances that do not fit in `u32`).
+pub fn check_overflow(dist: &[u32]) -> Result<()> {
+    let mut saturated = dist.iter().enumerate().filter(|&(_, &d)| d == SATURATED);
+    if let Some((vertex, _)) = saturated.next() {
+        return Err(Error::DistanceOverflow {
+            vertex,
+            count: 1 + saturated.count(),
+            max: MAX_DISTANCE,
+        });
+    }
+    Ok(())
+}
+
+/// Converts 64-bit distances (`u64::MAX` = unreachable) to the solvers' `u32`
+/// distances, or reports the first that does not fit.
+pub fn to_u32_distances(dist: &[u64]) -> Result<Vec<u32>> {
+    let too_large = |d: u64| d != u64::MAX && d > MAX_DISTANCE as u64;
+    if let Some(vertex) = dist.iter().position(|&d| too_large(d)) {
+        let count = dist.iter().filter(|&&d| too_large(d)).count();
+        return Err(Error::DistanceOverflow {
+            vertex,
+            count,
+            max: MAX_DISTANCE,
+        });
+    }
+    Ok(dist
+        .iter()
+        .map(|&d| if d == u64::MAX { INFINITY } else { d as u32 })
+        .collect())
+}
+
+/// A distance for people: the number, or `inf`.
+pub fn display(d: u32) -> String {
+    match d {
+        INFINITY => "inf".to_string(),
+        SATURATED => "overflow".to_string(),
+        d => d.to_string(),
+    }
+}
+
+/// Compares a solver's distances with the oracle's; every vertex is compared.
+pub fn compare(expected: &[u32], found: &[u32]) -> Result<()> {
+    if expected.len() != found.len() {
+        return Err(Error::Mismatch {
+            vertex: expected.len().min(found.len()),
+            expected: format!("{} distances", expected.len()),
+            found: format!("{} distances", found.len()),
+            count: expected.len().abs_diff(found.len()),
+            num_vertices: expected.len(),
+        });
+    }
+    let mut differing = expected
+        .iter()
+        .zip(found)
+        .enumerate()
+        .filter(|(_, (e, f))| e != f);
+    if let Some((vertex, (&e, &f))) = differing.next() {
+        return Err(Error::Mismatch {
+            vertex,
+            expected: display(e),
+            found: display(f),
+            count: 1 + differing.count(),
+            num_vertices: expected.len(),
+        });
+    }
+    Ok(())
+}
+
+/// Summary of a distance array, as the CLI prints it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Summary {
+    /// Vertices with a finite distance (the source included).
+    pub reached: usize,
+    /// The largest finite distance (0 if only the source is reached).
+    pub max_distance: u32,
+    /// FNV-1a hash of all distances as little-endian `u32`s, unreachable ones
+    /// included: equal arrays give equal checksums on any machine.
+    pub checksum: u64,
+}
+
+/// Summarizes a distance array.
+pub fn summarize(dist: &[u32]) -> Summary {
+    let mut reached = 0;
+    let mut max_distance = 0;
+    let mut checksum: u64 = 0xcbf2_9ce4_8422_2325;
+    for &d in dist {
+        if d < SATURATED {
+            reached += 1;
+            max_distance = max_distance.max(d);
+        }
+        for byte in d.to_le_bytes() {
+            checksum = (checksum ^ byte as u64).wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+    Summary {
+        reached,
+        max_distance,
+        checksum,
+    }
+}

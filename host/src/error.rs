@@ -1,0 +1,136 @@
+//! The one error type of the host crate. Every variant says what went wrong and
+//! where (which file and field, which kernel, which vertex).
+
+use std::path::PathBuf;
+
+use cudarc::driver::DriverError;
+
+use crate::graph::CsrDefect;
+
+/// Everything that can go wrong between reading a graph and printing distances.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// Reading or writing a file failed.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The operating system's error.
+        #[source]
+        source: std::io::Error,
+    },
+
+    /// A graph file is malformed.
+    #[error("{}: invalid g.csr file: {field} (byte offset {offset}): {reason}", path.display())]
+    Format {
+        /// The file.
+        path: PathBuf,
+        /// The field of the format that is wrong.
+        field: &'static str,
+        /// Byte offset of that field in the file.
+        offset: u64,
+        /// What is wrong with it.
+        reason: String,
+    },
+
+    /// An in-memory graph is not a valid CSR.
+    #[error("invalid graph: {0}")]
+    InvalidGraph(#[from] CsrDefect),
+
+    /// A command-line value or an API argument is out of range.
+    #[error("invalid argument: {0}")]
+    InvalidArgument(String),
+
+    /// The source vertex does not exist.
+    #[error("source vertex {vertex} is out of range: the graph has {num_vertices} vertices")]
+    SourceOutOfRange {
+        /// The requested source.
+        vertex: u64,
+        /// Vertices in the graph.
+        num_vertices: usize,
+    },
+
+    /// A shortest distance is larger than the largest `u32` distance.
+    #[error(
+        "the shortest distance of vertex {vertex} does not fit in a u32 distance \
+         (it is larger than {max}); {count} vertices are affected"
+    )]
+    DistanceOverflow {
+        /// The first vertex affected.
+        vertex: usize,
+        /// How many vertices are affected.
+        count: usize,
+        /// The largest representable distance.
+        max: u32,
+    },
+
+    /// No usable CUDA driver or device.
+    #[error("no CUDA GPU available: {0}")]
+    NoGpu(String),
+
+    /// A CUDA driver call failed.
+    #[error("CUDA error in {context}: {source}")]
+    Cuda {
+        /// What was being done (which kernel, which copy).
+        context: String,
+        /// The driver's error.
+        #[source]
+        source: DriverError,
+    },
+
+    /// The device has too little free memory.
+    #[error("out of GPU memory: {what} needs {needed} bytes but only {free} bytes are free")]
+    OutOfMemory {
+        /// What was being allocated.
+        what: String,
+        /// Bytes needed.
+        needed: u64,
+        /// Bytes free on the device.
+        free: u64,
+    },
+
+    /// `--verify` found distances that differ from the oracle's.
+    #[error(
+        "verification failed: {count} of {num_vertices} distances differ from the oracle; \
+         first at vertex {vertex}: expected {expected}, got {found}"
+    )]
+    Mismatch {
+        /// First vertex that differs.
+        vertex: usize,
+        /// The oracle's distance there.
+        expected: String,
+        /// The solver's distance there.
+        found: String,
+        /// How many vertices differ.
+        count: usize,
+        /// Vertices compared.
+        num_vertices: usize,
+    },
+}
+
+impl Error {
+    /// Process exit code: 2 for bad input or usage, 1 for failures at run time.
+    pub fn exit_code(&self) -> i32 {
+        match self {
+            Error::Io { .. }
+            | Error::Format { .. }
+            | Error::InvalidGraph(_)
+            | Error::InvalidArgument(_)
+            | Error::SourceOutOfRange { .. }
+            | Error::DistanceOverflow { .. } => 2,
+            Error::NoGpu(_)
+            | Error::Cuda { .. }
+            | Error::OutOfMemory { .. }
+            | Error::Mismatch { .. } => 1,
+        }
+    }
+
+    /// Wraps a driver error with what was being done.
+    pub fn cuda(context: impl Into<String>) -> impl FnOnce(DriverError) -> Error {
+        let context = context.into();
+        move |source| Error::Cuda { context, source }
+    }
+}
+
+/// The crate's result type.
+pub type Result<T, E = Error> = std::result::Result<T, E>;

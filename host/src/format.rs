@@ -1,0 +1,458 @@
+//! The `g.csr` binary graph file format, version 1: a 40-byte header followed by
+//! the three arrays of a successor CSR, all little-endian `u32`s.
+//!
+//! ```text
+//! offset  size      field         value
+//! 0       8         magic         b"SSSPCSR\0"
+//! 8       4         version       u32 = 1
+//! 12      4         index_type    u32: 1 = u32 (offsets and vertex ids are u32)
+//! 16      4         weight_type   u32: 1 = u32
+//! 20      4         flags         u32, must be 0 (reserved)
+//! 24      8         num_vertices  u64 n, at most u32::MAX
+//! 32      8         num_edges     u64 m, at most u32::MAX
+//! 40      4(n+1)    offsets       u32 each, successor CSR row offsets
+//! ...     4m        targets       u32 each, head vertex of each edge
+//! ...     4m        weights       u32 each
+//! ```
+//!
+//! The file is exactly `40 + 4(n + 1) + 8m` bytes long. Reading checks every
+//! field and the CSR invariants ([`check_csr`](crate::graph::check_csr)); any
+//! defect is an [`Error::Format`] that names the field and its byte offset in
+//! the file. [`GraphFile`] memory-maps a file and hands out a [`Graph`] that
+//! borrows its arrays from the map without copying. `graphs/README.md` is the
+//! written specification.
+
+use std::borrow::Cow;
+use std::fs::File;
+use std::io::{BufWriter, Read, Write};
+use std::path::{Path, PathBuf};
+
+use memmap2::Mmap;
+
+use crate::graph::{CsrArray, CsrDefect, Graph};
+use crate::{Error, Result};
+
+/// The first 8 bytes of every `g.csr` file.
+pub const MAGIC: [u8; 8] = *b"SSSPCSR\0";
+
+/// The format version this module reads and writes.
+pub const VERSION: u32 = 1;
+
+/// Size of the header in bytes; the offsets section starts here.
+pub const HEADER_BYTES: usize = 40;
+
+/// `index_type` code: offsets and vertex ids are little-endian `u32`s. The only
+/// code defined in version 1; all others are reserved.
+pub const INDEX_TYPE_U32: u32 = 1;
+
+/// `weight_type` code: weights are little-endian `u32`s. The only code defined
+/// in version 1; all others are reserved (`f32` weights are planned).
+pub const WEIGHT_TYPE_U32: u32 = 1;
+
+/// Byte offsets of the header fields.
+const MAGIC_AT: usize = 0;
+const VERSION_AT: usize = 8;
+const INDEX_TYPE_AT: usize = 12;
+const WEIGHT_TYPE_AT: usize = 16;
+const FLAGS_AT: usize = 20;
+const NUM_VERTICES_AT: usize = 24;
+const NUM_EDGES_AT: usize = 32;
+
+/// Buffer size of [`write`]: large enough that the bulk section writes go
+/// straight through in few system calls.
+const WRITE_BUFFER_BYTES: usize = 8 << 20;
+
+/// Where the sections of a file lie, computed from a header that has been
+/// checked against the file length.
+struct Layout {
+    num_vertices: u64,
+    num_edges: u64,
+    /// Start of the offsets section (always [`HEADER_BYTES`]).
+    offsets_at: u64,
+    /// Start of the targets section.
+    targets_at: u64,
+    /// Start of the weights section.
+    weights_at: u64,
+    /// Total file length.
+    file_len: u64,
+}
+
+/// The file length that a header with `n` vertices and `m` edges describes:
+/// `40 + 4(n + 1) + 8m`, or `None` on overflow.
+fn described_len(n: u64, m: u64) -> Option<u64> {
+    let offsets = n.checked_add(1)?.checked_mul(4)?;
+    let edges = m.checked_mul(8)?;
+    (HEADER_BYTES as u64)
+        .checked_add(offsets)?
+        .checked_add(edges)
+}
+
+fn format_error(path: &Path, field: &'static str, offset: u64, reason: String) -> Error {
+    Error::Format {
+        path: path.to_path_buf(),
+        field,
+        offset,
+        reason,
+    }
+}
+
+/// The `N` bytes at `at` of the header (zeros if out of range, which the
+/// constant field offsets never are).
+fn field<const N: usize>(header: &[u8; HEADER_BYTES], at: usize) -> [u8; N] {
+    header
+        .get(at..)
+        .and_then(|rest| rest.first_chunk::<N>())
+        .copied()
+        .unwrap_or([0; N])
+}
+
+fn le_u32(header: &[u8; HEADER_BYTES], at: usize) -> u32 {
+    u32::from_le_bytes(field(header, at))
+}
+
+fn le_u64(header: &[u8; HEADER_BYTES], at: usize) -> u64 {
+    u64::from_le_bytes(field(header, at))
+}
+
+/// Checks the header at the start of `prefix` (which holds the file's first
+/// bytes, at least [`HEADER_BYTES`] of them unless the file is shorter) against
+/// a file of `file_len` bytes. Touches nothing beyond the header and allocates
+/// nothing proportional to the counts it reads.
+fn check_header(prefix: &[u8], file_len: u64, path: &Path) -> Result<Layout> {
+    let err = |field, offset: usize, reason| format_error(path, field, offset as u64, reason);
+
+    // The magic first, on as much of it as there is, so that a short file that
+    // is not a g.csr file at all is reported as such.
+    let magic_len = prefix.len().min(MAGIC.len());
+    let found_magic = prefix.get(..magic_len).unwrap_or_default();
+    if found_magic != MAGIC.get(..magic_len).unwrap_or_default() {
+        return Err(err(
+            "magic",
+            MAGIC_AT,
+            format!(
+                "expected \"{}\", found \"{}\": this is not a g.csr file",
+                MAGIC.escape_ascii(),
+                found_magic.escape_ascii()
+            ),
+        ));
+    }
+    let Some(header) = prefix.first_chunk::<HEADER_BYTES>() else {
+        return Err(format_error(
+            path,
+            "file length",
+            file_len,
+            format!("the file is {file_len} bytes, shorter than the {HEADER_BYTES}-byte header"),
+        ));
+    };
+
+    let version = le_u32(header, VERSION_AT);
+    if version != VERSION {
+        return Err(err(
+            "version",
+            VERSION_AT,
+            format!(
+                "expected {VERSION}, found {version}: this reader supports version {VERSION} only"
+            ),
+        ));
+    }
+    let index_type = le_u32(header, INDEX_TYPE_AT);
+    if index_type != INDEX_TYPE_U32 {
+        return Err(err(
+            "index_type",
+            INDEX_TYPE_AT,
+            format!(
+                "expected {INDEX_TYPE_U32} (u32 offsets and vertex ids), found {index_type}; other codes are reserved"
+            ),
+        ));
+    }
+    let weight_type = le_u32(header, WEIGHT_TYPE_AT);
+    if weight_type != WEIGHT_TYPE_U32 {
+        return Err(err(
+            "weight_type",
+            WEIGHT_TYPE_AT,
+            format!(
+                "expected {WEIGHT_TYPE_U32} (u32 weights), found {weight_type}; other codes are reserved"
+            ),
+        ));
+    }
+    let flags = le_u32(header, FLAGS_AT);
+    if flags != 0 {
+        return Err(err(
+            "flags",
+            FLAGS_AT,
+            format!("expected 0 (no flags are defined), found {flags:#x}"),
+        ));
+    }
+    let n = le_u64(header, NUM_VERTICES_AT);
+    if n > u32::MAX as u64 {
+        return Err(err(
+            "num_vertices",
+            NUM_VERTICES_AT,
+            format!("expected at most {} (u32 vertex ids), found {n}", u32::MAX),
+        ));
+    }
+    let m = le_u64(header, NUM_EDGES_AT);
+    if m > u32::MAX as u64 {
+        return Err(err(
+            "num_edges",
+            NUM_EDGES_AT,
+            format!("expected at most {} (u32 offsets), found {m}", u32::MAX),
+        ));
+    }
+    // Cannot overflow with n, m <= u32::MAX, but stay checked regardless.
+    let Some(expected) = described_len(n, m) else {
+        return Err(err(
+            "num_edges",
+            NUM_EDGES_AT,
+            format!("the file length described by {n} vertices and {m} edges overflows 64 bits"),
+        ));
+    };
+    if file_len != expected {
+        return Err(format_error(
+            path,
+            "file length",
+            file_len.min(expected),
+            format!(
+                "the file is {file_len} bytes but the header describes {expected} bytes \
+                 ({HEADER_BYTES}-byte header, {} offsets, {m} targets and {m} weights of 4 bytes each \
+                 for {n} vertices and {m} edges)",
+                n + 1
+            ),
+        ));
+    }
+    let offsets_at = HEADER_BYTES as u64;
+    let targets_at = offsets_at + 4 * (n + 1);
+    let weights_at = targets_at + 4 * m;
+    Ok(Layout {
+        num_vertices: n,
+        num_edges: m,
+        offsets_at,
+        targets_at,
+        weights_at,
+        file_len: expected,
+    })
+}
+
+/// The `count` little-endian `u32`s at byte `at` of `bytes`: borrowed when the
+/// section is 4-byte aligned and the host is little-endian, copied otherwise.
+/// `None` if the section does not lie within `bytes`.
+fn section(bytes: &[u8], at: u64, count: u64) -> Option<Cow<'_, [u32]>> {
+    let start = usize::try_from(at).ok()?;
+    let len = usize::try_from(count.checked_mul(4)?).ok()?;
+    let raw = bytes.get(start..start.checked_add(len)?)?;
+    // The bytes are the array itself only on a little-endian host.
+    let in_place =
+        cfg!(target_endian = "little").then(|| bytemuck::try_cast_slice::<u8, u32>(raw).ok());
+    if let Some(words) = in_place.flatten() {
+        return Some(Cow::Borrowed(words));
+    }
+    let (words, _) = raw.as_chunks::<4>();
+    Some(Cow::Owned(
+        words.iter().map(|&w| u32::from_le_bytes(w)).collect(),
+    ))
+}
+
+/// Parses and validates a whole `g.csr` file held in `bytes`. The graph borrows
+/// its arrays from `bytes` when `bytes` is 4-byte aligned and the host is
+/// little-endian, and copies them otherwise. `path` is only used in errors.
+///
+/// Every defect is an [`Error::Format`] naming the field and the byte offset
+/// of the field (header) or of the first bad element (arrays). Never panics,
+/// and allocates nothing proportional to the header's counts before the file
+/// length has been checked against them.
+pub fn parse<'a>(bytes: &'a [u8], path: &Path) -> Result<Graph<'a>> {
+    let layout = check_header(bytes, bytes.len() as u64, path)?;
+    let Layout {
+        num_vertices: n,
+        num_edges: m,
+        offsets_at,
+        targets_at,
+        weights_at,
+        file_len,
+    } = layout;
+    let sections = (
+        section(bytes, offsets_at, n + 1),
+        section(bytes, targets_at, m),
+        section(bytes, weights_at, m),
+    );
+    let (Some(offsets), Some(targets), Some(weights)) = sections else {
+        // Unreachable after the length check, short of a 32-bit host that
+        // cannot address the file; report it rather than panic.
+        return Err(format_error(
+            path,
+            "file length",
+            0,
+            format!("the {file_len}-byte file does not fit in this host's address space"),
+        ));
+    };
+    Graph::new(offsets, targets, weights).map_err(|defect| {
+        let CsrDefect { array, index, .. } = &defect;
+        let start = match array {
+            CsrArray::Offsets => offsets_at,
+            CsrArray::Targets => targets_at,
+            CsrArray::Weights => weights_at,
+        };
+        let offset = (*index as u64)
+            .checked_mul(4)
+            .and_then(|k| k.checked_add(start))
+            .unwrap_or(start);
+        format_error(path, array.name(), offset, defect.to_string())
+    })
+}
+
+/// A memory-mapped `g.csr` file whose header has been checked. The arrays are
+/// checked, and borrowed without copying, by [`GraphFile::graph`].
+///
+/// The map assumes that nobody truncates or rewrites the file while it is open.
+pub struct GraphFile {
+    path: PathBuf,
+    map: Mmap,
+}
+
+impl GraphFile {
+    /// Opens and memory-maps the file at `path` after checking its header and
+    /// length (a missing file is an [`Error::Io`]; an empty, short or malformed
+    /// one an [`Error::Format`]). Nothing is mapped or allocated for the arrays
+    /// until the header's counts agree with the file length.
+    pub fn open(path: impl AsRef<Path>) -> Result<GraphFile> {
+        let path = path.as_ref();
+        let io = |source| Error::Io {
+            path: path.to_path_buf(),
+            source,
+        };
+        let file = File::open(path).map_err(io)?;
+        let file_len = file.metadata().map_err(io)?.len();
+        let mut header = Vec::with_capacity(HEADER_BYTES);
+        (&file)
+            .take(HEADER_BYTES as u64)
+            .read_to_end(&mut header)
+            .map_err(io)?;
+        check_header(&header, file_len, path)?;
+        // SAFETY: the map is only ever read, through `&[u8]`. Memory maps of
+        // files are sound only if no one else modifies or truncates the file
+        // while it is mapped; this is documented on `GraphFile`, and `parse`
+        // re-checks the length of what was actually mapped.
+        let map = unsafe { Mmap::map(&file) }.map_err(io)?;
+        Ok(GraphFile {
+            path: path.to_path_buf(),
+            map,
+        })
+    }
+
+    /// The path the file was opened from.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The whole mapped file.
+    pub fn bytes(&self) -> &[u8] {
+        &self.map
+    }
+
+    /// The graph, validated in full, with its arrays borrowed from the map
+    /// (zero copy: maps are page-aligned, so the arrays are aligned too).
+    pub fn graph(&self) -> Result<Graph<'_>> {
+        parse(&self.map, &self.path)
+    }
+}
+
+/// Reads the `g.csr` file at `path` into a graph that owns its arrays (one copy
+/// out of a memory map). Use [`GraphFile`] to borrow from the map instead.
+pub fn read(path: impl AsRef<Path>) -> Result<Graph<'static>> {
+    let file = GraphFile::open(path)?;
+    let graph = file.graph()?.into_owned();
+    Ok(graph)
+}
+
+/// The header of `graph`'s file.
+///
+/// # Panics
+///
+/// If the graph has more than `u32::MAX` vertices, which the format cannot
+/// hold (only possible with an offsets array of over 16 GiB).
+fn header(graph: &Graph) -> [u8; HEADER_BYTES] {
+    let n = graph.num_vertices() as u64;
+    let m = graph.num_edges() as u64;
+    assert!(
+        n <= u32::MAX as u64,
+        "a g.csr file holds at most {} vertices, the graph has {n}",
+        u32::MAX
+    );
+    // m <= u32::MAX holds for every valid graph: its last u32 offset is m.
+    let mut header = [0u8; HEADER_BYTES];
+    let fields: [(usize, &[u8]); 7] = [
+        (MAGIC_AT, &MAGIC),
+        (VERSION_AT, &VERSION.to_le_bytes()),
+        (INDEX_TYPE_AT, &INDEX_TYPE_U32.to_le_bytes()),
+        (WEIGHT_TYPE_AT, &WEIGHT_TYPE_U32.to_le_bytes()),
+        (FLAGS_AT, &0u32.to_le_bytes()),
+        (NUM_VERTICES_AT, &n.to_le_bytes()),
+        (NUM_EDGES_AT, &m.to_le_bytes()),
+    ];
+    for (at, value) in fields {
+        header[at..at + value.len()].copy_from_slice(value);
+    }
+    header
+}
+
+/// Writes `words` as little-endian bytes: one bulk write of the array's own
+/// bytes on a little-endian host, converted blocks otherwise.
+fn write_words(out: &mut impl Write, words: &[u32]) -> std::io::Result<()> {
+    if cfg!(target_endian = "little") {
+        return out.write_all(bytemuck::cast_slice(words));
+    }
+    let mut block = Vec::with_capacity(words.len().min(1 << 16) * 4);
+    for chunk in words.chunks(1 << 16) {
+        block.clear();
+        block.extend(chunk.iter().flat_map(|w| w.to_le_bytes()));
+        out.write_all(&block)?;
+    }
+    Ok(())
+}
+
+fn write_graph(out: &mut impl Write, graph: &Graph) -> std::io::Result<()> {
+    out.write_all(&header(graph))?;
+    write_words(out, graph.offsets())?;
+    write_words(out, graph.targets())?;
+    write_words(out, graph.weights())
+}
+
+/// Writes `graph` to `path` as a `g.csr` file (created or truncated), through
+/// one large buffer with bulk writes of whole sections.
+///
+/// A graph with more than `u32::MAX` vertices, which the format cannot hold,
+/// is an [`Error::InvalidArgument`] (and no file is created).
+pub fn write(graph: &Graph, path: &Path) -> Result<()> {
+    if graph.num_vertices() as u64 > u32::MAX as u64 {
+        return Err(Error::InvalidArgument(format!(
+            "{}: a g.csr file holds at most {} vertices, the graph has {}",
+            path.display(),
+            u32::MAX,
+            graph.num_vertices()
+        )));
+    }
+    let io = |source| Error::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let file = File::create(path).map_err(io)?;
+    let mut out = BufWriter::with_capacity(WRITE_BUFFER_BYTES, file);
+    write_graph(&mut out, graph).map_err(io)?;
+    out.flush().map_err(io)
+}
+
+/// The bytes of `graph`'s `g.csr` file.
+///
+/// # Panics
+///
+/// If the graph has more than `u32::MAX` vertices, which the format cannot hold.
+pub fn to_bytes(graph: &Graph) -> Vec<u8> {
+    let words = graph
+        .offsets()
+        .len()
+        .saturating_add(graph.num_edges().saturating_mul(2));
+    let len = HEADER_BYTES.saturating_add(words.saturating_mul(4));
+    let mut bytes = Vec::with_capacity(len);
+    write_graph(&mut bytes, graph).expect("writing to a Vec cannot fail");
+    bytes
+}

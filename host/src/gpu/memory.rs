@@ -1,0 +1,103 @@
+//! Device copies of graphs and device allocations that check free memory first.
+
+use std::sync::Arc;
+
+use cudarc::driver::{CudaSlice, CudaStream, DeviceRepr, ValidAsZeroBits};
+
+use super::Gpu;
+use crate::graph::Graph;
+use crate::{Error, Result};
+
+/// Bytes of `len` elements of `T`.
+pub fn bytes_of<T>(len: usize) -> u64 {
+    (len as u64).saturating_mul(size_of::<T>() as u64)
+}
+
+/// Copies `data` to a new device buffer. An empty `data` gets one zeroed element,
+/// so that every kernel argument is a real allocation.
+fn upload<T: DeviceRepr + ValidAsZeroBits + Copy>(
+    stream: &Arc<CudaStream>,
+    data: &[T],
+    what: &str,
+) -> Result<CudaSlice<T>> {
+    let result = if data.is_empty() {
+        stream.alloc_zeros::<T>(1)
+    } else {
+        stream.clone_htod(data)
+    };
+    result.map_err(Error::cuda(format!("copying {what} to the GPU")))
+}
+
+/// A zeroed device buffer of `len` elements (at least one).
+pub fn alloc_zeroed<T: DeviceRepr + ValidAsZeroBits>(
+    gpu: &Gpu,
+    len: usize,
+    what: &str,
+) -> Result<CudaSlice<T>> {
+    gpu.check_fits(what, bytes_of::<T>(len))?;
+    gpu.stream()
+        .alloc_zeros::<T>(len.max(1))
+        .map_err(Error::cuda(format!("allocating {what}")))
+}
+
+/// A CSR graph in device memory.
+pub struct DeviceGraph {
+    offsets: CudaSlice<u32>,
+    targets: CudaSlice<u32>,
+    weights: CudaSlice<u32>,
+    num_vertices: u32,
+    num_edges: u32,
+}
+
+impl DeviceGraph {
+    /// Device bytes that a graph of `n` vertices and `m` edges takes.
+    pub fn bytes_needed(n: usize, m: usize) -> u64 {
+        bytes_of::<u32>(n + 1) + 2 * bytes_of::<u32>(m)
+    }
+
+    /// Copies `graph` to the device, after checking that it fits.
+    pub fn upload(gpu: &Gpu, graph: &Graph) -> Result<DeviceGraph> {
+        let (n, m) = (graph.num_vertices(), graph.num_edges());
+        let too_large = |what: &str, count: usize| {
+            Error::InvalidArgument(format!(
+                "{count} {what} do not fit the kernels' 32-bit indices"
+            ))
+        };
+        let num_vertices = u32::try_from(n).map_err(|_| too_large("vertices", n))?;
+        let num_edges = u32::try_from(m).map_err(|_| too_large("edges", m))?;
+        gpu.check_fits("the graph", Self::bytes_needed(n, m))?;
+        let stream = gpu.stream();
+        Ok(DeviceGraph {
+            offsets: upload(stream, graph.offsets(), "the graph's offsets")?,
+            targets: upload(stream, graph.targets(), "the graph's targets")?,
+            weights: upload(stream, graph.weights(), "the graph's weights")?,
+            num_vertices,
+            num_edges,
+        })
+    }
+
+    /// Number of vertices.
+    pub fn num_vertices(&self) -> u32 {
+        self.num_vertices
+    }
+
+    /// Number of edges.
+    pub fn num_edges(&self) -> u32 {
+        self.num_edges
+    }
+
+    /// Row offsets, `n + 1` entries.
+    pub fn offsets(&self) -> &CudaSlice<u32> {
+        &self.offsets
+    }
+
+    /// Adjacent vertex of each edge (one padding element when `m = 0`).
+    pub fn targets(&self) -> &CudaSlice<u32> {
+        &self.targets
+    }
+
+    /// Weight of each edge (one padding element when `m = 0`).
+    pub fn weights(&self) -> &CudaSlice<u32> {
+        &self.weights
+    }
+}

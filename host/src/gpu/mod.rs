@@ -1,0 +1,97 @@
+//! The GPU side of the host: the CUDA context and stream ([`Gpu`]), the kernels
+//! resolved from the embedded PTX ([`kernels::Kernels`]), device copies of graphs
+//! ([`memory::DeviceGraph`]) and the solvers' iteration loops ([`da2cf`]).
+//!
+//! Nothing touches the driver until [`Gpu::new`]: the binary runs, and can say
+//! that there is no GPU, on machines without CUDA.
+
+pub mod da2cf;
+pub mod kernels;
+pub mod memory;
+pub mod ptx;
+
+use std::sync::Arc;
+
+use cudarc::driver::{CudaContext, CudaStream};
+
+use crate::{Error, Result};
+use kernels::Kernels;
+
+/// One CUDA device with a context, the stream all work goes to, and the kernels.
+pub struct Gpu {
+    ctx: Arc<CudaContext>,
+    stream: Arc<CudaStream>,
+    kernels: Kernels,
+}
+
+impl Gpu {
+    /// Opens device `ordinal` and loads the kernels. Without a driver or a device
+    /// this is [`Error::NoGpu`], never a panic.
+    pub fn new(ordinal: usize) -> Result<Gpu> {
+        // SAFETY: only tries to open the driver library; cudarc would panic on
+        // first use if it were missing, hence this check first.
+        if !unsafe { cudarc::driver::sys::is_culib_present() } {
+            return Err(Error::NoGpu(
+                "the NVIDIA driver library (libcuda.so) was not found on this machine".into(),
+            ));
+        }
+        let ctx = CudaContext::new(ordinal)
+            .map_err(|e| Error::NoGpu(format!("could not open CUDA device {ordinal}: {e}")))?;
+        // SAFETY: all work of this program goes to one stream, so cudarc's
+        // cross-stream event tracking (an event pair per launch) is not needed.
+        unsafe { ctx.disable_event_tracking() };
+        let stream = ctx.default_stream();
+        let kernels = Kernels::load(&ctx)?;
+        Ok(Gpu {
+            ctx,
+            stream,
+            kernels,
+        })
+    }
+
+    /// The device's name, e.g. "NVIDIA H100 80GB HBM3".
+    pub fn name(&self) -> Result<String> {
+        self.ctx
+            .name()
+            .map_err(Error::cuda("reading the device name"))
+    }
+
+    /// The stream every launch and copy goes to.
+    pub fn stream(&self) -> &Arc<CudaStream> {
+        &self.stream
+    }
+
+    /// The kernels.
+    pub fn kernels(&self) -> &Kernels {
+        &self.kernels
+    }
+
+    /// Free and total device memory in bytes.
+    pub fn memory_info(&self) -> Result<(u64, u64)> {
+        let (free, total) = self
+            .ctx
+            .mem_get_info()
+            .map_err(Error::cuda("querying free device memory"))?;
+        Ok((free as u64, total as u64))
+    }
+
+    /// Fails with [`Error::OutOfMemory`] unless `bytes` more fit on the device.
+    pub fn check_fits(&self, what: &str, bytes: u64) -> Result<()> {
+        let (free, _) = self.memory_info()?;
+        if bytes > free {
+            return Err(Error::OutOfMemory {
+                what: what.to_string(),
+                needed: bytes,
+                free,
+            });
+        }
+        Ok(())
+    }
+
+    /// Waits for all queued work; reports an error a kernel raised (a trap, say).
+    pub fn synchronize(&self) -> Result<()> {
+        self.stream
+            .synchronize()
+            .map_err(Error::cuda("waiting for the GPU"))
+    }
+}

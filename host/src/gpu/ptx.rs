@@ -1,0 +1,19 @@
+//! The PTX of the kernels, compiled from the `gpu-kernels` crate by `build.rs`.
+
+/// The PTX module: one `.entry` per name in [`gpu_kernels::launch::names::ALL`].
+pub const PTX: &str = include_str!(concat!(env!("OUT_DIR"), "/kernels.ptx"));
+
+/// The architecture the PTX targets (`SSSP_PTX_ARCH` at build time, default `sm_90`).
+pub const ARCH: &str = env!("SSSP_PTX_ARCH");
+
+/// The names of the `.entry` directives in `ptx`, in order.
+pub fn entries(ptx: &str) -> Vec<&str> {
+    ptx.lines()
+        .filter_map(|line| line.trim_start().strip_prefix(".visible .entry "))
+        .map(|rest| {
+            rest.split(|c: char| c == '(' || c.is_whitespace())
+                .next()
+                .unwrap_or(rest)
+        })
+        .collect()
+}

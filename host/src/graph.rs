@@ -1,0 +1,258 @@
+//! The in-memory graph: a successor CSR with `u32` vertex ids and `u32` weights,
+//! either owned or borrowed from a memory-mapped file.
+
+use std::borrow::Cow;
+use std::fmt;
+
+use gpu_kernels::csr::Csr;
+
+/// The array of a CSR that a [`CsrDefect`] is in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CsrArray {
+    /// Row offsets (`n + 1` entries).
+    Offsets,
+    /// Adjacent vertex ids (`m` entries).
+    Targets,
+    /// Edge weights (`m` entries).
+    Weights,
+}
+
+impl CsrArray {
+    /// The array's name as the file format documents it.
+    pub fn name(self) -> &'static str {
+        match self {
+            CsrArray::Offsets => "offsets",
+            CsrArray::Targets => "targets",
+            CsrArray::Weights => "weights",
+        }
+    }
+}
+
+/// Why three arrays are not a valid CSR, and where.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub struct CsrDefect {
+    /// The array at fault.
+    pub array: CsrArray,
+    /// Index of the first bad entry in that array.
+    pub index: usize,
+    /// What is wrong.
+    pub reason: String,
+}
+
+impl fmt::Display for CsrDefect {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}[{}]: {}", self.array.name(), self.index, self.reason)
+    }
+}
+
+/// Checks that `offsets`, `targets` and `weights` form a CSR: `offsets` has at
+/// least one entry, starts at 0, never decreases and ends at `targets.len()`;
+/// `weights` is as long as `targets`; every target is a vertex id `< n`.
+pub fn check_csr(offsets: &[u32], targets: &[u32], weights: &[u32]) -> Result<(), CsrDefect> {
+    let defect = |array, index, reason: String| {
+        Err(CsrDefect {
+            array,
+            index,
+            reason,
+        })
+    };
+    let Some(&first) = offsets.first() else {
+        return defect(
+            CsrArray::Offsets,
+            0,
+            "missing: a CSR has n + 1 offsets".into(),
+        );
+    };
+    if first != 0 {
+        return defect(
+            CsrArray::Offsets,
+            0,
+            format!("the first offset must be 0, found {first}"),
+        );
+    }
+    if let Some(k) = offsets.windows(2).position(|w| w[1] < w[0]) {
+        return defect(
+            CsrArray::Offsets,
+            k + 1,
+            format!(
+                "offsets must not decrease: {} after {}",
+                offsets[k + 1],
+                offsets[k]
+            ),
+        );
+    }
+    let last = offsets[offsets.len() - 1];
+    if last as usize != targets.len() {
+        return defect(
+            CsrArray::Offsets,
+            offsets.len() - 1,
+            format!(
+                "the last offset must equal the edge count {}, found {last}",
+                targets.len()
+            ),
+        );
+    }
+    if weights.len() != targets.len() {
+        return defect(
+            CsrArray::Weights,
+            weights.len().min(targets.len()),
+            format!("{} weights for {} edges", weights.len(), targets.len()),
+        );
+    }
+    let n = offsets.len() - 1;
+    if let Some(e) = targets.iter().position(|&t| t as usize >= n) {
+        return defect(
+            CsrArray::Targets,
+            e,
+            format!(
+                "vertex id {} is out of range: the graph has {n} vertices",
+                targets[e]
+            ),
+        );
+    }
+    Ok(())
+}
+
+/// A directed graph with `u32` weights in CSR form. Whether adjacency lists hold
+/// successors or predecessors is up to the user; files and generators produce
+/// successors. Always valid: every constructor checks [`check_csr`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Graph<'a> {
+    offsets: Cow<'a, [u32]>,
+    targets: Cow<'a, [u32]>,
+    weights: Cow<'a, [u32]>,
+}
+
+impl<'a> Graph<'a> {
+    /// A graph from its three CSR arrays, owned or borrowed.
+    pub fn new(
+        offsets: impl Into<Cow<'a, [u32]>>,
+        targets: impl Into<Cow<'a, [u32]>>,
+        weights: impl Into<Cow<'a, [u32]>>,
+    ) -> Result<Self, CsrDefect> {
+        let (offsets, targets, weights) = (offsets.into(), targets.into(), weights.into());
+        check_csr(&offsets, &targets, &weights)?;
+        Ok(Graph {
+            offsets,
+            targets,
+            weights,
+        })
+    }
+
+    /// Number of vertices.
+    pub fn num_vertices(&self) -> usize {
+        self.offsets.len() - 1
+    }
+
+    /// Number of edges.
+    pub fn num_edges(&self) -> usize {
+        self.targets.len()
+    }
+
+    /// Row offsets, `n + 1` entries.
+    pub fn offsets(&self) -> &[u32] {
+        &self.offsets
+    }
+
+    /// Adjacent vertex of each edge.
+    pub fn targets(&self) -> &[u32] {
+        &self.targets
+    }
+
+    /// Weight of each edge.
+    pub fn weights(&self) -> &[u32] {
+        &self.weights
+    }
+
+    /// The borrowed view that the kernels' per-thread logic takes.
+    pub fn csr(&self) -> Csr<'_> {
+        Csr {
+            offsets: &self.offsets,
+            targets: &self.targets,
+            weights: &self.weights,
+        }
+    }
+
+    /// A copy that owns its arrays.
+    pub fn into_owned(self) -> Graph<'static> {
+        Graph {
+            offsets: Cow::Owned(self.offsets.into_owned()),
+            targets: Cow::Owned(self.targets.into_owned()),
+            weights: Cow::Owned(self.weights.into_owned()),
+        }
+    }
+
+    /// The same edges with every direction reversed: the predecessor CSR of a
+    /// successor CSR and vice versa. Within each list, edges keep their order.
+    pub fn transpose(&self) -> Graph<'static> {
+        let n = self.num_vertices();
+        let mut offsets = vec![0u32; n + 1];
+        for &t in self.targets.iter() {
+            offsets[t as usize + 1] += 1;
+        }
+        for v in 0..n {
+            offsets[v + 1] += offsets[v];
+        }
+        let mut next: Vec<u32> = offsets[..n].to_vec();
+        let mut targets = vec![0u32; self.num_edges()];
+        let mut weights = vec![0u32; self.num_edges()];
+        for u in 0..n {
+            for e in self.offsets[u] as usize..self.offsets[u + 1] as usize {
+                let v = self.targets[e] as usize;
+                let slot = next[v] as usize;
+                targets[slot] = u as u32;
+                weights[slot] = self.weights[e];
+                next[v] += 1;
+            }
+        }
+        Graph {
+            offsets: offsets.into(),
+            targets: targets.into(),
+            weights: weights.into(),
+        }
+    }
+
+    /// A graph of `num_vertices` vertices from `(tail, head, weight)` edges, in
+    /// successor form; edges leaving one vertex keep their order.
+    pub fn from_edges(
+        num_vertices: usize,
+        edges: &[(u32, u32, u32)],
+    ) -> Result<Graph<'static>, CsrDefect> {
+        if let Some(k) = edges
+            .iter()
+            .position(|&(u, _, _)| u as usize >= num_vertices)
+        {
+            return Err(CsrDefect {
+                array: CsrArray::Offsets,
+                index: k,
+                reason: format!(
+                    "edge {k} leaves vertex {}, but the graph has {num_vertices} vertices",
+                    edges[k].0
+                ),
+            });
+        }
+        let edge_count = u32::try_from(edges.len()).map_err(|_| CsrDefect {
+            array: CsrArray::Targets,
+            index: 0,
+            reason: format!("{} edges do not fit 32-bit offsets", edges.len()),
+        })?;
+        let mut offsets = vec![0u32; num_vertices + 1];
+        for &(u, _, _) in edges {
+            offsets[u as usize + 1] += 1;
+        }
+        for v in 0..num_vertices {
+            offsets[v + 1] += offsets[v];
+        }
+        debug_assert_eq!(offsets[num_vertices], edge_count);
+        let mut next: Vec<u32> = offsets[..num_vertices].to_vec();
+        let mut targets = vec![0u32; edges.len()];
+        let mut weights = vec![0u32; edges.len()];
+        for &(u, v, w) in edges {
+            let slot = next[u as usize] as usize;
+            targets[slot] = v;
+            weights[slot] = w;
+            next[u as usize] += 1;
+        }
+        Graph::new(offsets, targets, weights)
+    }
+}

@@ -1,0 +1,19 @@
+//! SSSP on NVIDIA GPUs with kernels written in Rust.
+//!
+//! - [`graph`]: the CSR graph; [`format`]: the `g.csr` file; [`generate`]: the
+//!   papers' random graphs;
+//! - [`oracle`]: Dijkstra on the CPU, the reference for every result;
+//! - [`cpu`]: DA2CF on the CPU through the kernels' own per-thread logic;
+//! - [`gpu`]: the CUDA side (context, kernels, device graphs, solver loops);
+//! - [`distances`]: checking, comparing and summarizing results.
+pub mod cpu;
+pub mod distances;
+pub mod error;
+pub mod format;
+pub mod generate;
+pub mod gpu;
+pub mod graph;
+pub mod oracle;
+
+pub use error::{Error, Result};
+pub use graph::Graph;

@@ -1,0 +1,96 @@
+//! Helpers shared by the test files: fresh seeds that are printed (and can be
+//! replayed), and random graphs with the awkward cases the solvers must handle.
+
+use rand_xoshiro::Xoshiro256PlusPlus;
+use rand_xoshiro::rand_core::{Rng, SeedableRng};
+use sssp::Graph;
+
+/// A seeded random generator for one test. The seed is fresh each run unless
+/// `SSSP_TEST_SEED` is set; it is printed, and cargo shows it when the test fails.
+pub struct TestRng {
+    /// The seed this generator started from.
+    pub seed: u64,
+    rng: Xoshiro256PlusPlus,
+}
+
+impl TestRng {
+    /// A fresh generator for the test `name`; prints the seed and how to replay it.
+    pub fn new(name: &str) -> Self {
+        let seed = match std::env::var("SSSP_TEST_SEED") {
+            Ok(s) => s.parse().expect("SSSP_TEST_SEED must be a u64"),
+            Err(_) => {
+                let nanos = std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map(|d| d.as_nanos() as u64)
+                    .unwrap_or(0);
+                // Mix in the test name so parallel tests started together differ.
+                name.bytes()
+                    .fold(nanos, |h, b| h.rotate_left(5) ^ b as u64)
+                    .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            }
+        };
+        println!("{name}: seed {seed} (replay with SSSP_TEST_SEED={seed})");
+        TestRng {
+            seed,
+            rng: Xoshiro256PlusPlus::seed_from_u64(seed),
+        }
+    }
+
+    /// A uniform value in `0..bound` (`bound > 0`).
+    pub fn below(&mut self, bound: u64) -> u64 {
+        ((self.rng.next_u64() as u128 * bound as u128) >> 64) as u64
+    }
+
+    /// A uniform value in `lo..=hi`.
+    pub fn range(&mut self, lo: u64, hi: u64) -> u64 {
+        lo + self.below(hi - lo + 1)
+    }
+
+    /// True with probability `p`.
+    pub fn chance(&mut self, p: f64) -> bool {
+        (self.rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64 <= p
+    }
+
+    /// Raw 64 random bits.
+    pub fn bits(&mut self) -> u64 {
+        self.rng.next_u64()
+    }
+}
+
+/// A random directed graph of `n` vertices and `m` uniformly drawn edges
+/// (self-loops and parallel edges included) with weights in `0..=max_weight`.
+/// Sparse draws leave vertices unreachable; small `max_weight` gives many ties
+/// and zero-weight edges.
+pub fn random_graph(rng: &mut TestRng, n: usize, m: usize, max_weight: u32) -> Graph<'static> {
+    let edges: Vec<(u32, u32, u32)> = (0..m)
+        .map(|_| {
+            let u = rng.below(n as u64) as u32;
+            let v = rng.below(n as u64) as u32;
+            let w = rng.range(0, max_weight as u64) as u32;
+            (u, v, w)
+        })
+        .collect();
+    Graph::from_edges(n, &edges).expect("random edges form a valid graph")
+}
+
+/// A random small graph of a random shape: 1..=`max_n` vertices, density from
+/// empty to dense, weights from all-zero to large.
+pub fn random_small_graph(rng: &mut TestRng, max_n: usize) -> Graph<'static> {
+    let n = rng.range(1, max_n as u64) as usize;
+    let m = rng.below((n * n) as u64 + 1) as usize;
+    let max_weight = [0u32, 1, 3, 10, 1000, u32::MAX / 4][rng.below(6) as usize];
+    random_graph(rng, n, m, max_weight)
+}
+
+/// The counterexample of Martín et al., Fig. 5, against Harish & Narayanan: from
+/// vertex 0 an edge of weight 1 to each of `1..=n-2`, and from each of those an
+/// edge to `n - 1`, all of different weights (`w(i, n-1) = n - 1 - i`), so that in
+/// the second iteration `n - 2` frontier vertices race to lower `dist[n - 1]`,
+/// whose right answer is 2 (through vertex `n - 2`).
+pub fn fig5_graph(n: usize) -> Graph<'static> {
+    assert!(n >= 3);
+    let last = (n - 1) as u32;
+    let mut edges: Vec<(u32, u32, u32)> = (1..last).map(|i| (0, i, 1)).collect();
+    edges.extend((1..last).map(|i| (i, last, last - i)));
+    Graph::from_edges(n, &edges).expect("Fig. 5 graph is valid")
+}

@@ -1,0 +1,165 @@
+//! The kernels' per-thread logic, driven on the CPU through the DA2CF loop
+//! (`sssp::cpu`), against the oracle; the block reduction against a plain minimum.
+
+use std::collections::BTreeSet;
+
+use gpu_kernels::distance::{INFINITY, MAX_DISTANCE, SATURATED};
+use sssp::generate::{RandomGraphSpec, random_graph};
+use sssp::{Error, Graph, cpu, oracle};
+use sssp_tests::{TestRng, fig5_graph, random_graph as random_edges, random_small_graph};
+
+/// With positive weights DA2CF settles one distance value per iteration: the
+/// loop runs once per distinct finite distance (the source's 0 included). A
+/// zero-weight edge can put a vertex at the current value after it was settled,
+/// which takes an extra iteration at the same value.
+fn distinct_finite(dist: &[u32]) -> u32 {
+    dist.iter()
+        .filter(|&&d| d != INFINITY)
+        .collect::<BTreeSet<_>>()
+        .len() as u32
+}
+
+fn check(graph: &Graph, source: usize, context: &str) {
+    let result = cpu::da2cf_f(graph, source);
+    let expected = match oracle::dijkstra(graph, source) {
+        Ok(expected) => expected,
+        // Large weights on long paths: both must report the same overflow.
+        Err(Error::DistanceOverflow { vertex, count, .. }) => match result {
+            Err(Error::DistanceOverflow {
+                vertex: v,
+                count: c,
+                ..
+            }) if (v, c) == (vertex, count) => return,
+            other => panic!(
+                "{context}: the oracle overflows at vertex {vertex} ({count} vertices), DA2CF gave {other:?}"
+            ),
+        },
+        Err(e) => panic!("{context}: oracle failed: {e}"),
+    };
+    let result = result.unwrap_or_else(|e| panic!("{context}: {e}"));
+    if let Some(v) = (0..expected.len()).find(|&v| expected[v] != result.dist[v]) {
+        panic!(
+            "{context}: source {source}, vertex {v}: expected {}, got {}; graph {graph:?}",
+            expected[v], result.dist[v]
+        );
+    }
+    let distinct = distinct_finite(&expected);
+    if graph.weights().iter().all(|&w| w > 0) {
+        assert_eq!(result.iterations, distinct, "{context}: iteration count");
+    } else {
+        assert!(
+            result.iterations >= distinct,
+            "{context}: {} iterations for {distinct} values",
+            result.iterations
+        );
+    }
+}
+
+#[test]
+fn da2cf_f_matches_the_oracle_on_small_random_graphs() {
+    let mut rng = TestRng::new("da2cf_f_matches_the_oracle_on_small_random_graphs");
+    for case in 0..500 {
+        let graph = random_small_graph(&mut rng, 60);
+        let source = rng.below(graph.num_vertices() as u64) as usize;
+        check(&graph, source, &format!("case {case}, seed {}", rng.seed));
+    }
+}
+
+#[test]
+fn da2cf_f_matches_the_oracle_across_block_boundaries() {
+    let mut rng = TestRng::new("da2cf_f_matches_the_oracle_across_block_boundaries");
+    // Sizes around the reduction's 512 values per block and 512^2 per two passes.
+    for n in [511, 512, 513, 1023, 1024, 1025, 5000] {
+        let m = rng.range(n as u64, 4 * n as u64) as usize;
+        let max_weight = 1 + rng.below(20) as u32;
+        let graph = random_edges(&mut rng, n, m, max_weight);
+        check(
+            &graph,
+            rng.below(n as u64) as usize,
+            &format!("n = {n}, seed {}", rng.seed),
+        );
+    }
+}
+
+#[test]
+fn da2cf_f_matches_the_oracle_on_the_papers_graph() {
+    let mut rng = TestRng::new("da2cf_f_matches_the_oracle_on_the_papers_graph");
+    let graph = random_graph(&RandomGraphSpec::papers(300_000, rng.bits())).unwrap();
+    check(&graph, 0, &format!("papers' graph, seed {}", rng.seed));
+}
+
+#[test]
+fn fig5_counterexample_gives_2_for_the_last_vertex() {
+    let graph = fig5_graph(1024);
+    let result = cpu::da2cf_f(&graph, 0).unwrap();
+    assert_eq!(result.dist[1023], 2);
+    assert!(result.dist[1..1023].iter().all(|&d| d == 1));
+    assert_eq!(result.dist, oracle::dijkstra(&graph, 0).unwrap());
+    assert_eq!(result.iterations, 3);
+}
+
+#[test]
+fn overflowing_distances_are_reported_like_the_oracle() {
+    let w = MAX_DISTANCE / 2 + 1;
+    // 2 overflows through 1, but 3 is reached by a short path too.
+    let graph = Graph::from_edges(4, &[(0, 1, w), (1, 2, w), (1, 3, w), (0, 3, 5)]).unwrap();
+    match cpu::da2cf_f(&graph, 0) {
+        Err(Error::DistanceOverflow {
+            vertex: 2,
+            count: 1,
+            ..
+        }) => {}
+        other => panic!("expected an overflow at vertex 2, got {other:?}"),
+    }
+    assert!(matches!(
+        oracle::dijkstra(&graph, 0),
+        Err(Error::DistanceOverflow { vertex: 2, .. })
+    ));
+    // Without the overflowing edge, the huge weights still give exact results.
+    let graph = Graph::from_edges(4, &[(0, 1, w), (1, 3, w), (0, 3, 5), (3, 2, u32::MAX)]).unwrap();
+    assert!(matches!(
+        cpu::da2cf_f(&graph, 0),
+        Err(Error::DistanceOverflow { vertex: 2, .. })
+    ));
+    let graph = Graph::from_edges(3, &[(0, 1, w), (1, 2, w - 1)]).unwrap();
+    assert_eq!(
+        cpu::da2cf_f(&graph, 0).unwrap().dist,
+        vec![0, w, MAX_DISTANCE]
+    );
+}
+
+#[test]
+fn block_reduction_equals_the_plain_minimum() {
+    let mut rng = TestRng::new("block_reduction_equals_the_plain_minimum");
+    for _ in 0..200 {
+        let n = rng.range(1, 3000) as usize;
+        let dist: Vec<u32> = (0..n)
+            .map(|_| match rng.below(10) {
+                0 => INFINITY,
+                1 => SATURATED,
+                _ => rng.below(1000) as u32,
+            })
+            .collect();
+        let unsettled: Vec<u8> = (0..n).map(|_| rng.chance(0.3) as u8).collect();
+        let expected = (0..n)
+            .filter(|&i| unsettled[i] != 0)
+            .map(|i| dist[i])
+            .min()
+            .unwrap_or(INFINITY);
+        assert_eq!(
+            cpu::minimum(&dist, &unsettled),
+            expected,
+            "n = {n}, seed {}",
+            rng.seed
+        );
+    }
+}
+
+#[test]
+fn source_out_of_range_is_an_error() {
+    let graph = Graph::from_edges(3, &[(0, 1, 1)]).unwrap();
+    assert!(matches!(
+        cpu::da2cf_f(&graph, 3),
+        Err(Error::SourceOutOfRange { .. })
+    ));
+}
