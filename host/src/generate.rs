@@ -78,6 +78,9 @@ fn scale(bits: u32, bound: u64) -> u32 {
     ((bits as u64 * bound) >> 32) as u32
 }
 
+/// A chunk's index and its slices of the predecessor and weight arrays.
+type ChunkSlices<'a> = (usize, &'a mut [u32], &'a mut [u32]);
+
 /// Fills the predecessor lists of the vertices of one chunk.
 fn fill_chunk(spec: &RandomGraphSpec, chunk: usize, sources: &mut [u32], weights: &mut [u32]) {
     let mut seeder = rand_xoshiro::SplitMix64::seed_from_u64(
@@ -100,30 +103,26 @@ pub fn random_graph(spec: &RandomGraphSpec) -> Result<Graph<'static>> {
     let degree = spec.degree as usize;
     let mut sources = vec![0u32; num_edges];
     let mut weights = vec![0u32; num_edges];
-    let per_chunk = CHUNK * degree;
+    let per_chunk = (CHUNK * degree).max(1);
     let threads = std::thread::available_parallelism().map_or(1, |t| t.get());
-    if per_chunk == 0 {
-        // Degree 0: no edges to draw.
-    } else {
-        let chunks: Vec<(usize, (&mut [u32], &mut [u32]))> = sources
-            .chunks_mut(per_chunk)
-            .zip(weights.chunks_mut(per_chunk))
-            .enumerate()
-            .collect();
-        let per_thread = chunks.len().div_ceil(threads);
-        std::thread::scope(|scope| {
-            let mut rest = chunks;
-            while !rest.is_empty() {
-                let take = per_thread.min(rest.len());
-                let mine: Vec<_> = rest.drain(..take).collect();
-                scope.spawn(move || {
-                    for (k, (s, w)) in mine {
-                        fill_chunk(spec, k, s, w);
-                    }
-                });
-            }
-        });
+    // Chunk k goes to thread k % threads; the output does not depend on the split.
+    let mut work: Vec<Vec<ChunkSlices>> = (0..threads).map(|_| Vec::new()).collect();
+    for (k, (s, w)) in sources
+        .chunks_mut(per_chunk)
+        .zip(weights.chunks_mut(per_chunk))
+        .enumerate()
+    {
+        work[k % threads].push((k, s, w));
     }
+    std::thread::scope(|scope| {
+        for chunks in work {
+            scope.spawn(move || {
+                for (k, s, w) in chunks {
+                    fill_chunk(spec, k, s, w);
+                }
+            });
+        }
+    });
     let offsets: Vec<u32> = (0..=n).map(|v| (v * degree) as u32).collect();
     let predecessors = Graph::new(offsets, sources, weights)?;
     Ok(predecessors.transpose())

@@ -1,6 +1,6 @@
 //! SSSP on NVIDIA GPUs with kernels written in Rust.
 //!
-//! - [`graph`]: the CSR graph; [`format`]: the `g.csr` file; [`generate`]: the
+//! - [`graph`]: the CSR graph; [`mod@format`]: the `g.csr` file; [`generate`]: the
 //!   papers' random graphs;
 //! - [`oracle`]: Dijkstra on the CPU, the reference for every result;
 //! - [`cpu`]: DA2CF on the CPU through the kernels' own per-thread logic;
