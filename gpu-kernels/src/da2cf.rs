@@ -8,6 +8,7 @@
 //! iteration, its edges not yet relaxed) and `unsettled` (`u`). Flags are bytes,
 //! [`TRUE`] or [`FALSE`].
 
+use core::ops::Range;
 use core::sync::atomic::{AtomicU32, Ordering};
 
 use crate::csr::Csr;
@@ -49,6 +50,85 @@ pub fn relax_frontier(
         if unsettled[j] != FALSE {
             dist[j].fetch_min(extend(dist_i, w), Ordering::Relaxed);
         }
+    }
+}
+
+/// `relax_F` without the atomic minimum (the paper's F^GPU_no_Atomic, and the
+/// bug of Harish & Narayanan that Fig. 5 exposes): a load, a compare and a
+/// store, so two frontier vertices relaxing the same successor at once can leave
+/// the larger value. For measurement only; distances can come out wrong.
+#[inline(always)]
+pub fn relax_frontier_no_atomic(
+    i: usize,
+    successors: Csr<'_>,
+    dist: &[AtomicU32],
+    frontier: &[u8],
+    unsettled: &[u8],
+) {
+    if frontier[i] == FALSE {
+        return;
+    }
+    let dist_i = dist[i].load(Ordering::Relaxed);
+    for (j, w) in successors.edges(i) {
+        if unsettled[j] != FALSE {
+            let candidate = extend(dist_i, w);
+            // Another thread may store between this load and this store.
+            if candidate < dist[j].load(Ordering::Relaxed) {
+                dist[j].store(candidate, Ordering::Relaxed);
+            }
+        }
+    }
+}
+
+/// `relax_U` (Fig. 3, right) for vertex `i` of a predecessor CSR: if `i` is
+/// unsettled, lower its distance to the minimum of `dist[j] + w(j, i)` over its
+/// frontier predecessors `j`. Only thread `i` writes `dist[i]`, and frontier
+/// vertices are settled, so nobody writes what it reads: no atomics needed
+/// (relaxed loads and stores compile to plain ones).
+#[inline(always)]
+pub fn relax_unsettled(
+    i: usize,
+    predecessors: Csr<'_>,
+    dist: &[AtomicU32],
+    frontier: &[u8],
+    unsettled: &[u8],
+) {
+    if unsettled[i] == FALSE {
+        return;
+    }
+    let edges = predecessors.offsets[i] as usize..predecessors.offsets[i + 1] as usize;
+    relax_unsettled_edges(
+        i,
+        edges,
+        predecessors.targets,
+        predecessors.weights,
+        dist,
+        |j| frontier[j] != FALSE,
+    );
+}
+
+/// The body of `relax_U` for an unsettled vertex `i` whose predecessors are
+/// `sources[edges]` with `weights[edges]`; `is_frontier(j)` reads the frontier
+/// flag of `j` (plainly, or through the read-only cache in U^GPU_PLUS).
+#[inline(always)]
+pub fn relax_unsettled_edges(
+    i: usize,
+    edges: Range<usize>,
+    sources: &[u32],
+    weights: &[u32],
+    dist: &[AtomicU32],
+    is_frontier: impl Fn(usize) -> bool,
+) {
+    let current = dist[i].load(Ordering::Relaxed);
+    let mut best = current;
+    for (&j, &w) in sources[edges.clone()].iter().zip(&weights[edges]) {
+        let j = j as usize;
+        if is_frontier(j) {
+            best = best.min(extend(dist[j].load(Ordering::Relaxed), w));
+        }
+    }
+    if best < current {
+        dist[i].store(best, Ordering::Relaxed);
     }
 }
 

@@ -70,4 +70,25 @@ pub mod memory {
             unsafe { slice::from_raw_parts(ptr, len) }
         }
     }
+
+    /// Loads a byte through the read-only (non-coherent) data cache,
+    /// `ld.global.nc` (`__ldg`): the modern form of a texture fetch.
+    ///
+    /// # Safety
+    /// `ptr` points into global memory that no thread writes during the kernel.
+    #[inline(always)]
+    pub unsafe fn load_read_only(ptr: *const u8) -> u8 {
+        let value: u32;
+        // SAFETY: as the caller guarantees; `cvta.to.global` turns the generic
+        // kernel-argument address into the global one that `ld.global` takes.
+        unsafe {
+            core::arch::asm!(
+                "{{ .reg .u64 g; cvta.to.global.u64 g, {p}; ld.global.nc.u8 {v}, [g]; }}",
+                p = in(reg64) ptr,
+                v = out(reg32) value,
+                options(readonly, nostack, pure),
+            );
+        }
+        value as u8
+    }
 }

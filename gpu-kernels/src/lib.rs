@@ -2,7 +2,7 @@
 //!
 //! The crate compiles twice:
 //! - for the host, as an ordinary `no_std` library: the per-thread logic of every
-//!   kernel (the modules [`da2cf`], [`reduce`], [`distance`], [`csr`]) is plain Rust
+//!   kernel (the modules [`da2cf`], [`crauser`], [`reduce`], [`distance`], [`csr`]) is plain Rust
 //!   over slices and `core` atomics, so `cargo test` drives it on the CPU;
 //! - for the GPU, by `host/build.rs`, into PTX: the `extern "ptx-kernel"` entry
 //!   points in `kernels.rs` only compute the thread's index and call that logic.
@@ -15,12 +15,14 @@
     feature(
         abi_ptx,
         stdarch_nvptx,
+        asm_experimental_arch,
         core_intrinsics,
         gpu_intrinsics,
         gpu_launch_sized_workgroup_mem
     )
 )]
 
+pub mod crauser;
 pub mod csr;
 pub mod da2cf;
 pub mod distance;

@@ -83,7 +83,7 @@ impl<'a> Da2cf<'a> {
         }
         self.iterations = 0;
         let stream = self.gpu.stream();
-        self.gpu.kernels().da2cf_initialize(
+        self.gpu.kernels().da2cf.initialize(
             stream,
             &mut self.dist,
             &mut self.frontier,
@@ -96,11 +96,11 @@ impl<'a> Da2cf<'a> {
     /// The minimum unsettled distance: `minimum1` and `minimum2` on the GPU, the
     /// rest on the host (which waits for the GPU here).
     fn minimum(&mut self) -> Result<u32> {
-        let (kernels, stream) = (self.gpu.kernels(), self.gpu.stream());
+        let (kernels, stream) = (&self.gpu.kernels().da2cf, self.gpu.stream());
         let n = self.graph.num_vertices();
-        kernels.da2cf_minimum1(stream, &self.dist, &self.unsettled, n, &mut self.minima1)?;
+        kernels.minimum1(stream, &self.dist, &self.unsettled, n, &mut self.minima1)?;
         let b1 = self.minima1.len() as u32;
-        kernels.da2cf_minimum2(stream, &self.minima1, b1, &mut self.minima2)?;
+        kernels.minimum2(stream, &self.minima1, b1, &mut self.minima2)?;
         stream
             .memcpy_dtoh(&self.minima2, &mut self.host_minima)
             .map_err(Error::cuda("copying the block minima to the host"))?;
@@ -111,8 +111,8 @@ impl<'a> Da2cf<'a> {
     /// Returns whether the solve has converged.
     pub fn step(&mut self) -> Result<bool> {
         self.iterations += 1;
-        let (kernels, stream) = (self.gpu.kernels(), self.gpu.stream());
-        kernels.da2cf_relax_f(
+        let (kernels, stream) = (&self.gpu.kernels().da2cf, self.gpu.stream());
+        kernels.relax_f(
             stream,
             self.graph,
             &mut self.dist,
@@ -124,7 +124,7 @@ impl<'a> Da2cf<'a> {
             return Ok(true);
         }
         let n = self.graph.num_vertices();
-        kernels.da2cf_update(
+        kernels.update(
             stream,
             &self.dist,
             &mut self.frontier,

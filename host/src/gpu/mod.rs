@@ -17,6 +17,27 @@ use cudarc::driver::{CudaContext, CudaStream};
 use crate::{Error, Result};
 use kernels::Kernels;
 
+/// What one GPU solve reports besides the distances.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RunStats {
+    /// Iterations of the algorithm's main loop (rounds, for Bellman-Ford).
+    pub iterations: u32,
+    /// GPU time of the whole solve, from CUDA events recorded around it.
+    pub solve_ms: f32,
+}
+
+/// A GPU solver prepared for one graph (its device copies uploaded, its state
+/// allocated); it can solve from any source any number of times.
+pub trait GpuSolver {
+    /// Solves from `source`; the distances stay on the device until
+    /// [`GpuSolver::distances`].
+    fn run(&mut self, source: u32) -> Result<RunStats>;
+
+    /// The distances of the last solve, checked for overflow
+    /// ([`crate::Error::DistanceOverflow`]).
+    fn distances(&self) -> Result<Vec<u32>>;
+}
+
 /// One CUDA device with a context, the stream all work goes to, and the kernels.
 pub struct Gpu {
     ctx: Arc<CudaContext>,

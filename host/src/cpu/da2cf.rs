@@ -77,7 +77,7 @@ pub fn da2cf_f(graph: &Graph, source: usize) -> Result<Da2cfResult> {
 
 /// The distances as the atomics that `relax` kernels update (`AtomicU32::from_mut_slice`,
 /// which is not stable yet).
-pub(crate) fn as_atomic(dist: &mut [u32]) -> &[AtomicU32] {
+pub fn as_atomic(dist: &mut [u32]) -> &[AtomicU32] {
     // SAFETY: `AtomicU32` has the same size and bit validity as `u32` (core
     // documentation) and, as asserted below, the same alignment on this target;
     // the `&mut` borrow makes the returned view the only access while it lives.

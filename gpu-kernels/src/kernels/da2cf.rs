@@ -1,22 +1,15 @@
-//! PTX entry points. Each computes its thread's index, turns its raw pointers and
-//! lengths into slices, and calls the per-thread logic of [`crate::da2cf`] and
-//! [`crate::reduce`]. Names and block sizes: [`crate::launch`].
-//!
-//! Common safety contract of every kernel: each pointer argument is a device
-//! allocation of at least the length given for it (or anything, when that length
-//! is 0), the graph arrays form a valid CSR (`offsets` non-decreasing, ending at
-//! `m`, every target `< n`), and no other kernel writes the same buffers
-//! concurrently. An index that is out of range all the same traps; it never
-//! reads or writes outside the slices.
+//! Entry points of DA2CF (Martín et al., Fig. 2–4).
 
 use core::sync::atomic::AtomicU32;
 
-use crate::csr::Csr;
 use crate::da2cf;
+use crate::device::memory::load_read_only;
 use crate::device::memory::slice;
 use crate::device::shared::dynamic_shared_mem;
 use crate::device::thread::{block_dim_x, block_idx_x, index_1d, sync_threads, thread_idx_x};
-use crate::reduce::{pair_indices, tree_step};
+use crate::reduce::pair_indices;
+
+use super::{block_minimum_to, csr};
 
 /// `initialize` (Fig. 2): distances, frontier and unsettled flags.
 ///
@@ -80,14 +73,9 @@ pub unsafe extern "ptx-kernel" fn da2cf_relax_f(
     let (n, m) = (n as usize, m as usize);
     // SAFETY: lengths as documented; `frontier` and `unsettled` are read-only here.
     unsafe {
-        let successors = Csr {
-            offsets: slice(offsets, n + 1),
-            targets: slice(targets, m),
-            weights: slice(weights, m),
-        };
         da2cf::relax_frontier(
             i as usize,
-            successors,
+            csr(offsets, targets, weights, n, m),
             slice(dist, n),
             slice(frontier, n),
             slice(unsettled, n),
@@ -95,30 +83,143 @@ pub unsafe extern "ptx-kernel" fn da2cf_relax_f(
     }
 }
 
-/// Writes the block minimum of the per-thread values into `out[blockIdx.x]`:
-/// `value` goes to the thread's shared slot, then the `reduce3` tree.
+/// `relax_F` with a plain minimum (F^GPU_no_Atomic): racy, for measurement only.
+///
+/// # Thread mapping
+/// As [`da2cf_relax_f`].
 ///
 /// # Safety
-/// Called by every thread of the block, with `blockDim.x` a power of two and at
-/// least `blockDim.x * 4` bytes of dynamic shared memory; `out` holds
-/// `gridDim.x` elements.
-#[inline(always)]
-unsafe fn block_minimum_to(value: u32, out: *mut u32) {
-    let shared = dynamic_shared_mem::<u32>();
-    let thread = thread_idx_x() as usize;
-    // SAFETY: the slot is within the block's shared memory and this thread's own.
-    unsafe { *shared.add(thread) = value };
-    sync_threads();
-    let mut stride = block_dim_x() as usize / 2;
-    while stride > 0 {
-        // SAFETY: `2 * stride <= blockDim.x` slots exist; the barriers separate steps.
-        unsafe { tree_step(shared, thread, stride) };
-        sync_threads();
-        stride /= 2;
+/// As [`da2cf_relax_f`]. The race it has is on values, not on memory safety:
+/// every access is a relaxed atomic load or store.
+#[unsafe(no_mangle)]
+pub unsafe extern "ptx-kernel" fn da2cf_relax_f_no_atomic(
+    offsets: *const u32,
+    targets: *const u32,
+    weights: *const u32,
+    n: u32,
+    m: u32,
+    dist: *const AtomicU32,
+    frontier: *const u8,
+    unsettled: *const u8,
+) {
+    let i = index_1d();
+    if i >= n {
+        return;
     }
-    if thread == 0 {
-        // SAFETY: `out` has one element per block.
-        unsafe { *out.add(block_idx_x() as usize) = *shared };
+    let (n, m) = (n as usize, m as usize);
+    // SAFETY: lengths as documented; `frontier` and `unsettled` are read-only here.
+    unsafe {
+        da2cf::relax_frontier_no_atomic(
+            i as usize,
+            csr(offsets, targets, weights, n, m),
+            slice(dist, n),
+            slice(frontier, n),
+            slice(unsettled, n),
+        )
+    }
+}
+
+/// `relax_U` (Fig. 3, right): unsettled vertices take the minimum over their
+/// frontier predecessors. The CSR is the predecessor CSR.
+///
+/// # Thread mapping
+/// One thread per vertex `i`; threads with `i >= n` return, as do threads of
+/// settled vertices.
+///
+/// # Safety
+/// `offsets` holds `n + 1` elements, `targets` and `weights` `m`, `dist`,
+/// `frontier` and `unsettled` `n` (module contract). Only thread `i` writes
+/// `dist[i]`, and only while `i` is unsettled, so no thread reads it then.
+#[unsafe(no_mangle)]
+pub unsafe extern "ptx-kernel" fn da2cf_relax_u(
+    offsets: *const u32,
+    targets: *const u32,
+    weights: *const u32,
+    n: u32,
+    m: u32,
+    dist: *const AtomicU32,
+    frontier: *const u8,
+    unsettled: *const u8,
+) {
+    let i = index_1d();
+    if i >= n {
+        return;
+    }
+    let (n, m) = (n as usize, m as usize);
+    // SAFETY: lengths as documented; `frontier` and `unsettled` are read-only here.
+    unsafe {
+        da2cf::relax_unsettled(
+            i as usize,
+            csr(offsets, targets, weights, n, m),
+            slice(dist, n),
+            slice(frontier, n),
+            slice(unsettled, n),
+        )
+    }
+}
+
+/// `relax_U` of U^GPU_PLUS (Martín et al. §4.2): each thread stages its row
+/// offset `offsets[i]` in shared memory (the block's last thread, or the thread
+/// of the last vertex, also `offsets[i + 1]`) and reads its end from its
+/// neighbour's slot; frontier flags are read through the read-only data cache.
+///
+/// # Thread mapping
+/// One thread per vertex `i`; every thread of the block reaches the barrier, then
+/// threads with `i >= n` or of settled vertices return.
+///
+/// # Safety
+/// As [`da2cf_relax_u`], and the launch gives `(blockDim.x + 1) * 4` bytes of
+/// dynamic shared memory.
+#[unsafe(no_mangle)]
+pub unsafe extern "ptx-kernel" fn da2cf_relax_u_plus(
+    offsets: *const u32,
+    targets: *const u32,
+    weights: *const u32,
+    n: u32,
+    m: u32,
+    dist: *const AtomicU32,
+    frontier: *const u8,
+    unsettled: *const u8,
+) {
+    let i = index_1d();
+    let t = thread_idx_x() as usize;
+    let staged = dynamic_shared_mem::<u32>();
+    if i < n {
+        let i = i as usize;
+        // SAFETY: `i < n`, so `offsets[i + 1]` exists; slots `t` and `t + 1` are
+        // within the `blockDim.x + 1` slots of the launch, and only this thread
+        // writes them.
+        unsafe {
+            *staged.add(t) = *offsets.add(i);
+            if t + 1 == block_dim_x() as usize || i + 1 == n as usize {
+                *staged.add(t + 1) = *offsets.add(i + 1);
+            }
+        }
+    }
+    sync_threads();
+    if i >= n {
+        return;
+    }
+    let (i, n, m) = (i as usize, n as usize, m as usize);
+    // SAFETY: lengths as documented; the barrier above ordered the staged
+    // offsets; `frontier` is read-only during the kernel.
+    unsafe {
+        if *unsettled.add(i) == da2cf::FALSE {
+            return;
+        }
+        let edges = *staged.add(t) as usize..*staged.add(t + 1) as usize;
+        let is_frontier = |j: usize| {
+            assert!(j < n);
+            load_read_only(frontier.add(j)) != da2cf::FALSE
+        };
+        da2cf::relax_unsettled_edges(
+            i,
+            edges,
+            slice(targets, m),
+            slice(weights, m),
+            slice(dist, n),
+            is_frontier,
+        );
     }
 }
 

@@ -1,86 +1,38 @@
-//! Every kernel of the PTX module, resolved once, with one method per kernel.
-//! Each method checks the lengths of its buffers, then holds the only `unsafe`
-//! launch of that kernel.
+//! The DA2CF kernels (Martín et al., Fig. 2–4), one method each.
 
 use std::sync::Arc;
 
-use cudarc::driver::{
-    CudaContext, CudaFunction, CudaSlice, CudaStream, LaunchConfig, PushKernelArg,
-};
-use cudarc::nvrtc::Ptx;
-use gpu_kernels::launch::{BLOCK_SIZE, MINIMUM_SHARED_BYTES, names};
-use gpu_kernels::reduce;
+use cudarc::driver::{CudaFunction, CudaModule, CudaSlice, CudaStream, PushKernelArg};
+use gpu_kernels::launch::names;
 
-use super::memory::DeviceGraph;
-use super::ptx::PTX;
+use super::{check_lengths, load_function, minimum_launch, one_thread_per};
+use crate::gpu::memory::DeviceGraph;
 use crate::{Error, Result};
 
-/// The kernels of [`gpu_kernels`], ready to launch.
-pub struct Kernels {
-    da2cf_initialize: CudaFunction,
-    da2cf_relax_f: CudaFunction,
-    da2cf_minimum1: CudaFunction,
-    da2cf_minimum2: CudaFunction,
-    da2cf_update: CudaFunction,
+/// The DA2CF kernels.
+pub struct Da2cfKernels {
+    initialize: CudaFunction,
+    relax_f: CudaFunction,
+    minimum1: CudaFunction,
+    minimum2: CudaFunction,
+    update: CudaFunction,
 }
 
-/// One thread per item, [`BLOCK_SIZE`] threads per block.
-fn one_thread_per(items: u32) -> LaunchConfig {
-    LaunchConfig {
-        grid_dim: (items.div_ceil(BLOCK_SIZE).max(1), 1, 1),
-        block_dim: (BLOCK_SIZE, 1, 1),
-        shared_mem_bytes: 0,
-    }
-}
-
-/// A `minimum` launch over `len` values: one block per `2 * BLOCK_SIZE` values.
-fn minimum_launch(len: u32) -> LaunchConfig {
-    LaunchConfig {
-        grid_dim: (
-            reduce::num_blocks(len as usize, BLOCK_SIZE as usize).max(1) as u32,
-            1,
-            1,
-        ),
-        block_dim: (BLOCK_SIZE, 1, 1),
-        shared_mem_bytes: MINIMUM_SHARED_BYTES,
-    }
-}
-
-/// Fails unless each buffer has at least the length the kernel will index.
-fn check_lengths(kernel: &str, buffers: &[(&str, usize, usize)]) -> Result<()> {
-    for &(name, len, needed) in buffers {
-        if len < needed {
-            return Err(Error::InvalidArgument(format!(
-                "{kernel}: buffer `{name}` holds {len} elements, the launch needs {needed}"
-            )));
-        }
-    }
-    Ok(())
-}
-
-impl Kernels {
-    /// Loads the PTX into `ctx` (the driver compiles it for the device) and
-    /// resolves every kernel by its name from [`names`].
-    pub fn load(ctx: &Arc<CudaContext>) -> Result<Kernels> {
-        let module = ctx
-            .load_module(Ptx::from_src(PTX))
-            .map_err(Error::cuda("loading the PTX module of the kernels"))?;
-        let function = |name: &str| {
-            module.load_function(name).map_err(Error::cuda(format!(
-                "resolving kernel `{name}` in the PTX module"
-            )))
-        };
-        Ok(Kernels {
-            da2cf_initialize: function(names::DA2CF_INITIALIZE)?,
-            da2cf_relax_f: function(names::DA2CF_RELAX_F)?,
-            da2cf_minimum1: function(names::DA2CF_MINIMUM1)?,
-            da2cf_minimum2: function(names::DA2CF_MINIMUM2)?,
-            da2cf_update: function(names::DA2CF_UPDATE)?,
+impl Da2cfKernels {
+    /// Resolves the DA2CF kernels in `module`.
+    pub fn load(module: &Arc<CudaModule>) -> Result<Self> {
+        let function = |name| load_function(module, name);
+        Ok(Da2cfKernels {
+            initialize: function(names::DA2CF_INITIALIZE)?,
+            relax_f: function(names::DA2CF_RELAX_F)?,
+            minimum1: function(names::DA2CF_MINIMUM1)?,
+            minimum2: function(names::DA2CF_MINIMUM2)?,
+            update: function(names::DA2CF_UPDATE)?,
         })
     }
 
     /// `initialize` (Fig. 2) of all `n = dist.len()` vertices for `source`.
-    pub fn da2cf_initialize(
+    pub fn initialize(
         &self,
         stream: &Arc<CudaStream>,
         dist: &mut CudaSlice<u32>,
@@ -99,7 +51,7 @@ impl Kernels {
                 ("unsettled", unsettled.len(), n_),
             ],
         )?;
-        let mut launch = stream.launch_builder(&self.da2cf_initialize);
+        let mut launch = stream.launch_builder(&self.initialize);
         launch
             .arg(dist)
             .arg(frontier)
@@ -114,7 +66,7 @@ impl Kernels {
     }
 
     /// `relax_F` (Fig. 3): frontier vertices relax their unsettled successors.
-    pub fn da2cf_relax_f(
+    pub fn relax_f(
         &self,
         stream: &Arc<CudaStream>,
         graph: &DeviceGraph,
@@ -132,7 +84,7 @@ impl Kernels {
                 ("unsettled", unsettled.len(), n as usize),
             ],
         )?;
-        let mut launch = stream.launch_builder(&self.da2cf_relax_f);
+        let mut launch = stream.launch_builder(&self.relax_f);
         launch
             .arg(graph.offsets())
             .arg(graph.targets())
@@ -151,7 +103,7 @@ impl Kernels {
 
     /// `minimum1` (Fig. 4): per-block minima of the unsettled distances into
     /// `block_minima`, which must hold `reduce::num_blocks(n, BLOCK_SIZE)` values.
-    pub fn da2cf_minimum1(
+    pub fn minimum1(
         &self,
         stream: &Arc<CudaStream>,
         dist: &CudaSlice<u32>,
@@ -173,7 +125,7 @@ impl Kernels {
                 ),
             ],
         )?;
-        let mut launch = stream.launch_builder(&self.da2cf_minimum1);
+        let mut launch = stream.launch_builder(&self.minimum1);
         launch.arg(dist).arg(unsettled).arg(&n).arg(block_minima);
         // SAFETY: arguments in the kernel's order and types; dist/unsettled hold n
         // elements and block_minima one per block (checked above); the block size
@@ -183,7 +135,7 @@ impl Kernels {
     }
 
     /// `minimum2`: the first `len` values of `values` reduced to per-block minima.
-    pub fn da2cf_minimum2(
+    pub fn minimum2(
         &self,
         stream: &Arc<CudaStream>,
         values: &CudaSlice<u32>,
@@ -203,7 +155,7 @@ impl Kernels {
                 ),
             ],
         )?;
-        let mut launch = stream.launch_builder(&self.da2cf_minimum2);
+        let mut launch = stream.launch_builder(&self.minimum2);
         launch.arg(values).arg(&len).arg(block_minima);
         // SAFETY: arguments in the kernel's order and types; values holds len
         // elements and block_minima one per block (checked above); the block size
@@ -213,7 +165,7 @@ impl Kernels {
     }
 
     /// `update` (Fig. 4): the unsettled vertices at distance `mssp` become the frontier.
-    pub fn da2cf_update(
+    pub fn update(
         &self,
         stream: &Arc<CudaStream>,
         dist: &CudaSlice<u32>,
@@ -232,7 +184,7 @@ impl Kernels {
                 ("unsettled", unsettled.len(), n_),
             ],
         )?;
-        let mut launch = stream.launch_builder(&self.da2cf_update);
+        let mut launch = stream.launch_builder(&self.update);
         launch
             .arg(dist)
             .arg(frontier)

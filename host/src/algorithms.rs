@@ -1,0 +1,180 @@
+//! The catalogue of algorithms, selectable by name (`--algo NAME`): each entry's
+//! paper name, description and device, and the dispatch to its solver.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::cpu;
+use crate::gpu::da2cf::{Da2cf, Da2cfConfig, Frontier, Relax};
+use crate::gpu::{Gpu, GpuSolver};
+use crate::graph::Graph;
+use crate::{Error, Result, oracle};
+
+/// Where an algorithm runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Device {
+    /// On the host's CPU.
+    Cpu,
+    /// On a CUDA GPU.
+    Gpu,
+}
+
+/// What the catalogue says of an algorithm.
+#[derive(Clone, Copy, Debug)]
+pub struct AlgorithmInfo {
+    /// The `--algo` name.
+    pub name: &'static str,
+    /// The name its paper gives it.
+    pub paper: &'static str,
+    /// One line on what it does.
+    pub description: &'static str,
+    /// Where it runs.
+    pub device: Device,
+    /// False for the measurement-only variant that can give wrong distances.
+    pub exact: bool,
+}
+
+macro_rules! catalogue {
+    ($( $variant:ident => $name:literal, $paper:literal, $device:ident, $exact:literal, $description:literal; )*) => {
+        /// Every algorithm of the project.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum Algorithm {
+            $(
+                #[doc = $description]
+                $variant,
+            )*
+        }
+
+        impl Algorithm {
+            /// All algorithms, in catalogue order.
+            pub const ALL: &'static [Algorithm] = &[$(Algorithm::$variant),*];
+
+            /// The catalogue entry.
+            pub fn info(self) -> AlgorithmInfo {
+                match self {
+                    $(Algorithm::$variant => AlgorithmInfo {
+                        name: $name,
+                        paper: $paper,
+                        description: $description,
+                        device: Device::$device,
+                        exact: $exact,
+                    },)*
+                }
+            }
+        }
+    };
+}
+
+catalogue! {
+    FGpu => "f-gpu", "F^GPU (Martín et al.)", Gpu, true,
+        "DA2CF, push: relax_F with atomicMin, minimum1 on the GPU and the rest on the host, update";
+    FGpu2Min => "f-gpu-2min", "F^GPU with minimum2", Gpu, true,
+        "DA2CF, push, with the minimum reduced by two GPU passes (minimum1 + minimum2)";
+    FGpuNoAtomic => "f-gpu-no-atomic", "F^GPU_no_Atomic (Martín et al.)", Gpu, false,
+        "DA2CF, push with a plain (racy) minimum instead of atomicMin: for measurement only, can be wrong";
+    UGpu => "u-gpu", "U^GPU (Martín et al.)", Gpu, true,
+        "DA2CF, pull: relax_U (unsettled vertices scan their predecessors, no atomics), one GPU minimum pass";
+    UGpu2Min => "u-gpu-2min", "U^GPU+2min (Martín et al.)", Gpu, true,
+        "DA2CF, pull, with the minimum reduced by two GPU passes";
+    UGpuPlus => "u-gpu-plus", "U^GPU_PLUS (Martín et al.)", Gpu, true,
+        "DA2CF, pull, row offsets staged in shared memory and frontier flags read through the read-only cache";
+    UH1 => "u-h1", "U^H1 (Martín et al.)", Gpu, true,
+        "hybrid DA2CF, pull: update on the GPU; relax_U and minimum on the CPU";
+    UH2 => "u-h2", "U^H2 (Martín et al.)", Gpu, true,
+        "hybrid DA2CF, pull: relax_U on the GPU; minimum and update on the CPU";
+    UH3 => "u-h3", "U^H3 (Martín et al.)", Gpu, true,
+        "hybrid DA2CF, pull: relax_U and update on the GPU; minimum on the CPU";
+    CrauserGeneralSucc => "crauser-general-succ", "GPU Crauser, general, successors (Ortega-Arranz et al.)", Gpu, true,
+        "Crauser frontier: settle every unsettled v with dist(v) <= min(dist(u) + min out-weight of u); push relaxation";
+    CrauserGeneralPred => "crauser-general-pred", "GPU Crauser, general, predecessors (Ortega-Arranz et al.)", Gpu, true,
+        "Crauser general frontier with pull relaxation";
+    CrauserEconomicSucc => "crauser-economic-succ", "GPU Crauser, economic, successors (Ortega-Arranz et al.)", Gpu, true,
+        "Crauser frontier with the threshold min dist(u) + the smallest edge weight; push relaxation";
+    CrauserEconomicPred => "crauser-economic-pred", "GPU Crauser, economic, predecessors (Ortega-Arranz et al.)", Gpu, true,
+        "Crauser economic frontier with pull relaxation";
+    FCpu => "f-cpu", "F^CPU (Martín et al.)", Cpu, true,
+        "sequential DA2CF with push relaxation, running the kernels' per-thread logic";
+    UCpu => "u-cpu", "U^CPU (Martín et al.)", Cpu, true,
+        "sequential DA2CF with pull relaxation, running the kernels' per-thread logic";
+    CrauserGeneralSuccCpu => "crauser-general-succ-cpu", "CPU Crauser, general, successors", Cpu, true,
+        "sequential Crauser general frontier, push";
+    CrauserGeneralPredCpu => "crauser-general-pred-cpu", "CPU Crauser, general, predecessors", Cpu, true,
+        "sequential Crauser general frontier, pull";
+    CrauserEconomicSuccCpu => "crauser-economic-succ-cpu", "CPU Crauser, economic, successors", Cpu, true,
+        "sequential Crauser economic frontier, push";
+    CrauserEconomicPredCpu => "crauser-economic-pred-cpu", "CPU Crauser, economic, predecessors", Cpu, true,
+        "sequential Crauser economic frontier, pull";
+    Dijkstra => "dijkstra", "Dijkstra (binary heap)", Cpu, true,
+        "the CPU oracle: Dijkstra with a binary heap in 64-bit distances";
+}
+
+impl Algorithm {
+    /// The `--algo` name.
+    pub fn name(self) -> &'static str {
+        self.info().name
+    }
+
+    /// The DA2CF configuration of a GPU algorithm that uses the generic DA2CF loop.
+    fn da2cf_config(self) -> Option<Da2cfConfig> {
+        use Algorithm::*;
+        let config = |relax, frontier, minimum_passes| Some(Da2cfConfig { relax, frontier, minimum_passes });
+        match self {
+            FGpu => config(Relax::Push, Frontier::Martin, 1),
+            FGpu2Min => config(Relax::Push, Frontier::Martin, 2),
+            FGpuNoAtomic => config(Relax::PushNoAtomic, Frontier::Martin, 1),
+            UGpu => config(Relax::Pull, Frontier::Martin, 1),
+            UGpu2Min => config(Relax::Pull, Frontier::Martin, 2),
+            UGpuPlus => config(Relax::PullPlus, Frontier::Martin, 1),
+            CrauserGeneralSucc => config(Relax::Push, Frontier::CrauserGeneral, 2),
+            CrauserGeneralPred => config(Relax::Pull, Frontier::CrauserGeneral, 2),
+            CrauserEconomicSucc => config(Relax::Push, Frontier::CrauserEconomic, 2),
+            CrauserEconomicPred => config(Relax::Pull, Frontier::CrauserEconomic, 2),
+            _ => None,
+        }
+    }
+
+    /// Prepares the GPU solver of a GPU algorithm for `graph` (uploads, allocations).
+    pub fn prepare_gpu<'a>(self, gpu: &'a Gpu, graph: &Graph) -> Result<Box<dyn GpuSolver + 'a>> {
+        use Algorithm::*;
+        if let Some(config) = self.da2cf_config() {
+            return Ok(Box::new(Da2cf::new(gpu, graph, config)?));
+        }
+        match self {
+            UH1 | UH2 | UH3 => Err(Error::InvalidArgument(format!("`{self}` is not implemented yet"))),
+            _ => Err(Error::InvalidArgument(format!("`{self}` is a CPU algorithm"))),
+        }
+    }
+
+    /// Runs a CPU algorithm: the distances and, for DA2CF forms, the iterations.
+    pub fn solve_cpu(self, graph: &Graph, source: usize) -> Result<(Vec<u32>, Option<u32>)> {
+        use Algorithm::*;
+        match self {
+            Dijkstra => Ok((oracle::dijkstra(graph, source)?, None)),
+            FCpu => {
+                let result = cpu::da2cf_f(graph, source)?;
+                Ok((result.dist, Some(result.iterations)))
+            }
+            _ if self.info().device == Device::Gpu => {
+                Err(Error::InvalidArgument(format!("`{self}` is a GPU algorithm")))
+            }
+            _ => Err(Error::InvalidArgument(format!("`{self}` is not implemented yet"))),
+        }
+    }
+}
+
+impl fmt::Display for Algorithm {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Algorithm {
+    type Err = String;
+
+    fn from_str(name: &str) -> std::result::Result<Self, String> {
+        Algorithm::ALL.iter().copied().find(|a| a.name() == name).ok_or_else(|| {
+            let names: Vec<&str> = Algorithm::ALL.iter().map(|a| a.name()).collect();
+            format!("unknown algorithm `{name}`; one of: {}", names.join(", "))
+        })
+    }
+}

@@ -1,0 +1,7 @@
+//! Solvers on the CPU that run the kernels' own per-thread logic, one vertex
+//! after another: solvers in their own right (the papers' CPU variants) and the
+//! CPU models that the tests drive to check the kernels without a GPU.
+
+pub mod da2cf;
+
+pub use da2cf::{Da2cfResult, da2cf_f, minimum};

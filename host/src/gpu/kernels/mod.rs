@@ -1,0 +1,77 @@
+//! Every kernel of the PTX module, resolved once when the GPU is opened, grouped
+//! by algorithm family, with one method per kernel. Each method checks the
+//! lengths of its buffers, then holds the only `unsafe` launch of that kernel.
+
+mod da2cf;
+
+use std::sync::Arc;
+
+use cudarc::driver::{CudaContext, CudaFunction, CudaModule, LaunchConfig};
+use cudarc::nvrtc::Ptx;
+use gpu_kernels::launch::{BLOCK_SIZE, MINIMUM_SHARED_BYTES};
+use gpu_kernels::reduce;
+
+pub use da2cf::Da2cfKernels;
+
+use super::ptx::PTX;
+use crate::{Error, Result};
+
+/// The kernels of [`gpu_kernels`], ready to launch.
+pub struct Kernels {
+    /// DA2CF (Martín et al.).
+    pub da2cf: Da2cfKernels,
+}
+
+impl Kernels {
+    /// Loads the PTX into `ctx` (the driver compiles it for the device) and
+    /// resolves every kernel by its name from [`gpu_kernels::launch::names`].
+    pub fn load(ctx: &Arc<CudaContext>) -> Result<Kernels> {
+        let module = ctx
+            .load_module(Ptx::from_src(PTX))
+            .map_err(Error::cuda("loading the PTX module of the kernels"))?;
+        Ok(Kernels {
+            da2cf: Da2cfKernels::load(&module)?,
+        })
+    }
+}
+
+/// Resolves one kernel by name.
+pub(crate) fn load_function(module: &Arc<CudaModule>, name: &str) -> Result<CudaFunction> {
+    module.load_function(name).map_err(Error::cuda(format!(
+        "resolving kernel `{name}` in the PTX module"
+    )))
+}
+
+/// One thread per item, [`BLOCK_SIZE`] threads per block.
+pub(crate) fn one_thread_per(items: u32) -> LaunchConfig {
+    LaunchConfig {
+        grid_dim: (items.div_ceil(BLOCK_SIZE).max(1), 1, 1),
+        block_dim: (BLOCK_SIZE, 1, 1),
+        shared_mem_bytes: 0,
+    }
+}
+
+/// A `minimum` launch over `len` values: one block per `2 * BLOCK_SIZE` values.
+pub(crate) fn minimum_launch(len: u32) -> LaunchConfig {
+    LaunchConfig {
+        grid_dim: (
+            reduce::num_blocks(len as usize, BLOCK_SIZE as usize).max(1) as u32,
+            1,
+            1,
+        ),
+        block_dim: (BLOCK_SIZE, 1, 1),
+        shared_mem_bytes: MINIMUM_SHARED_BYTES,
+    }
+}
+
+/// Fails unless each buffer has at least the length the kernel will index.
+pub(crate) fn check_lengths(kernel: &str, buffers: &[(&str, usize, usize)]) -> Result<()> {
+    for &(name, len, needed) in buffers {
+        if len < needed {
+            return Err(Error::InvalidArgument(format!(
+                "{kernel}: buffer `{name}` holds {len} elements, the launch needs {needed}"
+            )));
+        }
+    }
+    Ok(())
+}
