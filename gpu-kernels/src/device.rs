@@ -92,3 +92,97 @@ pub mod memory {
         value as u8
     }
 }
+
+/// Grid-wide barrier (`cuda_std`'s cooperative-groups `this_grid().sync()`,
+/// CUDA's `grid.sync()`), built from `core` atomics on a counter in global
+/// memory.
+pub mod grid {
+    use core::arch::nvptx;
+    use core::hint::spin_loop;
+    use core::sync::atomic::Ordering::{Acquire, Relaxed, Release};
+    use core::sync::atomic::{AtomicU32, fence};
+
+    use super::thread::{sync_threads, thread_idx_x};
+    use crate::launch::GRID_BARRIER_WORDS;
+
+    /// Blocks in the grid (`gridDim.x`).
+    #[inline(always)]
+    pub fn grid_dim_x() -> u32 {
+        // SAFETY: reads a special register; no precondition.
+        unsafe { nvptx::_grid_dim_x() as u32 }
+    }
+
+    /// The state of a grid barrier, in global memory shared by all blocks:
+    /// [`GRID_BARRIER_WORDS`] `u32`s, all zero at launch.
+    #[repr(C)]
+    pub struct GridBarrier {
+        /// Blocks that have arrived at the current barrier.
+        arrived: AtomicU32,
+        /// Barriers completed so far (wrapping); waiting blocks watch it change.
+        generation: AtomicU32,
+    }
+
+    const _: () = assert!(size_of::<GridBarrier>() == GRID_BARRIER_WORDS * 4);
+
+    /// Waits until every thread of every block of the (one-dimensional) grid has
+    /// called it, and makes every write that any thread made before its call
+    /// visible to every thread after the call.
+    ///
+    /// How: a block barrier; then thread 0 of the block reads the generation,
+    /// issues a release fence (cumulative: it covers the writes of the block's
+    /// threads that the block barrier ordered before it) and counts its block in
+    /// `arrived`. The last block to arrive issues an acquire fence (so it has
+    /// seen every block's writes), resets `arrived` and advances `generation`
+    /// with a release store; the others spin until they see the generation
+    /// change, then issue an acquire fence. A final block barrier releases the
+    /// block's other threads. So every block's writes happen before the last
+    /// arrival, which happens before every block leaves. `arrived` is back at 0
+    /// when a barrier completes, before any block can arrive at the next one,
+    /// so the state serves any number of barriers and launches in a row.
+    ///
+    /// The orderings are explicit fences around a relaxed add on purpose: the
+    /// pinned LLVM lowers `fetch_add(_, AcqRel)` (and `Acquire`) on nvptx to a
+    /// plain relaxed `atom.global.add`, dropping the ordering, while fences
+    /// become `fence.acq_rel.sys` and ordered loads and stores `ld.acquire` and
+    /// `st.release`. `core` atomics have no scope, so these are system-scope:
+    /// stronger than the `.gpu` scope needed, and correct.
+    ///
+    /// # Safety
+    /// - All blocks of the grid are resident on the device at once: launch with
+    ///   `cuLaunchCooperativeKernel` (cudarc `launch_cooperative`), which fails
+    ///   instead of launching a grid that cannot be. Otherwise the resident
+    ///   blocks spin for ones that never start: a hang.
+    /// - Every thread of every block calls it the same number of times, from
+    ///   grid-uniform control flow (no thread may have returned early), and all
+    ///   with the same `barrier`.
+    /// - `barrier` is in global memory, used by this kernel only for these
+    ///   calls, and its `arrived` was 0 when the grid started (zeroed by the
+    ///   host before the launch, or left at 0 by a previous launch that
+    ///   completed). If it was not, blocks leave the barrier early, and what
+    ///   the caller assumed ordered by it races.
+    #[inline(always)]
+    pub unsafe fn grid_sync(barrier: &GridBarrier) {
+        sync_threads();
+        if thread_idx_x() == 0 {
+            // Nobody can advance the generation before this block arrives, so
+            // this is the generation of the current barrier (the fence keeps
+            // the load before the add).
+            let generation = barrier.generation.load(Relaxed);
+            fence(Release);
+            let arrived = barrier.arrived.fetch_add(1, Relaxed);
+            if arrived + 1 == grid_dim_x() {
+                fence(Acquire);
+                barrier.arrived.store(0, Relaxed);
+                barrier
+                    .generation
+                    .store(generation.wrapping_add(1), Release);
+            } else {
+                while barrier.generation.load(Relaxed) == generation {
+                    spin_loop();
+                }
+                fence(Acquire);
+            }
+        }
+        sync_threads();
+    }
+}

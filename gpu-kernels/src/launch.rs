@@ -13,6 +13,35 @@ pub const MINIMUM_SHARED_BYTES: u32 = BLOCK_SIZE * 4;
 /// vertices and the one after.
 pub const RELAX_PLUS_SHARED_BYTES: u32 = (BLOCK_SIZE + 1) * 4;
 
+/// Threads per block of the Bellman-Ford kernels ("Algorithm 1"): the one block
+/// of `bellman_ford_block`, and each block of `bellman_ford_grid`.
+pub const BELLMAN_FORD_BLOCK_SIZE: u32 = 1024;
+
+/// `u32` round flags of the Bellman-Ford kernels (two, alternating by round
+/// parity): the global buffer of `bellman_ford_grid` holds this many.
+pub const BELLMAN_FORD_FLAG_WORDS: usize = 2;
+
+/// Dynamic shared memory of a `bellman_ford_block` block: its round flags.
+pub const BELLMAN_FORD_BLOCK_SHARED_BYTES: u32 = BELLMAN_FORD_FLAG_WORDS as u32 * 4;
+
+/// `u32`s of the state of a grid-wide barrier (arrival count and generation),
+/// zeroed by the host before a cooperative launch.
+pub const GRID_BARRIER_WORDS: usize = 2;
+
+/// `u32` words of shared memory at the start of a `matrix_relax_*` block for
+/// its block-wide votes ("does any thread of the block have work", "does the
+/// chunk hold any flag").
+pub const MATRIX_VOTE_WORDS: u32 = 2;
+
+/// Dynamic shared memory of a `matrix_relax_u` block: the vote words, the
+/// chunk's staged distances (one `u32` per thread), then its staged frontier
+/// flags (one byte per thread).
+pub const MATRIX_RELAX_U_SHARED_BYTES: u32 = MATRIX_VOTE_WORDS * 4 + BLOCK_SIZE * 4 + BLOCK_SIZE;
+
+/// Dynamic shared memory of a `matrix_relax_f` block: the vote words, then the
+/// chunk's staged unsettled flags, one byte per thread.
+pub const MATRIX_RELAX_F_SHARED_BYTES: u32 = MATRIX_VOTE_WORDS * 4 + BLOCK_SIZE;
+
 /// PTX entry names, one constant per kernel.
 pub mod names {
     /// `initialize` of Fig. 2.
@@ -40,8 +69,28 @@ pub mod names {
     /// Crauser: settle unsettled vertices with `dist <= Δ`.
     pub const CRAUSER_UPDATE: &str = "crauser_update";
 
+    /// "Algorithm 1" (Bellman-Ford style), the paper's form: one block, the
+    /// whole loop in one launch.
+    pub const BELLMAN_FORD_BLOCK: &str = "bellman_ford_block";
+    /// "Algorithm 1" over the whole grid with a grid-wide barrier (cooperative
+    /// launch).
+    pub const BELLMAN_FORD_GRID: &str = "bellman_ford_grid";
+
+    /// Measuring mode: counts the set flags of an array (working `relax` threads).
+    pub const STATS_COUNT_FLAGS: &str = "stats_count_flags";
+
+    /// U^GPU on adjacency matrices: `relax_U` down the columns, chunks of the
+    /// frontier flags and distances staged in shared memory.
+    pub const MATRIX_RELAX_U: &str = "matrix_relax_u";
+    /// F^GPU on adjacency matrices: `relax_F` along the rows (atomic minimum),
+    /// chunks of the unsettled flags staged in shared memory.
+    pub const MATRIX_RELAX_F: &str = "matrix_relax_f";
+    /// Crauser general on adjacency matrices: `Δ_node`, the minimum of each row.
+    pub const MATRIX_DELTA_NODE: &str = "matrix_delta_node";
+
     /// Every kernel, for loading them all at once and for the PTX check.
     pub const ALL: &[&str] = &[
+        STATS_COUNT_FLAGS,
         DA2CF_INITIALIZE,
         DA2CF_RELAX_F,
         DA2CF_MINIMUM1,
@@ -54,6 +103,11 @@ pub mod names {
         CRAUSER_DELTA_NODE_PRED,
         CRAUSER_MINIMUM1,
         CRAUSER_UPDATE,
+        BELLMAN_FORD_BLOCK,
+        BELLMAN_FORD_GRID,
+        MATRIX_RELAX_U,
+        MATRIX_RELAX_F,
+        MATRIX_DELTA_NODE,
     ];
 }
 

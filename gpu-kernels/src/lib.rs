@@ -2,7 +2,7 @@
 //!
 //! The crate compiles twice:
 //! - for the host, as an ordinary `no_std` library: the per-thread logic of every
-//!   kernel (the modules [`da2cf`], [`crauser`], [`reduce`], [`distance`], [`csr`]) is plain Rust
+//!   kernel (the modules [`da2cf`], [`crauser`], [`matrix`], [`reduce`], [`distance`], [`csr`]) is plain Rust
 //!   over slices and `core` atomics, so `cargo test` drives it on the CPU;
 //! - for the GPU, by `host/build.rs`, into PTX: the `extern "ptx-kernel"` entry
 //!   points in `kernels.rs` only compute the thread's index and call that logic.
@@ -10,6 +10,8 @@
 //! Names, block sizes and shared-memory sizes that the host needs to launch a
 //! kernel live in [`launch`], defined once for both sides.
 #![no_std]
+// `core_intrinsics` gives the dynamic shared memory intrinsic (see device.rs).
+#![cfg_attr(target_arch = "nvptx64", allow(internal_features))]
 #![cfg_attr(
     target_arch = "nvptx64",
     feature(
@@ -22,12 +24,15 @@
     )
 )]
 
+pub mod bellman_ford;
 pub mod crauser;
 pub mod csr;
 pub mod da2cf;
 pub mod distance;
 pub mod launch;
+pub mod matrix;
 pub mod reduce;
+pub mod stats;
 
 #[cfg(target_arch = "nvptx64")]
 mod device;

@@ -5,9 +5,12 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::cpu;
-use crate::gpu::da2cf::{Da2cf, Da2cfConfig, Frontier, Relax};
+use crate::gpu::bellman_ford::{BellmanFord, BellmanFordForm};
+use crate::gpu::da2cf::{Da2cf, Da2cfConfig};
+use crate::gpu::hybrid::{Hybrid, HybridKind};
 use crate::gpu::{Gpu, GpuSolver};
 use crate::graph::Graph;
+use crate::variants::{Frontier, Relax};
 use crate::{Error, Result, oracle};
 
 /// Where an algorithm runs.
@@ -92,6 +95,22 @@ catalogue! {
         "Crauser frontier with the threshold min dist(u) + the smallest edge weight; push relaxation";
     CrauserEconomicPred => "crauser-economic-pred", "GPU Crauser, economic, predecessors (Ortega-Arranz et al.)", Gpu, true,
         "Crauser economic frontier with pull relaxation";
+    BfBlock => "bf-block", "Algorithm 1 (dijkstra GPU SSSP)", Gpu, true,
+        "Bellman-Ford style, as the paper writes it: one kernel launch, one block of 1024 threads; changed vertices push dist + w into predist with atomicMin, block barrier, predist copied into dist, until a round changes nothing";
+    BfGrid => "bf-grid", "Algorithm 1 (dijkstra GPU SSSP)", Gpu, true,
+        "Algorithm 1 over the whole grid: one cooperative launch of all co-resident blocks, rounds separated by a grid-wide barrier";
+    MatrixFGpu => "matrix-f-gpu", "F^GPU on adjacency matrices (Martín et al.)", Gpu, true,
+        "DA2CF on the n×n weight matrix, push: frontier rows relax their unsettled columns with atomicMin, chunks of the unsettled flags staged in shared memory; two GPU minimum passes";
+    MatrixUGpu => "matrix-u-gpu", "U^GPU on adjacency matrices (Martín et al.)", Gpu, true,
+        "DA2CF on the n×n weight matrix, pull: unsettled columns take the minimum over frontier rows (coalesced, no atomics), chunks of the frontier flags and distances staged in shared memory; two GPU minimum passes";
+    MatrixCrauserGeneralSucc => "matrix-crauser-general-succ", "GPU Crauser, general, successors, adjacency matrices (Ortega-Arranz et al.)", Gpu, true,
+        "Crauser general frontier on the weight matrix (Δ_node = row minima on the GPU); push relaxation along rows";
+    MatrixCrauserGeneralPred => "matrix-crauser-general-pred", "GPU Crauser, general, predecessors, adjacency matrices (Ortega-Arranz et al.)", Gpu, true,
+        "Crauser general frontier on the weight matrix; pull relaxation down columns";
+    MatrixCrauserEconomicSucc => "matrix-crauser-economic-succ", "GPU Crauser, economic, successors, adjacency matrices (Ortega-Arranz et al.)", Gpu, true,
+        "Crauser economic frontier on the weight matrix; push relaxation along rows";
+    MatrixCrauserEconomicPred => "matrix-crauser-economic-pred", "GPU Crauser, economic, predecessors, adjacency matrices (Ortega-Arranz et al.)", Gpu, true,
+        "Crauser economic frontier on the weight matrix; pull relaxation down columns";
     FCpu => "f-cpu", "F^CPU (Martín et al.)", Cpu, true,
         "sequential DA2CF with push relaxation, running the kernels' per-thread logic";
     UCpu => "u-cpu", "U^CPU (Martín et al.)", Cpu, true,
@@ -104,6 +123,12 @@ catalogue! {
         "sequential Crauser economic frontier, push";
     CrauserEconomicPredCpu => "crauser-economic-pred-cpu", "CPU Crauser, economic, predecessors", Cpu, true,
         "sequential Crauser economic frontier, pull";
+    BfCpu => "bf-cpu", "Algorithm 1 (dijkstra GPU SSSP)", Cpu, true,
+        "sequential Algorithm 1 (round-by-round Bellman-Ford), running the kernels' per-thread logic";
+    MatrixFCpu => "matrix-f-cpu", "F^CPU on adjacency matrices (Martín et al.)", Cpu, true,
+        "sequential DA2CF on the weight matrix, push, running the matrix kernels' per-thread logic block by block";
+    MatrixUCpu => "matrix-u-cpu", "U^CPU on adjacency matrices (Martín et al.)", Cpu, true,
+        "sequential DA2CF on the weight matrix, pull, running the matrix kernels' per-thread logic block by block";
     Dijkstra => "dijkstra", "Dijkstra (binary heap)", Cpu, true,
         "the CPU oracle: Dijkstra with a binary heap in 64-bit distances";
 }
@@ -114,10 +139,30 @@ impl Algorithm {
         self.info().name
     }
 
+    /// The same algorithm on adjacency matrices (`f-gpu` → `matrix-f-gpu`); itself
+    /// if it already is one; `None` if it has no matrix form.
+    pub fn on_matrix(self) -> Option<Algorithm> {
+        if self.name().starts_with("matrix-") {
+            return Some(self);
+        }
+        format!("matrix-{}", self.name()).parse().ok()
+    }
+
+    /// Whether a GPU algorithm also computes on the CPU (Martín's hybrids).
+    pub fn is_hybrid(self) -> bool {
+        matches!(self, Algorithm::UH1 | Algorithm::UH2 | Algorithm::UH3)
+    }
+
     /// The DA2CF configuration of a GPU algorithm that uses the generic DA2CF loop.
     fn da2cf_config(self) -> Option<Da2cfConfig> {
         use Algorithm::*;
-        let config = |relax, frontier, minimum_passes| Some(Da2cfConfig { relax, frontier, minimum_passes });
+        let config = |relax, frontier, minimum_passes| {
+            Some(Da2cfConfig {
+                relax,
+                frontier,
+                minimum_passes,
+            })
+        };
         match self {
             FGpu => config(Relax::Push, Frontier::Martin, 1),
             FGpu2Min => config(Relax::Push, Frontier::Martin, 2),
@@ -139,25 +184,75 @@ impl Algorithm {
         if let Some(config) = self.da2cf_config() {
             return Ok(Box::new(Da2cf::new(gpu, graph, config)?));
         }
+        let hybrid = |kind| -> Result<Box<dyn GpuSolver + 'a>> {
+            Ok(Box::new(Hybrid::new(gpu, graph, kind)?))
+        };
+        let bellman_ford = |form| -> Result<Box<dyn GpuSolver + 'a>> {
+            Ok(Box::new(BellmanFord::new(gpu, graph, form)?))
+        };
+        let matrix = |relax, rule| -> Result<Box<dyn GpuSolver + 'a>> {
+            Ok(Box::new(crate::gpu::matrix::MatrixDa2cf::from_graph(
+                gpu, graph, relax, rule,
+            )?))
+        };
         match self {
-            UH1 | UH2 | UH3 => Err(Error::InvalidArgument(format!("`{self}` is not implemented yet"))),
-            _ => Err(Error::InvalidArgument(format!("`{self}` is a CPU algorithm"))),
+            UH1 => hybrid(HybridKind::H1),
+            UH2 => hybrid(HybridKind::H2),
+            UH3 => hybrid(HybridKind::H3),
+            BfBlock => bellman_ford(BellmanFordForm::Block),
+            BfGrid => bellman_ford(BellmanFordForm::Grid),
+            MatrixFGpu => matrix(Relax::Push, Frontier::Martin),
+            MatrixUGpu => matrix(Relax::Pull, Frontier::Martin),
+            MatrixCrauserGeneralSucc => matrix(Relax::Push, Frontier::CrauserGeneral),
+            MatrixCrauserGeneralPred => matrix(Relax::Pull, Frontier::CrauserGeneral),
+            MatrixCrauserEconomicSucc => matrix(Relax::Push, Frontier::CrauserEconomic),
+            MatrixCrauserEconomicPred => matrix(Relax::Pull, Frontier::CrauserEconomic),
+            _ => Err(Error::InvalidArgument(format!(
+                "`{self}` is a CPU algorithm"
+            ))),
+        }
+    }
+
+    /// The (relax, settling rule) of a CPU DA2CF form.
+    fn cpu_da2cf(self) -> Option<(Relax, Frontier)> {
+        use Algorithm::*;
+        match self {
+            FCpu => Some((Relax::Push, Frontier::Martin)),
+            UCpu => Some((Relax::Pull, Frontier::Martin)),
+            CrauserGeneralSuccCpu => Some((Relax::Push, Frontier::CrauserGeneral)),
+            CrauserGeneralPredCpu => Some((Relax::Pull, Frontier::CrauserGeneral)),
+            CrauserEconomicSuccCpu => Some((Relax::Push, Frontier::CrauserEconomic)),
+            CrauserEconomicPredCpu => Some((Relax::Pull, Frontier::CrauserEconomic)),
+            _ => None,
         }
     }
 
     /// Runs a CPU algorithm: the distances and, for DA2CF forms, the iterations.
     pub fn solve_cpu(self, graph: &Graph, source: usize) -> Result<(Vec<u32>, Option<u32>)> {
         use Algorithm::*;
+        if let Some((relax, rule)) = self.cpu_da2cf() {
+            let result = cpu::da2cf(graph, source, relax, rule)?;
+            return Ok((result.dist, Some(result.iterations)));
+        }
         match self {
             Dijkstra => Ok((oracle::dijkstra(graph, source)?, None)),
-            FCpu => {
-                let result = cpu::da2cf_f(graph, source)?;
+            BfCpu => {
+                let (dist, rounds) = cpu::bellman_ford::bellman_ford(graph, source)?;
+                Ok((dist, Some(rounds)))
+            }
+            MatrixFCpu | MatrixUCpu => {
+                let relax = if self == MatrixFCpu {
+                    Relax::Push
+                } else {
+                    Relax::Pull
+                };
+                let matrix = crate::matrix::WeightMatrix::from_graph(graph)?;
+                let result = cpu::matrix::da2cf_matrix(&matrix, source, relax, Frontier::Martin)?;
                 Ok((result.dist, Some(result.iterations)))
             }
-            _ if self.info().device == Device::Gpu => {
-                Err(Error::InvalidArgument(format!("`{self}` is a GPU algorithm")))
-            }
-            _ => Err(Error::InvalidArgument(format!("`{self}` is not implemented yet"))),
+            _ => Err(Error::InvalidArgument(format!(
+                "`{self}` is a GPU algorithm"
+            ))),
         }
     }
 }
@@ -172,9 +267,13 @@ impl FromStr for Algorithm {
     type Err = String;
 
     fn from_str(name: &str) -> std::result::Result<Self, String> {
-        Algorithm::ALL.iter().copied().find(|a| a.name() == name).ok_or_else(|| {
-            let names: Vec<&str> = Algorithm::ALL.iter().map(|a| a.name()).collect();
-            format!("unknown algorithm `{name}`; one of: {}", names.join(", "))
-        })
+        Algorithm::ALL
+            .iter()
+            .copied()
+            .find(|a| a.name() == name)
+            .ok_or_else(|| {
+                let names: Vec<&str> = Algorithm::ALL.iter().map(|a| a.name()).collect();
+                format!("unknown algorithm `{name}`; one of: {}", names.join(", "))
+            })
     }
 }

@@ -3,6 +3,9 @@
 
 use std::borrow::Cow;
 use std::fmt;
+use std::ops::Range;
+use std::sync::atomic::AtomicU32;
+use std::sync::atomic::Ordering::Relaxed;
 
 use gpu_kernels::csr::Csr;
 
@@ -183,8 +186,93 @@ impl<'a> Graph<'a> {
     }
 
     /// The same edges with every direction reversed: the predecessor CSR of a
-    /// successor CSR and vice versa. Within each list, edges keep their order.
+    /// successor CSR and vice versa. Within each list, edges keep their order
+    /// (that of their tails' lists), so the result does not depend on the number
+    /// of threads used to build it.
     pub fn transpose(&self) -> Graph<'static> {
+        let threads = std::thread::available_parallelism()
+            .map_or(1, |t| t.get())
+            .min(16);
+        let (n, m) = (self.num_vertices(), self.num_edges());
+        if threads == 1 || m < 1 << 16 {
+            return self.transpose_sequential();
+        }
+        // In-degrees, then the new offsets.
+        let degree: Vec<AtomicU32> = (0..n).map(|_| AtomicU32::new(0)).collect();
+        let edge_ranges = split_by_edges(&self.offsets, threads);
+        std::thread::scope(|scope| {
+            for vertices in &edge_ranges {
+                let (degree, this) = (&degree, &self);
+                let edges =
+                    self.offsets[vertices.start] as usize..self.offsets[vertices.end] as usize;
+                scope.spawn(move || {
+                    this.targets[edges]
+                        .iter()
+                        .for_each(|&v| _ = degree[v as usize].fetch_add(1, Relaxed))
+                });
+            }
+        });
+        let mut offsets = vec![0u32; n + 1];
+        for v in 0..n {
+            offsets[v + 1] = offsets[v] + degree[v].load(Relaxed);
+        }
+        // Scatter each edge's id into its head's list (in any order)...
+        let next: Vec<AtomicU32> = offsets[..n].iter().map(|&o| AtomicU32::new(o)).collect();
+        let slots: Vec<AtomicU32> = (0..m).map(|_| AtomicU32::new(0)).collect();
+        std::thread::scope(|scope| {
+            for vertices in &edge_ranges {
+                let (next, slots) = (&next, &slots);
+                let edges =
+                    self.offsets[vertices.start] as usize..self.offsets[vertices.end] as usize;
+                let targets = &self.targets[edges.clone()];
+                scope.spawn(move || {
+                    for (e, &v) in edges.zip(targets) {
+                        let slot = next[v as usize].fetch_add(1, Relaxed) as usize;
+                        slots[slot].store(e as u32, Relaxed);
+                    }
+                });
+            }
+        });
+        // ...then sort each list by edge id (the sequential order) and fill it in.
+        let slots: Vec<u32> = slots.into_iter().map(AtomicU32::into_inner).collect();
+        let mut targets = vec![0u32; m];
+        let mut weights = vec![0u32; m];
+        std::thread::scope(|scope| {
+            let (mut targets_rest, mut weights_rest, mut done) =
+                (&mut targets[..], &mut weights[..], 0usize);
+            for vertices in split_by_edges(&offsets, threads) {
+                let end = offsets[vertices.end] as usize;
+                let (t, t_rest) = targets_rest.split_at_mut(end - done);
+                let (w, w_rest) = weights_rest.split_at_mut(end - done);
+                (targets_rest, weights_rest) = (t_rest, w_rest);
+                let (offsets, slots, this, base) = (&offsets, &slots, &self, done);
+                scope.spawn(move || {
+                    let mut ids = Vec::new();
+                    for v in vertices {
+                        let list = offsets[v] as usize..offsets[v + 1] as usize;
+                        ids.clear();
+                        ids.extend_from_slice(&slots[list.clone()]);
+                        ids.sort_unstable();
+                        for (k, &e) in list.zip(&ids) {
+                            let e = e as usize;
+                            t[k - base] =
+                                this.offsets.partition_point(|&o| o as usize <= e) as u32 - 1;
+                            w[k - base] = this.weights[e];
+                        }
+                    }
+                });
+                done = end;
+            }
+        });
+        Graph {
+            offsets: offsets.into(),
+            targets: targets.into(),
+            weights: weights.into(),
+        }
+    }
+
+    /// [`Graph::transpose`] on one thread (a counting sort).
+    pub fn transpose_sequential(&self) -> Graph<'static> {
         let n = self.num_vertices();
         let mut offsets = vec![0u32; n + 1];
         for &t in self.targets.iter() {
@@ -255,4 +343,27 @@ impl<'a> Graph<'a> {
         }
         Graph::new(offsets, targets, weights)
     }
+}
+
+/// `parts` consecutive vertex ranges covering `0..n` with about equal numbers
+/// of edges (by the CSR `offsets`).
+fn split_by_edges(offsets: &[u32], parts: usize) -> Vec<Range<usize>> {
+    let n = offsets.len() - 1;
+    let m = offsets[n] as usize;
+    let mut ranges = Vec::with_capacity(parts);
+    let mut start = 0;
+    for k in 1..=parts {
+        let end = if k == parts {
+            n
+        } else {
+            offsets
+                .partition_point(|&o| (o as usize) < m * k / parts)
+                .min(n)
+        };
+        if end > start {
+            ranges.push(start..end);
+            start = end;
+        }
+    }
+    ranges
 }

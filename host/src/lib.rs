@@ -6,6 +6,8 @@
 //! - [`cpu`]: DA2CF on the CPU through the kernels' own per-thread logic;
 //! - [`gpu`]: the CUDA side (context, kernels, device graphs, solver loops);
 //! - [`distances`]: checking, comparing and summarizing results.
+pub mod algorithms;
+pub mod bench;
 pub mod cpu;
 pub mod distances;
 pub mod error;
@@ -13,7 +15,9 @@ pub mod format;
 pub mod generate;
 pub mod gpu;
 pub mod graph;
+pub mod matrix;
 pub mod oracle;
+pub mod variants;
 
 pub use error::{Error, Result};
 pub use graph::Graph;

@@ -169,3 +169,48 @@ fn ptx_subcommand_prints_the_kernels() {
         &out[..out.len().min(400)]
     );
 }
+
+#[test]
+fn several_algorithms_are_compared_in_a_table() {
+    let dir = TempDir::new("algos");
+    let graph = dir.path("g.csr");
+    assert_eq!(
+        run(host()
+            .args(["gen", "--vertices", "1500", "--output"])
+            .arg(&graph))
+        .0,
+        0
+    );
+    let (code, out, err) = solve(
+        &graph,
+        &[
+            "--device",
+            "cpu",
+            "--verify",
+            "--algo",
+            "f-cpu,u-cpu,crauser-general-pred-cpu",
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    for name in ["f-cpu", "u-cpu", "crauser-general-pred-cpu"] {
+        let row = out
+            .lines()
+            .find(|l| l.starts_with(name) && l.ends_with("verified"));
+        assert!(row.is_some(), "no verified table row for {name}: {out}");
+    }
+}
+
+#[test]
+fn algos_lists_every_algorithm_and_unknown_names_are_usage_errors() {
+    let (code, out, _) = run(host().arg("algos"));
+    assert_eq!(code, 0);
+    for algo in sssp::algorithms::Algorithm::ALL {
+        assert!(
+            out.lines().any(|l| l.starts_with(algo.name())),
+            "`host algos` misses {algo}"
+        );
+    }
+    let (code, _, err) = run(host().args(["--graph", "x.csr", "--algo", "nope"]));
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("unknown algorithm `nope`"), "{err}");
+}

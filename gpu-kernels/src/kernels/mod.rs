@@ -9,8 +9,11 @@
 //! concurrently. An index that is out of range all the same traps; it never
 //! reads or writes outside the slices.
 
+mod bellman_ford;
 mod crauser;
 mod da2cf;
+mod matrix;
+mod stats;
 
 use crate::csr::Csr;
 use crate::device::memory::slice;

@@ -5,6 +5,7 @@ use std::time::Instant;
 
 use clap::Args;
 use sssp::generate::{RandomGraphSpec, random_graph};
+use sssp::matrix::matrix_spec;
 use sssp::{Result, format};
 
 #[derive(Debug, Args)]
@@ -12,9 +13,14 @@ pub struct GenArgs {
     /// Number of vertices; accepts binary suffixes: 1Mi = 2^20, 11Mi = 11·2^20.
     #[arg(long, short = 'n', value_parser = super::parse_count)]
     vertices: usize,
-    /// Random predecessors per vertex.
-    #[arg(long, default_value_t = 7)]
-    degree: u32,
+    /// Random predecessors per vertex (default: 7 for lists, n/5 for matrices).
+    #[arg(long)]
+    degree: Option<u32>,
+    /// The experiment the graph is for: `list` (the papers' adjacency-list graphs,
+    /// degree 7) or `matrix` (Martín et al.'s matrix graphs, degree n/5; degree 7
+    /// reproduces Ortega-Arranz et al.). Either way the file is g.csr.
+    #[arg(long, value_enum, default_value_t = super::solve::Layout::List)]
+    layout: super::solve::Layout,
     /// Smallest edge weight.
     #[arg(long, default_value_t = 1)]
     min_weight: u32,
@@ -30,9 +36,13 @@ pub struct GenArgs {
 }
 
 pub fn run(args: &GenArgs) -> Result<()> {
+    let degree = match args.layout {
+        super::solve::Layout::List => args.degree.unwrap_or(7),
+        super::solve::Layout::Matrix => matrix_spec(args.vertices, args.degree, args.seed).degree,
+    };
     let spec = RandomGraphSpec {
         num_vertices: args.vertices,
-        degree: args.degree,
+        degree,
         min_weight: args.min_weight,
         max_weight: args.max_weight,
         seed: args.seed,

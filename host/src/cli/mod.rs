@@ -1,5 +1,6 @@
 //! Command-line arguments and their dispatch.
 
+mod bench;
 mod generate;
 mod solve;
 
@@ -11,14 +12,17 @@ use sssp::Result;
 const EXAMPLES: &str = "\
 Examples:
   host --graph graphs/sample.csr --verify
+  host --graph g.csr --algo u-gpu-plus --runs 5
   host --graph g.csr --source 3 --output distances.txt
+  host algos
   host gen --vertices 1Mi --seed 7 --output g.csr
   host ptx --output kernels.ptx";
 
 /// Single-source shortest paths on an NVIDIA GPU, with kernels written in Rust.
 ///
-/// Without a subcommand, solves SSSP on `--graph` with DA2CF (Martín et al.,
-/// push relaxation with atomic minimum) on the GPU and prints a summary.
+/// Without a subcommand, solves SSSP on `--graph` with `--algo` (default: DA2CF
+/// F^GPU of Martín et al., push relaxation with atomic minimum) on the GPU and
+/// prints a summary.
 #[derive(Debug, Parser)]
 #[command(
     name = "host",
@@ -42,6 +46,14 @@ enum Command {
         after_help = "Example:\n  host gen --vertices 11Mi --degree 7 --seed 1 --output big.csr"
     )]
     Gen(generate::GenArgs),
+    /// List the algorithms that `--algo` takes, with their papers' names.
+    Algos,
+    /// Benchmark: sizes × algorithms × graphs × repetitions on generated graphs,
+    /// every result verified; CSV, JSON, markdown summary and plots.
+    #[command(
+        after_help = "Examples:\n  host bench --preset quick\n  host bench --preset fig6 --graphs-per-size 3 --out docs/bench/fig6"
+    )]
+    Bench(bench::BenchArgs),
     /// Print the PTX of the kernels embedded in this binary.
     #[command(
         after_help = "Example:\n  host ptx --output kernels.ptx && ptxas -arch=sm_90 kernels.ptx -o /dev/null"
@@ -58,7 +70,28 @@ pub fn run(cli: Cli) -> Result<()> {
     match cli.command {
         Some(Command::Gen(args)) => generate::run(&args),
         Some(Command::Ptx { output }) => write_ptx(output),
+        Some(Command::Bench(args)) => bench::run(&args),
+        Some(Command::Algos) => {
+            list_algorithms();
+            Ok(())
+        }
         None => solve::run(&cli.solve),
+    }
+}
+
+fn list_algorithms() {
+    use sssp::algorithms::{Algorithm, Device};
+    for algo in Algorithm::ALL {
+        let info = algo.info();
+        let device = if info.device == Device::Gpu {
+            "GPU"
+        } else {
+            "CPU"
+        };
+        println!(
+            "{:<26} {device}  {:<58} {}",
+            info.name, info.paper, info.description
+        );
     }
 }
 

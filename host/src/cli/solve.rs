@@ -5,21 +5,29 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use clap::{Args, ValueEnum};
+use sssp::algorithms::{Algorithm, Device};
 use sssp::distances::{self, check_source};
 use sssp::format::GraphFile;
 use sssp::gpu::Gpu;
-use sssp::gpu::da2cf::Da2cf;
-use sssp::gpu::memory::DeviceGraph;
 use sssp::{Error, Graph, Result, oracle};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum DeviceChoice {
-    /// The GPU if there is one, else the CPU oracle (with a notice).
+    /// A GPU algorithm on the GPU if there is one, else the CPU oracle (with a notice).
     Auto,
     /// The GPU; an error if there is none.
     Gpu,
-    /// The CPU oracle (Dijkstra with a binary heap).
+    /// The CPU: a GPU algorithm is replaced by the oracle (Dijkstra with a binary heap).
     Cpu,
+}
+
+/// The graph's representation on the device.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Layout {
+    /// Adjacency lists (CSR).
+    List,
+    /// Adjacency matrix.
+    Matrix,
 }
 
 #[derive(Debug, Args)]
@@ -27,6 +35,14 @@ pub struct SolveArgs {
     /// The graph, a g.csr file (see graphs/README.md).
     #[arg(long, required = true)]
     graph: Option<PathBuf>,
+    /// The algorithm (`host algos` lists them); several, comma-separated, are
+    /// solved one after another and compared in a table.
+    #[arg(long, default_value = "f-gpu", value_delimiter = ',')]
+    algo: Vec<Algorithm>,
+    /// How the algorithms store the graph: adjacency lists (CSR), or an n×n
+    /// weight matrix built on load (`--algo f-gpu` then runs `matrix-f-gpu`).
+    #[arg(long, value_enum, default_value_t = Layout::List)]
+    layout: Layout,
     /// Source vertex (0-based).
     #[arg(long, default_value_t = 0)]
     source: u64,
@@ -55,6 +71,11 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         .graph
         .as_deref()
         .ok_or_else(|| Error::InvalidArgument("--graph is required".into()))?;
+    if args.output.is_some() && args.algo.len() > 1 {
+        return Err(Error::InvalidArgument(
+            "--output takes a single --algo".into(),
+        ));
+    }
     let load_start = Instant::now();
     let file = GraphFile::open(path)?;
     let graph = file.graph()?;
@@ -67,8 +88,22 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     println!("source       {source}");
     println!("load         {:.1} ms (read and validate)", load_s * 1e3);
 
+    let algorithms: Vec<Algorithm> = match args.layout {
+        Layout::List => args.algo.clone(),
+        Layout::Matrix => args
+            .algo
+            .iter()
+            .map(|&a| {
+                a.on_matrix().ok_or_else(|| {
+                    Error::InvalidArgument(format!("`{a}` has no adjacency-matrix form"))
+                })
+            })
+            .collect::<Result<_>>()?,
+    };
+    let wants_gpu = algorithms.iter().any(|a| a.info().device == Device::Gpu);
     let gpu = match args.device {
         DeviceChoice::Cpu => None,
+        _ if !wants_gpu => None,
         DeviceChoice::Gpu => Some(Gpu::new(args.gpu)?),
         DeviceChoice::Auto => match Gpu::new(args.gpu) {
             Ok(gpu) => Some(gpu),
@@ -81,60 +116,130 @@ pub fn run(args: &SolveArgs) -> Result<()> {
             Err(e) => return Err(e),
         },
     };
+    if let Some(gpu) = &gpu {
+        println!("device       {}", gpu.name()?);
+    }
 
-    let dist = match &gpu {
-        Some(gpu) => solve_on_gpu(gpu, &graph, source as u32, args)?,
-        None => {
-            let start = Instant::now();
-            let dist = oracle::dijkstra(&graph, source)?;
-            println!("device       CPU (Dijkstra, binary heap)");
-            println!(
-                "solve        {:.1} ms (CPU)",
-                start.elapsed().as_secs_f64() * 1e3
+    let mut expected: Option<Vec<u32>> = None;
+    let mut rows = Vec::new();
+    let mut first_failure = None;
+    for &requested in &algorithms {
+        // Without a GPU, a GPU algorithm is replaced by the oracle.
+        let algo = match (&gpu, requested.info().device) {
+            (None, Device::Gpu) => Algorithm::Dijkstra,
+            _ => requested,
+        };
+        let info = algo.info();
+        println!();
+        println!("algorithm    {algo} ({})", info.paper);
+        if !info.exact {
+            eprintln!(
+                "warning: `{algo}` is for measurement only and can give wrong distances; --verify counts them"
             );
-            dist
         }
-    };
-
-    let summary = distances::summarize(&dist);
-    println!(
-        "reached      {} of {} vertices",
-        summary.reached,
-        graph.num_vertices()
-    );
-    println!("max distance {}", summary.max_distance);
-    println!("checksum     {:016x}", summary.checksum);
-
-    if let Some(output) = &args.output {
-        write_distances(output, &dist)?;
-        println!("output       {}", output.display());
-    }
-    if args.verify {
-        let start = Instant::now();
-        let expected = oracle::dijkstra(&graph, source)?;
+        let run = match &gpu {
+            Some(gpu) if info.device == Device::Gpu => {
+                solve_on_gpu(gpu, &graph, algo, source as u32, args)?
+            }
+            _ => solve_on_cpu(&graph, algo, source)?,
+        };
+        let summary = distances::summarize(&run.dist);
         println!(
-            "oracle       {:.1} ms (CPU Dijkstra)",
-            start.elapsed().as_secs_f64() * 1e3
+            "reached      {} of {} vertices",
+            summary.reached,
+            graph.num_vertices()
         );
-        distances::compare(&expected, &dist)?;
-        println!("verified: all {} distances equal the oracle's", dist.len());
+        println!("max distance {}", summary.max_distance);
+        println!("checksum     {:016x}", summary.checksum);
+        if let Some(output) = &args.output {
+            write_distances(output, &run.dist)?;
+            println!("output       {}", output.display());
+        }
+        let mut verdict = "-".to_string();
+        if args.verify {
+            if expected.is_none() {
+                let start = Instant::now();
+                expected = Some(oracle::dijkstra(&graph, source)?);
+                println!(
+                    "oracle       {:.1} ms (CPU Dijkstra)",
+                    start.elapsed().as_secs_f64() * 1e3
+                );
+            }
+            let expected = expected.as_deref().unwrap_or_default();
+            match distances::compare(expected, &run.dist) {
+                Ok(()) => {
+                    println!(
+                        "verified: all {} distances equal the oracle's",
+                        run.dist.len()
+                    );
+                    verdict = "verified".into();
+                }
+                Err(mismatch) => {
+                    println!("NOT verified: {mismatch}");
+                    verdict = match &mismatch {
+                        Error::Mismatch { count, .. } => format!("{count} wrong"),
+                        _ => "wrong".into(),
+                    };
+                    first_failure.get_or_insert(mismatch);
+                }
+            }
+        }
+        rows.push((algo, run, verdict));
     }
-    Ok(())
+    if rows.len() > 1 {
+        println!();
+        println!(
+            "{:<26} {:>10} {:>12} {:>12} {:>12}  verify",
+            "algorithm", "iterations", "median ms", "min ms", "max ms"
+        );
+        for (algo, run, verdict) in &rows {
+            let iterations = run.iterations.map_or("-".to_string(), |i| i.to_string());
+            let (median, min, max) = run.times_ms;
+            println!(
+                "{:<26} {iterations:>10} {median:>12.3} {min:>12.3} {max:>12.3}  {verdict}",
+                algo.name()
+            );
+        }
+    }
+    first_failure.map_or(Ok(()), Err)
 }
 
-fn solve_on_gpu(gpu: &Gpu, graph: &Graph, source: u32, args: &SolveArgs) -> Result<Vec<u32>> {
-    println!(
-        "device       {} (DA2CF F^GPU: relax_F, minimum1+2, update)",
-        gpu.name()?
-    );
+/// One algorithm's result: distances, iterations and (median, min, max) times.
+struct Run {
+    dist: Vec<u32>,
+    iterations: Option<u32>,
+    times_ms: (f64, f64, f64),
+}
+
+fn solve_on_cpu(graph: &Graph, algo: Algorithm, source: usize) -> Result<Run> {
     let start = Instant::now();
-    let device_graph = DeviceGraph::upload(gpu, graph)?;
+    let (dist, iterations) = algo.solve_cpu(graph, source)?;
+    let ms = start.elapsed().as_secs_f64() * 1e3;
+    if let Some(iterations) = iterations {
+        println!("iterations   {iterations}");
+    }
+    println!("solve        {ms:.1} ms (CPU, host timer)");
+    Ok(Run {
+        dist,
+        iterations,
+        times_ms: (ms, ms, ms),
+    })
+}
+
+fn solve_on_gpu(
+    gpu: &Gpu,
+    graph: &Graph,
+    algo: Algorithm,
+    source: u32,
+    args: &SolveArgs,
+) -> Result<Run> {
+    let start = Instant::now();
+    let mut solver = algo.prepare_gpu(gpu, graph)?;
     gpu.synchronize()?;
     println!(
-        "upload       {:.1} ms (graph to GPU)",
+        "prepare      {:.1} ms (upload, and transpose or precompute where needed)",
         start.elapsed().as_secs_f64() * 1e3
     );
-    let mut solver = Da2cf::new(gpu, &device_graph)?;
     for _ in 0..args.warmup {
         solver.run(source)?;
     }
@@ -143,11 +248,11 @@ fn solve_on_gpu(gpu: &Gpu, graph: &Graph, source: u32, args: &SolveArgs) -> Resu
     for _ in 0..args.runs {
         let stats = solver.run(source)?;
         iterations = stats.iterations;
-        times.push(stats.solve_ms);
+        times.push(stats.solve_ms as f64);
     }
-    times.sort_by(f32::total_cmp);
+    times.sort_by(f64::total_cmp);
     println!("iterations   {iterations}");
-    let median = times[times.len() / 2];
+    let (median, min, max) = (times[times.len() / 2], times[0], times[times.len() - 1]);
     if times.len() == 1 {
         println!(
             "solve        {median:.3} ms (GPU, CUDA events, after {} warm-up runs)",
@@ -155,14 +260,16 @@ fn solve_on_gpu(gpu: &Gpu, graph: &Graph, source: u32, args: &SolveArgs) -> Resu
         );
     } else {
         println!(
-            "solve        {median:.3} ms (GPU, CUDA events; median of {} runs after {} warm-up, min {:.3}, max {:.3})",
+            "solve        {median:.3} ms (GPU, CUDA events; median of {} runs after {} warm-up, min {min:.3}, max {max:.3})",
             times.len(),
             args.warmup,
-            times[0],
-            times[times.len() - 1]
         );
     }
-    solver.distances()
+    Ok(Run {
+        dist: solver.distances()?,
+        iterations: Some(iterations),
+        times_ms: (median, min, max),
+    })
 }
 
 fn write_distances(path: &Path, dist: &[u32]) -> Result<()> {

@@ -1,18 +1,21 @@
-//! DA2CF on the CPU (the paper's F^CPU): the same per-thread functions as the GPU
-//! kernels, called for one vertex after another, with the GPU's two-pass block
-//! reduction for `minimum`. It is a solver in its own right and the CPU model
-//! that tests drive to check the kernels' logic without a GPU.
+//! DA2CF on the CPU (the papers' F^CPU and U^CPU, and Crauser's frontier on the
+//! CPU): the same per-thread functions as the GPU kernels, called for one vertex
+//! after another, with the GPU's two-pass block reduction for `minimum`. It is a
+//! solver in its own right and the CPU model that tests drive to check the
+//! kernels' logic without a GPU.
 
 use std::sync::atomic::AtomicU32;
 
+use gpu_kernels::crauser;
 use gpu_kernels::da2cf;
 use gpu_kernels::distance::INFINITY;
 use gpu_kernels::launch::BLOCK_SIZE;
 use gpu_kernels::reduce;
 
-use crate::Result;
 use crate::distances::{check_overflow, check_source};
 use crate::graph::Graph;
+use crate::variants::{Frontier, Relax, delta_base};
+use crate::{Error, Result};
 
 /// Distances and the number of DA2CF iterations it took.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -23,17 +26,14 @@ pub struct Da2cfResult {
     pub iterations: u32,
 }
 
-/// `minimum1` then `minimum2` as the GPU runs them (blocks of [`BLOCK_SIZE`]
-/// threads, two values per thread), then the host's final pass.
-pub fn minimum(dist: &[u32], unsettled: &[u8]) -> u32 {
+/// The minimum of `load(0..len)` as the GPU computes it: `minimum1` then
+/// `minimum2` (blocks of [`BLOCK_SIZE`] threads, two values per thread), then the
+/// host's final pass. `load` must give infinity past `len`.
+pub fn block_minimum(len: usize, load: impl Fn(usize) -> u32) -> u32 {
     let block_dim = BLOCK_SIZE as usize;
     let mut shared = vec![0u32; block_dim];
-    let minima1: Vec<u32> = (0..reduce::num_blocks(dist.len(), block_dim))
-        .map(|b| {
-            reduce::block_minimum(b, block_dim, &mut shared, |i| {
-                da2cf::minimum_input(i, dist, unsettled)
-            })
-        })
+    let minima1: Vec<u32> = (0..reduce::num_blocks(len, block_dim))
+        .map(|b| reduce::block_minimum(b, block_dim, &mut shared, &load))
         .collect();
     let minima2: Vec<u32> = (0..reduce::num_blocks(minima1.len(), block_dim))
         .map(|b| {
@@ -45,11 +45,41 @@ pub fn minimum(dist: &[u32], unsettled: &[u8]) -> u32 {
     minima2.into_iter().min().unwrap_or(INFINITY)
 }
 
-/// DA2CF with push relaxation (`relax_F`) on the successor CSR `graph`.
+/// DA2CF's `minimum`: the smallest distance of an unsettled vertex.
+pub fn minimum(dist: &[u32], unsettled: &[u8]) -> u32 {
+    block_minimum(dist.len(), |i| da2cf::minimum_input(i, dist, unsettled))
+}
+
+/// DA2CF with push relaxation (`relax_F`): F^CPU.
 pub fn da2cf_f(graph: &Graph, source: usize) -> Result<Da2cfResult> {
+    da2cf(graph, source, Relax::Push, Frontier::Martin)
+}
+
+/// DA2CF with the given relaxation (push or pull) and settling rule on the
+/// successor CSR `graph` (pull forms transpose it first).
+pub fn da2cf(graph: &Graph, source: usize, relax: Relax, rule: Frontier) -> Result<Da2cfResult> {
+    if !matches!(relax, Relax::Push | Relax::Pull) {
+        return Err(Error::InvalidArgument(format!(
+            "{relax:?} relaxation exists on the GPU only"
+        )));
+    }
     check_source(graph, source)?;
     let n = graph.num_vertices();
-    let csr = graph.csr();
+    let predecessors = relax.is_pull().then(|| graph.transpose());
+    let lists = predecessors.as_ref().unwrap_or(graph).csr();
+    let delta_node: Vec<u32> = match rule {
+        Frontier::CrauserGeneral if relax.is_pull() => {
+            let delta: Vec<AtomicU32> = (0..n).map(|_| AtomicU32::new(INFINITY)).collect();
+            for i in 0..n {
+                crauser::scatter_delta_node(i, lists, &delta);
+            }
+            delta.into_iter().map(AtomicU32::into_inner).collect()
+        }
+        Frontier::CrauserGeneral => (0..n).map(|i| crauser::delta_node(i, lists)).collect(),
+        _ => Vec::new(),
+    };
+    let base = delta_base(graph.weights());
+
     let mut dist = vec![0u32; n];
     let mut frontier = vec![0u8; n];
     let mut unsettled = vec![0u8; n];
@@ -61,14 +91,28 @@ pub fn da2cf_f(graph: &Graph, source: usize) -> Result<Da2cfResult> {
         iterations += 1;
         let shared = as_atomic(&mut dist);
         for i in 0..n {
-            da2cf::relax_frontier(i, csr, shared, &frontier, &unsettled);
+            match relax {
+                Relax::Pull => da2cf::relax_unsettled(i, lists, shared, &frontier, &unsettled),
+                _ => da2cf::relax_frontier(i, lists, shared, &frontier, &unsettled),
+            }
         }
-        let mssp = minimum(&dist, &unsettled);
-        if mssp == INFINITY {
+        let limit = match rule {
+            Frontier::Martin => minimum(&dist, &unsettled),
+            Frontier::CrauserEconomic => crauser::threshold(minimum(&dist, &unsettled), base),
+            Frontier::CrauserGeneral => block_minimum(n, |i| {
+                crauser::minimum_input(i, &dist, &delta_node, &unsettled)
+            }),
+        };
+        if limit == INFINITY {
             break;
         }
         for i in 0..n {
-            da2cf::update(dist[i], &mut frontier[i], &mut unsettled[i], mssp);
+            match rule {
+                Frontier::Martin => {
+                    da2cf::update(dist[i], &mut frontier[i], &mut unsettled[i], limit)
+                }
+                _ => crauser::update(dist[i], &mut frontier[i], &mut unsettled[i], limit),
+            }
         }
     }
     check_overflow(&dist)?;

@@ -2,6 +2,8 @@
 //! after another: solvers in their own right (the papers' CPU variants) and the
 //! CPU models that the tests drive to check the kernels without a GPU.
 
+pub mod bellman_ford;
 pub mod da2cf;
+pub mod matrix;
 
-pub use da2cf::{Da2cfResult, da2cf_f, minimum};
+pub use da2cf::{Da2cfResult, da2cf, da2cf_f, minimum};

@@ -5,8 +5,12 @@
 //! Nothing touches the driver until [`Gpu::new`]: the binary runs, and can say
 //! that there is no GPU, on machines without CUDA.
 
+pub mod bandwidth;
+pub mod bellman_ford;
 pub mod da2cf;
+pub mod hybrid;
 pub mod kernels;
+pub mod matrix;
 pub mod memory;
 pub mod ptx;
 
@@ -36,6 +40,23 @@ pub trait GpuSolver {
     /// The distances of the last solve, checked for overflow
     /// ([`crate::Error::DistanceOverflow`]).
     fn distances(&self) -> Result<Vec<u32>>;
+
+    /// Measuring mode: solves from `source` once more, untimed, counting with a
+    /// device counter how many of the launched `relax` threads found work.
+    /// `None` for solvers that do not count.
+    fn count_working_threads(&mut self, source: u32) -> Result<Option<ThreadCount>> {
+        let _ = source;
+        Ok(None)
+    }
+}
+
+/// Launched and working threads of the `relax` kernel over one solve.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ThreadCount {
+    /// Threads launched.
+    pub launched: u64,
+    /// Threads whose vertex had work (in the frontier for push, unsettled for pull).
+    pub working: u64,
 }
 
 /// One CUDA device with a context, the stream all work goes to, and the kernels.

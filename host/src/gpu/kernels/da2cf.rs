@@ -2,8 +2,10 @@
 
 use std::sync::Arc;
 
-use cudarc::driver::{CudaFunction, CudaModule, CudaSlice, CudaStream, PushKernelArg};
-use gpu_kernels::launch::names;
+use cudarc::driver::{
+    CudaFunction, CudaModule, CudaSlice, CudaStream, LaunchConfig, PushKernelArg,
+};
+use gpu_kernels::launch::{RELAX_PLUS_SHARED_BYTES, names};
 
 use super::{check_lengths, load_function, minimum_launch, one_thread_per};
 use crate::gpu::memory::DeviceGraph;
@@ -13,6 +15,9 @@ use crate::{Error, Result};
 pub struct Da2cfKernels {
     initialize: CudaFunction,
     relax_f: CudaFunction,
+    relax_f_no_atomic: CudaFunction,
+    relax_u: CudaFunction,
+    relax_u_plus: CudaFunction,
     minimum1: CudaFunction,
     minimum2: CudaFunction,
     update: CudaFunction,
@@ -25,6 +30,9 @@ impl Da2cfKernels {
         Ok(Da2cfKernels {
             initialize: function(names::DA2CF_INITIALIZE)?,
             relax_f: function(names::DA2CF_RELAX_F)?,
+            relax_f_no_atomic: function(names::DA2CF_RELAX_F_NO_ATOMIC)?,
+            relax_u: function(names::DA2CF_RELAX_U)?,
+            relax_u_plus: function(names::DA2CF_RELAX_U_PLUS)?,
             minimum1: function(names::DA2CF_MINIMUM1)?,
             minimum2: function(names::DA2CF_MINIMUM2)?,
             update: function(names::DA2CF_UPDATE)?,
@@ -65,7 +73,8 @@ impl Da2cfKernels {
         Ok(())
     }
 
-    /// `relax_F` (Fig. 3): frontier vertices relax their unsettled successors.
+    /// `relax_F` (Fig. 3): frontier vertices relax their unsettled successors
+    /// (`graph` is the successor CSR).
     pub fn relax_f(
         &self,
         stream: &Arc<CudaStream>,
@@ -74,31 +83,53 @@ impl Da2cfKernels {
         frontier: &CudaSlice<u8>,
         unsettled: &CudaSlice<u8>,
     ) -> Result<()> {
-        let kernel = names::DA2CF_RELAX_F;
-        let (n, m) = (graph.num_vertices(), graph.num_edges());
-        check_lengths(
-            kernel,
-            &[
-                ("dist", dist.len(), n as usize),
-                ("frontier", frontier.len(), n as usize),
-                ("unsettled", unsettled.len(), n as usize),
-            ],
-        )?;
-        let mut launch = stream.launch_builder(&self.relax_f);
-        launch
-            .arg(graph.offsets())
-            .arg(graph.targets())
-            .arg(graph.weights())
-            .arg(&n)
-            .arg(&m)
-            .arg(dist)
-            .arg(frontier)
-            .arg(unsettled);
-        // SAFETY: arguments in the kernel's order and types; `DeviceGraph` holds a
-        // validated CSR of n vertices and m edges, and dist/frontier/unsettled hold
-        // n elements (checked above).
-        unsafe { launch.launch(one_thread_per(n)) }.map_err(Error::cuda(kernel))?;
-        Ok(())
+        let relax = (&self.relax_f, names::DA2CF_RELAX_F, 0);
+        launch_relax(relax, stream, graph, dist, frontier, unsettled)
+    }
+
+    /// `relax_F` with a plain, racy minimum (F^GPU_no_Atomic): measurement only.
+    pub fn relax_f_no_atomic(
+        &self,
+        stream: &Arc<CudaStream>,
+        graph: &DeviceGraph,
+        dist: &mut CudaSlice<u32>,
+        frontier: &CudaSlice<u8>,
+        unsettled: &CudaSlice<u8>,
+    ) -> Result<()> {
+        let relax = (&self.relax_f_no_atomic, names::DA2CF_RELAX_F_NO_ATOMIC, 0);
+        launch_relax(relax, stream, graph, dist, frontier, unsettled)
+    }
+
+    /// `relax_U` (Fig. 3): unsettled vertices pull from frontier predecessors
+    /// (`graph` is the predecessor CSR).
+    pub fn relax_u(
+        &self,
+        stream: &Arc<CudaStream>,
+        graph: &DeviceGraph,
+        dist: &mut CudaSlice<u32>,
+        frontier: &CudaSlice<u8>,
+        unsettled: &CudaSlice<u8>,
+    ) -> Result<()> {
+        let relax = (&self.relax_u, names::DA2CF_RELAX_U, 0);
+        launch_relax(relax, stream, graph, dist, frontier, unsettled)
+    }
+
+    /// `relax_U` of U^GPU_PLUS: offsets staged in shared memory, frontier flags
+    /// through the read-only cache (`graph` is the predecessor CSR).
+    pub fn relax_u_plus(
+        &self,
+        stream: &Arc<CudaStream>,
+        graph: &DeviceGraph,
+        dist: &mut CudaSlice<u32>,
+        frontier: &CudaSlice<u8>,
+        unsettled: &CudaSlice<u8>,
+    ) -> Result<()> {
+        let relax = (
+            &self.relax_u_plus,
+            names::DA2CF_RELAX_U_PLUS,
+            RELAX_PLUS_SHARED_BYTES,
+        );
+        launch_relax(relax, stream, graph, dist, frontier, unsettled)
     }
 
     /// `minimum1` (Fig. 4): per-block minima of the unsettled distances into
@@ -196,4 +227,45 @@ impl Da2cfKernels {
         unsafe { launch.launch(one_thread_per(n)) }.map_err(Error::cuda(kernel))?;
         Ok(())
     }
+}
+
+/// The one launch of the four `relax` kernels, which share a signature:
+/// `(offsets, targets, weights, n, m, dist, frontier, unsettled)`.
+fn launch_relax(
+    (function, kernel, shared_mem_bytes): (&CudaFunction, &str, u32),
+    stream: &Arc<CudaStream>,
+    graph: &DeviceGraph,
+    dist: &mut CudaSlice<u32>,
+    frontier: &CudaSlice<u8>,
+    unsettled: &CudaSlice<u8>,
+) -> Result<()> {
+    let (n, m) = (graph.num_vertices(), graph.num_edges());
+    check_lengths(
+        kernel,
+        &[
+            ("dist", dist.len(), n as usize),
+            ("frontier", frontier.len(), n as usize),
+            ("unsettled", unsettled.len(), n as usize),
+        ],
+    )?;
+    let mut launch = stream.launch_builder(function);
+    launch
+        .arg(graph.offsets())
+        .arg(graph.targets())
+        .arg(graph.weights())
+        .arg(&n)
+        .arg(&m)
+        .arg(dist)
+        .arg(frontier)
+        .arg(unsettled);
+    let config = LaunchConfig {
+        shared_mem_bytes,
+        ..one_thread_per(n)
+    };
+    // SAFETY: `function` is one of the four relax kernels, whose arguments are
+    // these, in this order and these types; `DeviceGraph` holds a validated CSR of
+    // n vertices and m edges, dist/frontier/unsettled hold n elements (checked
+    // above), and `shared_mem_bytes` is what the kernel's docs ask for.
+    unsafe { launch.launch(config) }.map_err(Error::cuda(kernel))?;
+    Ok(())
 }

@@ -2,7 +2,11 @@
 //! by algorithm family, with one method per kernel. Each method checks the
 //! lengths of its buffers, then holds the only `unsafe` launch of that kernel.
 
+mod bellman_ford;
+mod crauser;
 mod da2cf;
+mod matrix;
+mod stats;
 
 use std::sync::Arc;
 
@@ -11,7 +15,11 @@ use cudarc::nvrtc::Ptx;
 use gpu_kernels::launch::{BLOCK_SIZE, MINIMUM_SHARED_BYTES};
 use gpu_kernels::reduce;
 
+pub use bellman_ford::{BellmanFordBuffers, BellmanFordKernels};
+pub use crauser::CrauserKernels;
 pub use da2cf::Da2cfKernels;
+pub use matrix::MatrixKernels;
+pub use stats::StatsKernels;
 
 use super::ptx::PTX;
 use crate::{Error, Result};
@@ -20,6 +28,14 @@ use crate::{Error, Result};
 pub struct Kernels {
     /// DA2CF (Martín et al.).
     pub da2cf: Da2cfKernels,
+    /// Crauser's frontier (Ortega-Arranz et al.).
+    pub crauser: CrauserKernels,
+    /// DA2CF on adjacency matrices (Martín et al. §5).
+    pub matrix: MatrixKernels,
+    /// Measuring-mode counters.
+    pub stats: StatsKernels,
+    /// "Algorithm 1", Bellman-Ford style (one launch per solve).
+    pub bellman_ford: BellmanFordKernels,
 }
 
 impl Kernels {
@@ -31,6 +47,10 @@ impl Kernels {
             .map_err(Error::cuda("loading the PTX module of the kernels"))?;
         Ok(Kernels {
             da2cf: Da2cfKernels::load(&module)?,
+            crauser: CrauserKernels::load(&module)?,
+            matrix: MatrixKernels::load(&module)?,
+            stats: StatsKernels::load(&module)?,
+            bellman_ford: BellmanFordKernels::load(&module)?,
         })
     }
 }

@@ -1,0 +1,290 @@
+//! The benchmark harness (`host bench`): a plan of graph sizes × algorithms ×
+//! graphs per size × repetitions, on graphs the program generates itself
+//! (seeded), every result verified against the oracle, reported as CSV, JSON,
+//! a markdown summary and plots.
+//!
+//! Timing rules (the device tool's METHOD.md): GPU solves are timed with CUDA
+//! events around the whole solve, after warm-up solves, repeated (median, min,
+//! max); uploads are timed separately; the working-thread counts come from a
+//! separate, untimed measuring solve; the device's copy bandwidth is measured
+//! once at the start and the achieved bandwidth of each algorithm is reported
+//! against it through a byte model (see [`floor_bytes`]).
+
+pub mod plan;
+pub mod plot;
+pub mod report;
+
+use std::time::Instant;
+
+use indicatif::ProgressBar;
+use serde::Serialize;
+
+use crate::algorithms::{Algorithm, Device};
+use crate::generate::random_graph;
+use crate::gpu::Gpu;
+use crate::graph::Graph;
+use crate::{Error, Result, distances, oracle};
+pub use plan::{BenchPlan, Layout};
+
+/// One algorithm on one graph: every repetition's time and what was checked.
+#[derive(Clone, Debug, Serialize)]
+pub struct Record {
+    /// The plan (preset) this belongs to.
+    pub plan: String,
+    /// `list` or `matrix`.
+    pub layout: &'static str,
+    /// Vertices.
+    pub n: usize,
+    /// Edges.
+    pub m: usize,
+    /// Index of the graph among those of its size.
+    pub graph: u32,
+    /// The generator's seed for this graph.
+    pub seed: u64,
+    /// `--algo` name.
+    pub algorithm: String,
+    /// `GPU` or `CPU`.
+    pub device: &'static str,
+    /// Iterations of its main loop (DA2CF forms and Bellman-Ford rounds).
+    pub iterations: Option<u32>,
+    /// Each timed repetition, in ms (CUDA events for GPU algorithms, a host
+    /// timer for CPU ones).
+    pub times_ms: Vec<f64>,
+    /// Median of `times_ms`.
+    pub median_ms: f64,
+    /// Preparation (upload, transpose, precomputation), ms, host timer.
+    pub prepare_ms: f64,
+    /// The oracle's time on this graph, ms.
+    pub oracle_ms: f64,
+    /// Whether every distance equals the oracle's.
+    pub verified: bool,
+    /// Distances that differ from the oracle's.
+    pub wrong: usize,
+    /// Bytes of the byte model ([`floor_bytes`]).
+    pub floor_bytes: u64,
+    /// `floor_bytes / median`, bytes per second.
+    pub achieved_bytes_per_s: f64,
+    /// `relax` threads launched over one solve (measuring mode).
+    pub launched_threads: Option<u64>,
+    /// `relax` threads that found work (measuring mode).
+    pub working_threads: Option<u64>,
+}
+
+/// Everything one `host bench` produced.
+#[derive(Clone, Debug, Serialize)]
+pub struct Report {
+    /// The GPU's name, or `none`.
+    pub device: String,
+    /// Measured device-to-device copy bandwidth (read + write), bytes/s.
+    pub copy_bytes_per_s: Option<f64>,
+    /// The plans that ran.
+    pub plans: Vec<BenchPlan>,
+    /// One record per algorithm and graph.
+    pub records: Vec<Record>,
+}
+
+/// The fewest bytes any DA2CF-style solve of this graph moves, the yardstick
+/// for its achieved bandwidth: per iteration a scan of the vertex state (frontier
+/// flag 1 B in `relax`, distance + flag 5 B in `minimum`, distance + two flags
+/// read and written 8 B in `update`: 14 B per vertex), and once per solve the
+/// graph (4 B per row offset, per edge 8 B of target and weight plus a 1 B flag
+/// and a 4 B distance touched at random: 13 B) — or for a matrix its 4·n² bytes.
+pub fn floor_bytes(layout: Layout, n: usize, m: usize, iterations: u32) -> u64 {
+    let scans = 14 * n as u64 * iterations.max(1) as u64;
+    match layout {
+        Layout::List => scans + 4 * (n as u64 + 1) + 13 * m as u64,
+        Layout::Matrix => scans + 4 * (n as u64) * (n as u64),
+    }
+}
+
+/// Runs `plan`; GPU algorithms need `gpu`. `progress` ticks once per
+/// algorithm and graph.
+pub fn run(plan: &BenchPlan, gpu: Option<&Gpu>, progress: &ProgressBar) -> Result<Vec<Record>> {
+    let algorithms = plan.algorithms()?;
+    if gpu.is_none() && algorithms.iter().any(|a| a.info().device == Device::Gpu) {
+        return Err(Error::NoGpu(format!(
+            "plan `{}` times GPU algorithms",
+            plan.name
+        )));
+    }
+    let mut records = Vec::new();
+    for (size_index, &n) in plan.sizes.iter().enumerate() {
+        for graph_index in 0..plan.graphs_per_size {
+            let seed = plan
+                .seed
+                .wrapping_add(1000 * size_index as u64 + graph_index as u64);
+            let spec = plan.graph_spec(n, seed);
+            progress.set_message(format!(
+                "{}: n = {n}, graph {}: generating",
+                plan.name,
+                graph_index + 1
+            ));
+            let graph = random_graph(&spec)?;
+            // The oracle runs on another core while the GPU-only algorithms are
+            // timed (they wait on the GPU, not on host memory); hybrids and CPU
+            // algorithms are timed after it, alone.
+            let (gpu_only, host_bound): (Vec<Algorithm>, Vec<Algorithm>) = algorithms
+                .iter()
+                .partition(|a| a.info().device == Device::Gpu && !a.is_hybrid());
+            let (oracle_result, mut measured) = std::thread::scope(|scope| {
+                let oracle = scope.spawn(|| {
+                    let start = Instant::now();
+                    oracle::dijkstra(&graph, 0).map(|d| (d, start.elapsed().as_secs_f64() * 1e3))
+                });
+                let measured: Vec<(Algorithm, Result<Measured>)> = gpu_only
+                    .iter()
+                    .map(|&algo| {
+                        progress.set_message(format!(
+                            "{}: n = {n}, graph {}: {algo}",
+                            plan.name,
+                            graph_index + 1
+                        ));
+                        (algo, measure(plan, gpu, &graph, algo))
+                    })
+                    .collect();
+                (
+                    oracle.join().unwrap_or_else(|_| {
+                        Err(Error::InvalidArgument("the oracle thread panicked".into()))
+                    }),
+                    measured,
+                )
+            });
+            let (expected, oracle_ms) = oracle_result?;
+            for &algo in &host_bound {
+                progress.set_message(format!(
+                    "{}: n = {n}, graph {}: {algo}",
+                    plan.name,
+                    graph_index + 1
+                ));
+                measured.push((algo, measure(plan, gpu, &graph, algo)));
+            }
+            measured.sort_by_key(|(algo, _)| algorithms.iter().position(|a| a == algo));
+            for (algo, measured) in measured {
+                let measured = measured?;
+                let wrong = match distances::compare(&expected, &measured.dist) {
+                    Ok(()) => 0,
+                    Err(Error::Mismatch { count, .. }) => count,
+                    Err(e) => return Err(e),
+                };
+                if wrong > 0 && algo.info().exact {
+                    return Err(Error::Mismatch {
+                        vertex: 0,
+                        expected: "the oracle's distances".into(),
+                        found: format!(
+                            "{wrong} different distances from {algo} (n = {n}, seed {seed})"
+                        ),
+                        count: wrong,
+                        num_vertices: n,
+                    });
+                }
+                let median_ms = median(&measured.times_ms);
+                let floor = floor_bytes(
+                    plan.layout,
+                    n,
+                    graph.num_edges(),
+                    measured.iterations.unwrap_or(1),
+                );
+                records.push(Record {
+                    plan: plan.name.clone(),
+                    layout: plan.layout.name(),
+                    n,
+                    m: graph.num_edges(),
+                    graph: graph_index,
+                    seed,
+                    algorithm: algo.name().to_string(),
+                    device: if algo.info().device == Device::Gpu {
+                        "GPU"
+                    } else {
+                        "CPU"
+                    },
+                    iterations: measured.iterations,
+                    median_ms,
+                    times_ms: measured.times_ms,
+                    prepare_ms: measured.prepare_ms,
+                    oracle_ms,
+                    verified: wrong == 0,
+                    wrong,
+                    floor_bytes: floor,
+                    achieved_bytes_per_s: floor as f64 / (median_ms / 1e3),
+                    launched_threads: measured.threads.map(|t| t.launched),
+                    working_threads: measured.threads.map(|t| t.working),
+                });
+                progress.inc(1);
+            }
+        }
+    }
+    Ok(records)
+}
+
+struct Measured {
+    dist: Vec<u32>,
+    iterations: Option<u32>,
+    times_ms: Vec<f64>,
+    prepare_ms: f64,
+    threads: Option<crate::gpu::ThreadCount>,
+}
+
+fn measure(
+    plan: &BenchPlan,
+    gpu: Option<&Gpu>,
+    graph: &Graph,
+    algo: Algorithm,
+) -> Result<Measured> {
+    match (algo.info().device, gpu) {
+        (Device::Gpu, Some(gpu)) => {
+            let start = Instant::now();
+            let mut solver = algo.prepare_gpu(gpu, graph)?;
+            gpu.synchronize()?;
+            let prepare_ms = start.elapsed().as_secs_f64() * 1e3;
+            for _ in 0..plan.warmup {
+                solver.run(0)?;
+            }
+            let mut times_ms = Vec::new();
+            let mut iterations = 0;
+            for _ in 0..plan.repetitions {
+                let stats = solver.run(0)?;
+                iterations = stats.iterations;
+                times_ms.push(stats.solve_ms as f64);
+            }
+            let dist = solver.distances()?;
+            let threads = if plan.measure_threads {
+                solver.count_working_threads(0)?
+            } else {
+                None
+            };
+            Ok(Measured {
+                dist,
+                iterations: Some(iterations),
+                times_ms,
+                prepare_ms,
+                threads,
+            })
+        }
+        (Device::Gpu, None) => Err(Error::NoGpu(format!("{algo} needs a GPU"))),
+        (Device::Cpu, _) => {
+            let mut times_ms = Vec::new();
+            let mut result = None;
+            for _ in 0..plan.cpu_repetitions.max(1) {
+                let start = Instant::now();
+                let solved = algo.solve_cpu(graph, 0)?;
+                times_ms.push(start.elapsed().as_secs_f64() * 1e3);
+                result = Some(solved);
+            }
+            let (dist, iterations) = result.unwrap_or_default();
+            Ok(Measured {
+                dist,
+                iterations,
+                times_ms,
+                prepare_ms: 0.0,
+                threads: None,
+            })
+        }
+    }
+}
+
+/// The median of `values` (the upper one of an even count); 0 when empty.
+pub fn median(values: &[f64]) -> f64 {
+    let mut sorted = values.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    sorted.get(sorted.len() / 2).copied().unwrap_or(0.0)
+}

@@ -1,0 +1,233 @@
+//! Plots drawn like the papers' figures: median solve time against the number of
+//! vertices, one line per algorithm (log time axis, since CPU and GPU times are
+//! orders of magnitude apart), and the speed-ups over the oracle at the largest
+//! size as bars. Each as SVG and PNG, with an embedded font.
+
+use std::path::{Path, PathBuf};
+use std::sync::Once;
+
+use plotters::prelude::*;
+use plotters::style::{FontStyle, register_font};
+
+use super::plan::Layout;
+use super::report::Row;
+use crate::{Error, Result};
+
+static FONT: Once = Once::new();
+
+fn register_embedded_font() {
+    FONT.call_once(|| {
+        // DejaVu Sans (Bitstream Vera license, host/assets/DejaVuSans.LICENSE).
+        let font: &'static [u8] = include_bytes!("../../assets/DejaVuSans.ttf");
+        let _ = register_font("sans-serif", FontStyle::Normal, font);
+    });
+}
+
+fn plot_error(path: &Path, e: impl std::fmt::Display) -> Error {
+    Error::Io {
+        path: path.to_path_buf(),
+        source: std::io::Error::other(e.to_string()),
+    }
+}
+
+/// Draws the time and speed-up plots of one plan into `dir` as
+/// `<plan>-time.{svg,png}` and `<plan>-speedup.{svg,png}`; returns the files.
+pub fn draw(dir: &Path, plan: &str, layout: Layout, rows: &[Row]) -> Result<Vec<PathBuf>> {
+    register_embedded_font();
+    let mut files = Vec::new();
+    for ext in ["svg", "png"] {
+        let time = dir.join(format!("{plan}-time.{ext}"));
+        let speedup = dir.join(format!("{plan}-speedup.{ext}"));
+        if ext == "svg" {
+            time_plot(
+                SVGBackend::new(&time, (900, 560)).into_drawing_area(),
+                &time,
+                plan,
+                layout,
+                rows,
+            )?;
+            speedup_plot(
+                SVGBackend::new(&speedup, (900, 560)).into_drawing_area(),
+                &speedup,
+                plan,
+                rows,
+            )?;
+        } else {
+            time_plot(
+                BitMapBackend::new(&time, (900, 560)).into_drawing_area(),
+                &time,
+                plan,
+                layout,
+                rows,
+            )?;
+            speedup_plot(
+                BitMapBackend::new(&speedup, (900, 560)).into_drawing_area(),
+                &speedup,
+                plan,
+                rows,
+            )?;
+        }
+        files.extend([time, speedup]);
+    }
+    Ok(files)
+}
+
+fn algorithms(rows: &[Row]) -> Vec<&str> {
+    let mut names: Vec<&str> = Vec::new();
+    for row in rows {
+        if !names.contains(&row.algorithm.as_str()) {
+            names.push(&row.algorithm);
+        }
+    }
+    names
+}
+
+fn time_plot<DB: DrawingBackend>(
+    area: DrawingArea<DB, plotters::coord::Shift>,
+    path: &Path,
+    plan: &str,
+    layout: Layout,
+    rows: &[Row],
+) -> Result<()> {
+    let err = |e: &dyn std::fmt::Display| plot_error(path, e);
+    area.fill(&WHITE).map_err(|e| err(&e))?;
+    let (unit, unit_name) = layout.size_unit();
+    let x_max = rows
+        .iter()
+        .map(|r| r.n as f64 / unit as f64)
+        .fold(0.0, f64::max)
+        * 1.05;
+    let y_min = rows
+        .iter()
+        .map(|r| r.median_ms)
+        .fold(f64::INFINITY, f64::min)
+        .max(1e-3)
+        / 2.0;
+    let y_max = rows
+        .iter()
+        .map(|r| r.median_ms)
+        .fold(0.0, f64::max)
+        .max(y_min * 4.0)
+        * 2.0;
+    let mut chart = ChartBuilder::on(&area)
+        .caption(format!("{plan}: median solve time"), ("sans-serif", 22))
+        .margin(12)
+        .x_label_area_size(40)
+        .y_label_area_size(70)
+        .build_cartesian_2d(0.0..x_max, (y_min..y_max).log_scale())
+        .map_err(|e| err(&e))?;
+    chart
+        .configure_mesh()
+        .x_desc(format!("vertices ({unit_name})"))
+        .y_desc("time (ms, log scale)")
+        .y_label_formatter(&|v| short_number(*v))
+        .label_style(("sans-serif", 14))
+        .draw()
+        .map_err(|e| err(&e))?;
+    for (k, name) in algorithms(rows).into_iter().enumerate() {
+        let color = Palette99::pick(k).to_rgba();
+        let points: Vec<(f64, f64)> = rows
+            .iter()
+            .filter(|r| r.algorithm == name)
+            .map(|r| (r.n as f64 / unit as f64, r.median_ms))
+            .collect();
+        chart
+            .draw_series(LineSeries::new(points.clone(), color.stroke_width(2)))
+            .map_err(|e| err(&e))?
+            .label(name)
+            .legend(move |(x, y)| {
+                PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(2))
+            });
+        chart
+            .draw_series(
+                points
+                    .into_iter()
+                    .map(|p| Circle::new(p, 3, color.filled())),
+            )
+            .map_err(|e| err(&e))?;
+    }
+    chart
+        .configure_series_labels()
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK)
+        .label_font(("sans-serif", 13))
+        .position(SeriesLabelPosition::LowerRight)
+        .draw()
+        .map_err(|e| err(&e))?;
+    area.present().map_err(|e| err(&e))
+}
+
+fn speedup_plot<DB: DrawingBackend>(
+    area: DrawingArea<DB, plotters::coord::Shift>,
+    path: &Path,
+    plan: &str,
+    rows: &[Row],
+) -> Result<()> {
+    let err = |e: &dyn std::fmt::Display| plot_error(path, e);
+    area.fill(&WHITE).map_err(|e| err(&e))?;
+    let largest = rows.iter().map(|r| r.n).max().unwrap_or(0);
+    let bars: Vec<(&str, f64)> = rows
+        .iter()
+        .filter(|r| r.n == largest)
+        .map(|r| (r.algorithm.as_str(), r.oracle_ms / r.median_ms))
+        .collect();
+    let y_max = bars.iter().map(|b| b.1).fold(1.0, f64::max) * 1.15;
+    let count = bars.len().max(1);
+    let mut chart = ChartBuilder::on(&area)
+        .caption(
+            format!("{plan}: speed-up over CPU Dijkstra at n = {largest}"),
+            ("sans-serif", 22),
+        )
+        .margin(12)
+        .x_label_area_size(90)
+        .y_label_area_size(60)
+        .build_cartesian_2d(0.0..count as f64, 0.0..y_max)
+        .map_err(|e| err(&e))?;
+    let names: Vec<String> = bars.iter().map(|b| b.0.to_string()).collect();
+    chart
+        .configure_mesh()
+        .disable_x_mesh()
+        .x_labels(count * 2 + 1)
+        .x_label_formatter(&|x| {
+            let k = x.floor() as usize;
+            if (x - k as f64 - 0.5).abs() < 0.26 {
+                names.get(k).cloned().unwrap_or_default()
+            } else {
+                String::new()
+            }
+        })
+        .x_label_style(
+            ("sans-serif", 12)
+                .into_font()
+                .transform(FontTransform::Rotate90),
+        )
+        .y_desc("speed-up (×)")
+        .label_style(("sans-serif", 14))
+        .draw()
+        .map_err(|e| err(&e))?;
+    chart
+        .draw_series(bars.iter().enumerate().map(|(k, &(_, s))| {
+            Rectangle::new(
+                [(k as f64 + 0.15, 0.0), (k as f64 + 0.85, s)],
+                Palette99::pick(k).filled(),
+            )
+        }))
+        .map_err(|e| err(&e))?;
+    area.present().map_err(|e| err(&e))
+}
+
+/// A tick label without float noise: 1500, 12.5, 0.25, 0.003.
+fn short_number(v: f64) -> String {
+    let text = if v >= 100.0 {
+        format!("{v:.0}")
+    } else if v >= 1.0 {
+        format!("{v:.1}")
+    } else {
+        format!("{v:.3}")
+    };
+    if text.contains('.') {
+        text.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        text
+    }
+}

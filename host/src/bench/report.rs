@@ -1,0 +1,305 @@
+//! The benchmark's outputs: every repetition as CSV, every record as JSON, and
+//! a markdown summary with medians, min and max, speed-ups, achieved bandwidth
+//! and working threads, plus the papers' Tables I and II where a plan has what
+//! they compare.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::Path;
+
+use super::{Record, Report, median};
+use crate::{Error, Result};
+
+/// Writes `text` to `path`.
+pub fn write_file(path: &Path, text: &str) -> Result<()> {
+    std::fs::write(path, text).map_err(|source| Error::Io {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+/// One CSV row per timed repetition.
+pub fn csv(report: &Report) -> String {
+    let mut out = String::from(
+        "plan,layout,n,m,graph,seed,algorithm,device,repetition,time_ms,iterations,prepare_ms,oracle_ms,verified,wrong,launched_threads,working_threads\n",
+    );
+    let opt = |v: Option<u64>| v.map_or(String::new(), |v| v.to_string());
+    for r in &report.records {
+        for (rep, t) in r.times_ms.iter().enumerate() {
+            let _ = writeln!(
+                out,
+                "{},{},{},{},{},{},{},{},{rep},{t:.4},{},{:.3},{:.3},{},{},{},{}",
+                r.plan,
+                r.layout,
+                r.n,
+                r.m,
+                r.graph,
+                r.seed,
+                r.algorithm,
+                r.device,
+                opt(r.iterations.map(u64::from)),
+                r.prepare_ms,
+                r.oracle_ms,
+                r.verified,
+                r.wrong,
+                opt(r.launched_threads),
+                opt(r.working_threads)
+            );
+        }
+    }
+    out
+}
+
+/// All records as pretty JSON.
+pub fn json(report: &Report) -> Result<String> {
+    serde_json::to_string_pretty(report)
+        .map_err(|e| Error::InvalidArgument(format!("serializing the report: {e}")))
+}
+
+/// Summary of one algorithm at one size, over all graphs and repetitions.
+#[derive(Clone, Debug)]
+pub struct Row {
+    /// Vertices.
+    pub n: usize,
+    /// Mean edge count over the graphs.
+    pub m: usize,
+    /// `--algo` name.
+    pub algorithm: String,
+    /// `GPU` or `CPU`.
+    pub device: &'static str,
+    /// Median iterations over graphs.
+    pub iterations: Option<u32>,
+    /// Median, min and max over every repetition on every graph, ms.
+    pub median_ms: f64,
+    /// Smallest time.
+    pub min_ms: f64,
+    /// Largest time.
+    pub max_ms: f64,
+    /// Median oracle time, ms.
+    pub oracle_ms: f64,
+    /// Graphs on which every distance was right, of those run.
+    pub verified: (usize, usize),
+    /// Median achieved bytes/s under the floor model.
+    pub achieved_bytes_per_s: f64,
+    /// Working / launched `relax` threads, summed over graphs.
+    pub working_share: Option<f64>,
+}
+
+/// Rows of one plan, by size then algorithm (in plan order).
+pub fn rows(records: &[&Record], order: &[String]) -> Vec<Row> {
+    let mut groups: BTreeMap<(usize, usize), Vec<&Record>> = BTreeMap::new();
+    for r in records {
+        let rank = order
+            .iter()
+            .position(|a| *a == r.algorithm)
+            .unwrap_or(usize::MAX);
+        groups.entry((r.n, rank)).or_default().push(r);
+    }
+    groups
+        .into_values()
+        .map(|group| {
+            let times: Vec<f64> = group
+                .iter()
+                .flat_map(|r| r.times_ms.iter().copied())
+                .collect();
+            let iterations: Vec<f64> = group
+                .iter()
+                .filter_map(|r| r.iterations.map(f64::from))
+                .collect();
+            let launched: u64 = group.iter().filter_map(|r| r.launched_threads).sum();
+            let working: u64 = group.iter().filter_map(|r| r.working_threads).sum();
+            Row {
+                n: group[0].n,
+                m: group.iter().map(|r| r.m).sum::<usize>() / group.len(),
+                algorithm: group[0].algorithm.clone(),
+                device: group[0].device,
+                iterations: (!iterations.is_empty()).then(|| median(&iterations) as u32),
+                median_ms: median(&times),
+                min_ms: times.iter().copied().fold(f64::INFINITY, f64::min),
+                max_ms: times.iter().copied().fold(0.0, f64::max),
+                oracle_ms: median(&group.iter().map(|r| r.oracle_ms).collect::<Vec<_>>()),
+                verified: (group.iter().filter(|r| r.verified).count(), group.len()),
+                achieved_bytes_per_s: median(
+                    &group
+                        .iter()
+                        .map(|r| r.achieved_bytes_per_s)
+                        .collect::<Vec<_>>(),
+                ),
+                working_share: (launched > 0).then(|| working as f64 / launched as f64),
+            }
+        })
+        .collect()
+}
+
+/// The F^CPU-style baseline of a plan: `f-cpu` or `matrix-f-cpu`.
+fn cpu_baseline(order: &[String]) -> Option<&str> {
+    order
+        .iter()
+        .map(String::as_str)
+        .find(|a| *a == "f-cpu" || *a == "matrix-f-cpu")
+}
+
+/// The markdown summary of a whole report.
+pub fn markdown(report: &Report) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "# Benchmark summary\n");
+    let _ = writeln!(out, "- device: {}", report.device);
+    if let Some(bw) = report.copy_bytes_per_s {
+        let _ = writeln!(
+            out,
+            "- device-to-device copy bandwidth (read + write), measured: {:.0} GB/s",
+            bw / 1e9
+        );
+    }
+    for plan in &report.plans {
+        let records: Vec<&Record> = report
+            .records
+            .iter()
+            .filter(|r| r.plan == plan.name)
+            .collect();
+        if records.is_empty() {
+            continue;
+        }
+        let (unit, unit_name) = plan.layout.size_unit();
+        let _ = writeln!(
+            out,
+            "\n## {} ({}s, degree {}, {} graphs per size, {} timed GPU repetitions after {} warm-up, {} CPU repetition(s))\n",
+            plan.name,
+            plan.layout.name(),
+            plan.degree.map_or_else(
+                || if plan.layout.name() == "list" {
+                    "7".into()
+                } else {
+                    "n/5".into()
+                },
+                |d| d.to_string()
+            ),
+            plan.graphs_per_size,
+            plan.repetitions,
+            plan.warmup,
+            plan.cpu_repetitions
+        );
+        let rows = rows(&records, &plan.algorithm_names);
+        let baseline = cpu_baseline(&plan.algorithm_names);
+        let _ = writeln!(
+            out,
+            "| n ({unit_name}) | m | algorithm | iterations | median ms | min ms | max ms | × oracle | × {} | GB/s (floor model) | % of copy bw | working threads | verified |",
+            baseline.unwrap_or("F^CPU")
+        );
+        let _ = writeln!(out, "|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+        for row in &rows {
+            let base_ms = baseline
+                .and_then(|b| rows.iter().find(|r| r.n == row.n && r.algorithm == b))
+                .map(|r| r.median_ms);
+            let gbps = row.achieved_bytes_per_s / 1e9;
+            let share_bw = report.copy_bytes_per_s.map_or("-".into(), |bw| {
+                format!("{:.1}", 100.0 * row.achieved_bytes_per_s / bw)
+            });
+            let _ = writeln!(
+                out,
+                "| {} | {} | {} | {} | {:.3} | {:.3} | {:.3} | {:.1} | {} | {:.1} | {} | {} | {}/{} |",
+                fmt_size(row.n, unit),
+                row.m,
+                row.algorithm,
+                row.iterations.map_or("-".into(), |i| i.to_string()),
+                row.median_ms,
+                row.min_ms,
+                row.max_ms,
+                row.oracle_ms / row.median_ms,
+                base_ms.map_or("-".into(), |b| format!("{:.1}", b / row.median_ms)),
+                gbps,
+                share_bw,
+                row.working_share
+                    .map_or("-".into(), |s| format!("{:.1}%", 100.0 * s)),
+                row.verified.0,
+                row.verified.1,
+            );
+        }
+        paper_tables(&mut out, &rows);
+    }
+    out
+}
+
+/// Ortega-Arranz et al.'s Table I (CPU Martín over GPU Crauser general) and
+/// Table II (gain of GPU Crauser general over GPU Martín), per size and on
+/// average over sizes, for the forms a plan has.
+fn paper_tables(out: &mut String, rows: &[Row]) {
+    let prefix = if rows.iter().any(|r| r.algorithm.starts_with("matrix-")) {
+        "matrix-"
+    } else {
+        ""
+    };
+    let time = |n: usize, algo: &str| {
+        rows.iter()
+            .find(|r| r.n == n && r.algorithm == format!("{prefix}{algo}"))
+            .map(|r| r.median_ms)
+    };
+    // (Table, form, numerator, denominator, as a gain): Table I is CPU Martín /
+    // GPU Crauser; Table II is 1 - GPU Crauser / GPU Martín.
+    let cells: [(&str, &str, &str, bool); 4] = [
+        ("f-cpu", "crauser-general-succ", "Table I successors", false),
+        (
+            "u-cpu",
+            "crauser-general-pred",
+            "Table I predecessors",
+            false,
+        ),
+        ("f-gpu", "crauser-general-succ", "Table II successors", true),
+        (
+            "u-gpu",
+            "crauser-general-pred",
+            "Table II predecessors",
+            true,
+        ),
+    ];
+    let mut sizes: Vec<usize> = rows.iter().map(|r| r.n).collect();
+    sizes.dedup();
+    let value = |n: usize, (martin, crauser, _, gain): (&str, &str, &str, bool)| {
+        let (m, c) = (time(n, martin)?, time(n, crauser)?);
+        Some(if gain { (m - c) / m } else { m / c })
+    };
+    if !sizes
+        .iter()
+        .any(|&n| cells.iter().any(|&cell| value(n, cell).is_some()))
+    {
+        return;
+    }
+    let show = |v: Option<f64>, gain: bool| match v {
+        None => "-".to_string(),
+        Some(v) if gain => format!("{:.1}%", 100.0 * v),
+        Some(v) => format!("{v:.1}×"),
+    };
+    let _ = writeln!(
+        out,
+        "\nOrtega-Arranz et al. Table I (CPU Martín time / GPU Crauser general time) and Table II \
+         (gain of GPU Crauser general over GPU Martín, (t_Martín − t_Crauser) / t_Martín):\n"
+    );
+    let _ = writeln!(out, "| n | {} |", cells.map(|c| c.2).join(" | "));
+    let _ = writeln!(out, "|---|---|---|---|---|");
+    for &n in &sizes {
+        let row: Vec<String> = cells
+            .iter()
+            .map(|&cell| show(value(n, cell), cell.3))
+            .collect();
+        let _ = writeln!(out, "| {n} | {} |", row.join(" | "));
+    }
+    let means: Vec<String> = cells
+        .iter()
+        .map(|&cell| {
+            let values: Vec<f64> = sizes.iter().filter_map(|&n| value(n, cell)).collect();
+            show(
+                (!values.is_empty()).then(|| values.iter().sum::<f64>() / values.len() as f64),
+                cell.3,
+            )
+        })
+        .collect();
+    let _ = writeln!(out, "| mean | {} |", means.join(" | "));
+}
+
+fn fmt_size(n: usize, unit: usize) -> String {
+    if n.is_multiple_of(unit) {
+        format!("{}", n / unit)
+    } else {
+        format!("{:.3}", n as f64 / unit as f64)
+    }
+}

@@ -1,0 +1,139 @@
+//! `host bench`: runs benchmark plans and writes CSV, JSON, a markdown summary
+//! and plots.
+
+use std::path::PathBuf;
+
+use clap::Args;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use sssp::algorithms::Device;
+use sssp::bench::{self, BenchPlan, Report, plot, report};
+use sssp::gpu::Gpu;
+use sssp::gpu::bandwidth::copy_bandwidth;
+use sssp::{Error, Result};
+
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    /// quick (under a minute), fig6 (Martín et al. Fig. 6, lists), fig7 (Fig. 7,
+    /// matrices), tables (Ortega-Arranz et al. Tables I and II).
+    #[arg(long, default_value = "quick")]
+    preset: String,
+    /// Replace the preset's vertex counts (comma-separated; 1Mi = 2^20).
+    #[arg(long, value_delimiter = ',', value_parser = super::parse_count)]
+    sizes: Option<Vec<usize>>,
+    /// Replace the preset's algorithms (comma-separated `--algo` names).
+    #[arg(long, value_delimiter = ',')]
+    algos: Option<Vec<String>>,
+    /// Random graphs per size.
+    #[arg(long)]
+    graphs_per_size: Option<u32>,
+    /// Timed repetitions of each GPU algorithm per graph (at least 5 for reports).
+    #[arg(long)]
+    reps: Option<u32>,
+    /// Timed repetitions of each CPU algorithm per graph.
+    #[arg(long)]
+    cpu_reps: Option<u32>,
+    /// Base seed of the graphs.
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Skip the untimed measuring solve that counts working relax threads.
+    #[arg(long)]
+    no_thread_count: bool,
+    /// Output folder (default: bench-results/<preset>).
+    #[arg(long, short)]
+    out: Option<PathBuf>,
+    /// No progress bar.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+pub fn run(args: &BenchArgs) -> Result<()> {
+    let mut plans = BenchPlan::preset(&args.preset)?;
+    for plan in &mut plans {
+        if let Some(sizes) = &args.sizes {
+            plan.sizes = sizes.clone();
+        }
+        if let Some(algos) = &args.algos {
+            plan.algorithm_names = algos.clone();
+        }
+        plan.graphs_per_size = args.graphs_per_size.unwrap_or(plan.graphs_per_size).max(1);
+        plan.repetitions = args.reps.unwrap_or(plan.repetitions).max(1);
+        plan.cpu_repetitions = args.cpu_reps.unwrap_or(plan.cpu_repetitions).max(1);
+        plan.seed = args.seed.unwrap_or(plan.seed);
+        plan.measure_threads &= !args.no_thread_count;
+        plan.algorithms()?;
+    }
+    let needs_gpu = plans.iter().any(|p| {
+        p.algorithms()
+            .is_ok_and(|a| a.iter().any(|a| a.info().device == Device::Gpu))
+    });
+    let gpu = if needs_gpu { Some(Gpu::new(0)?) } else { None };
+    let (device, copy_bytes_per_s) = match &gpu {
+        Some(gpu) => {
+            let (free, _) = gpu.memory_info()?;
+            let bytes = (1usize << 30).min(free as usize / 4);
+            (gpu.name()?, Some(copy_bandwidth(gpu, bytes, 20)?))
+        }
+        None => ("none (CPU algorithms only)".to_string(), None),
+    };
+    if let Some(bw) = copy_bytes_per_s {
+        eprintln!(
+            "{device}: device-to-device copy {:.0} GB/s (read + write)",
+            bw / 1e9
+        );
+    }
+
+    let total: u64 = plans
+        .iter()
+        .map(|p| (p.sizes.len() * p.graphs_per_size as usize * p.algorithm_names.len()) as u64)
+        .sum();
+    let progress = ProgressBar::new(total);
+    if args.quiet {
+        progress.set_draw_target(ProgressDrawTarget::hidden());
+    }
+    progress.set_style(
+        ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} {msg}")
+            .map_err(|e| Error::InvalidArgument(e.to_string()))?
+            .progress_chars("=> "),
+    );
+    let mut records = Vec::new();
+    for plan in &plans {
+        records.extend(bench::run(plan, gpu.as_ref(), &progress)?);
+    }
+    progress.finish_and_clear();
+
+    let report = Report {
+        device,
+        copy_bytes_per_s,
+        plans,
+        records,
+    };
+    let out = args
+        .out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("bench-results").join(&args.preset));
+    std::fs::create_dir_all(&out).map_err(|source| Error::Io {
+        path: out.clone(),
+        source,
+    })?;
+    report::write_file(&out.join("runs.csv"), &report::csv(&report))?;
+    report::write_file(&out.join("runs.json"), &report::json(&report)?)?;
+    let summary = report::markdown(&report);
+    report::write_file(&out.join("summary.md"), &summary)?;
+    for plan in &report.plans {
+        let records: Vec<&bench::Record> = report
+            .records
+            .iter()
+            .filter(|r| r.plan == plan.name)
+            .collect();
+        let rows = report::rows(&records, &plan.algorithm_names);
+        if !rows.is_empty() {
+            plot::draw(&out, &plan.name, plan.layout, &rows)?;
+        }
+    }
+    println!("{summary}");
+    println!(
+        "wrote {}/{{runs.csv, runs.json, summary.md, *-time.svg/png, *-speedup.svg/png}}",
+        out.display()
+    );
+    Ok(())
+}

@@ -1,0 +1,217 @@
+//! DA2CF on adjacency matrices on the CPU (the papers' F^CPU and U^CPU on
+//! matrices, and Crauser's frontier on matrices): the GPU kernels' per-thread
+//! functions of [`gpu_kernels::matrix`], run block by block with the block's
+//! threads in lock step, so that the chunked staging of the GPU kernels is
+//! emulated exactly: for each chunk, every thread of the block stages its slot
+//! ("before the barrier"), then every thread works on the chunk ("between the
+//! barriers"); the kernels' block-wide votes (a block without work returns, a
+//! chunk without a set flag is not scanned) are emulated too. The block size is a parameter ([`da2cf_matrix_blocks`]), so that
+//! tests can make chunks small and `n` not a multiple of them.
+//!
+//! `initialize`, `minimum` (the GPU's two-pass block reduction) and `update`
+//! are the list forms' ([`super::da2cf`]).
+
+use std::sync::atomic::AtomicU32;
+
+use gpu_kernels::crauser;
+use gpu_kernels::da2cf;
+use gpu_kernels::distance::INFINITY;
+use gpu_kernels::launch::BLOCK_SIZE;
+use gpu_kernels::matrix;
+
+use super::da2cf::{Da2cfResult, as_atomic, block_minimum, minimum};
+use crate::distances::check_overflow;
+use crate::matrix::WeightMatrix;
+use crate::variants::{Frontier, Relax};
+use crate::{Error, Result};
+
+/// DA2CF on `matrix` from `source` with the given relaxation (`Push`: `relax_F`
+/// along rows; `Pull`: `relax_U` down columns) and settling rule, in blocks of
+/// the GPU's [`BLOCK_SIZE`] threads.
+pub fn da2cf_matrix(
+    matrix: &WeightMatrix,
+    source: usize,
+    relax: Relax,
+    rule: Frontier,
+) -> Result<Da2cfResult> {
+    da2cf_matrix_blocks(matrix, source, relax, rule, BLOCK_SIZE as usize)
+}
+
+/// [`da2cf_matrix`] with `relax` run in blocks (and chunks) of `block_dim`
+/// threads, any number from 1 up.
+pub fn da2cf_matrix_blocks(
+    matrix: &WeightMatrix,
+    source: usize,
+    relax: Relax,
+    rule: Frontier,
+    block_dim: usize,
+) -> Result<Da2cfResult> {
+    if !matches!(relax, Relax::Push | Relax::Pull) {
+        return Err(Error::InvalidArgument(format!(
+            "{relax:?} relaxation does not exist on adjacency matrices"
+        )));
+    }
+    if block_dim == 0 {
+        return Err(Error::InvalidArgument(
+            "a block has at least one thread".into(),
+        ));
+    }
+    let n = matrix.num_vertices();
+    if source >= n {
+        return Err(Error::SourceOutOfRange {
+            vertex: source as u64,
+            num_vertices: n,
+        });
+    }
+    let weights = matrix.weights();
+    let delta_node: Vec<u32> = match rule {
+        Frontier::CrauserGeneral => (0..n).map(|u| matrix::delta_node(u, weights, n)).collect(),
+        _ => Vec::new(),
+    };
+    let base = matrix.min_weight();
+
+    let mut dist = vec![0u32; n];
+    let mut frontier = vec![0u8; n];
+    let mut unsettled = vec![0u8; n];
+    for i in 0..n {
+        da2cf::initialize(i, source, &mut dist[i], &mut frontier[i], &mut unsettled[i]);
+    }
+    let mut iterations = 0;
+    loop {
+        iterations += 1;
+        let shared = as_atomic(&mut dist);
+        match relax {
+            Relax::Pull => relax_u(weights, n, shared, &frontier, &unsettled, block_dim),
+            _ => relax_f(weights, n, shared, &frontier, &unsettled, block_dim),
+        }
+        let limit = match rule {
+            Frontier::Martin => minimum(&dist, &unsettled),
+            Frontier::CrauserEconomic => crauser::threshold(minimum(&dist, &unsettled), base),
+            Frontier::CrauserGeneral => block_minimum(n, |i| {
+                crauser::minimum_input(i, &dist, &delta_node, &unsettled)
+            }),
+        };
+        if limit == INFINITY {
+            break;
+        }
+        for i in 0..n {
+            match rule {
+                Frontier::Martin => {
+                    da2cf::update(dist[i], &mut frontier[i], &mut unsettled[i], limit)
+                }
+                _ => crauser::update(dist[i], &mut frontier[i], &mut unsettled[i], limit),
+            }
+        }
+    }
+    check_overflow(&dist)?;
+    Ok(Da2cfResult { dist, iterations })
+}
+
+/// One launch of `matrix_relax_u` (U^GPU on matrices): `ceil(n / b)` blocks of
+/// `b = block_dim` threads, one after another; inside a block, its threads in
+/// lock step through the chunks, as the kernel's barriers order them.
+pub fn relax_u(
+    weights: &[u32],
+    n: usize,
+    dist: &[AtomicU32],
+    frontier: &[u8],
+    unsettled: &[u8],
+    block_dim: usize,
+) {
+    let b = block_dim;
+    let mut staged_frontier = vec![0u8; b];
+    let mut staged_dist = vec![0u32; b];
+    // Per thread: the start (`Some(dist)` for an unsettled column) and the best
+    // value so far.
+    let mut threads: Vec<(Option<u32>, u32)> = vec![(None, INFINITY); b];
+    for block in 0..n.div_ceil(b) {
+        let column = |thread: usize| block * b + thread;
+        for (thread, (start, best)) in threads.iter_mut().enumerate() {
+            *start = matrix::column_start(column(thread), dist, unsettled);
+            *best = start.unwrap_or(INFINITY);
+        }
+        // The block's vote: a block without an unsettled column returns at once.
+        if threads.iter().all(|(start, _)| start.is_none()) {
+            continue;
+        }
+        for chunk in (0..n).step_by(b) {
+            let slots = staged_frontier.iter_mut().zip(&mut staged_dist);
+            for (thread, (flag, d)) in slots.enumerate() {
+                (*flag, *d) = matrix::stage_frontier(chunk + thread, dist, frontier);
+            }
+            // Barrier: the chunk is staged. The chunk's vote: no thread scans a
+            // chunk without a frontier row.
+            let len = b.min(n - chunk);
+            let raised = staged_frontier.iter().any(|&flag| flag != da2cf::FALSE);
+            for (thread, (start, best)) in threads.iter_mut().enumerate() {
+                if start.is_some() && raised {
+                    *best = matrix::relax_column_chunk(
+                        *best,
+                        column(thread),
+                        chunk,
+                        weights,
+                        n,
+                        &staged_frontier[..len],
+                        &staged_dist[..len],
+                    );
+                }
+            }
+            // Barrier: the slots are free for the next chunk.
+        }
+        for (thread, &(start, best)) in threads.iter().enumerate() {
+            if let Some(current) = start {
+                matrix::column_finish(column(thread), current, best, dist);
+            }
+        }
+    }
+}
+
+/// One launch of `matrix_relax_f` (F^GPU on matrices): `ceil(n / b)` blocks of
+/// `b = block_dim` threads, one after another; inside a block, its threads in
+/// lock step through the chunks.
+pub fn relax_f(
+    weights: &[u32],
+    n: usize,
+    dist: &[AtomicU32],
+    frontier: &[u8],
+    unsettled: &[u8],
+    block_dim: usize,
+) {
+    let b = block_dim;
+    let mut staged_unsettled = vec![0u8; b];
+    // Per thread: `Some(dist)` for a frontier row.
+    let mut starts: Vec<Option<u32>> = vec![None; b];
+    for block in 0..n.div_ceil(b) {
+        let row = |thread: usize| block * b + thread;
+        for (thread, start) in starts.iter_mut().enumerate() {
+            *start = matrix::row_start(row(thread), dist, frontier);
+        }
+        // The block's vote: a block without a frontier row returns at once.
+        if starts.iter().all(Option::is_none) {
+            continue;
+        }
+        for chunk in (0..n).step_by(b) {
+            for (thread, flag) in staged_unsettled.iter_mut().enumerate() {
+                *flag = matrix::stage_unsettled(chunk + thread, unsettled);
+            }
+            // Barrier: the chunk is staged. The chunk's vote: no thread scans a
+            // chunk without an unsettled column.
+            let len = b.min(n - chunk);
+            let raised = staged_unsettled.iter().any(|&flag| flag != da2cf::FALSE);
+            for (thread, start) in starts.iter().enumerate() {
+                if let Some(dist_row) = start.filter(|_| raised) {
+                    matrix::relax_row_chunk(
+                        row(thread),
+                        dist_row,
+                        chunk,
+                        weights,
+                        n,
+                        &staged_unsettled[..len],
+                        dist,
+                    );
+                }
+            }
+            // Barrier: the slots are free for the next chunk.
+        }
+    }
+}

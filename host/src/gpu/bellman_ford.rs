@@ -1,0 +1,151 @@
+//! "Algorithm 1: dijkstra GPU SSSP" (paper `001`) on the GPU: a
+//! Bellman-Ford-style loop that runs whole inside one kernel launch per solve.
+//! Each round, the vertices whose distance changed in the last round push
+//! `dist + w` into `predist` with an atomic minimum; after a barrier each vertex
+//! takes the smaller `predist` into `dist`; the loop ends after a round that
+//! changes nothing. The kernel writes the number of rounds, reported as the
+//! iterations.
+//!
+//! Two forms ([`BellmanFordForm`]): the paper's, on one block with block barriers,
+//! and one over all the blocks the device can hold at once, with a grid-wide
+//! barrier (cooperative launch).
+
+use cudarc::driver::sys::CUevent_flags;
+use gpu_kernels::launch::{BELLMAN_FORD_BLOCK_SIZE, BELLMAN_FORD_FLAG_WORDS, GRID_BARRIER_WORDS};
+
+use super::kernels::BellmanFordBuffers;
+use super::memory::{DeviceGraph, alloc_zeroed, bytes_of};
+use super::{Gpu, GpuSolver, RunStats};
+use crate::distances::check_overflow;
+use crate::graph::Graph;
+use crate::{Error, Result};
+
+/// Which threads run the loop.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BellmanFordForm {
+    /// As the paper writes it: one block of
+    /// [`BELLMAN_FORD_BLOCK_SIZE`] threads, `__syncthreads()` between phases,
+    /// the round flags in shared memory.
+    Block,
+    /// The whole grid (as many blocks as can be co-resident, and no more than
+    /// the vertices need), a grid-wide barrier between phases, the round flags
+    /// in global memory.
+    Grid,
+}
+
+/// The Bellman-Ford solver for one graph: its successor CSR and state on the
+/// device.
+pub struct BellmanFord<'a> {
+    gpu: &'a Gpu,
+    form: BellmanFordForm,
+    graph: DeviceGraph,
+    buffers: BellmanFordBuffers,
+    /// Blocks of a grid-form launch (1 for the block form).
+    blocks: u32,
+}
+
+impl<'a> BellmanFord<'a> {
+    /// Device bytes of the solver state for `n` vertices (the graph excluded).
+    pub fn state_bytes(n: usize) -> u64 {
+        bytes_of::<u32>(2 * n)
+            + bytes_of::<u8>(n)
+            + bytes_of::<u32>(BELLMAN_FORD_FLAG_WORDS + GRID_BARRIER_WORDS + 1)
+    }
+
+    /// Uploads the successor CSR of `graph` and allocates the state, after
+    /// checking that it fits; for the grid form, sizes the grid.
+    pub fn new(gpu: &'a Gpu, graph: &Graph, form: BellmanFordForm) -> Result<Self> {
+        let n = graph.num_vertices();
+        gpu.check_fits(
+            "the graph and the Bellman-Ford state",
+            DeviceGraph::bytes_needed(n, graph.num_edges()) + Self::state_bytes(n),
+        )?;
+        let device_graph = DeviceGraph::upload(gpu, graph)?;
+        let buffers = BellmanFordBuffers {
+            dist: alloc_zeroed(gpu, n, "distances")?,
+            predist: alloc_zeroed(gpu, n, "tentative distances")?,
+            changed: alloc_zeroed(gpu, n, "changed flags")?,
+            flags: alloc_zeroed(gpu, BELLMAN_FORD_FLAG_WORDS, "round flags")?,
+            barrier: alloc_zeroed(gpu, GRID_BARRIER_WORDS, "the grid barrier")?,
+            rounds: alloc_zeroed(gpu, 1, "the round count")?,
+        };
+        let blocks = match form {
+            BellmanFordForm::Block => 1,
+            BellmanFordForm::Grid => {
+                let max = gpu
+                    .kernels()
+                    .bellman_ford
+                    .grid_max_blocks(gpu.stream().context())?;
+                let needed = (n as u64).div_ceil(BELLMAN_FORD_BLOCK_SIZE as u64).max(1);
+                max.min(needed.min(u32::MAX as u64) as u32)
+            }
+        };
+        Ok(BellmanFord {
+            gpu,
+            form,
+            graph: device_graph,
+            buffers,
+            blocks,
+        })
+    }
+
+    /// The form this solver runs.
+    pub fn form(&self) -> BellmanFordForm {
+        self.form
+    }
+
+    /// Blocks per launch: 1 for the block form, the co-resident blocks that the
+    /// vertices need for the grid form.
+    pub fn blocks(&self) -> u32 {
+        self.blocks
+    }
+}
+
+impl GpuSolver for BellmanFord<'_> {
+    fn run(&mut self, source: u32) -> Result<RunStats> {
+        let n = self.graph.num_vertices();
+        if source >= n {
+            return Err(Error::SourceOutOfRange {
+                vertex: source as u64,
+                num_vertices: n as usize,
+            });
+        }
+        let (kernels, stream) = (&self.gpu.kernels().bellman_ford, self.gpu.stream());
+        let timing = Some(CUevent_flags::CU_EVENT_DEFAULT);
+        let start = stream
+            .record_event(timing)
+            .map_err(Error::cuda("recording the start event"))?;
+        match self.form {
+            BellmanFordForm::Block => {
+                kernels.block(stream, &self.graph, source, &mut self.buffers)?
+            }
+            BellmanFordForm::Grid => {
+                kernels.grid(stream, &self.graph, source, &mut self.buffers, self.blocks)?
+            }
+        }
+        let end = stream
+            .record_event(timing)
+            .map_err(Error::cuda("recording the end event"))?;
+        let solve_ms = start
+            .elapsed_ms(&end)
+            .map_err(Error::cuda("reading the solve time"))?;
+        let rounds = stream
+            .clone_dtoh(&self.buffers.rounds)
+            .map_err(Error::cuda("copying the round count to the host"))?;
+        Ok(RunStats {
+            iterations: rounds[0],
+            solve_ms,
+        })
+    }
+
+    fn distances(&self) -> Result<Vec<u32>> {
+        let mut dist = self
+            .gpu
+            .stream()
+            .clone_dtoh(&self.buffers.dist)
+            .map_err(Error::cuda("copying the distances to the host"))?;
+        dist.truncate(self.graph.num_vertices() as usize);
+        check_overflow(&dist)?;
+        Ok(dist)
+    }
+}

@@ -1,0 +1,183 @@
+//! The kernels of "Algorithm 1: dijkstra GPU SSSP" (Bellman-Ford style), one
+//! method each: the whole solve is one launch.
+
+use std::sync::Arc;
+
+use cudarc::driver::sys::CUdevice_attribute;
+use cudarc::driver::{
+    CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, LaunchConfig, PushKernelArg,
+};
+use gpu_kernels::launch::{
+    BELLMAN_FORD_BLOCK_SHARED_BYTES, BELLMAN_FORD_BLOCK_SIZE, BELLMAN_FORD_FLAG_WORDS,
+    GRID_BARRIER_WORDS, names,
+};
+
+use super::{check_lengths, load_function};
+use crate::gpu::memory::DeviceGraph;
+use crate::{Error, Result};
+
+/// The device state of a Bellman-Ford solve. The kernels initialize everything
+/// but `barrier`, which [`BellmanFordKernels::grid`] zeroes before each launch.
+pub struct BellmanFordBuffers {
+    /// Distances, `n`.
+    pub dist: CudaSlice<u32>,
+    /// Tentative distances of the next round, `n`.
+    pub predist: CudaSlice<u32>,
+    /// "Changed in the last round" flags, `n`.
+    pub changed: CudaSlice<u8>,
+    /// The two round flags of the grid form
+    /// ([`BELLMAN_FORD_FLAG_WORDS`]; the block form keeps them in shared memory).
+    pub flags: CudaSlice<u32>,
+    /// The grid barrier's state ([`GRID_BARRIER_WORDS`]).
+    pub barrier: CudaSlice<u32>,
+    /// The number of rounds of the last solve, 1 element.
+    pub rounds: CudaSlice<u32>,
+}
+
+/// The Bellman-Ford kernels.
+pub struct BellmanFordKernels {
+    block: CudaFunction,
+    grid: CudaFunction,
+}
+
+impl BellmanFordKernels {
+    /// Resolves the Bellman-Ford kernels in `module`.
+    pub fn load(module: &Arc<CudaModule>) -> Result<Self> {
+        let function = |name| load_function(module, name);
+        Ok(BellmanFordKernels {
+            block: function(names::BELLMAN_FORD_BLOCK)?,
+            grid: function(names::BELLMAN_FORD_GRID)?,
+        })
+    }
+
+    /// How many blocks of [`BELLMAN_FORD_BLOCK_SIZE`] threads of
+    /// `bellman_ford_grid` can be resident at once on the device of `ctx`:
+    /// blocks per multiprocessor (occupancy) times multiprocessors. A cooperative
+    /// launch of more fails.
+    pub fn grid_max_blocks(&self, ctx: &Arc<CudaContext>) -> Result<u32> {
+        let kernel = names::BELLMAN_FORD_GRID;
+        let per_sm = self
+            .grid
+            .occupancy_max_active_blocks_per_multiprocessor(BELLMAN_FORD_BLOCK_SIZE, 0, None)
+            .map_err(Error::cuda(format!("querying the occupancy of {kernel}")))?;
+        let sms = ctx
+            .attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
+            .map_err(Error::cuda("querying the number of multiprocessors"))?;
+        let blocks = per_sm.saturating_mul(sms.max(0) as u32);
+        if blocks == 0 {
+            return Err(Error::InvalidArgument(format!(
+                "{kernel}: not one block of {BELLMAN_FORD_BLOCK_SIZE} threads fits on a multiprocessor"
+            )));
+        }
+        Ok(blocks)
+    }
+
+    /// `bellman_ford_block`: the paper's form, one block of
+    /// [`BELLMAN_FORD_BLOCK_SIZE`] threads, from `source` over the successor CSR
+    /// `graph`.
+    pub fn block(
+        &self,
+        stream: &Arc<CudaStream>,
+        graph: &DeviceGraph,
+        source: u32,
+        buffers: &mut BellmanFordBuffers,
+    ) -> Result<()> {
+        let kernel = names::BELLMAN_FORD_BLOCK;
+        let (n, m) = (graph.num_vertices(), graph.num_edges());
+        check_state_lengths(kernel, n, buffers)?;
+        let config = LaunchConfig {
+            grid_dim: (1, 1, 1),
+            block_dim: (BELLMAN_FORD_BLOCK_SIZE, 1, 1),
+            shared_mem_bytes: BELLMAN_FORD_BLOCK_SHARED_BYTES,
+        };
+        let mut launch = stream.launch_builder(&self.block);
+        launch
+            .arg(graph.offsets())
+            .arg(graph.targets())
+            .arg(graph.weights())
+            .arg(&n)
+            .arg(&m)
+            .arg(&source)
+            .arg(&mut buffers.dist)
+            .arg(&mut buffers.predist)
+            .arg(&mut buffers.changed)
+            .arg(&mut buffers.rounds);
+        // SAFETY: arguments in the kernel's order and types; `DeviceGraph` holds a
+        // validated CSR of n vertices and m edges, dist/predist/changed hold n
+        // elements and rounds one (checked above); one block, with the 8 bytes
+        // of dynamic shared memory its round flags need.
+        unsafe { launch.launch(config) }.map_err(Error::cuda(kernel))?;
+        Ok(())
+    }
+
+    /// `bellman_ford_grid`: `blocks` blocks of [`BELLMAN_FORD_BLOCK_SIZE`]
+    /// threads, launched cooperatively (all co-resident; at most
+    /// [`BellmanFordKernels::grid_max_blocks`], or the launch fails), from
+    /// `source` over the successor CSR `graph`. Zeroes the barrier state first.
+    pub fn grid(
+        &self,
+        stream: &Arc<CudaStream>,
+        graph: &DeviceGraph,
+        source: u32,
+        buffers: &mut BellmanFordBuffers,
+        blocks: u32,
+    ) -> Result<()> {
+        let kernel = names::BELLMAN_FORD_GRID;
+        let (n, m) = (graph.num_vertices(), graph.num_edges());
+        check_state_lengths(kernel, n, buffers)?;
+        check_lengths(
+            kernel,
+            &[
+                ("flags", buffers.flags.len(), BELLMAN_FORD_FLAG_WORDS),
+                ("barrier", buffers.barrier.len(), GRID_BARRIER_WORDS),
+            ],
+        )?;
+        if blocks == 0 {
+            return Err(Error::InvalidArgument(format!("{kernel}: zero blocks")));
+        }
+        stream
+            .memset_zeros(&mut buffers.barrier)
+            .map_err(Error::cuda("zeroing the grid barrier"))?;
+        let config = LaunchConfig {
+            grid_dim: (blocks, 1, 1),
+            block_dim: (BELLMAN_FORD_BLOCK_SIZE, 1, 1),
+            shared_mem_bytes: 0,
+        };
+        let mut launch = stream.launch_builder(&self.grid);
+        launch
+            .arg(graph.offsets())
+            .arg(graph.targets())
+            .arg(graph.weights())
+            .arg(&n)
+            .arg(&m)
+            .arg(&source)
+            .arg(&mut buffers.dist)
+            .arg(&mut buffers.predist)
+            .arg(&mut buffers.changed)
+            .arg(&mut buffers.flags)
+            .arg(&mut buffers.barrier)
+            .arg(&mut buffers.rounds);
+        // SAFETY: arguments in the kernel's order and types; `DeviceGraph` holds a
+        // validated CSR of n vertices and m edges, dist/predist/changed hold n
+        // elements, flags and barrier 2, rounds one (checked above); the barrier
+        // was zeroed on this stream just before; the launch is cooperative, so the
+        // driver runs it only if all its blocks can be co-resident, as the grid
+        // barrier requires.
+        unsafe { launch.launch_cooperative(config) }.map_err(Error::cuda(kernel))?;
+        Ok(())
+    }
+}
+
+/// The lengths both kernels need: `n` for the per-vertex arrays, one round count.
+fn check_state_lengths(kernel: &str, n: u32, buffers: &BellmanFordBuffers) -> Result<()> {
+    let n = n as usize;
+    check_lengths(
+        kernel,
+        &[
+            ("dist", buffers.dist.len(), n),
+            ("predist", buffers.predist.len(), n),
+            ("changed", buffers.changed.len(), n),
+            ("rounds", buffers.rounds.len(), 1),
+        ],
+    )
+}

@@ -1,0 +1,47 @@
+//! The measuring mode's counting kernel.
+
+use std::sync::Arc;
+
+use cudarc::driver::{CudaFunction, CudaModule, CudaSlice, CudaStream, PushKernelArg};
+use gpu_kernels::launch::names;
+
+use super::{check_lengths, load_function, one_thread_per};
+use crate::{Error, Result};
+
+/// The measuring-mode kernels.
+pub struct StatsKernels {
+    count_flags: CudaFunction,
+}
+
+impl StatsKernels {
+    /// Resolves the measuring-mode kernels in `module`.
+    pub fn load(module: &Arc<CudaModule>) -> Result<Self> {
+        Ok(StatsKernels {
+            count_flags: load_function(module, names::STATS_COUNT_FLAGS)?,
+        })
+    }
+
+    /// Adds the number of set flags among `flags[..n]` to `counter[0]`.
+    pub fn count_flags(
+        &self,
+        stream: &Arc<CudaStream>,
+        flags: &CudaSlice<u8>,
+        n: u32,
+        counter: &mut CudaSlice<u32>,
+    ) -> Result<()> {
+        let kernel = names::STATS_COUNT_FLAGS;
+        check_lengths(
+            kernel,
+            &[
+                ("flags", flags.len(), n as usize),
+                ("counter", counter.len(), 1),
+            ],
+        )?;
+        let mut launch = stream.launch_builder(&self.count_flags);
+        launch.arg(flags).arg(&n).arg(counter);
+        // SAFETY: arguments in the kernel's order and types; flags holds n
+        // elements and counter one (checked above).
+        unsafe { launch.launch(one_thread_per(n)) }.map_err(Error::cuda(kernel))?;
+        Ok(())
+    }
+}

@@ -1,0 +1,152 @@
+//! Every CPU form of DA2CF and of Crauser's frontier (the kernels' per-thread
+//! logic run on the CPU) against the oracle, and Crauser's iteration counts
+//! against Martín's.
+
+use sssp::algorithms::{Algorithm, Device};
+use sssp::variants::{Frontier, Relax};
+use sssp::{Error, Graph, cpu, oracle};
+use sssp_tests::{TestRng, fig5_graph, random_graph, random_small_graph};
+
+const FORMS: [(Relax, Frontier); 6] = [
+    (Relax::Push, Frontier::Martin),
+    (Relax::Pull, Frontier::Martin),
+    (Relax::Push, Frontier::CrauserGeneral),
+    (Relax::Pull, Frontier::CrauserGeneral),
+    (Relax::Push, Frontier::CrauserEconomic),
+    (Relax::Pull, Frontier::CrauserEconomic),
+];
+
+/// Compares one form with the oracle (overflow included) and returns its iterations.
+fn check(graph: &Graph, source: usize, relax: Relax, rule: Frontier, context: &str) -> Option<u32> {
+    let result = cpu::da2cf(graph, source, relax, rule);
+    match oracle::dijkstra(graph, source) {
+        Ok(expected) => {
+            let result = result.unwrap_or_else(|e| panic!("{context}, {relax:?}/{rule:?}: {e}"));
+            if let Some(v) = (0..expected.len()).find(|&v| expected[v] != result.dist[v]) {
+                panic!(
+                    "{context}, {relax:?}/{rule:?}, source {source}: vertex {v} expected {}, got {}; graph {graph:?}",
+                    expected[v], result.dist[v]
+                );
+            }
+            Some(result.iterations)
+        }
+        Err(Error::DistanceOverflow { vertex, count, .. }) => {
+            assert!(
+                matches!(result, Err(Error::DistanceOverflow { vertex: v, count: c, .. }) if (v, c) == (vertex, count)),
+                "{context}, {relax:?}/{rule:?}: the oracle overflows at {vertex}, got {result:?}"
+            );
+            None
+        }
+        Err(e) => panic!("{context}: oracle failed: {e}"),
+    }
+}
+
+#[test]
+fn every_form_matches_the_oracle_on_small_random_graphs() {
+    let mut rng = TestRng::new("every_form_matches_the_oracle_on_small_random_graphs");
+    for case in 0..300 {
+        let graph = random_small_graph(&mut rng, 50);
+        let source = rng.below(graph.num_vertices() as u64) as usize;
+        let context = format!("case {case}, seed {}", rng.seed);
+        let iterations: Vec<Option<u32>> = FORMS
+            .iter()
+            .map(|&(relax, rule)| check(&graph, source, relax, rule, &context))
+            .collect();
+        // Push and pull settle the same vertices in the same iterations.
+        for pair in iterations.chunks(2) {
+            assert_eq!(
+                pair[0], pair[1],
+                "{context}: push and pull iterations differ"
+            );
+        }
+        // Crauser's frontiers are supersets of Martín's: never more iterations.
+        if let (Some(martin), Some(general), Some(economic)) =
+            (iterations[0], iterations[2], iterations[4])
+        {
+            assert!(
+                general <= martin && economic <= martin,
+                "{context}: {iterations:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn crauser_needs_no_more_iterations_than_martin_on_the_papers_graph() {
+    let mut rng = TestRng::new("crauser_needs_no_more_iterations_than_martin_on_the_papers_graph");
+    let n = rng.range(1000, 20_000) as usize;
+    let graph = random_graph(&mut rng, n, 7 * n, 10);
+    let source = rng.below(n as u64) as usize;
+    let context = format!("n = {n}, seed {}", rng.seed);
+    let martin = check(&graph, source, Relax::Push, Frontier::Martin, &context).unwrap();
+    let general = check(
+        &graph,
+        source,
+        Relax::Push,
+        Frontier::CrauserGeneral,
+        &context,
+    )
+    .unwrap();
+    let economic = check(
+        &graph,
+        source,
+        Relax::Pull,
+        Frontier::CrauserEconomic,
+        &context,
+    )
+    .unwrap();
+    println!("iterations: Martín {martin}, Crauser general {general}, economic {economic}");
+    assert!(general <= martin && economic <= martin);
+    assert!(
+        general < martin,
+        "{context}: with weights 1..=10 the general frontier should save iterations"
+    );
+}
+
+#[test]
+fn every_form_solves_fig5() {
+    let graph = fig5_graph(1024);
+    for (relax, rule) in FORMS {
+        let result = cpu::da2cf(&graph, 0, relax, rule).unwrap();
+        assert_eq!(result.dist[1023], 2, "{relax:?}/{rule:?}");
+    }
+}
+
+#[test]
+fn gpu_only_relaxations_are_refused_on_the_cpu() {
+    let graph = fig5_graph(8);
+    for relax in [Relax::PushNoAtomic, Relax::PullPlus] {
+        assert!(matches!(
+            cpu::da2cf(&graph, 0, relax, Frontier::Martin),
+            Err(Error::InvalidArgument(_))
+        ));
+    }
+}
+
+#[test]
+fn every_cpu_algorithm_of_the_catalogue_runs_and_is_exact() {
+    let mut rng = TestRng::new("every_cpu_algorithm_of_the_catalogue_runs_and_is_exact");
+    let graph = random_graph(&mut rng, 500, 2000, 10);
+    let expected = oracle::dijkstra(&graph, 0).unwrap();
+    for &algo in Algorithm::ALL
+        .iter()
+        .filter(|a| a.info().device == Device::Cpu)
+    {
+        let (dist, _) = algo
+            .solve_cpu(&graph, 0)
+            .unwrap_or_else(|e| panic!("{algo}: {e}"));
+        assert_eq!(dist, expected, "{algo}, seed {}", rng.seed);
+    }
+}
+
+#[test]
+fn names_round_trip_and_unknown_names_list_the_choices() {
+    for &algo in Algorithm::ALL {
+        assert_eq!(algo.name().parse::<Algorithm>(), Ok(algo));
+    }
+    let error = "no-such-algo".parse::<Algorithm>().unwrap_err();
+    assert!(
+        error.contains("f-gpu") && error.contains("crauser-general-pred"),
+        "{error}"
+    );
+}
