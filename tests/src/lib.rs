@@ -94,3 +94,54 @@ pub fn fig5_graph(n: usize) -> Graph<'static> {
     edges.extend((1..last).map(|i| (i, last, last - i)));
     Graph::from_edges(n, &edges).expect("Fig. 5 graph is valid")
 }
+
+/// Checks a solver's result against the oracle's (`sssp::oracle::dijkstra` on
+/// the same graph and source, computed once by the caller): the same distance at
+/// every vertex, or the same overflow (first vertex and count). Returns the
+/// solver's other output (iterations, rounds) when there were distances, `None`
+/// for a matched overflow; panics with `context` otherwise.
+pub fn check_against_oracle<T>(
+    expected: &sssp::Result<Vec<u32>>,
+    result: sssp::Result<(Vec<u32>, T)>,
+    context: &str,
+) -> Option<T> {
+    use sssp::Error::DistanceOverflow;
+    match expected {
+        Ok(expected) => {
+            let (found, other) = result.unwrap_or_else(|e| panic!("{context}: {e}"));
+            assert_eq!(
+                found.len(),
+                expected.len(),
+                "{context}: number of distances"
+            );
+            let differing: Vec<usize> = (0..expected.len())
+                .filter(|&v| expected[v] != found[v])
+                .collect();
+            if let Some(&v) = differing.first() {
+                panic!(
+                    "{context}: {} of {} distances differ; first at vertex {v}: expected {}, got {}",
+                    differing.len(),
+                    expected.len(),
+                    expected[v],
+                    found[v]
+                );
+            }
+            Some(other)
+        }
+        // Large weights on long paths: both must report the same overflow.
+        Err(DistanceOverflow { vertex, count, .. }) => match result {
+            Err(DistanceOverflow {
+                vertex: v,
+                count: c,
+                ..
+            }) if (v, c) == (*vertex, *count) => None,
+            Err(e) => panic!(
+                "{context}: the oracle overflows at vertex {vertex} ({count} vertices), the solver: {e}"
+            ),
+            Ok(_) => panic!(
+                "{context}: the oracle overflows at vertex {vertex} ({count} vertices), the solver did not"
+            ),
+        },
+        Err(e) => panic!("{context}: the oracle failed: {e}"),
+    }
+}

@@ -11,8 +11,10 @@ use gpu_kernels::bellman_ford::{Arrays, RoundFlags, thread_loop};
 use gpu_kernels::distance::{INFINITY, MAX_DISTANCE, SATURATED};
 use sssp::cpu::bellman_ford::bellman_ford;
 use sssp::generate::{RandomGraphSpec, random_graph};
-use sssp::{Error, Graph, Result, oracle};
-use sssp_tests::{TestRng, fig5_graph, random_graph as random_edges, random_small_graph};
+use sssp::{Error, Graph, oracle};
+use sssp_tests::{
+    TestRng, check_against_oracle, fig5_graph, random_graph as random_edges, random_small_graph,
+};
 
 /// The rounds the loop must take, from a plain synchronous Bellman-Ford: `D_0`
 /// is 0 at the source and infinity elsewhere, and
@@ -47,38 +49,15 @@ fn expected_rounds(graph: &Graph, source: usize) -> u32 {
     }
 }
 
-/// Compares a solver's result with the oracle's: the same distances, or the
-/// same overflow (first vertex and count).
-fn check_against_oracle(graph: &Graph, source: usize, result: Result<Vec<u32>>, context: &str) {
-    let expected = match oracle::dijkstra(graph, source) {
-        Ok(expected) => expected,
-        // Large weights on long paths: both must report the same overflow.
-        Err(Error::DistanceOverflow { vertex, count, .. }) => match result {
-            Err(Error::DistanceOverflow {
-                vertex: v,
-                count: c,
-                ..
-            }) if (v, c) == (vertex, count) => return,
-            other => panic!(
-                "{context}: the oracle overflows at vertex {vertex} ({count} vertices), Bellman-Ford gave {other:?}"
-            ),
-        },
-        Err(e) => panic!("{context}: oracle failed: {e}"),
-    };
-    let found = result.unwrap_or_else(|e| panic!("{context}: {e}"));
-    if let Some(v) = (0..expected.len()).find(|&v| expected[v] != found[v]) {
-        panic!(
-            "{context}: source {source}, vertex {v}: expected {}, got {}",
-            expected[v], found[v]
-        );
-    }
-}
-
 /// The CPU model against the oracle, and its rounds against [`expected_rounds`].
 fn check(graph: &Graph, source: usize, context: &str) {
     let result = bellman_ford(graph, source);
     let rounds = result.as_ref().map(|&(_, r)| r).ok();
-    check_against_oracle(graph, source, result.map(|(d, _)| d), context);
+    check_against_oracle(
+        &oracle::dijkstra(graph, source),
+        result.map(|(d, _)| (d, ())),
+        context,
+    );
     let expected = expected_rounds(graph, source);
     if let Some(rounds) = rounds {
         assert_eq!(rounds, expected, "{context}: rounds");
@@ -268,7 +247,11 @@ fn thread_loop_on_real_threads_matches_the_oracle_and_the_rounds() {
             "{context}: threads disagree on the rounds: {rounds:?}"
         );
         let overflow = sssp::distances::check_overflow(&dist);
-        check_against_oracle(&graph, source, overflow.map(|()| dist), &context);
+        check_against_oracle(
+            &oracle::dijkstra(&graph, source),
+            overflow.map(|()| (dist, ())),
+            &context,
+        );
         assert_eq!(
             rounds[0],
             expected_rounds(&graph, source),

@@ -5,7 +5,7 @@
 use sssp::algorithms::{Algorithm, Device};
 use sssp::variants::{Frontier, Relax};
 use sssp::{Error, Graph, cpu, oracle};
-use sssp_tests::{TestRng, fig5_graph, random_graph, random_small_graph};
+use sssp_tests::{TestRng, check_against_oracle, fig5_graph, random_graph, random_small_graph};
 
 const FORMS: [(Relax, Frontier); 6] = [
     (Relax::Push, Frontier::Martin),
@@ -18,27 +18,13 @@ const FORMS: [(Relax, Frontier); 6] = [
 
 /// Compares one form with the oracle (overflow included) and returns its iterations.
 fn check(graph: &Graph, source: usize, relax: Relax, rule: Frontier, context: &str) -> Option<u32> {
-    let result = cpu::da2cf(graph, source, relax, rule);
-    match oracle::dijkstra(graph, source) {
-        Ok(expected) => {
-            let result = result.unwrap_or_else(|e| panic!("{context}, {relax:?}/{rule:?}: {e}"));
-            if let Some(v) = (0..expected.len()).find(|&v| expected[v] != result.dist[v]) {
-                panic!(
-                    "{context}, {relax:?}/{rule:?}, source {source}: vertex {v} expected {}, got {}; graph {graph:?}",
-                    expected[v], result.dist[v]
-                );
-            }
-            Some(result.iterations)
-        }
-        Err(Error::DistanceOverflow { vertex, count, .. }) => {
-            assert!(
-                matches!(result, Err(Error::DistanceOverflow { vertex: v, count: c, .. }) if (v, c) == (vertex, count)),
-                "{context}, {relax:?}/{rule:?}: the oracle overflows at {vertex}, got {result:?}"
-            );
-            None
-        }
-        Err(e) => panic!("{context}: oracle failed: {e}"),
-    }
+    let expected = oracle::dijkstra(graph, source);
+    let result = cpu::da2cf(graph, source, relax, rule).map(|r| (r.dist, r.iterations));
+    check_against_oracle(
+        &expected,
+        result,
+        &format!("{context}, {relax:?}/{rule:?}, source {source}"),
+    )
 }
 
 #[test]

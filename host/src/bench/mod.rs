@@ -17,7 +17,7 @@ pub mod report;
 use std::time::Instant;
 
 use indicatif::ProgressBar;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::algorithms::{Algorithm, Device};
 use crate::generate::random_graph;
@@ -27,12 +27,12 @@ use crate::{Error, Result, distances, oracle};
 pub use plan::{BenchPlan, Layout};
 
 /// One algorithm on one graph: every repetition's time and what was checked.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Record {
     /// The plan (preset) this belongs to.
     pub plan: String,
     /// `list` or `matrix`.
-    pub layout: &'static str,
+    pub layout: String,
     /// Vertices.
     pub n: usize,
     /// Edges.
@@ -44,7 +44,7 @@ pub struct Record {
     /// `--algo` name.
     pub algorithm: String,
     /// `GPU` or `CPU`.
-    pub device: &'static str,
+    pub device: String,
     /// Iterations of its main loop (DA2CF forms and Bellman-Ford rounds).
     pub iterations: Option<u32>,
     /// Each timed repetition, in ms (CUDA events for GPU algorithms, a host
@@ -71,7 +71,7 @@ pub struct Record {
 }
 
 /// Everything one `host bench` produced.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Report {
     /// The GPU's name, or `none`.
     pub device: String,
@@ -81,6 +81,30 @@ pub struct Report {
     pub plans: Vec<BenchPlan>,
     /// One record per algorithm and graph.
     pub records: Vec<Record>,
+}
+
+impl Report {
+    /// Several reports as one (runs split over several machines or calls):
+    /// records concatenated, plans of the same name merged with the union of
+    /// their sizes; the device and copy bandwidth of the first report.
+    pub fn merge(reports: Vec<Report>) -> Option<Report> {
+        let mut reports = reports.into_iter();
+        let mut merged = reports.next()?;
+        for report in reports {
+            for plan in report.plans {
+                match merged.plans.iter_mut().find(|p| p.name == plan.name) {
+                    Some(existing) => {
+                        existing.sizes.extend(plan.sizes);
+                        existing.sizes.sort_unstable();
+                        existing.sizes.dedup();
+                    }
+                    None => merged.plans.push(plan),
+                }
+            }
+            merged.records.extend(report.records);
+        }
+        Some(merged)
+    }
 }
 
 /// The fewest bytes any DA2CF-style solve of this graph moves, the yardstick
@@ -186,7 +210,7 @@ pub fn run(plan: &BenchPlan, gpu: Option<&Gpu>, progress: &ProgressBar) -> Resul
                 );
                 records.push(Record {
                     plan: plan.name.clone(),
-                    layout: plan.layout.name(),
+                    layout: plan.layout.name().to_string(),
                     n,
                     m: graph.num_edges(),
                     graph: graph_index,
@@ -196,7 +220,8 @@ pub fn run(plan: &BenchPlan, gpu: Option<&Gpu>, progress: &ProgressBar) -> Resul
                         "GPU"
                     } else {
                         "CPU"
-                    },
+                    }
+                    .to_string(),
                     iterations: measured.iterations,
                     median_ms,
                     times_ms: measured.times_ms,

@@ -1,14 +1,14 @@
 //! What a benchmark runs: sizes, algorithms, graphs, repetitions; and the
 //! presets that reproduce the papers' experiments.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::algorithms::Algorithm;
 use crate::generate::RandomGraphSpec;
 use crate::{Error, Result};
 
 /// How the algorithms store the graph.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Layout {
     /// Adjacency lists (CSR).
     List,
@@ -25,6 +25,14 @@ impl Layout {
         }
     }
 
+    /// `lists` or `matrices`.
+    pub fn plural(self) -> &'static str {
+        match self {
+            Layout::List => "lists",
+            Layout::Matrix => "matrices",
+        }
+    }
+
     /// The unit of the size axis: 2^20 vertices for lists, 2^10 for matrices.
     pub fn size_unit(self) -> (usize, &'static str) {
         match self {
@@ -35,7 +43,7 @@ impl Layout {
 }
 
 /// A benchmark plan.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct BenchPlan {
     /// Name (the preset's, or `custom`).
     pub name: String,

@@ -151,7 +151,7 @@ fn time_plot<DB: DrawingBackend>(
         .background_style(WHITE.mix(0.85))
         .border_style(BLACK)
         .label_font(("sans-serif", 13))
-        .position(SeriesLabelPosition::LowerRight)
+        .position(SeriesLabelPosition::MiddleLeft)
         .draw()
         .map_err(|e| err(&e))?;
     area.present().map_err(|e| err(&e))

@@ -66,7 +66,7 @@ pub struct Row {
     /// `--algo` name.
     pub algorithm: String,
     /// `GPU` or `CPU`.
-    pub device: &'static str,
+    pub device: String,
     /// Median iterations over graphs.
     pub iterations: Option<u32>,
     /// Median, min and max over every repetition on every graph, ms.
@@ -112,7 +112,7 @@ pub fn rows(records: &[&Record], order: &[String]) -> Vec<Row> {
                 n: group[0].n,
                 m: group.iter().map(|r| r.m).sum::<usize>() / group.len(),
                 algorithm: group[0].algorithm.clone(),
-                device: group[0].device,
+                device: group[0].device.clone(),
                 iterations: (!iterations.is_empty()).then(|| median(&iterations) as u32),
                 median_ms: median(&times),
                 min_ms: times.iter().copied().fold(f64::INFINITY, f64::min),
@@ -163,9 +163,9 @@ pub fn markdown(report: &Report) -> String {
         let (unit, unit_name) = plan.layout.size_unit();
         let _ = writeln!(
             out,
-            "\n## {} ({}s, degree {}, {} graphs per size, {} timed GPU repetitions after {} warm-up, {} CPU repetition(s))\n",
+            "\n## {} ({}, degree {}, {} graphs per size, {} timed GPU repetitions after {} warm-up, {} CPU repetition(s))\n",
             plan.name,
-            plan.layout.name(),
+            plan.layout.plural(),
             plan.degree.map_or_else(
                 || if plan.layout.name() == "list" {
                     "7".into()

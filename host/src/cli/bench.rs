@@ -17,6 +17,9 @@ pub struct BenchArgs {
     /// matrices), tables (Ortega-Arranz et al. Tables I and II).
     #[arg(long, default_value = "quick")]
     preset: String,
+    /// Run only these plans of the preset (e.g. `tables-lists`; comma-separated).
+    #[arg(long, value_delimiter = ',')]
+    plans: Option<Vec<String>>,
     /// Replace the preset's vertex counts (comma-separated; 1Mi = 2^20).
     #[arg(long, value_delimiter = ',', value_parser = super::parse_count)]
     sizes: Option<Vec<usize>>,
@@ -41,13 +44,48 @@ pub struct BenchArgs {
     /// Output folder (default: bench-results/<preset>).
     #[arg(long, short)]
     out: Option<PathBuf>,
+    /// Do not run anything: merge these earlier `runs.json` files (runs split
+    /// over several calls) and write the summary and plots of them all.
+    #[arg(long, value_delimiter = ',')]
+    from: Option<Vec<PathBuf>>,
     /// No progress bar.
     #[arg(long, short)]
     quiet: bool,
 }
 
 pub fn run(args: &BenchArgs) -> Result<()> {
+    if let Some(files) = &args.from {
+        let reports = files
+            .iter()
+            .map(|path| {
+                let text = std::fs::read_to_string(path).map_err(|source| Error::Io {
+                    path: path.clone(),
+                    source,
+                })?;
+                serde_json::from_str::<Report>(&text).map_err(|e| {
+                    Error::InvalidArgument(format!(
+                        "{}: not a bench runs.json: {e}",
+                        path.display()
+                    ))
+                })
+            })
+            .collect::<Result<Vec<_>>>()?;
+        let report = Report::merge(reports)
+            .ok_or_else(|| Error::InvalidArgument("--from names no file".into()))?;
+        return write_outputs(args, report);
+    }
     let mut plans = BenchPlan::preset(&args.preset)?;
+    if let Some(only) = &args.plans {
+        let names: Vec<String> = plans.iter().map(|p| p.name.clone()).collect();
+        if let Some(unknown) = only.iter().find(|o| !names.contains(o)) {
+            return Err(Error::InvalidArgument(format!(
+                "preset `{}` has no plan `{unknown}`; its plans: {}",
+                args.preset,
+                names.join(", ")
+            )));
+        }
+        plans.retain(|p| only.contains(&p.name));
+    }
     for plan in &mut plans {
         if let Some(sizes) = &args.sizes {
             plan.sizes = sizes.clone();
@@ -101,12 +139,19 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     }
     progress.finish_and_clear();
 
-    let report = Report {
-        device,
-        copy_bytes_per_s,
-        plans,
-        records,
-    };
+    write_outputs(
+        args,
+        Report {
+            device,
+            copy_bytes_per_s,
+            plans,
+            records,
+        },
+    )
+}
+
+/// Writes `runs.csv`, `runs.json`, `summary.md` and the plots of `report`.
+fn write_outputs(args: &BenchArgs, report: Report) -> Result<()> {
     let out = args
         .out
         .clone()

@@ -1,8 +1,6 @@
 //! The device's copy bandwidth, measured the way benchmarks compare against it:
 //! a large device-to-device copy, bytes read plus bytes written per second.
 
-use cudarc::driver::sys::CUevent_flags;
-
 use super::Gpu;
 use super::memory::alloc_zeroed;
 use crate::{Error, Result};
@@ -14,21 +12,14 @@ pub fn copy_bandwidth(gpu: &Gpu, bytes: usize, repetitions: usize) -> Result<f64
     let source = alloc_zeroed::<u32>(gpu, words, "the bandwidth test's source")?;
     let mut target = alloc_zeroed::<u32>(gpu, words, "the bandwidth test's target")?;
     let stream = gpu.stream();
-    let timing = Some(CUevent_flags::CU_EVENT_DEFAULT);
     let mut times = Vec::with_capacity(repetitions);
     for rep in 0..=repetitions {
-        let start = stream
-            .record_event(timing)
-            .map_err(Error::cuda("recording an event"))?;
-        stream
-            .memcpy_dtod(&source, &mut target)
-            .map_err(Error::cuda("copying on the device"))?;
-        let end = stream
-            .record_event(timing)
-            .map_err(Error::cuda("recording an event"))?;
-        let ms = start
-            .elapsed_ms(&end)
-            .map_err(Error::cuda("reading a copy time"))?;
+        let copy = || {
+            stream
+                .memcpy_dtod(&source, &mut target)
+                .map_err(Error::cuda("copying on the device"))
+        };
+        let ((), ms) = gpu.timed(copy)?;
         if rep > 0 {
             times.push(ms as f64);
         }

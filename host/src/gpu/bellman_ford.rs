@@ -10,7 +10,6 @@
 //! and one over all the blocks the device can hold at once, with a grid-wide
 //! barrier (cooperative launch).
 
-use cudarc::driver::sys::CUevent_flags;
 use gpu_kernels::launch::{BELLMAN_FORD_BLOCK_SIZE, BELLMAN_FORD_FLAG_WORDS, GRID_BARRIER_WORDS};
 
 use super::kernels::BellmanFordBuffers;
@@ -111,24 +110,12 @@ impl GpuSolver for BellmanFord<'_> {
             });
         }
         let (kernels, stream) = (&self.gpu.kernels().bellman_ford, self.gpu.stream());
-        let timing = Some(CUevent_flags::CU_EVENT_DEFAULT);
-        let start = stream
-            .record_event(timing)
-            .map_err(Error::cuda("recording the start event"))?;
-        match self.form {
-            BellmanFordForm::Block => {
-                kernels.block(stream, &self.graph, source, &mut self.buffers)?
-            }
+        let ((), solve_ms) = self.gpu.timed(|| match self.form {
+            BellmanFordForm::Block => kernels.block(stream, &self.graph, source, &mut self.buffers),
             BellmanFordForm::Grid => {
-                kernels.grid(stream, &self.graph, source, &mut self.buffers, self.blocks)?
+                kernels.grid(stream, &self.graph, source, &mut self.buffers, self.blocks)
             }
-        }
-        let end = stream
-            .record_event(timing)
-            .map_err(Error::cuda("recording the end event"))?;
-        let solve_ms = start
-            .elapsed_ms(&end)
-            .map_err(Error::cuda("reading the solve time"))?;
+        })?;
         let rounds = stream
             .clone_dtoh(&self.buffers.rounds)
             .map_err(Error::cuda("copying the round count to the host"))?;

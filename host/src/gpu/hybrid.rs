@@ -10,7 +10,6 @@
 //! back; H3 keeps the state on the GPU and brings distances and unsettled flags
 //! back for the minimum. The CUDA events around a solve include the CPU work.
 
-use cudarc::driver::sys::CUevent_flags;
 use cudarc::driver::{CudaSlice, DeviceRepr};
 use gpu_kernels::da2cf;
 use gpu_kernels::distance::INFINITY;
@@ -219,18 +218,8 @@ fn download<T: DeviceRepr>(gpu: &Gpu, device: &CudaSlice<T>, host: &mut [T]) -> 
 
 impl GpuSolver for Hybrid<'_> {
     fn run(&mut self, source: u32) -> Result<RunStats> {
-        let stream = self.gpu.stream();
-        let timing = Some(CUevent_flags::CU_EVENT_DEFAULT);
-        let start = stream
-            .record_event(timing)
-            .map_err(Error::cuda("recording the start event"))?;
-        self.solve(source)?;
-        let end = stream
-            .record_event(timing)
-            .map_err(Error::cuda("recording the end event"))?;
-        let solve_ms = start
-            .elapsed_ms(&end)
-            .map_err(Error::cuda("reading the solve time"))?;
+        let gpu = self.gpu;
+        let ((), solve_ms) = gpu.timed(|| self.solve(source))?;
         Ok(RunStats {
             iterations: self.iterations,
             solve_ms,

@@ -17,7 +17,6 @@
 //! memory before anything is allocated.
 
 use cudarc::driver::CudaSlice;
-use cudarc::driver::sys::CUevent_flags;
 use gpu_kernels::crauser::threshold;
 use gpu_kernels::distance::INFINITY;
 use gpu_kernels::launch::BLOCK_SIZE;
@@ -248,19 +247,12 @@ impl<'a> MatrixDa2cf<'a> {
 
 impl GpuSolver for MatrixDa2cf<'_> {
     fn run(&mut self, source: u32) -> Result<RunStats> {
-        let stream = self.gpu.stream();
-        let timing = Some(CUevent_flags::CU_EVENT_DEFAULT);
-        let start = stream
-            .record_event(timing)
-            .map_err(Error::cuda("recording the start event"))?;
-        self.reset(source)?;
-        while !self.step()? {}
-        let end = stream
-            .record_event(timing)
-            .map_err(Error::cuda("recording the end event"))?;
-        let solve_ms = start
-            .elapsed_ms(&end)
-            .map_err(Error::cuda("reading the solve time"))?;
+        let gpu = self.gpu;
+        let ((), solve_ms) = gpu.timed(|| {
+            self.reset(source)?;
+            while !self.step()? {}
+            Ok(())
+        })?;
         Ok(RunStats {
             iterations: self.iterations,
             solve_ms,

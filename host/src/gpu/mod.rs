@@ -16,6 +16,7 @@ pub mod ptx;
 
 use std::sync::Arc;
 
+use cudarc::driver::sys::CUevent_flags;
 use cudarc::driver::{CudaContext, CudaStream};
 
 use crate::{Error, Result};
@@ -128,6 +129,27 @@ impl Gpu {
             });
         }
         Ok(())
+    }
+
+    /// Runs `work`, which queues GPU work on [`Gpu::stream`] (and may wait for
+    /// it), between two CUDA events; returns its result and the GPU time
+    /// between the events, in ms. Host work inside `work` that delays the
+    /// queued work counts too.
+    pub fn timed<T>(&self, work: impl FnOnce() -> Result<T>) -> Result<(T, f32)> {
+        let timing = Some(CUevent_flags::CU_EVENT_DEFAULT);
+        let start = self
+            .stream
+            .record_event(timing)
+            .map_err(Error::cuda("recording a start event"))?;
+        let result = work()?;
+        let end = self
+            .stream
+            .record_event(timing)
+            .map_err(Error::cuda("recording an end event"))?;
+        let ms = start
+            .elapsed_ms(&end)
+            .map_err(Error::cuda("reading the time between two events"))?;
+        Ok((result, ms))
     }
 
     /// Waits for all queued work; reports an error a kernel raised (a trap, say).
