@@ -33,6 +33,18 @@ pub enum Error {
         reason: String,
     },
 
+    /// A text graph file (DIMACS, Matrix Market, edge list) has a bad line.
+    #[error("{}:{line}: {message}", path.display())]
+    Parse {
+        /// The file.
+        path: PathBuf,
+        /// The 1-based line number (the line after the last one for errors
+        /// found at the end of the file).
+        line: u64,
+        /// What was expected and what was found.
+        message: String,
+    },
+
     /// An in-memory graph is not a valid CSR.
     #[error("invalid graph: {0}")]
     InvalidGraph(#[from] CsrDefect),
@@ -114,6 +126,7 @@ impl Error {
         match self {
             Error::Io { .. }
             | Error::Format { .. }
+            | Error::Parse { .. }
             | Error::InvalidGraph(_)
             | Error::InvalidArgument(_)
             | Error::SourceOutOfRange { .. }

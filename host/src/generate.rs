@@ -1,3 +1,6 @@
+//! Generated graphs: the papers' random graphs ([`random_graph`]) and 2-D grids
+//! with random weights, the classic stand-in for road networks ([`grid_graph`]).
+//!
 //! The random graphs of the papers (Martín et al. §6, Ortega-Arranz et al. §V):
 //! every vertex gets `degree` predecessors drawn uniformly from all vertices
 //! (self-loops and parallel edges allowed), with integer weights drawn uniformly
@@ -8,7 +11,9 @@
 //! its own xoshiro256++ stream seeded by `seed` and `k` (through SplitMix64), and
 //! a draw maps to a range by multiply-and-shift. The output therefore depends only
 //! on the parameters, not on the thread count, the machine or a crate's sampling
-//! algorithm, and chunks can be generated in parallel.
+//! algorithm, and chunks can be generated in parallel. Grids follow the same
+//! discipline over chunks of [`CHUNK`] consecutive (row-major) vertices, from
+//! streams of their own (see [`grid_graph`]).
 
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::{Rng, SeedableRng};
@@ -126,4 +131,193 @@ pub fn random_graph(spec: &RandomGraphSpec) -> Result<Graph<'static>> {
     let offsets: Vec<u32> = (0..=n).map(|v| (v * degree) as u32).collect();
     let predecessors = Graph::new(offsets, sources, weights)?;
     Ok(predecessors.transpose())
+}
+
+/// Parameters of a 2-D grid graph with random weights (see [`grid_graph`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GridSpec {
+    /// Vertices per row (the `x` extent).
+    pub width: usize,
+    /// Rows (the `y` extent).
+    pub height: usize,
+    /// Smallest edge weight.
+    pub min_weight: u32,
+    /// Largest edge weight.
+    pub max_weight: u32,
+    /// Seed of the generator.
+    pub seed: u64,
+}
+
+impl GridSpec {
+    /// A `width` × `height` grid with weights in `1..=100`.
+    pub fn new(width: usize, height: usize, seed: u64) -> Self {
+        GridSpec {
+            width,
+            height,
+            min_weight: 1,
+            max_weight: 100,
+            seed,
+        }
+    }
+
+    /// Number of vertices, `width · height` (saturating).
+    pub fn num_vertices(&self) -> usize {
+        self.width.saturating_mul(self.height)
+    }
+
+    /// Number of directed edges, `4·width·height − 2·width − 2·height`: both
+    /// directions of each of the `(width − 1)·height` horizontal and
+    /// `width·(height − 1)` vertical neighbor pairs (saturating).
+    pub fn num_edges(&self) -> u64 {
+        let (w, h) = (self.width as u128, self.height as u128);
+        if w == 0 || h == 0 {
+            return 0;
+        }
+        u64::try_from(2 * (w - 1) * h + 2 * w * (h - 1)).unwrap_or(u64::MAX)
+    }
+
+    /// The vertex count and the edge count, or why they do not fit.
+    fn check(&self) -> Result<(usize, usize)> {
+        let invalid = |m: String| Err(Error::InvalidArgument(m));
+        let (w, h) = (self.width, self.height);
+        if w == 0 || h == 0 {
+            return invalid(format!("grid sides must be at least 1, got {w} × {h}"));
+        }
+        let max_vertices = u32::MAX as u64 - 1;
+        if w as u128 * h as u128 > max_vertices as u128 {
+            return invalid(format!(
+                "a {w} × {h} grid has more than {max_vertices} vertices"
+            ));
+        }
+        let edges = self.num_edges();
+        if edges > u32::MAX as u64 {
+            return invalid(format!(
+                "a {w} × {h} grid has {edges} edges; at most {} fit 32-bit offsets",
+                u32::MAX
+            ));
+        }
+        if self.min_weight > self.max_weight {
+            return invalid(format!(
+                "min weight {} is larger than max weight {}",
+                self.min_weight, self.max_weight
+            ));
+        }
+        Ok((w * h, edges as usize))
+    }
+
+    /// Out-edges of all vertices before vertex `(x, y)` in row-major order.
+    fn edges_before(&self, x: usize, y: usize) -> usize {
+        let (w, h) = (self.width, self.height);
+        let vertical = (y > 0) as usize + (y + 1 < h) as usize;
+        // Full rows: 2(w − 1) horizontal edges each, plus w per vertical side.
+        let rows = y * 2 * (w - 1) + w * (y.saturating_sub(1) + y.min(h - 1));
+        // This row's vertices left of x.
+        rows + x * vertical + x.saturating_sub(1) + x.min(w - 1)
+    }
+}
+
+/// Mixed into grid seeds so that a grid's streams are not those of the random
+/// graph of the same seed.
+const GRID_STREAM: u64 = 0x6772_6964_2d32_6421; // "grid-2d!"
+
+/// A chunk's index, first vertex, and its slices of the offsets (one per vertex,
+/// the final offset excluded), targets and weights.
+type GridChunk<'a> = (usize, usize, &'a mut [u32], &'a mut [u32], &'a mut [u32]);
+
+/// Fills the offsets and the edges of the vertices of one grid chunk.
+fn fill_grid_chunk(
+    spec: &GridSpec,
+    chunk: usize,
+    first: usize,
+    offsets: &mut [u32],
+    targets: &mut [u32],
+    weights: &mut [u32],
+) {
+    let mut seeder = rand_xoshiro::SplitMix64::seed_from_u64(
+        (spec.seed ^ GRID_STREAM) ^ (chunk as u64).wrapping_mul(0xA076_1D64_78BD_642F),
+    );
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seeder.next_u64());
+    let (w, h) = (spec.width, spec.height);
+    let span = (spec.max_weight - spec.min_weight) as u64 + 1;
+    let (mut x, mut y) = (first % w, first / w);
+    let base = spec.edges_before(x, y);
+    let mut k = 0;
+    for (i, offset) in offsets.iter_mut().enumerate() {
+        let v = first + i;
+        *offset = (base + k) as u32;
+        let mut edge = |target: usize| {
+            targets[k] = target as u32;
+            weights[k] = spec.min_weight + scale((rng.next_u64() >> 32) as u32, span);
+            k += 1;
+        };
+        // Increasing target ids: up, left, right, down.
+        if y > 0 {
+            edge(v - w);
+        }
+        if x > 0 {
+            edge(v - 1);
+        }
+        if x + 1 < w {
+            edge(v + 1);
+        }
+        if y + 1 < h {
+            edge(v + w);
+        }
+        x += 1;
+        if x == w {
+            (x, y) = (0, y + 1);
+        }
+    }
+    debug_assert_eq!(k, targets.len());
+}
+
+/// Generates a `width` × `height` 4-neighbor grid: vertex `(x, y)` has id
+/// `y · width + x` (row-major), and an edge to each of its (up to four) grid
+/// neighbors, so both directions of every neighbor pair are present. Each
+/// directed edge has its own weight, uniform in `min_weight..=max_weight`: the
+/// two directions of a pair generally differ (a directed graph with a
+/// symmetric structure). Each vertex lists its edges in increasing target id:
+/// up, left, right, down.
+///
+/// Determinism: the vertices are generated in chunks of [`CHUNK`] in row-major
+/// order; chunk `k` draws one 64-bit value per edge, in the order above, from
+/// its own xoshiro256++ stream seeded through SplitMix64 by `seed` and `k`, and
+/// maps it to a weight by multiply-and-shift of its upper 32 bits. The output
+/// depends only on the parameters, and chunks are generated in parallel.
+///
+/// Errors ([`Error::InvalidArgument`]): a side of 0, more than `u32::MAX − 1`
+/// vertices, more than `u32::MAX` edges, `min_weight > max_weight`.
+pub fn grid_graph(spec: &GridSpec) -> Result<Graph<'static>> {
+    let (n, m) = spec.check()?;
+    let mut offsets = vec![0u32; n + 1];
+    let mut targets = vec![0u32; m];
+    let mut weights = vec![0u32; m];
+    let threads = std::thread::available_parallelism().map_or(1, |t| t.get());
+    // Chunk k goes to thread k % threads; the output does not depend on the split.
+    let mut work: Vec<Vec<GridChunk>> = (0..threads).map(|_| Vec::new()).collect();
+    let (mut o_rest, mut t_rest, mut w_rest) =
+        (&mut offsets[..n], &mut targets[..], &mut weights[..]);
+    let mut edges_done = 0;
+    for (k, first) in (0..n).step_by(CHUNK).enumerate() {
+        let end = (first + CHUNK).min(n);
+        let edges_end = spec.edges_before(end % spec.width, end / spec.width);
+        let (o, o_next) = std::mem::take(&mut o_rest).split_at_mut(end - first);
+        let (t, t_next) = std::mem::take(&mut t_rest).split_at_mut(edges_end - edges_done);
+        let (w, w_next) = std::mem::take(&mut w_rest).split_at_mut(edges_end - edges_done);
+        (o_rest, t_rest, w_rest) = (o_next, t_next, w_next);
+        edges_done = edges_end;
+        work[k % threads].push((k, first, o, t, w));
+    }
+    debug_assert_eq!(edges_done, m);
+    std::thread::scope(|scope| {
+        for chunks in work {
+            scope.spawn(move || {
+                for (k, first, o, t, w) in chunks {
+                    fill_grid_chunk(spec, k, first, o, t, w);
+                }
+            });
+        }
+    });
+    offsets[n] = m as u32;
+    Ok(Graph::new(offsets, targets, weights)?)
 }

@@ -176,6 +176,15 @@ impl<'a> Graph<'a> {
         }
     }
 
+    /// The same graph borrowing this one's arrays (no copy, no re-validation).
+    pub fn view(&self) -> Graph<'_> {
+        Graph {
+            offsets: Cow::Borrowed(&self.offsets),
+            targets: Cow::Borrowed(&self.targets),
+            weights: Cow::Borrowed(&self.weights),
+        }
+    }
+
     /// A copy that owns its arrays.
     pub fn into_owned(self) -> Graph<'static> {
         Graph {
@@ -347,7 +356,7 @@ impl<'a> Graph<'a> {
 
 /// `parts` consecutive vertex ranges covering `0..n` with about equal numbers
 /// of edges (by the CSR `offsets`).
-fn split_by_edges(offsets: &[u32], parts: usize) -> Vec<Range<usize>> {
+pub(crate) fn split_by_edges(offsets: &[u32], parts: usize) -> Vec<Range<usize>> {
     let n = offsets.len() - 1;
     let m = offsets[n] as usize;
     let mut ranges = Vec::with_capacity(parts);

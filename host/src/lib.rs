@@ -1,7 +1,11 @@
 //! SSSP on NVIDIA GPUs with kernels written in Rust.
 //!
 //! - [`graph`]: the CSR graph; [`mod@format`]: the `g.csr` file; [`generate`]: the
-//!   papers' random graphs;
+//!   papers' random graphs and 2-D grids (road-network stand-ins);
+//! - [`reorder`]: vertex orders for locality (BFS, reverse Cuthill–McKee, by
+//!   degree), applied at load time and mapped back on output;
+//! - [`formats`]: text inputs (DIMACS `.gr`, Matrix Market `.mtx`, edge lists,
+//!   gzip) and format detection by extension;
 //! - [`oracle`]: Dijkstra on the CPU, the reference for every result;
 //! - [`cpu`]: DA2CF on the CPU through the kernels' own per-thread logic;
 //! - [`gpu`]: the CUDA side (context, kernels, device graphs, solver loops);
@@ -12,11 +16,13 @@ pub mod cpu;
 pub mod distances;
 pub mod error;
 pub mod format;
+pub mod formats;
 pub mod generate;
 pub mod gpu;
 pub mod graph;
 pub mod matrix;
 pub mod oracle;
+pub mod reorder;
 pub mod variants;
 
 pub use error::{Error, Result};

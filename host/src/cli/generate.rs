@@ -1,32 +1,59 @@
-//! `host gen`: the papers' random graph to a g.csr file.
+//! `host gen`: a generated graph to a g.csr file: the papers' random graph
+//! (`--kind random`, the default) or a 2-D grid with random weights (`--kind
+//! grid`, a road-network stand-in).
 
 use std::path::PathBuf;
 use std::time::Instant;
 
-use clap::Args;
-use sssp::generate::{RandomGraphSpec, random_graph};
+use clap::{Args, ValueEnum};
+use sssp::generate::{GridSpec, RandomGraphSpec, grid_graph, random_graph};
 use sssp::matrix::matrix_spec;
-use sssp::{Result, format};
+use sssp::{Error, Result, format};
+
+/// The kind of graph `host gen` writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Kind {
+    /// The papers' random graph: `--vertices` vertices, each with `--degree`
+    /// random predecessors.
+    Random,
+    /// A `--width` × `--height` 4-neighbor grid, both directions of every
+    /// neighbor pair, each direction with its own random weight; row-major ids.
+    Grid,
+}
 
 #[derive(Debug, Args)]
 pub struct GenArgs {
-    /// Number of vertices; accepts binary suffixes: 1Mi = 2^20, 11Mi = 11·2^20.
+    /// What to generate: `random` (the papers' graphs) or `grid` (a 2-D grid,
+    /// the classic road-network stand-in).
+    #[arg(long, value_enum, default_value_t = Kind::Random)]
+    kind: Kind,
+    /// Number of vertices (`--kind random`); accepts binary suffixes: 1Mi = 2^20,
+    /// 11Mi = 11·2^20.
     #[arg(long, short = 'n', value_parser = super::parse_count)]
-    vertices: usize,
-    /// Random predecessors per vertex (default: 7 for lists, n/5 for matrices).
+    vertices: Option<usize>,
+    /// Vertices per row of a grid (`--kind grid`); accepts binary suffixes (4Ki).
+    #[arg(long, value_parser = super::parse_count)]
+    width: Option<usize>,
+    /// Rows of a grid (`--kind grid`); accepts binary suffixes (4Ki).
+    #[arg(long, value_parser = super::parse_count)]
+    height: Option<usize>,
+    /// Random predecessors per vertex (`--kind random`; default: 7 for lists, n/5
+    /// for matrices).
     #[arg(long)]
     degree: Option<u32>,
     /// The experiment the graph is for: `list` (the papers' adjacency-list graphs,
     /// degree 7) or `matrix` (Martín et al.'s matrix graphs, degree n/5; degree 7
-    /// reproduces Ortega-Arranz et al.). Either way the file is g.csr.
+    /// reproduces Ortega-Arranz et al.). Either way the file is g.csr. Only picks
+    /// the default `--degree` of random graphs.
     #[arg(long, value_enum, default_value_t = super::solve::Layout::List)]
     layout: super::solve::Layout,
     /// Smallest edge weight.
     #[arg(long, default_value_t = 1)]
     min_weight: u32,
-    /// Largest edge weight.
-    #[arg(long, default_value_t = 10)]
-    max_weight: u32,
+    /// Largest edge weight [default: 10 for random graphs (the papers'), 100 for
+    /// grids].
+    #[arg(long)]
+    max_weight: Option<u32>,
     /// Seed: the same seed gives the same file on any machine.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -35,20 +62,58 @@ pub struct GenArgs {
     output: PathBuf,
 }
 
+/// A usage error: an option that the kind needs is missing, or one it does not
+/// take is given.
+fn usage(kind: &str, message: &str) -> Error {
+    Error::InvalidArgument(format!("host gen --kind {kind}: {message}"))
+}
+
 pub fn run(args: &GenArgs) -> Result<()> {
-    let degree = match args.layout {
-        super::solve::Layout::List => args.degree.unwrap_or(7),
-        super::solve::Layout::Matrix => matrix_spec(args.vertices, args.degree, args.seed).degree,
-    };
-    let spec = RandomGraphSpec {
-        num_vertices: args.vertices,
-        degree,
-        min_weight: args.min_weight,
-        max_weight: args.max_weight,
-        seed: args.seed,
-    };
     let start = Instant::now();
-    let graph = random_graph(&spec)?;
+    let graph = match args.kind {
+        Kind::Random => {
+            if args.width.is_some() || args.height.is_some() {
+                return Err(usage(
+                    "random",
+                    "--width and --height are for --kind grid; give --vertices",
+                ));
+            }
+            let vertices = args
+                .vertices
+                .ok_or_else(|| usage("random", "--vertices is required"))?;
+            let degree = match args.layout {
+                super::solve::Layout::List => args.degree.unwrap_or(7),
+                super::solve::Layout::Matrix => {
+                    matrix_spec(vertices, args.degree, args.seed).degree
+                }
+            };
+            random_graph(&RandomGraphSpec {
+                num_vertices: vertices,
+                degree,
+                min_weight: args.min_weight,
+                max_weight: args.max_weight.unwrap_or(10),
+                seed: args.seed,
+            })?
+        }
+        Kind::Grid => {
+            if args.vertices.is_some() || args.degree.is_some() {
+                return Err(usage(
+                    "grid",
+                    "--vertices and --degree are for --kind random; give --width and --height",
+                ));
+            }
+            let (Some(width), Some(height)) = (args.width, args.height) else {
+                return Err(usage("grid", "--width and --height are required"));
+            };
+            grid_graph(&GridSpec {
+                width,
+                height,
+                min_weight: args.min_weight,
+                max_weight: args.max_weight.unwrap_or(100),
+                seed: args.seed,
+            })?
+        }
+    };
     let generated = start.elapsed();
     format::write(&graph, &args.output)?;
     println!(

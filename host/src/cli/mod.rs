@@ -1,19 +1,24 @@
 //! Command-line arguments and their dispatch.
 
 mod bench;
+mod convert;
 mod generate;
 mod solve;
 
 use std::path::PathBuf;
 
-use clap::{Parser, Subcommand};
+use clap::{Parser, Subcommand, ValueEnum};
 use sssp::Result;
+use sssp::formats::Format;
 
 const EXAMPLES: &str = "\
 Examples:
   host --graph graphs/sample.csr --verify
   host --graph g.csr --algo u-gpu-plus --runs 5
   host --graph g.csr --source 3 --output distances.txt
+  host --graph graphs/rome99.gr --device cpu --verify --source 1
+  host --graph web.mtx.gz --json --output d.bin --output-format bin
+  host convert roads.gr.gz roads.csr
   host algos
   host gen --vertices 1Mi --seed 7 --output g.csr
   host ptx --output kernels.ptx";
@@ -22,7 +27,10 @@ Examples:
 ///
 /// Without a subcommand, solves SSSP on `--graph` with `--algo` (default: DA2CF
 /// F^GPU of Martín et al., push relaxation with atomic minimum) on the GPU and
-/// prints a summary.
+/// prints a summary. The graph may be g.csr, DIMACS .gr, Matrix Market .mtx or
+/// an edge list (.el, .txt), text formats optionally gzipped (.gz). Vertex ids
+/// (`--source`, `--output`) follow the input file: 1-based for .gr and .mtx,
+/// 0-based for .csr and edge lists.
 #[derive(Debug, Parser)]
 #[command(
     name = "host",
@@ -40,13 +48,23 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Write the papers' random graph (each vertex gets `--degree` random
-    /// predecessors, integer weights uniform in min..=max) as a g.csr file.
+    /// Write a generated graph as a g.csr file: the papers' random graph (each
+    /// vertex gets `--degree` random predecessors, integer weights uniform in
+    /// min..=max), or with `--kind grid` a 2-D grid with random weights (the
+    /// classic stand-in for road networks).
     #[command(
-        after_help = "Example:\n  host gen --vertices 11Mi --degree 7 --seed 1 --output big.csr"
+        after_help = "Examples:\n  host gen --vertices 11Mi --degree 7 --seed 1 --output big.csr\n  host gen --kind grid --width 4Ki --height 4Ki --seed 1 --output grid.csr"
     )]
     Gen(generate::GenArgs),
+    /// Convert a graph in any input format (DIMACS .gr, Matrix Market .mtx,
+    /// edge list .el/.txt, optionally .gz; or g.csr) to a g.csr file. Vertex k
+    /// of a 1-based file (.gr, .mtx) becomes vertex k - 1.
+    #[command(
+        after_help = "Examples:\n  host convert graphs/rome99.gr rome99.csr\n  host convert --format edgelist --quiet soc.tsv.gz soc.csr"
+    )]
+    Convert(convert::ConvertArgs),
     /// List the algorithms that `--algo` takes, with their papers' names.
+    #[command(after_help = "Example:\n  host algos | grep crauser")]
     Algos,
     /// Benchmark: sizes × algorithms × graphs × repetitions on generated graphs,
     /// every result verified; CSV, JSON, markdown summary and plots.
@@ -69,6 +87,7 @@ enum Command {
 pub fn run(cli: Cli) -> Result<()> {
     match cli.command {
         Some(Command::Gen(args)) => generate::run(&args),
+        Some(Command::Convert(args)) => convert::run(&args),
         Some(Command::Ptx { output }) => write_ptx(output),
         Some(Command::Bench(args)) => bench::run(&args),
         Some(Command::Algos) => {
@@ -102,6 +121,30 @@ fn write_ptx(output: Option<PathBuf>) -> Result<()> {
         None => {
             print!("{ptx}");
             Ok(())
+        }
+    }
+}
+
+/// A graph file format, as `--format` names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FormatArg {
+    /// The binary g.csr format (graphs/README.md).
+    Csr,
+    /// DIMACS 9th Challenge shortest paths (`p sp N M`, `a U V W`; 1-based).
+    Dimacs,
+    /// Matrix Market coordinate (1-based; entry I J V is an arc I -> J).
+    Mtx,
+    /// Edge list (`U V [W]` per line, `#`/`%` comments; 0-based).
+    Edgelist,
+}
+
+impl From<FormatArg> for Format {
+    fn from(format: FormatArg) -> Format {
+        match format {
+            FormatArg::Csr => Format::Csr,
+            FormatArg::Dimacs => Format::Dimacs,
+            FormatArg::Mtx => Format::MatrixMarket,
+            FormatArg::Edgelist => Format::EdgeList,
         }
     }
 }

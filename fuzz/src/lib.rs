@@ -1,0 +1,37 @@
+//! What the fuzz targets share: parse a text format and check the outcome.
+
+use std::path::Path;
+
+use sssp::formats::{Format, parse_bytes};
+use sssp::graph::check_csr;
+use sssp::{Error, Graph};
+
+/// Parses `data` as `format`: it must give a valid graph or an
+/// [`Error::Parse`] that points into the file, never a panic or another error.
+pub fn check_text(data: &[u8], format: Format) {
+    let path = Path::new("fuzz-input");
+    match parse_bytes(data, format, path) {
+        Ok(graph) => check_graph(&graph),
+        Err(Error::Parse {
+            path: p,
+            line,
+            message,
+        }) => {
+            assert_eq!(p, path);
+            assert!(line >= 1, "line numbers are 1-based: {line}: {message}");
+            let lines = data.iter().filter(|&&b| b == b'\n').count() as u64;
+            assert!(
+                line <= lines + 2,
+                "line {line} past the end ({lines} line breaks): {message}"
+            );
+            assert!(!message.is_empty());
+        }
+        Err(e) => panic!("a text parser returned a non-parse error: {e}"),
+    }
+}
+
+/// An accepted graph is a valid CSR within the text parsers' vertex limit.
+pub fn check_graph(graph: &Graph) {
+    check_csr(graph.offsets(), graph.targets(), graph.weights()).expect("a valid CSR");
+    assert!(graph.num_vertices() as u64 <= u32::MAX as u64);
+}

@@ -1,0 +1,97 @@
+//! `host convert IN OUT.csr`: any input format to a g.csr file.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use sssp::formats::{self, Format};
+use sssp::{Error, Result, format};
+
+use super::FormatArg;
+
+/// Inputs at least this large get a progress bar (on a terminal, without --quiet).
+const PROGRESS_MIN_BYTES: u64 = 4 << 20;
+
+#[derive(Debug, Args)]
+pub struct ConvertArgs {
+    /// The graph to read: .gr, .mtx, .el, .txt (optionally .gz) or .csr.
+    input: PathBuf,
+    /// The g.csr file to write.
+    output: PathBuf,
+    /// The input's format, instead of guessing it from the extension (a `.gz`
+    /// file is still decompressed).
+    #[arg(long, value_enum)]
+    format: Option<FormatArg>,
+    /// No progress bar and no summary line.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+pub fn run(args: &ConvertArgs) -> Result<()> {
+    if args.input == args.output {
+        return Err(Error::InvalidArgument(format!(
+            "{}: the output would overwrite the input",
+            args.output.display()
+        )));
+    }
+    let format = args.format.map(Format::from);
+    // Check the format before anything else, so that a bad name fails at once.
+    let (detected, _) = match format {
+        Some(f) => (f, formats::is_gzip(&args.input)),
+        None => formats::detect(&args.input)?,
+    };
+    let size = std::fs::metadata(&args.input)
+        .map_err(|source| Error::Io {
+            path: args.input.clone(),
+            source,
+        })?
+        .len();
+    let bar = if args.quiet || !std::io::stderr().is_terminal() || size < PROGRESS_MIN_BYTES {
+        ProgressBar::hidden()
+    } else {
+        let bar = ProgressBar::new(size);
+        bar.set_style(
+            ProgressStyle::with_template(
+                "{msg} [{bar:40}] {bytes}/{total_bytes} ({bytes_per_sec}, {eta})",
+            )
+            .unwrap_or_else(|_| ProgressStyle::default_bar())
+            .progress_chars("=> "),
+        );
+        bar.set_message(format!("reading {}", args.input.display()));
+        bar.enable_steady_tick(Duration::from_millis(200));
+        bar
+    };
+    let start = Instant::now();
+    let loaded =
+        formats::load_with_progress(&args.input, Some(detected), &mut |bytes| bar.inc(bytes));
+    bar.finish_and_clear();
+    let loaded = loaded?;
+    let numbering = loaded.numbering();
+    let graph = loaded.graph()?;
+    let read = start.elapsed();
+    format::write(&graph, &args.output)?;
+    if !args.quiet {
+        let renumbered = if numbering.base != 0 {
+            format!(
+                "; vertex k of the input is vertex k - {} in the output",
+                numbering.base
+            )
+        } else {
+            String::new()
+        };
+        println!(
+            "wrote {}: {} vertices, {} edges from {} {}{} (read in {:.2} s, written in {:.2} s){renumbered}",
+            args.output.display(),
+            graph.num_vertices(),
+            graph.num_edges(),
+            loaded.format(),
+            args.input.display(),
+            if loaded.gzip() { " (gzip)" } else { "" },
+            read.as_secs_f64(),
+            (start.elapsed() - read).as_secs_f64()
+        );
+    }
+    Ok(())
+}

@@ -1,0 +1,1104 @@
+//! The text input formats (DIMACS `.gr`, Matrix Market `.mtx`, edge lists) and
+//! format detection: exact graphs from hand-written files, rome99.gr against
+//! an independent reading and the oracle, gzip, every rejection with its line
+//! number, and random bytes and corruptions that must never panic.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use sssp::formats::{self, Format, InputNumbering, parse_bytes};
+use sssp::graph::check_csr;
+use sssp::{Error, Graph, format, oracle};
+use sssp_tests::{TestRng, random_graph, random_small_graph};
+
+// ---------------------------------------------------------------------------
+// An allocator that remembers the largest allocation of the current thread, so
+// that a test can check that a lying header allocates nothing big.
+
+struct MaxAlloc;
+
+thread_local! {
+    static LARGEST: Cell<usize> = const { Cell::new(0) };
+}
+
+fn note(size: usize) {
+    let _ = LARGEST.try_with(|l| l.set(l.get().max(size)));
+}
+
+// SAFETY: every method forwards to `System` with the caller's arguments
+// unchanged, so `System`'s guarantees carry over; `note` does not allocate.
+unsafe impl GlobalAlloc for MaxAlloc {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        note(layout.size());
+        // SAFETY: the caller upholds `GlobalAlloc::alloc`'s contract.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        note(layout.size());
+        // SAFETY: the caller upholds `GlobalAlloc::alloc_zeroed`'s contract.
+        unsafe { System.alloc_zeroed(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: `ptr` was allocated by `System` with `layout`.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        note(new_size);
+        // SAFETY: the caller upholds `GlobalAlloc::realloc`'s contract.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: MaxAlloc = MaxAlloc;
+
+/// Runs `f` and returns its result and the largest allocation it made on this thread.
+fn largest_allocation<T>(f: impl FnOnce() -> T) -> (T, usize) {
+    LARGEST.with(|l| l.set(0));
+    let value = f();
+    (value, LARGEST.with(|l| l.get()))
+}
+
+// ---------------------------------------------------------------------------
+// Helpers.
+
+/// A fresh directory under the system temp dir, removed on drop.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(test: &str) -> TempDir {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos())
+            .unwrap_or(0);
+        let dir = std::env::temp_dir().join(format!(
+            "sssp-formats-{test}-{}-{nanos}",
+            std::process::id()
+        ));
+        std::fs::create_dir_all(&dir).expect("create temp dir");
+        TempDir(dir)
+    }
+
+    fn path(&self, name: &str) -> PathBuf {
+        self.0.join(name)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+const TEXT_FORMATS: [Format; 3] = [Format::Dimacs, Format::MatrixMarket, Format::EdgeList];
+
+fn path_for(format: Format) -> &'static Path {
+    Path::new(match format {
+        Format::Csr => "test.csr",
+        Format::Dimacs => "test.gr",
+        Format::MatrixMarket => "test.mtx",
+        Format::EdgeList => "test.el",
+    })
+}
+
+#[track_caller]
+fn parse(text: &str, format: Format) -> Graph<'static> {
+    parse_bytes(text.as_bytes(), format, path_for(format))
+        .unwrap_or_else(|e| panic!("{format} input rejected: {e}\n{text}"))
+}
+
+#[track_caller]
+fn graph(n: usize, edges: &[(u32, u32, u32)]) -> Graph<'static> {
+    Graph::from_edges(n, edges).unwrap()
+}
+
+/// The arcs of a graph in CSR order, as (tail, head, weight).
+fn arcs(g: &Graph) -> Vec<(u32, u32, u32)> {
+    (0..g.num_vertices())
+        .flat_map(|u| {
+            (g.offsets()[u] as usize..g.offsets()[u + 1] as usize)
+                .map(move |e| (u as u32, g.targets()[e], g.weights()[e]))
+        })
+        .collect()
+}
+
+#[track_caller]
+fn assert_same(a: &Graph, b: &Graph) {
+    assert_eq!(a.offsets(), b.offsets(), "offsets differ");
+    assert_eq!(a.targets(), b.targets(), "targets differ");
+    assert_eq!(a.weights(), b.weights(), "weights differ");
+}
+
+/// Parses `text` and expects a parse error at `line` whose message contains
+/// every one of `needles`; returns the message.
+#[track_caller]
+fn assert_rejected(format: Format, text: &str, line: u64, needles: &[&str]) -> String {
+    let path = path_for(format);
+    match parse_bytes(text.as_bytes(), format, path) {
+        Err(Error::Parse {
+            path: p,
+            line: l,
+            message,
+        }) => {
+            assert_eq!(p, path);
+            assert_eq!(
+                l, line,
+                "{format}: wrong line for {text:?}; message: {message}"
+            );
+            for needle in needles {
+                assert!(
+                    message.contains(needle),
+                    "{format}: `{message}` does not say `{needle}` (input {text:?})"
+                );
+            }
+            let shown = Error::Parse {
+                path: p,
+                line: l,
+                message: message.clone(),
+            }
+            .to_string();
+            assert!(
+                shown.starts_with(&format!("{}:{line}: ", path.display())),
+                "{shown}"
+            );
+            message
+        }
+        Err(e) => panic!("{format}: expected a parse error for {text:?}, got {e}"),
+        Ok(g) => panic!(
+            "{format}: {text:?} was accepted: {} vertices, {:?}",
+            g.num_vertices(),
+            arcs(&g)
+        ),
+    }
+}
+
+// Writers for the round trips.
+
+fn dimacs_text(g: &Graph) -> String {
+    let mut text = format!(
+        "c written by a test\np sp {} {}\n",
+        g.num_vertices(),
+        g.num_edges()
+    );
+    for (u, v, w) in arcs(g) {
+        text += &format!("a {} {} {w}\n", u + 1, v + 1);
+    }
+    text
+}
+
+fn mtx_text(g: &Graph, real: bool) -> String {
+    let field = if real { "real" } else { "integer" };
+    let mut text = format!(
+        "%%MatrixMarket matrix coordinate {field} general\n% a test\n{n} {n} {}\n",
+        g.num_edges(),
+        n = g.num_vertices()
+    );
+    for (k, (u, v, w)) in arcs(g).into_iter().enumerate() {
+        let w = match (real, k % 3) {
+            (false, _) => w.to_string(),
+            (true, 0) => format!("{w}.0"),
+            (true, 1) => format!("{w}e0"),
+            (true, _) => w.to_string(),
+        };
+        text += &format!("{} {} {w}\n", u + 1, v + 1);
+    }
+    text
+}
+
+fn edge_list_text(g: &Graph) -> String {
+    let mut text = String::from("# written by a test\n");
+    for (u, v, w) in arcs(g) {
+        text += &format!("{u}\t{v} {w}\n");
+    }
+    text
+}
+
+/// `g` in `format` (weights written as they are).
+fn text_of(g: &Graph, format: Format) -> String {
+    match format {
+        Format::Dimacs => dimacs_text(g),
+        Format::MatrixMarket => mtx_text(g, false),
+        Format::EdgeList => edge_list_text(g),
+        Format::Csr => unreachable!("not a text format"),
+    }
+}
+
+fn gzip(bytes: &[u8]) -> Vec<u8> {
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    encoder.write_all(bytes).unwrap();
+    encoder.finish().unwrap()
+}
+
+// ---------------------------------------------------------------------------
+// DIMACS.
+
+#[test]
+fn dimacs_small_file_gives_the_exact_graph() {
+    let text = "c a comment\n\
+                c\n\
+                p sp 4 5\n\
+                a 1 2 7\n\
+                a 2 3 1\n\
+                \n\
+                c between arcs\n\
+                a 1 3 10\n\
+                a 4 4 0\n\
+                a 3 1 4294967295\n";
+    let expected = graph(
+        4,
+        &[
+            (0, 1, 7),
+            (1, 2, 1),
+            (0, 2, 10),
+            (3, 3, 0),
+            (2, 0, u32::MAX),
+        ],
+    );
+    assert_same(&parse(text, Format::Dimacs), &expected);
+    // CRLF line breaks, tabs, extra spaces and no final line break.
+    let crlf = text.replace('\n', "\r\n").replace("a 1 2 7", "a\t1  2\t 7");
+    assert_same(&parse(&crlf, Format::Dimacs), &expected);
+    assert_same(&parse(text.trim_end(), Format::Dimacs), &expected);
+    // Comments without a space after the `c`.
+    let tight = text.replace("c a comment", "ca comment");
+    assert_same(&parse(&tight, Format::Dimacs), &expected);
+}
+
+#[test]
+fn dimacs_edge_cases_of_shape() {
+    // No arcs; vertices without arcs; parallel arcs in file order.
+    assert_same(&parse("p sp 3 0\n", Format::Dimacs), &graph(3, &[]));
+    assert_same(&parse("p sp 0 0\n", Format::Dimacs), &graph(0, &[]));
+    assert_same(
+        &parse("p sp 5 3\na 5 1 2\na 5 1 1\na 2 5 3\n", Format::Dimacs),
+        &graph(5, &[(4, 0, 2), (4, 0, 1), (1, 4, 3)]),
+    );
+}
+
+/// rome99.gr, read independently of the parser: (n, arcs, 0-based).
+fn rome99_by_hand() -> (usize, Vec<(u32, u32, u32)>) {
+    let text = std::fs::read_to_string(rome99_path()).unwrap();
+    let mut n = 0;
+    let mut arcs = Vec::new();
+    for line in text.lines() {
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        match fields.first() {
+            Some(&"p") => n = fields[2].parse().unwrap(),
+            Some(&"a") => {
+                let id = |k: usize| fields[k].parse::<u32>().unwrap();
+                arcs.push((id(1) - 1, id(2) - 1, id(3)));
+            }
+            _ => {}
+        }
+    }
+    (n, arcs)
+}
+
+/// graphs/rome99.gr: from the source tree, or, for test binaries run elsewhere
+/// (dist/run-tests.sh), from the working directory or its parent.
+fn rome99_path() -> PathBuf {
+    let candidates = [
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../graphs/rome99.gr"),
+        PathBuf::from("graphs/rome99.gr"),
+        PathBuf::from("../graphs/rome99.gr"),
+    ];
+    candidates
+        .iter()
+        .find(|p| p.exists())
+        .cloned()
+        .unwrap_or_else(|| panic!("graphs/rome99.gr not found (tried {candidates:?})"))
+}
+
+#[test]
+fn rome99_parses_and_its_distances_equal_the_oracle() {
+    let loaded = formats::load(rome99_path(), None).expect("rome99.gr loads");
+    assert_eq!(loaded.format(), Format::Dimacs);
+    assert_eq!(loaded.numbering(), InputNumbering::ONE_BASED);
+    assert!(!loaded.gzip());
+    let g = loaded.into_graph().unwrap();
+    assert_eq!(g.num_vertices(), 3353);
+    assert_eq!(g.num_edges(), 8870);
+    let (n, by_hand) = rome99_by_hand();
+    assert_eq!(n, 3353);
+    assert_eq!(by_hand.len(), 8870);
+    // The first arc of the file: `a 2958 2959 535`.
+    assert_eq!(by_hand[0], (2957, 2958, 535));
+    assert_same(&g, &graph(n, &by_hand));
+    // Distances from vertex 1 (graph vertex 0): the oracle against Bellman-Ford
+    // on the independently read arcs.
+    let mut dist = vec![u64::MAX; n];
+    dist[0] = 0;
+    loop {
+        let mut changed = false;
+        for &(u, v, w) in &by_hand {
+            let du = dist[u as usize];
+            if du != u64::MAX && du + (w as u64) < dist[v as usize] {
+                dist[v as usize] = du + w as u64;
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    let expected = sssp::distances::to_u32_distances(&dist).unwrap();
+    assert_eq!(oracle::dijkstra(&g, 0).unwrap(), expected);
+    assert!(
+        expected.iter().all(|&d| d != u32::MAX),
+        "rome99 is strongly connected"
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Matrix Market.
+
+#[test]
+fn matrix_market_general_integer_gives_the_exact_graph() {
+    let text = "%%MatrixMarket matrix coordinate integer general\n\
+                % a comment\n\
+                %\n\
+                \n\
+                4 4 4\n\
+                1 2 7\n\
+                % a comment between entries\n\
+                2 3 0\n\
+                4 4 3\n\
+                3 1 4294967295\n";
+    let expected = graph(4, &[(0, 1, 7), (1, 2, 0), (3, 3, 3), (2, 0, u32::MAX)]);
+    assert_same(&parse(text, Format::MatrixMarket), &expected);
+    // The banner is case-insensitive.
+    let upper = text.replace(
+        "matrix coordinate integer general",
+        "MATRIX Coordinate INTEGER General",
+    );
+    assert_same(&parse(&upper, Format::MatrixMarket), &expected);
+}
+
+#[test]
+fn matrix_market_real_symmetric_gives_both_directions_and_one_diagonal() {
+    let text = "%%MatrixMarket matrix coordinate real symmetric\n\
+                3 3 4\n\
+                1 1 2.0\n\
+                2 1 1e1\n\
+                3 2 4\n\
+                3 1 0.0\n";
+    let expected = graph(
+        3,
+        &[
+            (0, 0, 2),
+            (1, 0, 10),
+            (0, 1, 10),
+            (2, 1, 4),
+            (1, 2, 4),
+            (2, 0, 0),
+            (0, 2, 0),
+        ],
+    );
+    assert_same(&parse(text, Format::MatrixMarket), &expected);
+    // `double` is read as `real`.
+    let double = text.replace(" real ", " double ");
+    assert_same(&parse(&double, Format::MatrixMarket), &expected);
+}
+
+#[test]
+fn matrix_market_pattern_weighs_one() {
+    let general = "%%MatrixMarket matrix coordinate pattern general\n3 3 2\n1 2\n3 3\n";
+    assert_same(
+        &parse(general, Format::MatrixMarket),
+        &graph(3, &[(0, 1, 1), (2, 2, 1)]),
+    );
+    let symmetric = "%%MatrixMarket matrix coordinate pattern symmetric\n3 3 2\n2 1\n3 3\n";
+    assert_same(
+        &parse(symmetric, Format::MatrixMarket),
+        &graph(3, &[(1, 0, 1), (0, 1, 1), (2, 2, 1)]),
+    );
+    // No entries at all.
+    let empty = "%%MatrixMarket matrix coordinate pattern general\n5 5 0\n";
+    assert_same(&parse(empty, Format::MatrixMarket), &graph(5, &[]));
+}
+
+// ---------------------------------------------------------------------------
+// Edge lists.
+
+#[test]
+fn edge_list_unweighted_and_weighted() {
+    let unweighted = "# SNAP style\n# FromNodeId\tToNodeId\n0\t1\n1\t2\n\n5\t0\n";
+    assert_same(
+        &parse(unweighted, Format::EdgeList),
+        &graph(6, &[(0, 1, 1), (1, 2, 1), (5, 0, 1)]),
+    );
+    let weighted = "% comment\n  # indented comment\n0 1 5\n1 2 3.0\n2 0 0\n2 2 4294967295\n";
+    assert_same(
+        &parse(weighted, Format::EdgeList),
+        &graph(3, &[(0, 1, 5), (1, 2, 3), (2, 0, 0), (2, 2, u32::MAX)]),
+    );
+    // CRLF and no final line break.
+    let crlf = unweighted.replace('\n', "\r\n");
+    assert_same(
+        &parse(crlf.trim_end(), Format::EdgeList),
+        &graph(6, &[(0, 1, 1), (1, 2, 1), (5, 0, 1)]),
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Round trips of random graphs through every text format.
+
+#[test]
+fn random_graphs_round_trip_through_every_text_format() {
+    let mut rng = TestRng::new("random_graphs_round_trip_through_every_text_format");
+    for _ in 0..300 {
+        let g = random_small_graph(&mut rng, 30);
+        for format in [Format::Dimacs, Format::MatrixMarket] {
+            assert_same(&parse(&text_of(&g, format), format), &g);
+        }
+        assert_same(&parse(&mtx_text(&g, true), Format::MatrixMarket), &g);
+        // An edge list has as many vertices as its largest id + 1.
+        if g.num_edges() > 0 {
+            let parsed = parse(&edge_list_text(&g), Format::EdgeList);
+            let n = arcs(&g)
+                .iter()
+                .map(|&(u, v, _)| u.max(v) as usize + 1)
+                .max()
+                .unwrap();
+            assert_same(&parsed, &graph(n, &arcs(&g)));
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Detection, loading, gzip.
+
+#[test]
+fn formats_are_detected_from_the_extension() {
+    let cases = [
+        ("g.csr", Format::Csr, false),
+        ("rome99.gr", Format::Dimacs, false),
+        ("rome99.gr.gz", Format::Dimacs, true),
+        ("dir.v2/web.MTX", Format::MatrixMarket, false),
+        ("web.mtx.GZ", Format::MatrixMarket, true),
+        ("soc.el", Format::EdgeList, false),
+        ("soc.txt.gz", Format::EdgeList, true),
+        ("g.csr.gz", Format::Csr, true),
+    ];
+    for (name, format, gzip) in cases {
+        assert_eq!(
+            formats::detect(Path::new(name)).unwrap(),
+            (format, gzip),
+            "{name}"
+        );
+    }
+    for name in ["graph", "graph.gz", "g.dat", "x.gr.zip", ".gz"] {
+        match formats::detect(Path::new(name)) {
+            Err(Error::InvalidArgument(message)) => {
+                assert!(message.contains(name), "{message}");
+                assert!(message.contains("--format"), "{message}");
+                assert!(message.contains(".gr (DIMACS)"), "{message}");
+            }
+            other => panic!("{name}: expected an unknown-format error, got {other:?}"),
+        }
+    }
+    assert_eq!(Format::Dimacs.numbering().base, 1);
+    assert_eq!(Format::MatrixMarket.numbering().base, 1);
+    assert_eq!(Format::EdgeList.numbering().base, 0);
+    assert_eq!(Format::Csr.numbering().base, 0);
+}
+
+#[test]
+fn gzip_files_load_like_plain_ones_in_every_format() {
+    let mut rng = TestRng::new("gzip_files_load_like_plain_ones_in_every_format");
+    let dir = TempDir::new("gzip");
+    for k in 0..40 {
+        let g = random_graph(&mut rng, 1 + k, 3 * k + 1, 1000);
+        for (format, ext) in [
+            (Format::Dimacs, "gr"),
+            (Format::MatrixMarket, "mtx"),
+            (Format::EdgeList, "el"),
+        ] {
+            let text = text_of(&g, format);
+            let plain = dir.path(&format!("g{k}.{ext}"));
+            let packed = dir.path(&format!("g{k}.{ext}.gz"));
+            std::fs::write(&plain, &text).unwrap();
+            std::fs::write(&packed, gzip(text.as_bytes())).unwrap();
+            let a = formats::load(&plain, None).unwrap();
+            let b = formats::load(&packed, None).unwrap();
+            assert!(!a.gzip() && b.gzip());
+            assert_eq!((a.format(), b.format()), (format, format));
+            assert_same(&a.graph().unwrap(), &b.graph().unwrap());
+        }
+        // A gzipped g.csr file too.
+        let csr = dir.path(&format!("g{k}.csr.gz"));
+        std::fs::write(&csr, gzip(&format::to_bytes(&g))).unwrap();
+        assert_same(
+            &formats::load(&csr, None).unwrap().into_graph().unwrap(),
+            &g,
+        );
+    }
+    // Concatenated gzip members are one file.
+    let text = dimacs_text(&graph(2, &[(0, 1, 3), (1, 0, 4)]));
+    let (head, tail) = text.split_at(text.len() / 2);
+    let mut two = gzip(head.as_bytes());
+    two.extend(gzip(tail.as_bytes()));
+    let path = dir.path("two.gr.gz");
+    std::fs::write(&path, two).unwrap();
+    assert_same(
+        &formats::load(&path, None).unwrap().into_graph().unwrap(),
+        &graph(2, &[(0, 1, 3), (1, 0, 4)]),
+    );
+}
+
+#[test]
+fn parse_errors_in_gzip_files_have_the_line_of_the_text() {
+    let dir = TempDir::new("gzip_errors");
+    let path = dir.path("bad.gr.gz");
+    std::fs::write(&path, gzip(b"p sp 2 1\nc fine\na 1 3 1\n")).unwrap();
+    match formats::load(&path, None) {
+        Err(Error::Parse { path: p, line, .. }) => assert_eq!((p, line), (path.clone(), 3)),
+        other => panic!("expected a parse error, got {:?}", other.err()),
+    }
+    // Not gzip at all, and a truncated stream: I/O errors naming the file.
+    std::fs::write(&path, b"p sp 2 1\na 1 2 1\n").unwrap();
+    assert!(matches!(formats::load(&path, None), Err(Error::Io { path: p, .. }) if p == path));
+    let packed = gzip(dimacs_text(&graph(50, &[(0, 1, 1); 40])).as_bytes());
+    std::fs::write(&path, &packed[..packed.len() / 2]).unwrap();
+    assert!(matches!(formats::load(&path, None), Err(Error::Io { path: p, .. }) if p == path));
+}
+
+#[test]
+fn format_can_be_named_for_any_file_name() {
+    let dir = TempDir::new("named");
+    let path = dir.path("graph.data");
+    std::fs::write(&path, "p sp 2 1\na 1 2 9\n").unwrap();
+    assert!(matches!(
+        formats::load(&path, None),
+        Err(Error::InvalidArgument(_))
+    ));
+    let loaded = formats::load(&path, Some(Format::Dimacs)).unwrap();
+    assert_eq!(loaded.numbering().base, 1);
+    assert_same(&loaded.graph().unwrap(), &graph(2, &[(0, 1, 9)]));
+    // The named format wins over the extension.
+    let path = dir.path("graph.txt");
+    std::fs::write(&path, "p sp 2 1\na 1 2 9\n").unwrap();
+    assert!(formats::load(&path, None).is_err(), "not an edge list");
+    assert!(formats::load(&path, Some(Format::Dimacs)).is_ok());
+    // A missing file is an I/O error.
+    assert!(matches!(
+        formats::load(dir.path("missing.gr"), None),
+        Err(Error::Io { .. })
+    ));
+}
+
+#[test]
+fn numbering_maps_ids_both_ways() {
+    let one = InputNumbering::ONE_BASED;
+    assert_eq!(one.external(0), 1);
+    assert_eq!(one.internal(1, 5), Some(0));
+    assert_eq!(one.internal(5, 5), Some(4));
+    assert_eq!(one.internal(0, 5), None);
+    assert_eq!(one.internal(6, 5), None);
+    assert_eq!(one.id_range(5), "1 to 5");
+    let zero = InputNumbering::ZERO_BASED;
+    assert_eq!(zero.internal(0, 5), Some(0));
+    assert_eq!(zero.internal(5, 5), None);
+    assert_eq!(zero.internal(u64::MAX, 5), None);
+}
+
+// ---------------------------------------------------------------------------
+// Rejections, each with its line.
+
+const F32: &str = "not supported yet (issue #5: --weights f32)";
+
+#[test]
+fn dimacs_rejections_name_the_line() {
+    let d = Format::Dimacs;
+    let header = "c x\np sp 3 2\n"; // arcs start on line 3
+    let cases: &[(&str, u64, &[&str])] = &[
+        ("", 1, &["empty", "p sp N M"]),
+        ("c only\nc comments\n", 3, &["end of file", "p sp N M"]),
+        ("\n\n", 3, &["p sp N M"]),
+        ("a 1 2 3\np sp 2 1\n", 1, &["before the problem line"]),
+        (
+            "p sp 2 1\nc\np sp 2 1\na 1 2 3\n",
+            3,
+            &["second problem line", "line 1"],
+        ),
+        ("p max 2 1\n", 1, &["`sp`", "found `max`"]),
+        ("p\n", 1, &["p sp N M"]),
+        ("p sp 2\n", 1, &["arc count M is missing"]),
+        ("p sp 2 1 7\n", 1, &["found `7` after M"]),
+        ("p sp x 1\n", 1, &["vertex count N", "found `x`"]),
+        ("p sp -2 1\n", 1, &["non-negative", "`-2`"]),
+        ("p sp 4294967296 0\n", 1, &["too many", "4294967296"]),
+        ("p sp 2 4294967296\n", 1, &["too many", "arcs"]),
+        ("p sp 99999999999999999999 1\n", 1, &["too large"]),
+        ("p sp 3 1\nx 1 2 3\n", 2, &["`c`, `p` or `a`", "found `x`"]),
+        ("p sp 3 1\nA 1 2 3\n", 2, &["found `A`"]),
+    ];
+    for &(text, line, needles) in cases {
+        assert_rejected(d, text, line, needles);
+    }
+    let arc_cases: &[(&str, &[&str])] = &[
+        ("a 0 1 3", &["0 does not exist", "numbered from 1"]),
+        ("a 1 0 3", &["head vertex 0 does not exist"]),
+        (
+            "a 4 1 3",
+            &["tail vertex 4 is out of range", "3 vertices", "1 to 3"],
+        ),
+        (
+            "a 1 99999999999 3",
+            &["head vertex 99999999999 is out of range"],
+        ),
+        ("a -1 2 3", &["non-negative", "`-1`"]),
+        ("a 1 2 -3", &["negative"]),
+        ("a 1 2 nan", &["not a number"]),
+        ("a 1 2 NaN", &["not a number"]),
+        ("a 1 2 inf", &["infinite"]),
+        ("a 1 2 -infinity", &["infinite"]),
+        ("a 1 2 x7", &["expected a weight", "`x7`"]),
+        ("a 1 2 3.5", &["not an integer", F32]),
+        ("a 1 2 3.0", &["expected an integer weight"]),
+        ("a 1 2 4294967296", &["too large", "4294967295"]),
+        ("a 1 2 123456789012345678901234567890", &["too large"]),
+        ("a 1 2 3 4", &["found `4` after the weight"]),
+        ("a 1 2 3 garbage", &["found `garbage` after the weight"]),
+        ("a 1 2", &["weight W is missing"]),
+        ("a 1", &["head V is missing"]),
+        ("a", &["tail U is missing"]),
+        ("a 1x 2 3", &["`1x`"]),
+        ("a 1 2 3\u{0}", &["expected a weight", "\\x00"]),
+    ];
+    for &(arc, needles) in arc_cases {
+        assert_rejected(d, &format!("{header}{arc}\na 1 2 1\n"), 3, needles);
+        // The same as the second arc.
+        assert_rejected(d, &format!("{header}a 1 2 1\n{arc}\n"), 4, needles);
+    }
+    // More and fewer arcs than declared.
+    assert_rejected(
+        d,
+        "p sp 3 2\na 1 2 1\na 2 3 1\nc\na 3 1 1\n",
+        5,
+        &["more arcs than the 2 declared", "line 1"],
+    );
+    assert_rejected(
+        d,
+        "c\np sp 3 2\na 1 2 1\n",
+        4,
+        &["end of file after 1 arcs", "(line 2) declares 2"],
+    );
+    assert_rejected(d, "p sp 3 2\n", 2, &["after 0 arcs"]);
+}
+
+#[test]
+fn matrix_market_rejections_name_the_line() {
+    let m = Format::MatrixMarket;
+    let cases: &[(&str, u64, &[&str])] = &[
+        ("", 1, &["empty", "%%MatrixMarket"]),
+        ("1 2 3\n", 1, &["expected the banner", "found `1 2 3`"]),
+        ("%%MatrixMarket\n", 1, &["expected the banner"]),
+        (
+            "%%MatrixMarket vector coordinate real general\n",
+            1,
+            &["`matrix`"],
+        ),
+        (
+            "%%MatrixMarket matrix array real general\n2 2\n",
+            1,
+            &["`array`", "not supported"],
+        ),
+        (
+            "%%MatrixMarket matrix coordinate complex general\n",
+            1,
+            &["complex"],
+        ),
+        (
+            "%%MatrixMarket matrix coordinate string general\n",
+            1,
+            &["expected the banner"],
+        ),
+        (
+            "%%MatrixMarket matrix coordinate real skew-symmetric\n",
+            1,
+            &["skew-symmetric", "not supported"],
+        ),
+        (
+            "%%MatrixMarket matrix coordinate real hermitian\n",
+            1,
+            &["hermitian"],
+        ),
+        (
+            "%%MatrixMarket matrix coordinate real general extra\n",
+            1,
+            &["`extra` after it"],
+        ),
+        (
+            "%%MatrixMarket matrix coordinate real general\n% c\n",
+            3,
+            &["size line", "there is none"],
+        ),
+        (
+            "%%MatrixMarket matrix coordinate real general\n2 3 1\n1 1 1\n",
+            2,
+            &["2 × 3", "square"],
+        ),
+        (
+            "%%MatrixMarket matrix coordinate real general\n2 2\n",
+            2,
+            &["NNZ is missing"],
+        ),
+        (
+            "%%MatrixMarket matrix coordinate real general\n2 2 1 1\n",
+            2,
+            &["after NNZ"],
+        ),
+        (
+            "%%MatrixMarket matrix coordinate real general\n2 two 1\n",
+            2,
+            &["COLS", "`two`"],
+        ),
+        (
+            "%%MatrixMarket matrix coordinate real general\n4294967296 4294967296 0\n",
+            2,
+            &["too many"],
+        ),
+        (
+            "%%MatrixMarket matrix coordinate real general\n2 2 4294967296\n",
+            2,
+            &["too many"],
+        ),
+    ];
+    for &(text, line, needles) in cases {
+        assert_rejected(m, text, line, needles);
+    }
+    let real = "%%MatrixMarket matrix coordinate real general\n%\n3 3 2\n"; // entries from line 4
+    let integer = "%%MatrixMarket matrix coordinate integer general\n%\n3 3 2\n";
+    let pattern = "%%MatrixMarket matrix coordinate pattern general\n%\n3 3 2\n";
+    let entry_cases: &[(&str, &str, &[&str])] = &[
+        (real, "0 1 1", &["row 0 does not exist", "numbered from 1"]),
+        (real, "1 0 1", &["column 0 does not exist"]),
+        (real, "4 1 1", &["row 4 is out of range", "3 vertices"]),
+        (real, "1 4 1", &["column 4 is out of range"]),
+        (real, "1 2 0.5", &["not an integer", F32]),
+        (real, "1 2 -1.0", &["negative"]),
+        (real, "1 2 nan", &["not a number"]),
+        (real, "1 2 inf", &["infinite"]),
+        (real, "1 2 5e9", &["too large"]),
+        (real, "1 2 1e400", &["infinite"]),
+        (real, "1 2 abc", &["expected a weight"]),
+        (real, "1 2", &["value V is missing"]),
+        (real, "1 2 3 4", &["found `4` after the value"]),
+        (integer, "1 2 2.0", &["expected an integer weight"]),
+        (integer, "1 2 -2", &["negative"]),
+        (integer, "1 2 4294967296", &["too large"]),
+        (pattern, "1 2 3", &["pattern entries have no value"]),
+        (pattern, "1", &["column J is missing"]),
+    ];
+    for &(header, entry, needles) in entry_cases {
+        assert_rejected(m, &format!("{header}{entry}\n1 1 1\n"), 4, needles);
+        assert_rejected(m, &format!("{header}% c\n{entry}\n1 1 1\n"), 5, needles);
+    }
+    assert_rejected(
+        m,
+        &format!("{real}1 2 1\n2 3 1\n3 1 1\n"),
+        6,
+        &["more entries than the 2 declared", "line 3"],
+    );
+    assert_rejected(
+        m,
+        &format!("{real}1 2 1\n% end\n"),
+        6,
+        &["end of file after 1 entries", "(line 3) declares 2"],
+    );
+}
+
+#[test]
+fn edge_list_rejections_name_the_line() {
+    let e = Format::EdgeList;
+    let cases: &[(&str, u64, &[&str])] = &[
+        ("", 1, &["empty", "at least one arc"]),
+        (
+            "# only\n% comments\n\n",
+            4,
+            &["end of file", "at least one arc"],
+        ),
+        ("0 1\n7\n", 2, &["head V is missing"]),
+        ("0 1\n1 x\n", 2, &["head vertex", "`x`"]),
+        ("0 1\n-1 2\n", 2, &["non-negative", "`-1`"]),
+        ("0 4294967295\n", 1, &["too large", "below 4294967295"]),
+        ("0 1 1\n1 2\n", 2, &["3 columns", "like line 1", "found 2"]),
+        (
+            "# c\n0 1\n1 2 1\n",
+            3,
+            &["2 columns", "like line 2", "found 3"],
+        ),
+        ("0 1 -2\n", 1, &["negative"]),
+        ("0 1 nan\n", 1, &["not a number"]),
+        ("0 1 inf\n", 1, &["infinite"]),
+        ("0 1 2.5\n", 1, &["not an integer", F32]),
+        ("0 1 4294967296\n", 1, &["too large"]),
+        ("0 1 5e9\n", 1, &["too large"]),
+        ("0 1 w\n", 1, &["expected a weight", "`w`"]),
+        ("0 1 1 1700000000\n", 1, &["after the weight"]),
+        ("0,1\n", 1, &["`0,1`"]),
+    ];
+    for &(text, line, needles) in cases {
+        assert_rejected(e, text, line, needles);
+    }
+}
+
+#[test]
+fn huge_declared_counts_are_rejected_without_allocating_them() {
+    let cases: &[(Format, &str, u64)] = &[
+        (Format::Dimacs, "p sp 4294967295 4294967295\n", 2),
+        (Format::Dimacs, "p sp 4294967295 0\n", 1),
+        (Format::Dimacs, "c\np sp 200000000 1\na 1 2 3\n", 2),
+        (
+            Format::MatrixMarket,
+            "%%MatrixMarket matrix coordinate pattern symmetric\n4294967295 4294967295 4294967295\n1 2\n",
+            4,
+        ),
+        (
+            Format::MatrixMarket,
+            "%%MatrixMarket matrix coordinate pattern general\n300000000 300000000 0\n",
+            2,
+        ),
+        (Format::EdgeList, "0 1\n4000000000 1\n1 2\n", 2),
+    ];
+    for &(format, text, line) in cases {
+        let (result, largest) =
+            largest_allocation(|| parse_bytes(text.as_bytes(), format, path_for(format)));
+        match result {
+            Err(Error::Parse {
+                line: l, message, ..
+            }) => {
+                assert_eq!(l, line, "{format}: {text:?}: {message}");
+            }
+            other => panic!(
+                "{format}: {text:?}: expected a parse error, got {:?}",
+                other.err()
+            ),
+        }
+        assert!(
+            largest < 1 << 20,
+            "{format}: {text:?}: allocated {largest} bytes at once"
+        );
+    }
+    // The guard's message says what it is.
+    assert_rejected(
+        Format::Dimacs,
+        "p sp 4294967295 0\n",
+        1,
+        &[
+            "declares 4294967295 vertices",
+            "may have at most 16777216",
+            "guard",
+        ],
+    );
+    assert_rejected(
+        Format::EdgeList,
+        "0 1\n4000000000 1\n1 2\n",
+        2,
+        &["vertex id 4000000000 implies 4000000001 vertices"],
+    );
+    // Up to the free allowance, vertices without arcs are fine.
+    let g = parse("p sp 100000 1\na 100000 1 2\n", Format::Dimacs);
+    assert_eq!((g.num_vertices(), g.num_edges()), (100_000, 1));
+}
+
+#[test]
+fn overlong_lines_are_rejected() {
+    let long = format!("p sp 2 1\na 1 2 {}\n", "7".repeat(2 << 20));
+    assert_rejected(Format::Dimacs, &long, 2, &["longer than 1048576 bytes"]);
+    let no_breaks = "0 ".repeat(1 << 20);
+    assert_rejected(Format::EdgeList, &no_breaks, 1, &["longer than"]);
+}
+
+#[test]
+fn error_message_names_file_line_expected_and_found() {
+    let err = parse_bytes(
+        b"c\np sp 3 1\na 1 4 7\n",
+        Format::Dimacs,
+        Path::new("graphs/x.gr"),
+    )
+    .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "graphs/x.gr:3: head vertex 4 is out of range: 3 vertices are declared, numbered 1 to 3"
+    );
+    assert_eq!(err.exit_code(), 2);
+}
+
+// ---------------------------------------------------------------------------
+// Garbage never panics.
+
+/// Parses `bytes` as `format`: a valid graph or a parse error inside the file.
+fn parse_or_reject(bytes: &[u8], format: Format) -> bool {
+    match parse_bytes(bytes, format, path_for(format)) {
+        Ok(g) => {
+            check_csr(g.offsets(), g.targets(), g.weights()).expect("a valid CSR");
+            true
+        }
+        Err(Error::Parse { line, message, .. }) => {
+            let lines = bytes.iter().filter(|&&b| b == b'\n').count() as u64;
+            assert!(
+                (1..=lines + 2).contains(&line),
+                "{format}: line {line} is outside the file ({lines} line breaks): {message}"
+            );
+            false
+        }
+        Err(e) => panic!("{format}: not a parse error: {e}"),
+    }
+}
+
+/// Bytes that make parsers work: digits, signs, separators, keywords.
+fn random_text(rng: &mut TestRng, len: usize) -> Vec<u8> {
+    const PIECES: &[&[u8]] = &[
+        b"0",
+        b"1",
+        b"2",
+        b"3",
+        b"9",
+        b" ",
+        b" ",
+        b"\t",
+        b"\n",
+        b"\n",
+        b"\r\n",
+        b"-",
+        b".",
+        b"e",
+        b"a ",
+        b"p sp ",
+        b"c",
+        b"%",
+        b"#",
+        b"nan",
+        b"inf",
+        b"4294967295",
+        b"4294967296",
+        b"%%MatrixMarket matrix coordinate ",
+        b"real ",
+        b"pattern ",
+        b"integer ",
+        b"general",
+        b"symmetric",
+        b"\0",
+        b"\xff",
+    ];
+    let mut bytes = Vec::with_capacity(len);
+    while bytes.len() < len {
+        if rng.chance(0.2) {
+            bytes.push(rng.bits() as u8);
+        } else {
+            bytes.extend_from_slice(PIECES[rng.below(PIECES.len() as u64) as usize]);
+        }
+    }
+    bytes
+}
+
+#[test]
+fn random_bytes_never_panic() {
+    let mut rng = TestRng::new("random_bytes_never_panic");
+    let mut accepted = 0;
+    for k in 0..6000 {
+        let len = rng.below(300) as usize;
+        let bytes: Vec<u8> = if k % 2 == 0 {
+            (0..len).map(|_| rng.bits() as u8).collect()
+        } else {
+            random_text(&mut rng, len)
+        };
+        for format in TEXT_FORMATS {
+            // A valid start now and then, so that parsing gets further.
+            let mut input = Vec::new();
+            if rng.chance(0.3) {
+                input.extend_from_slice(match format {
+                    Format::Dimacs => b"p sp 5 3\n",
+                    Format::MatrixMarket => {
+                        b"%%MatrixMarket matrix coordinate integer general\n5 5 3\n"
+                    }
+                    _ => b"0 1 2\n",
+                });
+            }
+            input.extend_from_slice(&bytes);
+            accepted += parse_or_reject(&input, format) as u32;
+        }
+    }
+    println!("{accepted} random inputs were valid graphs");
+}
+
+#[test]
+fn corrupted_files_never_panic() {
+    let mut rng = TestRng::new("corrupted_files_never_panic");
+    const TOKENS: &[&[u8]] = &[
+        b"-1",
+        b"0",
+        b"nan",
+        b"inf",
+        b"1e99",
+        b"4294967296",
+        b"18446744073709551616",
+        b"\n",
+        b"\r",
+        b" ",
+        b"p sp 3 3\n",
+        b"a 1 1 1\n",
+        b"%%MatrixMarket",
+        b"x",
+        b"\0",
+        b"0.5",
+        b"99999",
+    ];
+    let mut outcomes = [0u32; 2];
+    for _ in 0..300 {
+        let g = random_small_graph(&mut rng, 10);
+        for format in TEXT_FORMATS {
+            let valid = text_of(&g, format).into_bytes();
+            for _ in 0..10 {
+                let mut bytes = valid.clone();
+                for _ in 0..rng.range(1, 3) {
+                    let at = rng.below(bytes.len() as u64 + 1) as usize;
+                    match rng.below(5) {
+                        0 if at < bytes.len() => bytes[at] ^= 1 << rng.below(8),
+                        1 if at < bytes.len() => {
+                            bytes.remove(at);
+                        }
+                        2 => {
+                            let token = TOKENS[rng.below(TOKENS.len() as u64) as usize];
+                            bytes.splice(at..at, token.iter().copied());
+                        }
+                        3 => bytes.truncate(at),
+                        _ => bytes.insert(at.min(bytes.len()), rng.bits() as u8),
+                    }
+                }
+                outcomes[parse_or_reject(&bytes, format) as usize] += 1;
+            }
+        }
+    }
+    println!("rejected {}, accepted {}", outcomes[0], outcomes[1]);
+    assert!(outcomes[0] > 1000, "most corruptions must be caught");
+}
+
+#[test]
+fn corrupted_gzip_files_never_panic() {
+    let mut rng = TestRng::new("corrupted_gzip_files_never_panic");
+    let dir = TempDir::new("corrupted_gzip");
+    let path = dir.path("g.gr.gz");
+    for _ in 0..300 {
+        let g = random_small_graph(&mut rng, 10);
+        let mut bytes = gzip(dimacs_text(&g).as_bytes());
+        let at = rng.below(bytes.len() as u64) as usize;
+        bytes[at] ^= 1 << rng.below(8);
+        if rng.chance(0.3) {
+            bytes.truncate(rng.below(bytes.len() as u64) as usize);
+        }
+        std::fs::write(&path, &bytes).unwrap();
+        match formats::load(&path, None) {
+            Ok(loaded) => {
+                let g = loaded.into_graph().unwrap();
+                check_csr(g.offsets(), g.targets(), g.weights()).unwrap();
+            }
+            Err(Error::Io { .. } | Error::Parse { .. }) => {}
+            Err(e) => panic!("neither an I/O nor a parse error: {e}"),
+        }
+    }
+}
