@@ -145,3 +145,63 @@ pub fn check_against_oracle<T>(
         Err(e) => panic!("{context}: the oracle failed: {e}"),
     }
 }
+
+/// Checks that a lying header allocates nothing big: an allocator that records
+/// the largest allocation of the current thread.
+pub mod allocation {
+    use std::alloc::{GlobalAlloc, Layout, System};
+    use std::cell::Cell;
+
+    /// A global allocator (forwarding to `System`) that records the largest
+    /// allocation of each thread; register it with `#[global_allocator]` in a test
+    /// binary to use [`largest_allocation`].
+    pub struct LargestAllocation;
+
+    thread_local! {
+        static LARGEST: Cell<usize> = const { Cell::new(0) };
+    }
+
+    fn note(size: usize) {
+        let _ = LARGEST.try_with(|l| l.set(l.get().max(size)));
+    }
+
+    // SAFETY: every method forwards to `System` with the caller's arguments
+    // unchanged, so `System`'s guarantees carry over; `note` does not allocate.
+    unsafe impl GlobalAlloc for LargestAllocation {
+        unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+            note(layout.size());
+            // SAFETY: the caller upholds `GlobalAlloc::alloc`'s contract.
+            unsafe { System.alloc(layout) }
+        }
+        unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+            note(layout.size());
+            // SAFETY: the caller upholds `GlobalAlloc::alloc_zeroed`'s contract.
+            unsafe { System.alloc_zeroed(layout) }
+        }
+        unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+            // SAFETY: `ptr` was allocated by `System` with `layout`.
+            unsafe { System.dealloc(ptr, layout) }
+        }
+        unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+            note(new_size);
+            // SAFETY: the caller upholds `GlobalAlloc::realloc`'s contract.
+            unsafe { System.realloc(ptr, layout, new_size) }
+        }
+    }
+
+    /// Runs `f` and returns its result and the largest allocation it made on this
+    /// thread (0 unless [`LargestAllocation`] is the binary's global allocator).
+    pub fn largest_allocation<T>(f: impl FnOnce() -> T) -> (T, usize) {
+        // A probe, so that a binary without the allocator fails instead of
+        // reporting 0 for everything.
+        LARGEST.with(|l| l.set(0));
+        drop(std::hint::black_box(Vec::<u8>::with_capacity(4096)));
+        assert!(
+            LARGEST.with(|l| l.get()) >= 4096,
+            "register LargestAllocation as the #[global_allocator] of this test binary"
+        );
+        LARGEST.with(|l| l.set(0));
+        let value = f();
+        (value, LARGEST.with(|l| l.get()))
+    }
+}

@@ -3,63 +3,18 @@
 //! an independent reading and the oracle, gzip, every rejection with its line
 //! number, and random bytes and corruptions that must never panic.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use sssp::formats::{self, Format, InputNumbering, parse_bytes};
 use sssp::graph::check_csr;
 use sssp::{Error, Graph, format, oracle};
+use sssp_tests::allocation::{LargestAllocation, largest_allocation};
 use sssp_tests::{TestRng, random_graph, random_small_graph};
 
-// ---------------------------------------------------------------------------
-// An allocator that remembers the largest allocation of the current thread, so
-// that a test can check that a lying header allocates nothing big.
-
-struct MaxAlloc;
-
-thread_local! {
-    static LARGEST: Cell<usize> = const { Cell::new(0) };
-}
-
-fn note(size: usize) {
-    let _ = LARGEST.try_with(|l| l.set(l.get().max(size)));
-}
-
-// SAFETY: every method forwards to `System` with the caller's arguments
-// unchanged, so `System`'s guarantees carry over; `note` does not allocate.
-unsafe impl GlobalAlloc for MaxAlloc {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        note(layout.size());
-        // SAFETY: the caller upholds `GlobalAlloc::alloc`'s contract.
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        note(layout.size());
-        // SAFETY: the caller upholds `GlobalAlloc::alloc_zeroed`'s contract.
-        unsafe { System.alloc_zeroed(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: `ptr` was allocated by `System` with `layout`.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        note(new_size);
-        // SAFETY: the caller upholds `GlobalAlloc::realloc`'s contract.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
-
+// Records the largest allocation of each thread (see `sssp_tests::allocation`).
 #[global_allocator]
-static ALLOCATOR: MaxAlloc = MaxAlloc;
-
-/// Runs `f` and returns its result and the largest allocation it made on this thread.
-fn largest_allocation<T>(f: impl FnOnce() -> T) -> (T, usize) {
-    LARGEST.with(|l| l.set(0));
-    let value = f();
-    (value, LARGEST.with(|l| l.get()))
-}
+static ALLOCATOR: LargestAllocation = LargestAllocation;
 
 // ---------------------------------------------------------------------------
 // Helpers.
