@@ -205,3 +205,30 @@ pub mod allocation {
         (value, LARGEST.with(|l| l.get()))
     }
 }
+
+/// A fresh directory under the system temp dir for one test, removed on drop.
+pub struct TempDir(std::path::PathBuf);
+
+impl TempDir {
+    /// A new, empty directory whose name contains `test` and the process id.
+    pub fn new(test: &str) -> TempDir {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos())
+            .unwrap_or(0);
+        let dir = std::env::temp_dir().join(format!("sssp-{test}-{}-{nanos}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("create temp dir");
+        TempDir(dir)
+    }
+
+    /// The path of `name` inside the directory.
+    pub fn path(&self, name: &str) -> std::path::PathBuf {
+        self.0.join(name)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}

@@ -2,13 +2,13 @@
 //! the rejection of every kind of malformed file with the right field and byte
 //! offset, without panics or allocations proportional to a lying header.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use sssp::format::{self, GraphFile, HEADER_BYTES, MAGIC, VERSION};
 use sssp::graph::check_csr;
 use sssp::{Error, Graph};
 use sssp_tests::allocation::{LargestAllocation, largest_allocation};
-use sssp_tests::{TestRng, random_graph, random_small_graph};
+use sssp_tests::{TempDir, TestRng, random_graph, random_small_graph};
 
 // Records the largest allocation of each thread (see `sssp_tests::allocation`).
 #[global_allocator]
@@ -16,32 +16,6 @@ static ALLOCATOR: LargestAllocation = LargestAllocation;
 
 // ---------------------------------------------------------------------------
 // Helpers.
-
-/// A fresh directory under the system temp dir, removed on drop.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(test: &str) -> TempDir {
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_nanos())
-            .unwrap_or(0);
-        let dir =
-            std::env::temp_dir().join(format!("sssp-format-{test}-{}-{nanos}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("create temp dir");
-        TempDir(dir)
-    }
-
-    fn path(&self, name: &str) -> PathBuf {
-        self.0.join(name)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
 
 fn path() -> &'static Path {
     Path::new("test.csr")
