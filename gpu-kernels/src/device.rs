@@ -1,6 +1,7 @@
 //! Device helpers, named after `cuda_std` so that moving to it later is a matter
-//! of changing imports: thread and block ids, barriers, shared memory, and views
-//! of kernel-argument pointers as slices.
+//! of changing imports: thread and block ids, barriers, shared memory, warp
+//! votes and shuffles, warp-aggregated atomics, and views of kernel-argument
+//! pointers as slices.
 
 /// Thread and block indices and block barriers (`cuda_std::thread`).
 pub mod thread {
@@ -39,6 +40,121 @@ pub mod thread {
     pub fn sync_threads() {
         // SAFETY: `bar.sync 0`; the kernels call it from block-uniform control flow.
         unsafe { nvptx::_syncthreads() }
+    }
+}
+
+/// Warp-level primitives (`cuda_std::warp`): lane ids, votes and shuffles.
+pub mod warp {
+    /// Threads per warp.
+    pub const WARP_SIZE: u32 = 32;
+
+    /// This thread's lane in its warp (`%laneid`).
+    #[inline(always)]
+    pub fn lane_id() -> u32 {
+        let lane: u32;
+        // SAFETY: reads a special register; no precondition.
+        unsafe {
+            core::arch::asm!("mov.u32 {l}, %laneid;", l = out(reg32) lane,
+                options(nomem, nostack, pure))
+        };
+        lane
+    }
+
+    /// The lanes of the warp below this one, as a bit mask (`%lanemask_lt`).
+    #[inline(always)]
+    pub fn lanemask_lt() -> u32 {
+        let mask: u32;
+        // SAFETY: reads a special register; no precondition.
+        unsafe {
+            core::arch::asm!("mov.u32 {m}, %lanemask_lt;", m = out(reg32) mask,
+                options(nomem, nostack, pure))
+        };
+        mask
+    }
+
+    /// The lanes executing this call together (`__activemask()`).
+    ///
+    /// Not `pure`: the answer depends on where the call is, so the compiler
+    /// must not move or merge it.
+    #[inline(always)]
+    pub fn activemask() -> u32 {
+        let mask: u32;
+        // SAFETY: `activemask` has no precondition.
+        unsafe {
+            core::arch::asm!("activemask.b32 {m};", m = out(reg32) mask, options(nomem, nostack))
+        };
+        mask
+    }
+
+    /// `value` of lane `src` (`__shfl_sync(mask, value, src)`).
+    ///
+    /// # Safety
+    /// Every lane of `mask` executes this call, with the same `mask`, and `src`
+    /// is in `mask`.
+    #[inline(always)]
+    pub unsafe fn shfl_sync(mask: u32, value: u32, src: u32) -> u32 {
+        let out: u32;
+        // SAFETY: as the caller guarantees.
+        unsafe {
+            core::arch::asm!(
+                "shfl.sync.idx.b32 {o}, {v}, {s}, 31, {m};",
+                o = out(reg32) out, v = in(reg32) value, s = in(reg32) src, m = in(reg32) mask,
+                options(nomem, nostack),
+            )
+        };
+        out
+    }
+
+    /// The minimum of `value` over all 32 lanes, in every lane (butterfly of
+    /// `__shfl_xor_sync`).
+    ///
+    /// # Safety
+    /// All 32 lanes of the warp execute this call together.
+    #[inline(always)]
+    pub unsafe fn reduce_min_all(value: u32) -> u32 {
+        let mut value = value;
+        let mut offset = WARP_SIZE / 2;
+        while offset > 0 {
+            let other: u32;
+            // SAFETY: as the caller guarantees (full mask, all lanes present).
+            unsafe {
+                core::arch::asm!(
+                    "shfl.sync.bfly.b32 {o}, {v}, {d}, 31, -1;",
+                    o = out(reg32) other, v = in(reg32) value, d = in(reg32) offset,
+                    options(nomem, nostack),
+                )
+            };
+            value = value.min(other);
+            offset /= 2;
+        }
+        value
+    }
+}
+
+/// Atomics beyond `core`'s (`cuda_std::atomic`).
+pub mod atomic {
+    use core::sync::atomic::{AtomicU32, Ordering::Relaxed};
+
+    use super::warp::{activemask, lane_id, lanemask_lt, shfl_sync};
+
+    /// Adds 1 to `counter` for the calling thread and returns the old value plus
+    /// the number of calling lanes below this one: every caller gets its own
+    /// index. The lanes of a warp that call together share one atomic add (the
+    /// first of them adds their count), so a queue's tail takes one atomic per
+    /// warp rather than per item.
+    #[inline(always)]
+    pub fn warp_aggregated_increment(counter: &AtomicU32) -> u32 {
+        let mask = activemask();
+        let leader = mask.trailing_zeros();
+        let mut base = 0;
+        if lane_id() == leader {
+            base = counter.fetch_add(mask.count_ones(), Relaxed);
+        }
+        // SAFETY: exactly the lanes of `mask` are here (they called
+        // `activemask` together and took the same branches since), and
+        // `leader` is one of them.
+        let base = unsafe { shfl_sync(mask, base, leader) };
+        base + (mask & lanemask_lt()).count_ones()
     }
 }
 

@@ -28,6 +28,14 @@ pub const BELLMAN_FORD_BLOCK_SHARED_BYTES: u32 = BELLMAN_FORD_FLAG_WORDS as u32 
 /// zeroed by the host before a cooperative launch.
 pub const GRID_BARRIER_WORDS: usize = 2;
 
+/// Threads per block of the compacted DA2CF loops (`compact_block_loop`,
+/// `compact_grid_loop`): a multiple of 32, at most 1024.
+pub const COMPACT_BLOCK_SIZE: u32 = 1024;
+
+/// Dynamic shared memory of a compacted-DA2CF loop block: one `u32` per warp
+/// for its block-wide minima.
+pub const COMPACT_SHARED_BYTES: u32 = COMPACT_BLOCK_SIZE / 32 * 4;
+
 /// `u32` words of shared memory at the start of a `matrix_relax_*` block for
 /// its block-wide votes ("does any thread of the block have work", "does the
 /// chunk hold any flag").
@@ -88,6 +96,14 @@ pub mod names {
     /// Crauser general on adjacency matrices: `Δ_node`, the minimum of each row.
     pub const MATRIX_DELTA_NODE: &str = "matrix_delta_node";
 
+    /// Compacted DA2CF: distances and the loop state of a new solve.
+    pub const COMPACT_INITIALIZE: &str = "compact_initialize";
+    /// Compacted DA2CF: the device-resident loop on one block.
+    pub const COMPACT_BLOCK_LOOP: &str = "compact_block_loop";
+    /// Compacted DA2CF: the device-resident loop on the whole grid
+    /// (cooperative launch, grid-wide barrier).
+    pub const COMPACT_GRID_LOOP: &str = "compact_grid_loop";
+
     /// Every kernel, for loading them all at once and for the PTX check.
     pub const ALL: &[&str] = &[
         STATS_COUNT_FLAGS,
@@ -108,7 +124,11 @@ pub mod names {
         MATRIX_RELAX_U,
         MATRIX_RELAX_F,
         MATRIX_DELTA_NODE,
+        COMPACT_INITIALIZE,
+        COMPACT_BLOCK_LOOP,
+        COMPACT_GRID_LOOP,
     ];
 }
 
 const _: () = assert!(BLOCK_SIZE.is_power_of_two());
+const _: () = assert!(COMPACT_BLOCK_SIZE % 32 == 0 && COMPACT_BLOCK_SIZE <= 1024);

@@ -25,6 +25,7 @@
 )]
 
 pub mod bellman_ford;
+pub mod compact;
 pub mod crauser;
 pub mod csr;
 pub mod da2cf;

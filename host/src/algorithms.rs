@@ -5,7 +5,9 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::cpu;
+use crate::cpu::compact::CompactRule;
 use crate::gpu::bellman_ford::{BellmanFord, BellmanFordForm};
+use crate::gpu::compact::CompactDa2cf;
 use crate::gpu::da2cf::{Da2cf, Da2cfConfig};
 use crate::gpu::hybrid::{Hybrid, HybridKind};
 use crate::gpu::{Gpu, GpuSolver};
@@ -99,6 +101,10 @@ catalogue! {
         "Bellman-Ford style, as the paper writes it: one kernel launch, one block of 1024 threads; changed vertices push dist + w into predist with atomicMin, block barrier, predist copied into dist, until a round changes nothing";
     BfGrid => "bf-grid", "Algorithm 1 (dijkstra GPU SSSP)", Gpu, true,
         "Algorithm 1 over the whole grid: one cooperative launch of all co-resident blocks, rounds separated by a grid-wide barrier";
+    Fast => "fast", "beyond the papers (issue #7)", Gpu, true,
+        "compacted, device-resident DA2CF (Martín's frontiers): the frontier and the reached-unsettled vertices as lists, relax walks the frontier's edges only, one pass over the reached list does minimum and update, the loop inside one block or one cooperative grid";
+    FastCrauser => "fast-crauser", "beyond the papers (issue #7)", Gpu, true,
+        "the compacted, device-resident DA2CF with Crauser's general frontier (fewer iterations)";
     MatrixFGpu => "matrix-f-gpu", "F^GPU on adjacency matrices (Martín et al.)", Gpu, true,
         "DA2CF on the n×n weight matrix, push: frontier rows relax their unsettled columns with atomicMin, chunks of the unsettled flags staged in shared memory; two GPU minimum passes";
     MatrixUGpu => "matrix-u-gpu", "U^GPU on adjacency matrices (Martín et al.)", Gpu, true,
@@ -123,6 +129,10 @@ catalogue! {
         "sequential Crauser economic frontier, push";
     CrauserEconomicPredCpu => "crauser-economic-pred-cpu", "CPU Crauser, economic, predecessors", Cpu, true,
         "sequential Crauser economic frontier, pull";
+    FastCpu => "fast-cpu", "beyond the papers (issue #7)", Cpu, true,
+        "the compacted DA2CF loop of `fast` run by one CPU thread (the kernels' per-thread logic)";
+    FastCrauserCpu => "fast-crauser-cpu", "beyond the papers (issue #7)", Cpu, true,
+        "the compacted DA2CF loop of `fast-crauser` run by one CPU thread";
     BfCpu => "bf-cpu", "Algorithm 1 (dijkstra GPU SSSP)", Cpu, true,
         "sequential Algorithm 1 (round-by-round Bellman-Ford), running the kernels' per-thread logic";
     MatrixFCpu => "matrix-f-cpu", "F^CPU on adjacency matrices (Martín et al.)", Cpu, true,
@@ -190,6 +200,9 @@ impl Algorithm {
         let bellman_ford = |form| -> Result<Box<dyn GpuSolver + 'a>> {
             Ok(Box::new(BellmanFord::new(gpu, graph, form)?))
         };
+        let compact = |rule| -> Result<Box<dyn GpuSolver + 'a>> {
+            Ok(Box::new(CompactDa2cf::new(gpu, graph, rule)?))
+        };
         let matrix = |relax, rule| -> Result<Box<dyn GpuSolver + 'a>> {
             Ok(Box::new(crate::gpu::matrix::MatrixDa2cf::from_graph(
                 gpu, graph, relax, rule,
@@ -199,6 +212,8 @@ impl Algorithm {
             UH1 => hybrid(HybridKind::H1),
             UH2 => hybrid(HybridKind::H2),
             UH3 => hybrid(HybridKind::H3),
+            Fast => compact(CompactRule::Martin),
+            FastCrauser => compact(CompactRule::Crauser),
             BfBlock => bellman_ford(BellmanFordForm::Block),
             BfGrid => bellman_ford(BellmanFordForm::Grid),
             MatrixFGpu => matrix(Relax::Push, Frontier::Martin),
@@ -236,6 +251,15 @@ impl Algorithm {
         }
         match self {
             Dijkstra => Ok((oracle::dijkstra(graph, source)?, None)),
+            FastCpu | FastCrauserCpu => {
+                let rule = if self == FastCpu {
+                    CompactRule::Martin
+                } else {
+                    CompactRule::Crauser
+                };
+                let result = cpu::compact::compact_da2cf(graph, source, rule)?;
+                Ok((result.dist, Some(result.iterations)))
+            }
             BfCpu => {
                 let (dist, rounds) = cpu::bellman_ford::bellman_ford(graph, source)?;
                 Ok((dist, Some(rounds)))

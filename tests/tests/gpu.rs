@@ -37,11 +37,11 @@ fn solve(gpu: &Gpu, algo: Algorithm, graph: &Graph, source: u32) -> Result<(Vec<
 /// The CPU form whose iterations a GPU DA2CF algorithm must repeat exactly.
 fn cpu_model(algo: Algorithm) -> Option<(Relax, Frontier)> {
     let name = algo.name();
-    let rule = if name.starts_with("crauser-general") {
+    let rule = if name.starts_with("crauser-general") || name == "fast-crauser" {
         Frontier::CrauserGeneral
     } else if name.starts_with("crauser-economic") {
         Frontier::CrauserEconomic
-    } else if name.starts_with("f-gpu") || name.starts_with("u-") {
+    } else if name.starts_with("f-gpu") || name.starts_with("u-") || name == "fast" {
         Frontier::Martin
     } else {
         return None;

@@ -10,6 +10,7 @@
 //! reads or writes outside the slices.
 
 mod bellman_ford;
+mod compact;
 mod crauser;
 mod da2cf;
 mod matrix;

@@ -3,6 +3,7 @@
 //! CPU models that the tests drive to check the kernels without a GPU.
 
 pub mod bellman_ford;
+pub mod compact;
 pub mod da2cf;
 pub mod matrix;
 

@@ -7,6 +7,7 @@
 
 pub mod bandwidth;
 pub mod bellman_ford;
+pub mod compact;
 pub mod da2cf;
 pub mod hybrid;
 pub mod kernels;

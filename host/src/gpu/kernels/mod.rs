@@ -3,6 +3,7 @@
 //! lengths of its buffers, then holds the only `unsafe` launch of that kernel.
 
 mod bellman_ford;
+mod compact;
 mod crauser;
 mod da2cf;
 mod matrix;
@@ -16,6 +17,7 @@ use gpu_kernels::launch::{BLOCK_SIZE, MINIMUM_SHARED_BYTES};
 use gpu_kernels::reduce;
 
 pub use bellman_ford::{BellmanFordBuffers, BellmanFordKernels};
+pub use compact::{CompactBuffers, CompactKernels};
 pub use crauser::CrauserKernels;
 pub use da2cf::Da2cfKernels;
 pub use matrix::MatrixKernels;
@@ -36,6 +38,8 @@ pub struct Kernels {
     pub stats: StatsKernels,
     /// "Algorithm 1", Bellman-Ford style (one launch per solve).
     pub bellman_ford: BellmanFordKernels,
+    /// The compacted, device-resident DA2CF.
+    pub compact: CompactKernels,
 }
 
 impl Kernels {
@@ -51,6 +55,7 @@ impl Kernels {
             matrix: MatrixKernels::load(&module)?,
             stats: StatsKernels::load(&module)?,
             bellman_ford: BellmanFordKernels::load(&module)?,
+            compact: CompactKernels::load(&module)?,
         })
     }
 }

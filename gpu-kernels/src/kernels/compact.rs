@@ -1,0 +1,292 @@
+//! Entry points of the compacted, device-resident DA2CF ([`crate::compact`]):
+//! an initialization, and the loop on one block or on the whole grid. Both
+//! loops run [`compact::thread_loop`]; they differ in their [`Team`].
+
+use core::sync::atomic::AtomicU32;
+use core::sync::atomic::Ordering::Relaxed;
+
+use crate::compact::{self, Arrays, LoopState, Team};
+use crate::device::atomic::warp_aggregated_increment;
+use crate::device::grid::{GridBarrier, grid_dim_x, grid_sync};
+use crate::device::memory::slice;
+use crate::device::shared::dynamic_shared_mem;
+use crate::device::thread::{block_dim_x, index_1d, sync_threads, thread_idx_x};
+use crate::device::warp::{WARP_SIZE, lane_id, reduce_min_all};
+use crate::distance::INFINITY;
+
+use super::csr;
+
+/// `compact_initialize`: every distance infinite but the source's (0), and
+/// the loop state of a new solve.
+///
+/// # Thread mapping
+/// One thread per vertex `v = blockIdx.x * blockDim.x + threadIdx.x`; threads
+/// with `v >= n` return; thread 0 also writes the state and the frontier.
+///
+/// # Safety
+/// `dist` and `frontier` hold `n >= 1` elements, `state` points to a
+/// [`LoopState`] (module contract); `source < n`.
+#[unsafe(no_mangle)]
+pub unsafe extern "ptx-kernel" fn compact_initialize(
+    dist: *const AtomicU32,
+    frontier: *const AtomicU32,
+    state: *const LoopState<AtomicU32>,
+    n: u32,
+    source: u32,
+) {
+    let v = index_1d();
+    if v >= n {
+        return;
+    }
+    // SAFETY: lengths as documented; accessed only atomically.
+    let (dist, frontier, state) = unsafe {
+        (
+            slice(dist, n as usize),
+            slice(frontier, n as usize),
+            &*state,
+        )
+    };
+    compact::initialize_vertex(v as usize, source as usize, dist);
+    if v == 0 {
+        compact::initialize_state(source, frontier, state);
+    }
+}
+
+/// Lowers `target` to the minimum of `value` over the block: a butterfly in
+/// each warp, the warps' minima through shared memory, one atomic per block
+/// (skipped when it would not lower `target`).
+///
+/// # Safety
+/// Called by every thread of the block together; `blockDim.x` is a multiple
+/// of 32, at most 1024, and the block has at least
+/// [`COMPACT_SHARED_BYTES`](crate::launch::COMPACT_SHARED_BYTES) of dynamic
+/// shared memory, used by nothing else.
+#[inline(always)]
+unsafe fn block_minimum_into(value: u32, target: &AtomicU32) {
+    let warps = block_dim_x() / WARP_SIZE;
+    let warp = thread_idx_x() / WARP_SIZE;
+    let shared = dynamic_shared_mem::<u32>();
+    // SAFETY: all lanes of every warp are here (the caller's contract).
+    let warp_minimum = unsafe { reduce_min_all(value) };
+    if lane_id() == 0 {
+        // SAFETY: `warp < 32` slots exist; each warp writes its own.
+        unsafe { *shared.add(warp as usize) = warp_minimum };
+    }
+    sync_threads();
+    if warp == 0 {
+        let lane = lane_id();
+        let slot = if lane < warps {
+            // SAFETY: slot `lane < warps <= 32`, written before the barrier.
+            unsafe { *shared.add(lane as usize) }
+        } else {
+            INFINITY
+        };
+        // SAFETY: warp 0 is here whole.
+        let minimum = unsafe { reduce_min_all(slot) };
+        if lane == 0 && minimum < target.load(Relaxed) {
+            target.fetch_min(minimum, Relaxed);
+        }
+    }
+    // The slots are free again for the next call.
+    sync_threads();
+}
+
+/// One block runs the loop: `__syncthreads()` barriers.
+struct BlockTeam;
+
+impl Team for BlockTeam {
+    fn thread(&self) -> usize {
+        thread_idx_x() as usize
+    }
+    fn threads(&self) -> usize {
+        block_dim_x() as usize
+    }
+    fn barrier(&self) {
+        sync_threads();
+    }
+    fn reserve(&self, len: &AtomicU32) -> u32 {
+        warp_aggregated_increment(len)
+    }
+    fn minimum_into(&self, value: u32, target: &AtomicU32) {
+        // SAFETY: `thread_loop` calls it from block-uniform control flow; the
+        // launch contract of the loop kernels gives the block size and the
+        // shared memory.
+        unsafe { block_minimum_into(value, target) }
+    }
+}
+
+/// The whole grid runs the loop: grid-wide barriers.
+struct GridTeam<'a> {
+    barrier: &'a GridBarrier,
+}
+
+impl Team for GridTeam<'_> {
+    fn thread(&self) -> usize {
+        index_1d() as usize
+    }
+    fn threads(&self) -> usize {
+        grid_dim_x() as usize * block_dim_x() as usize
+    }
+    fn barrier(&self) {
+        // SAFETY: the launch is cooperative and the barrier zeroed (the
+        // kernel's contract); `thread_loop` calls it from grid-uniform control
+        // flow, as often in every thread.
+        unsafe { grid_sync(self.barrier) }
+    }
+    fn reserve(&self, len: &AtomicU32) -> u32 {
+        warp_aggregated_increment(len)
+    }
+    fn minimum_into(&self, value: u32, target: &AtomicU32) {
+        // SAFETY: as for `BlockTeam`.
+        unsafe { block_minimum_into(value, target) }
+    }
+}
+
+/// The arrays of the loop kernels from their arguments.
+///
+/// # Safety
+/// The loop kernels' contract.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+unsafe fn arrays<'a>(
+    offsets: *const u32,
+    targets: *const u32,
+    weights: *const u32,
+    n: u32,
+    m: u32,
+    delta_node: *const u32,
+    delta_node_len: u32,
+    dist: *const AtomicU32,
+    frontier: *const AtomicU32,
+    reached0: *const AtomicU32,
+    reached1: *const AtomicU32,
+    state: *const LoopState<AtomicU32>,
+) -> Arrays<'a> {
+    let n = n as usize;
+    // SAFETY: as the caller guarantees.
+    unsafe {
+        Arrays {
+            successors: csr(offsets, targets, weights, n, m as usize),
+            delta_node: slice(delta_node, delta_node_len as usize),
+            dist: slice(dist, n),
+            frontier: slice(frontier, n),
+            reached: [slice(reached0, n), slice(reached1, n)],
+            state: &*state,
+        }
+    }
+}
+
+/// `compact_block_loop`: the loop on one block, from the iteration in `state`
+/// until convergence or until the frontier and `R` together leave
+/// `min_work..=max_work` vertices.
+///
+/// # Thread mapping
+/// One block (`gridDim.x = 1`) of
+/// [`COMPACT_BLOCK_SIZE`](crate::launch::COMPACT_BLOCK_SIZE) threads;
+/// thread `t` relaxes frontier entries `t, t + blockDim.x, …` and updates the
+/// entries of `R` the same way.
+///
+/// # Safety
+/// `offsets` holds `n + 1` elements, `targets` and `weights` `m`; `delta_node`
+/// `delta_node_len` (`n` for Crauser's rule, 0 for Martín's); `dist`,
+/// `frontier`, `reached0` and `reached1` `n`; `state` points to a
+/// [`LoopState`] left by `compact_initialize` or a previous loop launch of the
+/// same solve. `blockDim.x` is a multiple of 32 up to 1024 and the launch gives
+/// [`COMPACT_SHARED_BYTES`](crate::launch::COMPACT_SHARED_BYTES) of dynamic
+/// shared memory.
+#[allow(clippy::too_many_arguments)]
+#[unsafe(no_mangle)]
+pub unsafe extern "ptx-kernel" fn compact_block_loop(
+    offsets: *const u32,
+    targets: *const u32,
+    weights: *const u32,
+    n: u32,
+    m: u32,
+    delta_node: *const u32,
+    delta_node_len: u32,
+    dist: *const AtomicU32,
+    frontier: *const AtomicU32,
+    reached0: *const AtomicU32,
+    reached1: *const AtomicU32,
+    state: *const LoopState<AtomicU32>,
+    min_work: u32,
+    max_work: u32,
+) {
+    // SAFETY: lengths as documented; the state arrays are only accessed
+    // atomically.
+    let arrays = unsafe {
+        arrays(
+            offsets,
+            targets,
+            weights,
+            n,
+            m,
+            delta_node,
+            delta_node_len,
+            dist,
+            frontier,
+            reached0,
+            reached1,
+            state,
+        )
+    };
+    compact::thread_loop(arrays, min_work, max_work, &BlockTeam);
+}
+
+/// `compact_grid_loop`: the loop on the whole grid, with grid-wide barriers;
+/// otherwise as `compact_block_loop`.
+///
+/// # Thread mapping
+/// A one-dimensional grid whose blocks (of
+/// [`COMPACT_BLOCK_SIZE`](crate::launch::COMPACT_BLOCK_SIZE) threads) are all
+/// resident at once; global thread `t` relaxes frontier entries `t, t + T, …`
+/// (`T` threads in all) and updates the entries of `R` the same way.
+///
+/// # Safety
+/// As `compact_block_loop`, and: the launch is cooperative
+/// (`cuLaunchCooperativeKernel`), and `barrier` points to
+/// [`GRID_BARRIER_WORDS`](crate::launch::GRID_BARRIER_WORDS) `u32`s with
+/// `arrived` zero at launch.
+#[allow(clippy::too_many_arguments)]
+#[unsafe(no_mangle)]
+pub unsafe extern "ptx-kernel" fn compact_grid_loop(
+    offsets: *const u32,
+    targets: *const u32,
+    weights: *const u32,
+    n: u32,
+    m: u32,
+    delta_node: *const u32,
+    delta_node_len: u32,
+    dist: *const AtomicU32,
+    frontier: *const AtomicU32,
+    reached0: *const AtomicU32,
+    reached1: *const AtomicU32,
+    state: *const LoopState<AtomicU32>,
+    min_work: u32,
+    max_work: u32,
+    barrier: *const GridBarrier,
+) {
+    // SAFETY: as in `compact_block_loop`.
+    let arrays = unsafe {
+        arrays(
+            offsets,
+            targets,
+            weights,
+            n,
+            m,
+            delta_node,
+            delta_node_len,
+            dist,
+            frontier,
+            reached0,
+            reached1,
+            state,
+        )
+    };
+    // SAFETY: `barrier` is a device allocation of the barrier's two words,
+    // accessed only atomically.
+    let team = GridTeam {
+        barrier: unsafe { &*barrier },
+    };
+    compact::thread_loop(arrays, min_work, max_work, &team);
+}

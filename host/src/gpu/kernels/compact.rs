@@ -1,0 +1,242 @@
+//! The kernels of the compacted, device-resident DA2CF, one method each.
+
+use std::sync::Arc;
+
+use cudarc::driver::sys::CUdevice_attribute;
+use cudarc::driver::{
+    CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, LaunchArgs, LaunchConfig,
+    PushKernelArg,
+};
+use gpu_kernels::compact::LOOP_STATE_WORDS;
+use gpu_kernels::launch::{COMPACT_BLOCK_SIZE, COMPACT_SHARED_BYTES, GRID_BARRIER_WORDS, names};
+
+use super::{check_lengths, load_function, one_thread_per};
+use crate::gpu::memory::DeviceGraph;
+use crate::{Error, Result};
+
+/// The device state of a compacted solve.
+pub struct CompactBuffers {
+    /// `Δ_node` per vertex (`n`) for Crauser's rule; for Martín's, one unused
+    /// element (the kernels get length 0).
+    pub delta_node: CudaSlice<u32>,
+    /// Whether the rule is Crauser's (the kernels read `delta_node`).
+    pub crauser: bool,
+    /// Distances, `n`.
+    pub dist: CudaSlice<u32>,
+    /// The frontier list, `n`.
+    pub frontier: CudaSlice<u32>,
+    /// The reached-unsettled lists, `n` each.
+    pub reached: [CudaSlice<u32>; 2],
+    /// The loop state ([`LOOP_STATE_WORDS`]).
+    pub state: CudaSlice<u32>,
+    /// The grid barrier's state ([`GRID_BARRIER_WORDS`]).
+    pub barrier: CudaSlice<u32>,
+}
+
+/// The compacted-DA2CF kernels.
+pub struct CompactKernels {
+    initialize: CudaFunction,
+    block_loop: CudaFunction,
+    grid_loop: CudaFunction,
+}
+
+impl CompactKernels {
+    /// Resolves the compacted-DA2CF kernels in `module`.
+    pub fn load(module: &Arc<CudaModule>) -> Result<Self> {
+        let function = |name| load_function(module, name);
+        Ok(CompactKernels {
+            initialize: function(names::COMPACT_INITIALIZE)?,
+            block_loop: function(names::COMPACT_BLOCK_LOOP)?,
+            grid_loop: function(names::COMPACT_GRID_LOOP)?,
+        })
+    }
+
+    /// How many blocks of `compact_grid_loop` can be resident at once on the
+    /// device of `ctx` (a cooperative launch of more fails).
+    pub fn grid_max_blocks(&self, ctx: &Arc<CudaContext>) -> Result<u32> {
+        let kernel = names::COMPACT_GRID_LOOP;
+        let per_sm = self
+            .grid_loop
+            .occupancy_max_active_blocks_per_multiprocessor(
+                COMPACT_BLOCK_SIZE,
+                COMPACT_SHARED_BYTES as usize,
+                None,
+            )
+            .map_err(Error::cuda(format!("querying the occupancy of {kernel}")))?;
+        let sms = ctx
+            .attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
+            .map_err(Error::cuda("querying the number of multiprocessors"))?;
+        let blocks = per_sm.saturating_mul(sms.max(0) as u32);
+        if blocks == 0 {
+            return Err(Error::InvalidArgument(format!(
+                "{kernel}: not one block of {COMPACT_BLOCK_SIZE} threads fits on a multiprocessor"
+            )));
+        }
+        Ok(blocks)
+    }
+
+    /// `compact_initialize`: a new solve from `source` (`source < n`).
+    pub fn initialize(
+        &self,
+        stream: &Arc<CudaStream>,
+        buffers: &mut CompactBuffers,
+        n: u32,
+        source: u32,
+    ) -> Result<()> {
+        let kernel = names::COMPACT_INITIALIZE;
+        check_state_lengths(kernel, n, buffers)?;
+        if source >= n {
+            return Err(Error::InvalidArgument(format!(
+                "{kernel}: source {source} of {n} vertices"
+            )));
+        }
+        let mut launch = stream.launch_builder(&self.initialize);
+        launch
+            .arg(&mut buffers.dist)
+            .arg(&mut buffers.frontier)
+            .arg(&mut buffers.state)
+            .arg(&n)
+            .arg(&source);
+        // SAFETY: arguments in the kernel's order and types; dist and frontier
+        // hold n >= 1 elements (source < n), state LOOP_STATE_WORDS (checked).
+        unsafe { launch.launch(one_thread_per(n)) }.map_err(Error::cuda(kernel))?;
+        Ok(())
+    }
+
+    /// `compact_block_loop`: one block resumes the solve in `buffers` and runs
+    /// until convergence or until the frontier and `R` together leave
+    /// `min_work..=max_work` vertices.
+    pub fn block_loop(
+        &self,
+        stream: &Arc<CudaStream>,
+        graph: &DeviceGraph,
+        buffers: &mut CompactBuffers,
+        min_work: u32,
+        max_work: u32,
+    ) -> Result<()> {
+        let kernel = names::COMPACT_BLOCK_LOOP;
+        check_state_lengths(kernel, graph.num_vertices(), buffers)?;
+        let config = LaunchConfig {
+            grid_dim: (1, 1, 1),
+            block_dim: (COMPACT_BLOCK_SIZE, 1, 1),
+            shared_mem_bytes: COMPACT_SHARED_BYTES,
+        };
+        let scalars = LoopScalars::new(graph, buffers, min_work, max_work);
+        let mut launch = stream.launch_builder(&self.block_loop);
+        push_loop_args(&mut launch, graph, &scalars, buffers);
+        // SAFETY: arguments in the kernel's order and types (`push_loop_args`); a
+        // validated CSR of n vertices and m edges; the state arrays hold n
+        // elements and the loop state its words (checked above), left by
+        // `initialize` or a loop launch of the same solve; one block of
+        // COMPACT_BLOCK_SIZE threads with COMPACT_SHARED_BYTES of shared memory.
+        unsafe { launch.launch(config) }.map_err(Error::cuda(kernel))?;
+        Ok(())
+    }
+
+    /// `compact_grid_loop`: `blocks` co-resident blocks (at most
+    /// [`CompactKernels::grid_max_blocks`]) resume the solve, as
+    /// [`CompactKernels::block_loop`]. Zeroes the barrier first.
+    pub fn grid_loop(
+        &self,
+        stream: &Arc<CudaStream>,
+        graph: &DeviceGraph,
+        buffers: &mut CompactBuffers,
+        min_work: u32,
+        max_work: u32,
+        blocks: u32,
+    ) -> Result<()> {
+        let kernel = names::COMPACT_GRID_LOOP;
+        check_state_lengths(kernel, graph.num_vertices(), buffers)?;
+        check_lengths(
+            kernel,
+            &[("barrier", buffers.barrier.len(), GRID_BARRIER_WORDS)],
+        )?;
+        if blocks == 0 {
+            return Err(Error::InvalidArgument(format!("{kernel}: zero blocks")));
+        }
+        stream
+            .memset_zeros(&mut buffers.barrier)
+            .map_err(Error::cuda("zeroing the grid barrier"))?;
+        let config = LaunchConfig {
+            grid_dim: (blocks, 1, 1),
+            block_dim: (COMPACT_BLOCK_SIZE, 1, 1),
+            shared_mem_bytes: COMPACT_SHARED_BYTES,
+        };
+        let scalars = LoopScalars::new(graph, buffers, min_work, max_work);
+        let mut launch = stream.launch_builder(&self.grid_loop);
+        let barrier = push_loop_args(&mut launch, graph, &scalars, buffers);
+        launch.arg(barrier);
+        // SAFETY: as in `block_loop`, and: the barrier was zeroed on this stream
+        // just before, and the launch is cooperative, so the driver runs it only
+        // if all its blocks can be co-resident, as the grid barrier requires.
+        unsafe { launch.launch_cooperative(config) }.map_err(Error::cuda(kernel))?;
+        Ok(())
+    }
+}
+
+/// The scalar arguments of the loop kernels (the launch builder keeps
+/// references to them until the launch).
+struct LoopScalars {
+    n: u32,
+    m: u32,
+    delta_node_len: u32,
+    min_work: u32,
+    max_work: u32,
+}
+
+impl LoopScalars {
+    fn new(graph: &DeviceGraph, buffers: &CompactBuffers, min_work: u32, max_work: u32) -> Self {
+        let n = graph.num_vertices();
+        LoopScalars {
+            n,
+            m: graph.num_edges(),
+            delta_node_len: if buffers.crauser { n } else { 0 },
+            min_work,
+            max_work,
+        }
+    }
+}
+
+/// Pushes the arguments the two loop kernels share, in their order (up to
+/// `max_work`); returns the barrier buffer, which only the grid loop takes
+/// next.
+fn push_loop_args<'a>(
+    launch: &mut LaunchArgs<'a>,
+    graph: &'a DeviceGraph,
+    scalars: &'a LoopScalars,
+    buffers: &'a mut CompactBuffers,
+) -> &'a mut CudaSlice<u32> {
+    let [reached0, reached1] = &mut buffers.reached;
+    launch
+        .arg(graph.offsets())
+        .arg(graph.targets())
+        .arg(graph.weights())
+        .arg(&scalars.n)
+        .arg(&scalars.m)
+        .arg(&buffers.delta_node)
+        .arg(&scalars.delta_node_len)
+        .arg(&mut buffers.dist)
+        .arg(&mut buffers.frontier)
+        .arg(reached0)
+        .arg(reached1)
+        .arg(&mut buffers.state)
+        .arg(&scalars.min_work)
+        .arg(&scalars.max_work);
+    &mut buffers.barrier
+}
+
+/// The lengths every compacted kernel needs.
+fn check_state_lengths(kernel: &str, n: u32, buffers: &CompactBuffers) -> Result<()> {
+    let n = n as usize;
+    let mut lengths = vec![
+        ("dist", buffers.dist.len(), n),
+        ("frontier", buffers.frontier.len(), n),
+        ("reached[0]", buffers.reached[0].len(), n),
+        ("reached[1]", buffers.reached[1].len(), n),
+        ("state", buffers.state.len(), LOOP_STATE_WORDS),
+    ];
+    if buffers.crauser {
+        lengths.push(("delta_node", buffers.delta_node.len(), n));
+    }
+    check_lengths(kernel, &lengths)
+}
