@@ -88,6 +88,10 @@ pub mod names {
     /// Crauser general on adjacency matrices: `Δ_node`, the minimum of each row.
     pub const MATRIX_DELTA_NODE: &str = "matrix_delta_node";
 
+    /// The shortest-path tree after a solve: one round of parents pulled over
+    /// the predecessor CSR.
+    pub const PARENTS_JOIN_ROUND: &str = "parents_join_round";
+
     /// Every kernel, for loading them all at once and for the PTX check.
     pub const ALL: &[&str] = &[
         STATS_COUNT_FLAGS,
@@ -108,6 +112,7 @@ pub mod names {
         MATRIX_RELAX_U,
         MATRIX_RELAX_F,
         MATRIX_DELTA_NODE,
+        PARENTS_JOIN_ROUND,
     ];
 }
 

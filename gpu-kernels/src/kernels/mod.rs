@@ -13,6 +13,7 @@ mod bellman_ford;
 mod crauser;
 mod da2cf;
 mod matrix;
+mod parents;
 mod stats;
 
 use crate::csr::Csr;

@@ -5,5 +5,6 @@
 pub mod bellman_ford;
 pub mod da2cf;
 pub mod matrix;
+pub mod parents;
 
 pub use da2cf::{Da2cfResult, da2cf, da2cf_f, minimum};

@@ -6,6 +6,7 @@ mod bellman_ford;
 mod crauser;
 mod da2cf;
 mod matrix;
+mod parents;
 mod stats;
 
 use std::sync::Arc;
@@ -19,6 +20,7 @@ pub use bellman_ford::{BellmanFordBuffers, BellmanFordKernels};
 pub use crauser::CrauserKernels;
 pub use da2cf::Da2cfKernels;
 pub use matrix::MatrixKernels;
+pub use parents::{ParentsKernels, TreeBuffers};
 pub use stats::StatsKernels;
 
 use super::ptx::PTX;
@@ -36,6 +38,8 @@ pub struct Kernels {
     pub stats: StatsKernels,
     /// "Algorithm 1", Bellman-Ford style (one launch per solve).
     pub bellman_ford: BellmanFordKernels,
+    /// The shortest-path tree after a solve (`--parents`).
+    pub parents: ParentsKernels,
 }
 
 impl Kernels {
@@ -51,6 +55,7 @@ impl Kernels {
             matrix: MatrixKernels::load(&module)?,
             stats: StatsKernels::load(&module)?,
             bellman_ford: BellmanFordKernels::load(&module)?,
+            parents: ParentsKernels::load(&module)?,
         })
     }
 }
