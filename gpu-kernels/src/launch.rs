@@ -104,6 +104,10 @@ pub mod names {
     /// (cooperative launch, grid-wide barrier).
     pub const COMPACT_GRID_LOOP: &str = "compact_grid_loop";
 
+    /// The shortest-path tree after a solve: one round of parents pulled over
+    /// the predecessor CSR.
+    pub const PARENTS_JOIN_ROUND: &str = "parents_join_round";
+
     /// Every kernel, for loading them all at once and for the PTX check.
     pub const ALL: &[&str] = &[
         STATS_COUNT_FLAGS,
@@ -127,6 +131,7 @@ pub mod names {
         COMPACT_INITIALIZE,
         COMPACT_BLOCK_LOOP,
         COMPACT_GRID_LOOP,
+        PARENTS_JOIN_ROUND,
     ];
 }
 

@@ -2,7 +2,7 @@
 //!
 //! The crate compiles twice:
 //! - for the host, as an ordinary `no_std` library: the per-thread logic of every
-//!   kernel (the modules [`da2cf`], [`crauser`], [`matrix`], [`reduce`], [`distance`], [`csr`]) is plain Rust
+//!   kernel (the modules [`da2cf`], [`crauser`], [`matrix`], [`parents`], [`reduce`], [`distance`], [`csr`]) is plain Rust
 //!   over slices and `core` atomics, so `cargo test` drives it on the CPU;
 //! - for the GPU, by `host/build.rs`, into PTX: the `extern "ptx-kernel"` entry
 //!   points in `kernels.rs` only compute the thread's index and call that logic.
@@ -32,6 +32,7 @@ pub mod da2cf;
 pub mod distance;
 pub mod launch;
 pub mod matrix;
+pub mod parents;
 pub mod reduce;
 pub mod stats;
 

@@ -118,6 +118,25 @@ pub enum Error {
         /// Vertices compared.
         num_vertices: usize,
     },
+
+    /// A shortest-path tree differs from the one that the distances give
+    /// (`--verify` with `--parents` or `--path-to`; [`crate::parents::check`]).
+    #[error(
+        "shortest-path tree check failed: {count} of {num_vertices} parents differ from the \
+         expected tree; first at vertex {vertex}: expected parent {expected}, got {found}"
+    )]
+    TreeMismatch {
+        /// First vertex that differs.
+        vertex: usize,
+        /// The expected parent there (`none` for no parent).
+        expected: String,
+        /// The checked tree's parent there.
+        found: String,
+        /// How many vertices differ.
+        count: usize,
+        /// Vertices compared.
+        num_vertices: usize,
+    },
 }
 
 impl Error {
@@ -134,7 +153,8 @@ impl Error {
             Error::NoGpu(_)
             | Error::Cuda { .. }
             | Error::OutOfMemory { .. }
-            | Error::Mismatch { .. } => 1,
+            | Error::Mismatch { .. }
+            | Error::TreeMismatch { .. } => 1,
         }
     }
 

@@ -9,7 +9,8 @@
 //! - [`oracle`]: Dijkstra on the CPU, the reference for every result;
 //! - [`cpu`]: DA2CF on the CPU through the kernels' own per-thread logic;
 //! - [`gpu`]: the CUDA side (context, kernels, device graphs, solver loops);
-//! - [`distances`]: checking, comparing and summarizing results.
+//! - [`distances`]: checking, comparing and summarizing results;
+//! - [`parents`]: shortest-path trees (checked against the distances) and paths.
 pub mod algorithms;
 pub mod bench;
 pub mod cpu;
@@ -22,6 +23,7 @@ pub mod gpu;
 pub mod graph;
 pub mod matrix;
 pub mod oracle;
+pub mod parents;
 pub mod reorder;
 pub mod variants;
 

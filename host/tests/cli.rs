@@ -510,3 +510,151 @@ fn every_subcommand_help_has_an_example() {
     }
     assert!(out.contains("--source 1 is the first vertex"), "{out}");
 }
+
+#[test]
+fn parents_and_path_to_use_the_inputs_numbering() {
+    let dir = TempDir::new("parents");
+    let graph = dir.path("small.gr");
+    std::fs::write(&graph, SMALL_GR).unwrap();
+    let tree = dir.path("tree.txt");
+    let tree_arg = tree.to_str().unwrap();
+    let (code, out, err) = solve(
+        &graph,
+        &[
+            "--device",
+            "cpu",
+            "--parents",
+            tree_arg,
+            "--path-to",
+            "3",
+            "--verify",
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        std::fs::read_to_string(&tree).unwrap(),
+        "1 -\n2 1\n3 2\n4 -\n"
+    );
+    assert!(
+        out.contains("path         to 3: length 10, 2 edges: 1 2 3"),
+        "{out}"
+    );
+    assert!(
+        out.contains("verified: the tree is the one the oracle's distances give"),
+        "{out}"
+    );
+    let (code, out, err) = solve(&graph, &["--device", "cpu", "--path-to", "4"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("path         to 4: unreachable from 1"),
+        "{out}"
+    );
+    let (code, out, err) = solve(
+        &graph,
+        &["--device", "cpu", "--source", "4", "--path-to", "3"],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("to 3: length 11, 3 edges: 4 1 2 3"), "{out}");
+    let (code, out, err) = solve(&graph, &["--device", "cpu", "--path-to", "1"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("to 1: length 0, 0 edges: 1"), "{out}");
+    // Binary: 0-based ids, u32::MAX for no parent.
+    let (code, _, err) = solve(
+        &graph,
+        &[
+            "--device",
+            "cpu",
+            "--parents",
+            tree_arg,
+            "--output-format",
+            "bin",
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    let expected: Vec<u8> = [u32::MAX, 0, 1, u32::MAX]
+        .iter()
+        .flat_map(|p| p.to_le_bytes())
+        .collect();
+    assert_eq!(std::fs::read(&tree).unwrap(), expected);
+    // A 0-based edge list writes 0-based parents.
+    let el = dir.path("small.el");
+    std::fs::write(&el, "0 1 7\n1 2 3\n3 0 1\n").unwrap();
+    let (code, _, err) = solve(&el, &["--device", "cpu", "--parents", tree_arg]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        std::fs::read_to_string(&tree).unwrap(),
+        "0 -\n1 0\n2 1\n3 -\n"
+    );
+}
+
+#[test]
+fn path_to_goes_into_the_json_summary() {
+    let (code, out, err) = solve(
+        &rome99(),
+        &["--device", "cpu", "--json", "--verify", "--path-to", "3353"],
+    );
+    assert_eq!(code, 0, "{err}");
+    let json: serde_json::Value =
+        serde_json::from_str(&out).unwrap_or_else(|e| panic!("not JSON ({e}): {out}"));
+    let path = &json["path"];
+    assert_eq!(path["target"], 3353);
+    assert_eq!(path["reachable"], true);
+    let vertices: Vec<u64> = path["vertices"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_u64().unwrap())
+        .collect();
+    assert_eq!((vertices[0], vertices[vertices.len() - 1]), (1, 3353));
+    assert!(path["distance"].as_u64().unwrap() > 0);
+    assert_eq!(json["algorithms"][0]["tree_verified"], true);
+    // Without --path-to there is no path.
+    let (code, out, err) = solve(&rome99(), &["--device", "cpu", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert!(json["path"].is_null() && json["algorithms"][0]["tree_verified"].is_null());
+}
+
+#[test]
+fn bad_parents_and_path_to_arguments_exit_with_2() {
+    let dir = TempDir::new("parents-bad");
+    let graph = dir.path("small.gr");
+    std::fs::write(&graph, SMALL_GR).unwrap();
+    // Ids outside the file's numbering.
+    for bad in ["0", "5"] {
+        let (code, out, err) = solve(&graph, &["--device", "cpu", "--path-to", bad]);
+        assert_eq!(code, 2, "{err}");
+        assert!(
+            err.contains(&format!("--path-to vertex {bad} is out of range"))
+                && err.contains("numbered 1 to 4"),
+            "{err}"
+        );
+        assert!(!out.contains("algorithm"), "rejected before solving: {out}");
+    }
+    let el = dir.path("small.el");
+    std::fs::write(&el, "0 1 7\n1 2 3\n3 0 1\n").unwrap();
+    let (code, _, err) = solve(&el, &["--device", "cpu", "--path-to", "4"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("numbered 0 to 3"), "{err}");
+    // Not a number, several algorithms, a file that cannot be written.
+    let (code, _, err) = solve(&graph, &["--device", "cpu", "--path-to", "x"]);
+    assert_eq!(code, 2, "{err}");
+    for flag in [&["--parents", "t.txt"][..], &["--path-to", "2"]] {
+        let (code, _, err) = solve(
+            &graph,
+            &[&["--device", "cpu", "--algo", "dijkstra,f-cpu"][..], flag].concat(),
+        );
+        assert_eq!(code, 2, "{err}");
+        assert!(
+            err.contains(&format!("{} takes a single --algo", flag[0])),
+            "{err}"
+        );
+    }
+    let unwritable = dir.path("no-such-dir/tree.txt");
+    let (code, _, err) = solve(
+        &graph,
+        &["--device", "cpu", "--parents", unwritable.to_str().unwrap()],
+    );
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("no-such-dir/tree.txt"), "{err}");
+}

@@ -146,6 +146,65 @@ pub fn check_against_oracle<T>(
     }
 }
 
+/// Checks a shortest-path tree from `source` against the oracle's distances
+/// `expected` with `sssp::parents::check` (every parent the expected one), then
+/// walks the tree's paths to up to 64 targets spread over the vertices: each
+/// runs from the source along edges of the graph and is as long as the
+/// target's distance; unreached targets have none. Panics with `context`.
+pub fn check_tree(graph: &Graph, source: usize, expected: &[u32], tree: &[u32], context: &str) {
+    use gpu_kernels::distance::MAX_DISTANCE;
+    if let Err(e) = sssp::parents::check(graph, source, expected, tree) {
+        panic!("{context}: {e}");
+    }
+    let n = graph.num_vertices();
+    for target in (0..n).step_by((n / 64).max(1)) {
+        let path = sssp::parents::path(tree, source, target)
+            .unwrap_or_else(|e| panic!("{context}: the path to {target}: {e}"));
+        let Some(path) = path else {
+            assert!(
+                expected[target] > MAX_DISTANCE,
+                "{context}: vertex {target} is reached but the tree has no path to it"
+            );
+            continue;
+        };
+        assert_eq!(
+            (path[0], path[path.len() - 1]),
+            (source, target),
+            "{context}: the path to {target} has the wrong ends: {path:?}"
+        );
+        let length: u64 = path
+            .windows(2)
+            .map(|edge| {
+                let weight = graph.csr().edges(edge[0]).filter(|&(v, _)| v == edge[1]);
+                weight.map(|(_, w)| w as u64).min().unwrap_or_else(|| {
+                    panic!(
+                        "{context}: the path to {target} takes {} -> {}, which is no edge",
+                        edge[0], edge[1]
+                    )
+                })
+            })
+            .sum();
+        assert_eq!(
+            length, expected[target] as u64,
+            "{context}: the path to {target} ({path:?}) is not a shortest path"
+        );
+    }
+}
+
+/// `graphs/NAME` (e.g. `rome99.gr`): from the source tree, or, for test
+/// binaries run elsewhere (dist/run-tests.sh), from the working directory or
+/// its parent; `None` where it is in none of them.
+pub fn find_graph(name: &str) -> Option<std::path::PathBuf> {
+    [
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../graphs"),
+        std::path::PathBuf::from("graphs"),
+        std::path::PathBuf::from("../graphs"),
+    ]
+    .iter()
+    .map(|dir| dir.join(name))
+    .find(|path| path.exists())
+}
+
 /// Checks that a lying header allocates nothing big: an allocator that records
 /// the largest allocation of the current thread.
 pub mod allocation {

@@ -17,6 +17,7 @@ Examples:
   host --graph g.csr --algo u-gpu-plus --runs 5
   host --graph g.csr --source 3 --output distances.txt
   host --graph graphs/rome99.gr --device cpu --verify --source 1
+  host --graph graphs/rome99.gr --path-to 3353 --parents tree.txt
   host --graph web.mtx.gz --json --output d.bin --output-format bin
   host convert roads.gr.gz roads.csr
   host algos
@@ -29,8 +30,8 @@ Examples:
 /// F^GPU of Martín et al., push relaxation with atomic minimum) on the GPU and
 /// prints a summary. The graph may be g.csr, DIMACS .gr, Matrix Market .mtx or
 /// an edge list (.el, .txt), text formats optionally gzipped (.gz). Vertex ids
-/// (`--source`, `--output`) follow the input file: 1-based for .gr and .mtx,
-/// 0-based for .csr and edge lists.
+/// (`--source`, `--output`, `--parents`, `--path-to`) follow the input file:
+/// 1-based for .gr and .mtx, 0-based for .csr and edge lists.
 #[derive(Debug, Parser)]
 #[command(
     name = "host",

@@ -11,7 +11,8 @@ use sssp::algorithms::{Algorithm, Device};
 use sssp::distances;
 use sssp::formats::{self, InputNumbering, LoadedGraph};
 use sssp::gpu::Gpu;
-use sssp::{Error, Graph, Result, oracle};
+use sssp::parents::NO_PARENT;
+use sssp::{Error, Graph, Result, cpu, oracle, parents};
 
 use super::FormatArg;
 
@@ -34,14 +35,15 @@ pub enum Layout {
     Matrix,
 }
 
-/// How `--output` writes distances.
+/// How `--output` writes distances and `--parents` the tree.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum OutputFormat {
-    /// `vertex distance` lines with the input's vertex ids (1-based for .gr and
-    /// .mtx), `inf` when unreachable.
+    /// `vertex distance` (`vertex parent`) lines with the input's vertex ids
+    /// (1-based for .gr and .mtx), `inf` when unreachable (`-` for no parent).
     Text,
-    /// Raw little-endian u32 distances, one per vertex in order (no header),
-    /// 4294967295 (u32::MAX) when unreachable.
+    /// Raw little-endian u32s, one per vertex in order (no header): distances,
+    /// 4294967295 (u32::MAX) when unreachable; parents as 0-based ids,
+    /// 4294967295 for no parent.
     Bin,
 }
 
@@ -75,9 +77,20 @@ pub struct SolveArgs {
     /// Write the distances to this file (see --output-format).
     #[arg(long, short)]
     output: Option<PathBuf>,
-    /// How --output writes the distances.
+    /// How --output writes the distances and --parents the tree.
     #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
     output_format: OutputFormat,
+    /// Write the shortest-path tree to this file (see --output-format): each
+    /// reached vertex's parent on a shortest path from the source (the smallest
+    /// such vertex), computed after the solve on the same device; the source and
+    /// unreached vertices have none.
+    #[arg(long, value_name = "FILE")]
+    parents: Option<PathBuf>,
+    /// Print a shortest path from the source to this vertex (in the input's
+    /// numbering, like --source) and its length, read from the shortest-path
+    /// tree; with --json, it goes into the JSON object.
+    #[arg(long, value_name = "T")]
+    path_to: Option<u64>,
     /// Print one JSON object with the summary on stdout instead of the human
     /// summary (notices and warnings stay on stderr).
     #[arg(long)]
@@ -124,7 +137,23 @@ struct JsonSummary {
     device: Option<String>,
     algorithms: Vec<JsonAlgorithm>,
     output: Option<String>,
+    /// The `--parents` file.
+    parents: Option<String>,
+    /// The format of `output` and `parents`, when either is written.
     output_format: Option<&'static str>,
+    /// The `--path-to` path.
+    path: Option<JsonPath>,
+}
+
+/// The `--path-to` entry of the `--json` summary, ids in the input's numbering.
+#[derive(Serialize)]
+struct JsonPath {
+    target: u64,
+    reachable: bool,
+    /// The path's length (the target's distance); `null` when unreachable.
+    distance: Option<u32>,
+    /// From the source to the target; empty when unreachable.
+    vertices: Vec<u64>,
 }
 
 /// One algorithm's entry of the `--json` summary.
@@ -143,6 +172,9 @@ struct JsonAlgorithm {
     checksum: String,
     verified: Option<bool>,
     mismatches: Option<usize>,
+    /// With --verify and a tree (--parents, --path-to): whether it is the one
+    /// the oracle's distances give.
+    tree_verified: Option<bool>,
 }
 
 #[derive(Serialize)]
@@ -158,10 +190,16 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         .graph
         .as_deref()
         .ok_or_else(|| Error::InvalidArgument("--graph is required".into()))?;
-    if args.output.is_some() && args.algo.len() > 1 {
-        return Err(Error::InvalidArgument(
-            "--output takes a single --algo".into(),
-        ));
+    for (given, flag) in [
+        (args.output.is_some(), "--output"),
+        (args.parents.is_some(), "--parents"),
+        (args.path_to.is_some(), "--path-to"),
+    ] {
+        if given && args.algo.len() > 1 {
+            return Err(Error::InvalidArgument(format!(
+                "{flag} takes a single --algo"
+            )));
+        }
     }
     let out = Human { quiet: args.json };
     let load_start = Instant::now();
@@ -171,6 +209,11 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     let numbering = loaded.numbering();
     let source_id = args.source.unwrap_or(numbering.external(0));
     let source = source_vertex(&loaded, &graph, source_id)?;
+    let path_target = args
+        .path_to
+        .map(|id| path_target(&loaded, &graph, id))
+        .transpose()?;
+    let wants_tree = args.parents.is_some() || path_target.is_some();
     out.line(format_args!("graph        {}", path.display()));
     out.line(format_args!(
         "format       {}{}",
@@ -231,6 +274,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     let mut rows = Vec::new();
     let mut json_rows = Vec::new();
     let mut first_failure = None;
+    let mut json_path = None;
     for &requested in &algorithms {
         // Without a GPU, a GPU algorithm is replaced by the oracle.
         let algo = match (&gpu, requested.info().device) {
@@ -262,8 +306,36 @@ pub fn run(args: &SolveArgs) -> Result<()> {
             write_distances(output, &run.dist, numbering, args.output_format)?;
             out.line(format_args!("output       {}", output.display()));
         }
+        let tree = if wants_tree {
+            Some(shortest_path_tree(on_gpu, &graph, source, &run.dist, &out)?)
+        } else {
+            None
+        };
+        if let (Some(tree), Some(file)) = (&tree, &args.parents) {
+            write_parents(file, tree, numbering, args.output_format)?;
+            out.line(format_args!("parents      {}", file.display()));
+        }
+        if let (Some(tree), Some(target)) = (&tree, path_target) {
+            let path = tree_path(tree, &run.dist, source, target, numbering)?;
+            match path.distance {
+                None => out.line(format_args!(
+                    "path         to {}: unreachable from {source_id}",
+                    path.target
+                )),
+                Some(distance) => {
+                    let ids: Vec<String> = path.vertices.iter().map(u64::to_string).collect();
+                    out.line(format_args!(
+                        "path         to {}: length {distance}, {} edges: {}",
+                        path.target,
+                        ids.len() - 1,
+                        ids.join(" ")
+                    ))
+                }
+            }
+            json_path = Some(path);
+        }
         let mut verdict = "-".to_string();
-        let (mut verified, mut mismatches) = (None, None);
+        let (mut verified, mut mismatches, mut tree_verified) = (None, None, None);
         if args.verify {
             if expected.is_none() {
                 let start = Instant::now();
@@ -294,6 +366,19 @@ pub fn run(args: &SolveArgs) -> Result<()> {
                     first_failure.get_or_insert(mismatch);
                 }
             }
+            if let Some(tree) = &tree {
+                match parents::check(&graph, source, expected, tree) {
+                    Ok(()) => {
+                        out.line("verified: the tree is the one the oracle's distances give");
+                        tree_verified = Some(true);
+                    }
+                    Err(wrong) => {
+                        out.line(format_args!("NOT verified: {wrong}"));
+                        tree_verified = Some(false);
+                        first_failure.get_or_insert(wrong);
+                    }
+                }
+            }
         }
         let (median, min, max) = run.times_ms;
         json_rows.push(JsonAlgorithm {
@@ -319,6 +404,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
             checksum: format!("{:016x}", summary.checksum),
             verified,
             mismatches,
+            tree_verified,
         });
         rows.push((algo, run, verdict));
     }
@@ -338,6 +424,10 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         }
     }
     if args.json {
+        let format_name = match args.output_format {
+            OutputFormat::Text => "text",
+            OutputFormat::Bin => "bin",
+        };
         let summary = JsonSummary {
             graph: path.display().to_string(),
             format: loaded.format().name(),
@@ -350,10 +440,9 @@ pub fn run(args: &SolveArgs) -> Result<()> {
             device: device_name,
             algorithms: json_rows,
             output: args.output.as_ref().map(|p| p.display().to_string()),
-            output_format: args.output.as_ref().map(|_| match args.output_format {
-                OutputFormat::Text => "text",
-                OutputFormat::Bin => "bin",
-            }),
+            parents: args.parents.as_ref().map(|p| p.display().to_string()),
+            output_format: (args.output.is_some() || args.parents.is_some()).then_some(format_name),
+            path: json_path,
         };
         let text = serde_json::to_string_pretty(&summary)
             .map_err(|e| Error::InvalidArgument(format!("cannot write the JSON summary: {e}")))?;
@@ -379,6 +468,69 @@ fn source_vertex(loaded: &LoadedGraph, graph: &Graph, id: u64) -> Result<usize> 
             loaded.format()
         ))),
     }
+}
+
+/// The graph vertex of `--path-to`, given in the input's numbering.
+fn path_target(loaded: &LoadedGraph, graph: &Graph, id: u64) -> Result<usize> {
+    let numbering = loaded.numbering();
+    let n = graph.num_vertices();
+    numbering.internal(id, n).ok_or_else(|| {
+        Error::InvalidArgument(format!(
+            "--path-to vertex {id} is out of range: the graph has {n} vertices, numbered {} as \
+             in the {} file",
+            numbering.id_range(n),
+            loaded.format()
+        ))
+    })
+}
+
+/// The shortest-path tree of a solve's distances, on the GPU that solved or on
+/// the CPU.
+fn shortest_path_tree(
+    gpu: Option<&Gpu>,
+    graph: &Graph,
+    source: usize,
+    dist: &[u32],
+    out: &Human,
+) -> Result<Vec<u32>> {
+    let start = Instant::now();
+    let (tree, device) = match gpu {
+        Some(gpu) => (
+            sssp::gpu::parents::shortest_path_tree(gpu, graph, source, dist)?,
+            "GPU",
+        ),
+        None => (
+            cpu::parents::shortest_path_tree(graph, source, dist)?,
+            "CPU",
+        ),
+    };
+    out.line(format_args!(
+        "tree         {:.1} ms ({device}, host timer, transpose and copies included)",
+        start.elapsed().as_secs_f64() * 1e3
+    ));
+    Ok(tree)
+}
+
+/// The `--path-to` path from `source` to `target` in `tree`, in the input's
+/// numbering.
+fn tree_path(
+    tree: &[u32],
+    dist: &[u32],
+    source: usize,
+    target: usize,
+    numbering: InputNumbering,
+) -> Result<JsonPath> {
+    let path = parents::path(tree, source, target)?;
+    Ok(JsonPath {
+        target: numbering.external(target),
+        reachable: path.is_some(),
+        distance: path.as_ref().map(|_| dist[target]),
+        vertices: path
+            .unwrap_or_default()
+            .into_iter()
+            .map(|v| numbering.external(v))
+            .collect(),
+    })
 }
 
 /// One algorithm's result: distances, iterations and (median, min, max) times.
@@ -464,6 +616,33 @@ fn write_distances(
     numbering: InputNumbering,
     format: OutputFormat,
 ) -> Result<()> {
+    write_per_vertex(path, dist, numbering, format, distances::display)
+}
+
+/// Writes the tree `parent` to `path`: `vertex parent` lines with the input's
+/// vertex ids and `-` for no parent, or the raw little-endian `u32`s (0-based
+/// ids, [`NO_PARENT`] for none).
+fn write_parents(
+    path: &Path,
+    parent: &[u32],
+    numbering: InputNumbering,
+    format: OutputFormat,
+) -> Result<()> {
+    write_per_vertex(path, parent, numbering, format, |p| match p {
+        NO_PARENT => "-".to_string(),
+        p => numbering.external(p as usize).to_string(),
+    })
+}
+
+/// Writes one `u32` per vertex to `path`: `vertex text(value)` lines with the
+/// input's vertex ids, or the raw little-endian values.
+fn write_per_vertex(
+    path: &Path,
+    values: &[u32],
+    numbering: InputNumbering,
+    format: OutputFormat,
+    text: impl Fn(u32) -> String,
+) -> Result<()> {
     let io_error = |source| Error::Io {
         path: path.to_path_buf(),
         source,
@@ -472,13 +651,12 @@ fn write_distances(
     let mut out = BufWriter::with_capacity(1 << 20, file);
     match format {
         OutputFormat::Text => {
-            for (v, &d) in dist.iter().enumerate() {
-                writeln!(out, "{} {}", numbering.external(v), distances::display(d))
-                    .map_err(io_error)?;
+            for (v, &value) in values.iter().enumerate() {
+                writeln!(out, "{} {}", numbering.external(v), text(value)).map_err(io_error)?;
             }
         }
         OutputFormat::Bin => {
-            for chunk in dist.chunks(1 << 14) {
+            for chunk in values.chunks(1 << 14) {
                 let bytes: Vec<u8> = chunk.iter().flat_map(|d| d.to_le_bytes()).collect();
                 out.write_all(&bytes).map_err(io_error)?;
             }

@@ -7,6 +7,7 @@ mod compact;
 mod crauser;
 mod da2cf;
 mod matrix;
+mod parents;
 mod stats;
 
 use std::sync::Arc;
@@ -21,6 +22,7 @@ pub use compact::{CompactBuffers, CompactKernels};
 pub use crauser::CrauserKernels;
 pub use da2cf::Da2cfKernels;
 pub use matrix::MatrixKernels;
+pub use parents::{ParentsKernels, TreeBuffers};
 pub use stats::StatsKernels;
 
 use super::ptx::PTX;
@@ -40,6 +42,8 @@ pub struct Kernels {
     pub bellman_ford: BellmanFordKernels,
     /// The compacted, device-resident DA2CF.
     pub compact: CompactKernels,
+    /// The shortest-path tree after a solve (`--parents`).
+    pub parents: ParentsKernels,
 }
 
 impl Kernels {
@@ -56,6 +60,7 @@ impl Kernels {
             stats: StatsKernels::load(&module)?,
             bellman_ford: BellmanFordKernels::load(&module)?,
             compact: CompactKernels::load(&module)?,
+            parents: ParentsKernels::load(&module)?,
         })
     }
 }

@@ -1,0 +1,88 @@
+//! Per-thread logic of the shortest-path tree (`--parents`), built after a
+//! solve from its distances: each vertex picks its parent among its in-edges
+//! (pull over the predecessor CSR, one thread per vertex, no atomic
+//! read-modify-write, the same result on any schedule).
+//!
+//! An in-edge `(u, v)` of weight `w` is *tight* when `dist[u] + w = dist[v]`
+//! with [`extend`]'s saturating sum, and `dist[v]` is exact (at most
+//! [`MAX_DISTANCE`]): an unreached `u` ([`crate::distance::INFINITY`]) never
+//! matches, nor does a sum that saturates, so saturation can never fake
+//! equality. The tree is built in rounds ([`join_round`]):
+//!
+//! - round 0: every vertex leaves the tree, then the source joins it at level 0
+//!   (without a parent), and each reached vertex with a tight in-edge of
+//!   positive weight joins at level 0 with the smallest such `u` as its parent.
+//!   With positive weights every reached vertex joins here: `parent[v]` is the
+//!   smallest `u` with `dist[u] + w(u, v) = dist[v]`, and one round is all.
+//! - round `r ≥ 1`: each reached vertex not yet in the tree joins at level `r`
+//!   with the smallest `u` on a tight zero-weight in-edge that joined at a level
+//!   below `r`, as long as some vertex joined in the round before (a
+//!   breadth-first search over the zero-weight tight edges).
+//!
+//! Why the rounds: with zero-weight edges "the smallest tight `u`" alone is not
+//! a tree. Two vertices at the same distance joined both ways by zero-weight
+//! edges, each also reached through a larger vertex, would pick each other. Here
+//! every parent is smaller than its child in `(dist, level)`, so the parents form
+//! a tree rooted at the source. Unreached vertices, vertices whose distance is
+//! not exact and the source have no parent: [`NO_PARENT`].
+
+use core::sync::atomic::{AtomicU32, Ordering};
+
+use crate::csr::Csr;
+use crate::distance::{MAX_DISTANCE, extend};
+
+/// The parent of the source, of unreached vertices and of vertices whose
+/// distance is not exact: `u32::MAX`, never a vertex id.
+pub const NO_PARENT: u32 = u32::MAX;
+
+/// The level of a vertex that is not (yet) in the tree.
+pub const NOT_IN_TREE: u32 = u32::MAX;
+
+/// Round `round` of the tree for vertex `v` of the predecessor CSR
+/// `predecessors` (see the module documentation): writes `parent` (vertex `v`'s
+/// entry) and `level[v]`, reads `dist` and the levels of `v`'s predecessors.
+///
+/// Returns whether another round is needed on `v`'s account: in round 0, `v`
+/// is reached but has no tight in-edge of positive weight; in a later round,
+/// `v` joined the tree (its zero-weight successors may join in the next).
+///
+/// In round `r ≥ 1`, a vertex joining writes `r` to its level while other
+/// threads may read it; they look for levels below `r`, so whether they see the
+/// old or the new value does not change what they pick.
+#[inline(always)]
+pub fn join_round(
+    v: usize,
+    source: usize,
+    round: u32,
+    predecessors: Csr<'_>,
+    dist: &[u32],
+    parent: &mut u32,
+    level: &[AtomicU32],
+) -> bool {
+    if round == 0 {
+        *parent = NO_PARENT;
+        let start = if v == source { 0 } else { NOT_IN_TREE };
+        level[v].store(start, Ordering::Relaxed);
+    }
+    let target = dist[v];
+    if v == source || target > MAX_DISTANCE || level[v].load(Ordering::Relaxed) != NOT_IN_TREE {
+        return false;
+    }
+    let mut best = NO_PARENT;
+    for (u, w) in predecessors.edges(v) {
+        if u as u32 >= best {
+            continue;
+        }
+        let dist_u = dist[u];
+        let earlier = dist_u < target || (round > 0 && level[u].load(Ordering::Relaxed) < round);
+        if earlier && extend(dist_u, w) == target {
+            best = u as u32;
+        }
+    }
+    if best == NO_PARENT {
+        return round == 0;
+    }
+    *parent = best;
+    level[v].store(round, Ordering::Relaxed);
+    round > 0
+}

@@ -1,0 +1,56 @@
+//! The shortest-path tree on the GPU, after a solve by any GPU solver (from its
+//! [`super::GpuSolver::distances`]): the predecessor CSR and the distances go
+//! up, `parents_join_round` runs until a round asks for no other (one round when
+//! all weights are positive), the parents come back.
+
+use super::Gpu;
+use super::kernels::TreeBuffers;
+use super::memory::{DeviceGraph, alloc_zeroed, bytes_of};
+use crate::graph::Graph;
+use crate::parents::check_inputs;
+use crate::{Error, Result};
+
+/// The shortest-path tree from `source` that the distances `dist` of a solve
+/// give on the successor CSR `graph` ([`crate::parents`] describes it), computed
+/// on `gpu`: one parent per vertex, [`crate::parents::NO_PARENT`] for the source and unreached
+/// vertices. The same as [`crate::cpu::parents::shortest_path_tree`].
+pub fn shortest_path_tree(
+    gpu: &Gpu,
+    graph: &Graph,
+    source: usize,
+    dist: &[u32],
+) -> Result<Vec<u32>> {
+    check_inputs(graph, source, dist)?;
+    let (n, m) = (graph.num_vertices(), graph.num_edges());
+    gpu.check_fits(
+        "the predecessor CSR and the shortest-path tree",
+        DeviceGraph::bytes_needed(n, m) + bytes_of::<u32>(3 * n + 1),
+    )?;
+    let predecessors = DeviceGraph::upload(gpu, &graph.transpose())?;
+    let stream = gpu.stream();
+    let mut buffers = TreeBuffers {
+        dist: stream
+            .clone_htod(dist)
+            .map_err(Error::cuda("copying the distances to the GPU"))?,
+        parent: alloc_zeroed(gpu, n, "parents")?,
+        level: alloc_zeroed(gpu, n, "tree levels")?,
+        more: alloc_zeroed(gpu, 1, "the tree's round flag")?,
+    };
+    let kernels = &gpu.kernels().parents;
+    let mut round = 0;
+    loop {
+        kernels.join_round(stream, &predecessors, source as u32, round, &mut buffers)?;
+        let more = stream
+            .clone_dtoh(&buffers.more)
+            .map_err(Error::cuda("copying the tree's round flag to the host"))?;
+        if more[0] == 0 {
+            break;
+        }
+        round += 1;
+    }
+    let mut parent = stream
+        .clone_dtoh(&buffers.parent)
+        .map_err(Error::cuda("copying the parents to the host"))?;
+    parent.truncate(n);
+    Ok(parent)
+}
