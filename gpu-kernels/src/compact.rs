@@ -101,17 +101,29 @@ impl LoopState<u32> {
 
 const _: () = assert!(LOOP_STATE_WORDS == 13);
 
-/// What a thread of the loop needs from the threads it runs with.
+/// What a thread of the loop needs from the threads it runs with. Threads come
+/// in warps of [`Team::warp_size`] lanes (32 on the GPU, 1 on the CPU); the
+/// warp-wide calls (`reserve_where`, `warp_max`) must be made by every lane of
+/// a warp together, so the loop keeps its control flow warp-uniform around
+/// them.
 pub trait Team {
-    /// This thread's index among [`Team::threads`].
+    /// This thread's index among [`Team::threads`]; lanes of a warp are
+    /// consecutive, starting at a multiple of the warp size.
     fn thread(&self) -> usize;
-    /// Number of threads running the loop.
+    /// Number of threads running the loop (a multiple of the warp size).
     fn threads(&self) -> usize;
+    /// Lanes per warp.
+    fn warp_size(&self) -> usize;
     /// A barrier over all threads that orders memory: every write before it is
     /// visible to every thread after it.
     fn barrier(&self);
-    /// Reserves one slot of a queue whose length is `len`: its index.
-    fn reserve(&self, len: &AtomicU32) -> u32;
+    /// Warp-wide: each lane with `wants` gets its own slot index of a queue
+    /// whose length is `len` (the others an unspecified value).
+    fn reserve_where(&self, wants: bool, len: &AtomicU32) -> u32;
+    /// Warp-wide: the sum of `value` over this lane and the lanes below it.
+    fn warp_inclusive_sum(&self, value: u32) -> u32;
+    /// Warp-wide: `value` of lane `src`.
+    fn warp_shuffle(&self, value: u32, src: usize) -> u32;
     /// Lowers `target` to the minimum of `value` over the threads of this
     /// thread's group (all must call it together).
     fn minimum_into(&self, value: u32, target: &AtomicU32);
@@ -180,43 +192,106 @@ pub fn initialize_state(source: u32, frontier: &[AtomicU32], state: &LoopState<A
     }
 }
 
-/// Relax phase for frontier vertex `u`: lowers `dist(v)` of each successor
-/// where `dist(u) + w` improves it; appends `v` to the top of `reached`
-/// (`appended_len` entries there) when this thread took it from infinity.
-/// Returns the smallest key it wrote (infinity if none).
+/// Calls `f(Some(k))` for this thread's indices `k < len` (`thread`,
+/// `thread + threads`, …) and `f(None)` where a lane of its warp still has one
+/// but it has not, so that the lanes of a warp call `f` equally often: `f` may
+/// make warp-wide calls.
+#[inline(always)]
+fn for_each_warp_uniform(len: usize, team: &impl Team, mut f: impl FnMut(Option<usize>)) {
+    let lane = team.thread() % team.warp_size();
+    let mut base = team.thread() - lane;
+    while base < len {
+        let k = base + lane;
+        f(if k < len { Some(k) } else { None });
+        base += team.threads();
+    }
+}
+
+/// Relax phase for frontier vertex `u` (`None`: a lane without one, which
+/// joins its warp's calls): lowers `dist(v)` of each successor where
+/// `dist(u) + w` improves it; appends `v` to the top of `reached`
+/// (`appended_len` entries there) when a thread took it from infinity.
+/// Returns the smallest key this thread wrote (infinity if none).
+///
+/// Warp-wide, and load-balanced: the warp lays the edges of its lanes'
+/// vertices end to end and walks them in steps of one edge per lane, so that
+/// consecutive lanes read consecutive edges (coalesced) and a vertex of high
+/// degree spreads over the warp. Lane `l`'s vertex owns edge positions
+/// `[sum(l) - degree(l), sum(l))` of the warp's `total`, `sum` being the
+/// inclusive sum of the degrees; a lane finds the owner of its position by a
+/// binary search over the lanes' sums.
 #[inline(always)]
 pub fn relax_vertex(
-    u: usize,
+    u: Option<usize>,
     arrays: &Arrays<'_>,
     reached: &[AtomicU32],
     appended_len: &AtomicU32,
     team: &impl Team,
 ) -> u32 {
-    let dist = arrays.dist;
-    let dist_u = dist[u].load(Relaxed);
+    let (dist, successors) = (arrays.dist, arrays.successors);
+    let (start, degree, dist_u) = match u {
+        Some(u) => {
+            let start = successors.offsets[u];
+            (
+                start,
+                successors.offsets[u + 1] - start,
+                dist[u].load(Relaxed),
+            )
+        }
+        None => (0, 0, INFINITY),
+    };
+    let warp_size = team.warp_size();
+    let lane = team.thread() % warp_size;
+    let sum = team.warp_inclusive_sum(degree);
+    let total = team.warp_shuffle(sum, warp_size - 1) as usize;
     let mut smallest = INFINITY;
-    for (v, w) in arrays.successors.edges(u) {
-        let candidate = extend(dist_u, w);
-        if candidate < dist[v].load(Relaxed) {
-            let old = dist[v].fetch_min(candidate, Relaxed);
-            if candidate < old {
-                smallest = smallest.min(arrays.key(v, candidate));
-                if old == INFINITY {
-                    let slot = reached.len() - 1 - team.reserve(appended_len) as usize;
-                    reached[slot].store(v as u32, Relaxed);
+    let mut base = 0;
+    while base < total {
+        let position = base + lane;
+        // The owner: the number of lanes whose inclusive sum is <= position.
+        let mut owner = 0;
+        let mut step = warp_size.next_power_of_two() / 2;
+        while step > 0 {
+            let probe = (owner + step - 1).min(warp_size - 1);
+            if (team.warp_shuffle(sum, probe) as usize) <= position {
+                owner += step;
+            }
+            step /= 2;
+        }
+        let owner = owner.min(warp_size - 1);
+        let owner_start = team.warp_shuffle(start, owner) as usize;
+        let owner_first = team.warp_shuffle(sum, owner) - team.warp_shuffle(degree, owner);
+        let owner_dist = team.warp_shuffle(dist_u, owner);
+        let mut newly_reached = None;
+        if position < total {
+            let e = owner_start + (position - owner_first as usize);
+            let (v, w) = (successors.targets[e] as usize, successors.weights[e]);
+            let candidate = extend(owner_dist, w);
+            if candidate < dist[v].load(Relaxed) {
+                let old = dist[v].fetch_min(candidate, Relaxed);
+                if candidate < old {
+                    smallest = smallest.min(arrays.key(v, candidate));
+                    if old == INFINITY {
+                        newly_reached = Some(v);
+                    }
                 }
             }
         }
+        let slot = team.reserve_where(newly_reached.is_some(), appended_len) as usize;
+        if let Some(v) = newly_reached {
+            reached[reached.len() - 1 - slot].store(v as u32, Relaxed);
+        }
+        base += warp_size;
     }
     smallest
 }
 
-/// Update for `v`, a vertex of `R`: to the frontier if `dist(v) <= delta`,
-/// else kept in `kept`. Returns the key it keeps (infinity if it went to the
-/// frontier).
+/// Update for `v`, a vertex of `R` (`None`: a lane without one, which joins
+/// its warp's calls): to the frontier if `dist(v) <= delta`, else kept in
+/// `kept`. Returns the key it keeps (infinity if none).
 #[inline(always)]
 pub fn update_vertex(
-    v: usize,
+    v: Option<usize>,
     delta: u32,
     arrays: &Arrays<'_>,
     frontier_len: &AtomicU32,
@@ -224,15 +299,21 @@ pub fn update_vertex(
     kept_len: &AtomicU32,
     team: &impl Team,
 ) -> u32 {
-    let d = arrays.dist[v].load(Relaxed);
-    if d <= delta {
-        let slot = team.reserve(frontier_len) as usize;
-        arrays.frontier[slot].store(v as u32, Relaxed);
-        INFINITY
-    } else {
-        let slot = team.reserve(kept_len) as usize;
-        kept[slot].store(v as u32, Relaxed);
-        arrays.key(v, d)
+    let d = v.map_or(INFINITY, |v| arrays.dist[v].load(Relaxed));
+    let settle = v.is_some() && d <= delta;
+    let keep = v.is_some() && d > delta;
+    let frontier_slot = team.reserve_where(settle, frontier_len) as usize;
+    let kept_slot = team.reserve_where(keep, kept_len) as usize;
+    match v {
+        Some(v) if settle => {
+            arrays.frontier[frontier_slot].store(v as u32, Relaxed);
+            INFINITY
+        }
+        Some(v) => {
+            kept[kept_slot].store(v as u32, Relaxed);
+            arrays.key(v, d)
+        }
+        None => INFINITY,
     }
 }
 
@@ -269,7 +350,7 @@ pub enum Exit {
 #[inline(always)]
 pub fn thread_loop(arrays: Arrays<'_>, min_work: u32, max_work: u32, team: &impl Team) -> Exit {
     let state = arrays.state;
-    let (thread, threads) = (team.thread(), team.threads());
+    let thread = team.thread();
     let mut i = state.iteration.load(Relaxed);
     let exit = loop {
         let p = (i % 2) as usize;
@@ -294,18 +375,11 @@ pub fn thread_loop(arrays: Arrays<'_>, min_work: u32, max_work: u32, team: &impl
         // Relax.
         let reached = arrays.reached_list(p);
         let mut smallest = INFINITY;
-        let mut k = thread;
-        while k < frontier_len as usize {
-            let u = arrays.frontier[k].load(Relaxed) as usize;
-            smallest = smallest.min(relax_vertex(
-                u,
-                &arrays,
-                reached,
-                &state.appended_len[p],
-                team,
-            ));
-            k += threads;
-        }
+        for_each_warp_uniform(frontier_len as usize, team, |k| {
+            let u = k.map(|k| arrays.frontier[k].load(Relaxed) as usize);
+            let key = relax_vertex(u, &arrays, reached, &state.appended_len[p], team);
+            smallest = smallest.min(key);
+        });
         team.minimum_into(smallest, &state.relaxed_minimum[s]);
         team.barrier();
 
@@ -322,11 +396,12 @@ pub fn thread_loop(arrays: Arrays<'_>, min_work: u32, max_work: u32, team: &impl
             let top = reached.len() - appended;
             // The entries of `R`: the bottom `0..kept`, then the top
             // `top..n`, as one index range `0..kept + appended`.
-            let mut k = thread;
-            while k < kept + appended {
-                let entry = if k < kept { k } else { top + (k - kept) };
-                let v = reached[entry].load(Relaxed) as usize;
-                smallest = smallest.min(update_vertex(
+            for_each_warp_uniform(kept + appended, team, |k| {
+                let v = k.map(|k| {
+                    let entry = if k < kept { k } else { top + (k - kept) };
+                    reached[entry].load(Relaxed) as usize
+                });
+                let key = update_vertex(
                     v,
                     delta,
                     &arrays,
@@ -334,9 +409,9 @@ pub fn thread_loop(arrays: Arrays<'_>, min_work: u32, max_work: u32, team: &impl
                     arrays.reached_list(1 - p),
                     &state.kept_len[1 - p],
                     team,
-                ));
-                k += threads;
-            }
+                );
+                smallest = smallest.min(key);
+            });
         }
         team.minimum_into(smallest, &state.kept_minimum[stale]);
         i += 1;
@@ -359,9 +434,18 @@ impl Team for Sequential {
     fn threads(&self) -> usize {
         1
     }
+    fn warp_size(&self) -> usize {
+        1
+    }
     fn barrier(&self) {}
-    fn reserve(&self, len: &AtomicU32) -> u32 {
-        len.fetch_add(1, Relaxed)
+    fn reserve_where(&self, wants: bool, len: &AtomicU32) -> u32 {
+        if wants { len.fetch_add(1, Relaxed) } else { 0 }
+    }
+    fn warp_inclusive_sum(&self, value: u32) -> u32 {
+        value
+    }
+    fn warp_shuffle(&self, value: u32, _src: usize) -> u32 {
+        value
     }
     fn minimum_into(&self, value: u32, target: &AtomicU32) {
         target.fetch_min(value, Relaxed);

@@ -43,10 +43,35 @@ pub mod thread {
     }
 }
 
-/// Warp-level primitives (`cuda_std::warp`): lane ids, votes and shuffles.
+/// Warp-level primitives (`cuda_std::warp`): lane ids, votes and shuffles
+/// over the full warp.
+///
+/// Votes and shuffles are LLVM's NVVM intrinsics, not inline `asm`: LLVM marks
+/// them `convergent`, so it never moves one into or out of a branch, nor
+/// merges the calls of two branches into one (it did that to an `asm`
+/// `activemask`, and the mask then named lanes that never came). Every lane of
+/// the warp must call them together: the callers keep their control flow
+/// warp-uniform.
 pub mod warp {
+    use core::sync::atomic::AtomicU32;
+    use core::sync::atomic::Ordering::Relaxed;
+
     /// Threads per warp.
     pub const WARP_SIZE: u32 = 32;
+
+    /// All lanes.
+    const FULL_MASK: u32 = u32::MAX;
+
+    unsafe extern "C" {
+        #[link_name = "llvm.nvvm.vote.ballot.sync"]
+        fn vote_ballot_sync(mask: u32, predicate: bool) -> u32;
+        #[link_name = "llvm.nvvm.shfl.sync.idx.i32"]
+        fn shfl_sync_idx(mask: u32, value: u32, lane: u32, clamp: u32) -> u32;
+        #[link_name = "llvm.nvvm.shfl.sync.up.i32"]
+        fn shfl_sync_up(mask: u32, value: u32, delta: u32, clamp: u32) -> u32;
+        #[link_name = "llvm.nvvm.shfl.sync.bfly.i32"]
+        fn shfl_sync_bfly(mask: u32, value: u32, lane_mask: u32, clamp: u32) -> u32;
+    }
 
     /// This thread's lane in its warp (`%laneid`).
     #[inline(always)]
@@ -60,101 +85,85 @@ pub mod warp {
         lane
     }
 
-    /// The lanes of the warp below this one, as a bit mask (`%lanemask_lt`).
-    #[inline(always)]
-    pub fn lanemask_lt() -> u32 {
-        let mask: u32;
-        // SAFETY: reads a special register; no precondition.
-        unsafe {
-            core::arch::asm!("mov.u32 {m}, %lanemask_lt;", m = out(reg32) mask,
-                options(nomem, nostack, pure))
-        };
-        mask
-    }
-
-    /// The lanes executing this call together (`__activemask()`).
-    ///
-    /// Not `pure`: the answer depends on where the call is, so the compiler
-    /// must not move or merge it.
-    #[inline(always)]
-    pub fn activemask() -> u32 {
-        let mask: u32;
-        // SAFETY: `activemask` has no precondition.
-        unsafe {
-            core::arch::asm!("activemask.b32 {m};", m = out(reg32) mask, options(nomem, nostack))
-        };
-        mask
-    }
-
-    /// `value` of lane `src` (`__shfl_sync(mask, value, src)`).
+    /// The lanes whose `predicate` is true (`__ballot_sync(0xffffffff, p)`).
     ///
     /// # Safety
-    /// Every lane of `mask` executes this call, with the same `mask`, and `src`
-    /// is in `mask`.
+    /// All 32 lanes of the warp execute this call together.
     #[inline(always)]
-    pub unsafe fn shfl_sync(mask: u32, value: u32, src: u32) -> u32 {
-        let out: u32;
+    pub unsafe fn ballot(predicate: bool) -> u32 {
         // SAFETY: as the caller guarantees.
-        unsafe {
-            core::arch::asm!(
-                "shfl.sync.idx.b32 {o}, {v}, {s}, 31, {m};",
-                o = out(reg32) out, v = in(reg32) value, s = in(reg32) src, m = in(reg32) mask,
-                options(nomem, nostack),
-            )
-        };
-        out
+        unsafe { vote_ballot_sync(FULL_MASK, predicate) }
     }
 
-    /// The minimum of `value` over all 32 lanes, in every lane (butterfly of
+    /// `value` of lane `src` (`__shfl_sync(0xffffffff, value, src)`).
+    ///
+    /// # Safety
+    /// All 32 lanes of the warp execute this call together.
+    #[inline(always)]
+    pub unsafe fn shfl(value: u32, src: u32) -> u32 {
+        // SAFETY: as the caller guarantees.
+        unsafe { shfl_sync_idx(FULL_MASK, value, src, 31) }
+    }
+
+    /// The sum of `value` over this lane and the lanes below it (a
+    /// Hillis-Steele scan of `__shfl_up_sync`; wrapping).
+    ///
+    /// # Safety
+    /// All 32 lanes of the warp execute this call together.
+    #[inline(always)]
+    pub unsafe fn inclusive_sum(value: u32) -> u32 {
+        let lane = lane_id();
+        let mut sum = value;
+        let mut offset = 1;
+        while offset < WARP_SIZE {
+            // SAFETY: as the caller guarantees.
+            let below = unsafe { shfl_sync_up(FULL_MASK, sum, offset, 0) };
+            if lane >= offset {
+                sum = sum.wrapping_add(below);
+            }
+            offset *= 2;
+        }
+        sum
+    }
+
+    /// The minimum of `value` over the warp, in every lane (butterfly of
     /// `__shfl_xor_sync`).
     ///
     /// # Safety
     /// All 32 lanes of the warp execute this call together.
     #[inline(always)]
-    pub unsafe fn reduce_min_all(value: u32) -> u32 {
+    pub unsafe fn reduce_min(value: u32) -> u32 {
         let mut value = value;
         let mut offset = WARP_SIZE / 2;
         while offset > 0 {
-            let other: u32;
-            // SAFETY: as the caller guarantees (full mask, all lanes present).
-            unsafe {
-                core::arch::asm!(
-                    "shfl.sync.bfly.b32 {o}, {v}, {d}, 31, -1;",
-                    o = out(reg32) other, v = in(reg32) value, d = in(reg32) offset,
-                    options(nomem, nostack),
-                )
-            };
-            value = value.min(other);
+            // SAFETY: as the caller guarantees.
+            value = value.min(unsafe { shfl_sync_bfly(FULL_MASK, value, offset, 31) });
             offset /= 2;
         }
         value
     }
-}
 
-/// Atomics beyond `core`'s (`cuda_std::atomic`).
-pub mod atomic {
-    use core::sync::atomic::{AtomicU32, Ordering::Relaxed};
-
-    use super::warp::{activemask, lane_id, lanemask_lt, shfl_sync};
-
-    /// Adds 1 to `counter` for the calling thread and returns the old value plus
-    /// the number of calling lanes below this one: every caller gets its own
-    /// index. The lanes of a warp that call together share one atomic add (the
-    /// first of them adds their count), so a queue's tail takes one atomic per
-    /// warp rather than per item.
+    /// Warp-aggregated slot reservation: every lane with `wants` gets its own
+    /// index into a queue whose length is `len` (other lanes get an unspecified
+    /// value), with one atomic add per warp: the lowest wanting lane adds the
+    /// count and shuffles the old length to the others, which add the number of
+    /// wanting lanes below them.
+    ///
+    /// # Safety
+    /// All 32 lanes of the warp execute this call together, with the same `len`.
     #[inline(always)]
-    pub fn warp_aggregated_increment(counter: &AtomicU32) -> u32 {
-        let mask = activemask();
-        let leader = mask.trailing_zeros();
+    pub unsafe fn reserve_where(wants: bool, len: &AtomicU32) -> u32 {
+        // SAFETY: as the caller guarantees.
+        let wanting = unsafe { ballot(wants) };
+        let lane = lane_id();
+        let leader = wanting.trailing_zeros() % WARP_SIZE;
         let mut base = 0;
-        if lane_id() == leader {
-            base = counter.fetch_add(mask.count_ones(), Relaxed);
+        if wanting != 0 && lane == leader {
+            base = len.fetch_add(wanting.count_ones(), Relaxed);
         }
-        // SAFETY: exactly the lanes of `mask` are here (they called
-        // `activemask` together and took the same branches since), and
-        // `leader` is one of them.
-        let base = unsafe { shfl_sync(mask, base, leader) };
-        base + (mask & lanemask_lt()).count_ones()
+        // SAFETY: as the caller guarantees.
+        let base = unsafe { shfl(base, leader) };
+        base + (wanting & ((1u32 << lane) - 1)).count_ones()
     }
 }
 

@@ -29,12 +29,17 @@ pub const BELLMAN_FORD_BLOCK_SHARED_BYTES: u32 = BELLMAN_FORD_FLAG_WORDS as u32 
 pub const GRID_BARRIER_WORDS: usize = 2;
 
 /// Threads per block of the compacted DA2CF loops (`compact_block_loop`,
-/// `compact_grid_loop`): a multiple of 32, at most 1024.
+/// `compact_grid_loop`): a multiple of 32, at most 1024. At about 40 registers
+/// per thread an SM holds one block of 1024 (half occupancy) but three of 512;
+/// measured on the H100, 1024 is still 4–10% faster on the papers' graphs and
+/// the same on road networks (docs/PERFORMANCE.md).
 pub const COMPACT_BLOCK_SIZE: u32 = 1024;
 
 /// Dynamic shared memory of a compacted-DA2CF loop block: one `u32` per warp
-/// for its block-wide minima.
-pub const COMPACT_SHARED_BYTES: u32 = COMPACT_BLOCK_SIZE / 32 * 4;
+/// for its block-wide minima, then (`compact_block_loop` only) the block's
+/// copy of the loop state.
+pub const COMPACT_SHARED_BYTES: u32 =
+    COMPACT_BLOCK_SIZE / 32 * 4 + crate::compact::LOOP_STATE_WORDS as u32 * 4;
 
 /// `u32` words of shared memory at the start of a `matrix_relax_*` block for
 /// its block-wide votes ("does any thread of the block have work", "does the
@@ -136,4 +141,4 @@ pub mod names {
 }
 
 const _: () = assert!(BLOCK_SIZE.is_power_of_two());
-const _: () = assert!(COMPACT_BLOCK_SIZE % 32 == 0 && COMPACT_BLOCK_SIZE <= 1024);
+const _: () = assert!(COMPACT_BLOCK_SIZE.is_multiple_of(32) && COMPACT_BLOCK_SIZE <= 1024);

@@ -20,7 +20,8 @@
         asm_experimental_arch,
         core_intrinsics,
         gpu_intrinsics,
-        gpu_launch_sized_workgroup_mem
+        gpu_launch_sized_workgroup_mem,
+        link_llvm_intrinsics
     )
 )]
 

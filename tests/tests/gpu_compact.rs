@@ -51,10 +51,12 @@ fn compact_switching_between_block_and_grid_matches_the_oracle() {
     let gpu = gpu();
     let mut rng = TestRng::new("gpu_compact::compact_switching_between_block_and_grid");
     let mut switched = 0;
+    // Kept small: with large weights a graph has about as many distinct
+    // distances (iterations) as vertices, and grid iterations cost microseconds.
     for case in 0..30 {
-        let n = rng.range(1, 200_000) as usize;
+        let n = rng.range(1, 50_000) as usize;
         let m = rng.range(0, 8 * n as u64) as usize;
-        let max_weight = [0u32, 1, 10, 1000, 1 << 20][rng.below(5) as usize];
+        let max_weight = [0u32, 1, 10, 100][rng.below(4) as usize];
         let graph = random_edges(&mut rng, n, m, max_weight);
         let source = rng.below(n as u64) as usize;
         let block_max = rng.range(1, 20_000) as u32;

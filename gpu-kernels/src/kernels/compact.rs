@@ -5,14 +5,14 @@
 use core::sync::atomic::AtomicU32;
 use core::sync::atomic::Ordering::Relaxed;
 
-use crate::compact::{self, Arrays, LoopState, Team};
-use crate::device::atomic::warp_aggregated_increment;
+use crate::compact::{self, Arrays, LOOP_STATE_WORDS, LoopState, Team};
 use crate::device::grid::{GridBarrier, grid_dim_x, grid_sync};
 use crate::device::memory::slice;
 use crate::device::shared::dynamic_shared_mem;
 use crate::device::thread::{block_dim_x, index_1d, sync_threads, thread_idx_x};
-use crate::device::warp::{WARP_SIZE, lane_id, reduce_min_all};
+use crate::device::warp::{WARP_SIZE, inclusive_sum, lane_id, reduce_min, reserve_where, shfl};
 use crate::distance::INFINITY;
+use crate::launch::COMPACT_BLOCK_SIZE;
 
 use super::csr;
 
@@ -67,7 +67,7 @@ unsafe fn block_minimum_into(value: u32, target: &AtomicU32) {
     let warp = thread_idx_x() / WARP_SIZE;
     let shared = dynamic_shared_mem::<u32>();
     // SAFETY: all lanes of every warp are here (the caller's contract).
-    let warp_minimum = unsafe { reduce_min_all(value) };
+    let warp_minimum = unsafe { reduce_min(value) };
     if lane_id() == 0 {
         // SAFETY: `warp < 32` slots exist; each warp writes its own.
         unsafe { *shared.add(warp as usize) = warp_minimum };
@@ -82,7 +82,7 @@ unsafe fn block_minimum_into(value: u32, target: &AtomicU32) {
             INFINITY
         };
         // SAFETY: warp 0 is here whole.
-        let minimum = unsafe { reduce_min_all(slot) };
+        let minimum = unsafe { reduce_min(slot) };
         if lane == 0 && minimum < target.load(Relaxed) {
             target.fetch_min(minimum, Relaxed);
         }
@@ -104,8 +104,20 @@ impl Team for BlockTeam {
     fn barrier(&self) {
         sync_threads();
     }
-    fn reserve(&self, len: &AtomicU32) -> u32 {
-        warp_aggregated_increment(len)
+    fn warp_size(&self) -> usize {
+        WARP_SIZE as usize
+    }
+    fn reserve_where(&self, wants: bool, len: &AtomicU32) -> u32 {
+        // SAFETY: `thread_loop` calls it from warp-uniform control flow.
+        unsafe { reserve_where(wants, len) }
+    }
+    fn warp_inclusive_sum(&self, value: u32) -> u32 {
+        // SAFETY: as for `reserve_where`.
+        unsafe { inclusive_sum(value) }
+    }
+    fn warp_shuffle(&self, value: u32, src: usize) -> u32 {
+        // SAFETY: as for `reserve_where`.
+        unsafe { shfl(value, src as u32) }
     }
     fn minimum_into(&self, value: u32, target: &AtomicU32) {
         // SAFETY: `thread_loop` calls it from block-uniform control flow; the
@@ -133,8 +145,20 @@ impl Team for GridTeam<'_> {
         // flow, as often in every thread.
         unsafe { grid_sync(self.barrier) }
     }
-    fn reserve(&self, len: &AtomicU32) -> u32 {
-        warp_aggregated_increment(len)
+    fn warp_size(&self) -> usize {
+        WARP_SIZE as usize
+    }
+    fn reserve_where(&self, wants: bool, len: &AtomicU32) -> u32 {
+        // SAFETY: `thread_loop` calls it from warp-uniform control flow.
+        unsafe { reserve_where(wants, len) }
+    }
+    fn warp_inclusive_sum(&self, value: u32) -> u32 {
+        // SAFETY: as for `reserve_where`.
+        unsafe { inclusive_sum(value) }
+    }
+    fn warp_shuffle(&self, value: u32, src: usize) -> u32 {
+        // SAFETY: as for `reserve_where`.
+        unsafe { shfl(value, src as u32) }
     }
     fn minimum_into(&self, value: u32, target: &AtomicU32) {
         // SAFETY: as for `BlockTeam`.
@@ -230,7 +254,37 @@ pub unsafe extern "ptx-kernel" fn compact_block_loop(
             state,
         )
     };
+    // The loop state lives in shared memory while the block runs: its
+    // counters and minima take a round trip to global memory each time
+    // otherwise, and a block loop's iteration is a chain of such trips.
+    // Copied in before and out after the loop; nothing else reads it meanwhile.
+    let thread = thread_idx_x() as usize;
+    // SAFETY: the launch gives COMPACT_SHARED_BYTES of dynamic shared memory:
+    // the warp slots, then LOOP_STATE_WORDS `u32`s, 4-aligned.
+    let local = unsafe {
+        &*(dynamic_shared_mem::<u32>().add((COMPACT_BLOCK_SIZE / WARP_SIZE) as usize)
+            as *const LoopState<AtomicU32>)
+    };
+    let words = |s: &'static LoopState<AtomicU32>| -> &'static [AtomicU32; LOOP_STATE_WORDS] {
+        // SAFETY: `LoopState<AtomicU32>` is `repr(C)` of LOOP_STATE_WORDS
+        // `AtomicU32`s.
+        unsafe { &*(s as *const LoopState<AtomicU32>).cast() }
+    };
+    // SAFETY: `state` points to a LoopState (the kernel's contract).
+    let global = unsafe { &*state };
+    if thread < LOOP_STATE_WORDS {
+        words(local)[thread].store(words(global)[thread].load(Relaxed), Relaxed);
+    }
+    sync_threads();
+    let arrays = Arrays {
+        state: local,
+        ..arrays
+    };
     compact::thread_loop(arrays, min_work, max_work, &BlockTeam);
+    sync_threads();
+    if thread < LOOP_STATE_WORDS {
+        words(global)[thread].store(words(local)[thread].load(Relaxed), Relaxed);
+    }
 }
 
 /// `compact_grid_loop`: the loop on the whole grid, with grid-wide barriers;

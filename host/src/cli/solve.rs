@@ -59,8 +59,10 @@ pub struct SolveArgs {
     #[arg(long, value_enum)]
     format: Option<FormatArg>,
     /// The algorithm (`host algos` lists them); several, comma-separated, are
-    /// solved one after another and compared in a table.
-    #[arg(long, default_value = "f-gpu", value_delimiter = ',')]
+    /// solved one after another and compared in a table. Default: `fast-crauser`
+    /// (the fastest verified one on the H100; docs/PERFORMANCE.md), or
+    /// `matrix-f-gpu` with `--layout matrix`.
+    #[arg(long, value_delimiter = ',')]
     algo: Vec<Algorithm>,
     /// How the algorithms store the graph: adjacency lists (CSR), or an n×n
     /// weight matrix built on load (`--algo f-gpu` then runs `matrix-f-gpu`).
@@ -235,6 +237,8 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     ));
 
     let algorithms: Vec<Algorithm> = match args.layout {
+        Layout::List if args.algo.is_empty() => vec![Algorithm::FastCrauser],
+        Layout::Matrix if args.algo.is_empty() => vec![Algorithm::MatrixFGpu],
         Layout::List => args.algo.clone(),
         Layout::Matrix => args
             .algo
