@@ -90,9 +90,34 @@ fn main() {
             deps.display()
         ))
     });
-    fs::copy(&ptx, out_dir.join("kernels.ptx"))
-        .unwrap_or_else(|e| fail(&format!("copying {}: {e}", ptx.display())));
+    let text = fs::read_to_string(&ptx)
+        .unwrap_or_else(|e| fail(&format!("reading {}: {e}", ptx.display())));
+    let text = with_launch_bounds(&text);
+    fs::write(out_dir.join("kernels.ptx"), text)
+        .unwrap_or_else(|e| fail(&format!("writing kernels.ptx: {e}")));
     println!("cargo::rustc-env=SSSP_PTX_ARCH={arch}");
+}
+
+/// The PTX with a `.maxntid` directive (CUDA's `__launch_bounds__`) on each
+/// kernel of [`gpu_kernels::launch::LAUNCH_BOUNDS`], between its parameter
+/// list and its body: rustc has no attribute for it, and without it `ptxas`
+/// may give a kernel more registers than a block of that size can have (the
+/// launch then fails). `ptxas` keeps such kernels within 65536 / threads
+/// registers.
+fn with_launch_bounds(ptx: &str) -> String {
+    let mut out = ptx.to_string();
+    for &(name, threads) in gpu_kernels::launch::LAUNCH_BOUNDS {
+        let entry = format!(".entry {name}(");
+        let start = out
+            .find(&entry)
+            .unwrap_or_else(|| fail(&format!("no `.entry {name}` in the PTX")));
+        let close = out[start..]
+            .find("\n)\n")
+            .unwrap_or_else(|| fail(&format!("no end of the parameters of `{name}`")));
+        let at = start + close + 2;
+        out.insert_str(at, &format!("\n.maxntid {threads}, 1, 1"));
+    }
+    out
 }
 
 /// `<target>/<profile>/kernel-ptx`, next to the outer build's `build/` folder, so

@@ -192,43 +192,55 @@ pub fn initialize_state(source: u32, frontier: &[AtomicU32], state: &LoopState<A
     }
 }
 
-/// Calls `f(Some(k))` for this thread's indices `k < len` (`thread`,
-/// `thread + threads`, …) and `f(None)` where a lane of its warp still has one
-/// but it has not, so that the lanes of a warp call `f` equally often: `f` may
-/// make warp-wide calls.
+/// Calls `f(Some(k))` for this thread's indices `k < len` and `f(None)` where
+/// a lane of its warp still has one but it has not, so that the lanes of a
+/// warp call `f` equally often: `f` may make warp-wide calls.
+///
+/// Which indices: with at least one per thread, `thread`, `thread + threads`,
+/// … (consecutive lanes read consecutive entries: coalesced). With fewer
+/// (`len < threads`, a small frontier), one round with the entries dealt to
+/// the warps first (lane `l` of warp `w` of `W` takes `l · W + w`): every
+/// warp gets a few, so the warps' edge walks are short and run side by side,
+/// instead of a few full warps walking many steps while the rest idle.
 #[inline(always)]
-fn for_each_warp_uniform(len: usize, team: &impl Team, mut f: impl FnMut(Option<usize>)) {
-    let lane = team.thread() % team.warp_size();
-    let mut base = team.thread() - lane;
+pub fn for_each_warp_uniform(len: usize, team: &impl Team, mut f: impl FnMut(Option<usize>)) {
+    let (thread, threads, warp_size) = (team.thread(), team.threads(), team.warp_size());
+    let lane = thread % warp_size;
+    if len < threads {
+        let (warp, warps) = (thread / warp_size, threads / warp_size);
+        let k = lane * warps + warp;
+        f(if k < len { Some(k) } else { None });
+        return;
+    }
+    let mut base = thread - lane;
     while base < len {
         let k = base + lane;
         f(if k < len { Some(k) } else { None });
-        base += team.threads();
+        base += threads;
     }
 }
 
-/// Relax phase for frontier vertex `u` (`None`: a lane without one, which
-/// joins its warp's calls): lowers `dist(v)` of each successor where
-/// `dist(u) + w` improves it; appends `v` to the top of `reached`
-/// (`appended_len` entries there) when a thread took it from infinity.
-/// Returns the smallest key this thread wrote (infinity if none).
+/// The edges of the lanes' vertices, walked by the warp together: calls
+/// `f(Some((v, w, dist_u)))` for each edge `(u, v, w)` leaving this lane's
+/// share and `f(None)` in the steps where this lane has none, every lane
+/// equally often, so `f` may make warp-wide calls. `u` is this lane's vertex
+/// (`None`: it has none) and `dist_u` its distance as loaded once here.
 ///
-/// Warp-wide, and load-balanced: the warp lays the edges of its lanes'
-/// vertices end to end and walks them in steps of one edge per lane, so that
-/// consecutive lanes read consecutive edges (coalesced) and a vertex of high
-/// degree spreads over the warp. Lane `l`'s vertex owns edge positions
+/// Load-balanced and coalesced: the warp lays the edges of its lanes'
+/// vertices end to end and walks them one edge per lane per step, so that
+/// consecutive lanes read consecutive edges and a vertex of high degree
+/// spreads over the warp. Lane `l`'s vertex owns positions
 /// `[sum(l) - degree(l), sum(l))` of the warp's `total`, `sum` being the
 /// inclusive sum of the degrees; a lane finds the owner of its position by a
 /// binary search over the lanes' sums.
 #[inline(always)]
-pub fn relax_vertex(
+pub fn for_each_edge_of_warp(
     u: Option<usize>,
-    arrays: &Arrays<'_>,
-    reached: &[AtomicU32],
-    appended_len: &AtomicU32,
+    successors: Csr<'_>,
+    dist: &[AtomicU32],
     team: &impl Team,
-) -> u32 {
-    let (dist, successors) = (arrays.dist, arrays.successors);
+    mut f: impl FnMut(Option<(usize, u32, u32)>),
+) {
     let (start, degree, dist_u) = match u {
         Some(u) => {
             let start = successors.offsets[u];
@@ -244,7 +256,6 @@ pub fn relax_vertex(
     let lane = team.thread() % warp_size;
     let sum = team.warp_inclusive_sum(degree);
     let total = team.warp_shuffle(sum, warp_size - 1) as usize;
-    let mut smallest = INFINITY;
     let mut base = 0;
     while base < total {
         let position = base + lane;
@@ -262,11 +273,40 @@ pub fn relax_vertex(
         let owner_start = team.warp_shuffle(start, owner) as usize;
         let owner_first = team.warp_shuffle(sum, owner) - team.warp_shuffle(degree, owner);
         let owner_dist = team.warp_shuffle(dist_u, owner);
-        let mut newly_reached = None;
-        if position < total {
+        f(if position < total {
             let e = owner_start + (position - owner_first as usize);
-            let (v, w) = (successors.targets[e] as usize, successors.weights[e]);
-            let candidate = extend(owner_dist, w);
+            Some((
+                successors.targets[e] as usize,
+                successors.weights[e],
+                owner_dist,
+            ))
+        } else {
+            None
+        });
+        base += warp_size;
+    }
+}
+
+/// Relax phase for frontier vertex `u` (`None`: a lane without one, which
+/// joins its warp's calls): lowers `dist(v)` of each successor where
+/// `dist(u) + w` improves it; appends `v` to the top of `reached`
+/// (`appended_len` entries there) when a thread took it from infinity.
+/// Returns the smallest key this thread wrote (infinity if none). Warp-wide
+/// ([`for_each_edge_of_warp`]).
+#[inline(always)]
+pub fn relax_vertex(
+    u: Option<usize>,
+    arrays: &Arrays<'_>,
+    reached: &[AtomicU32],
+    appended_len: &AtomicU32,
+    team: &impl Team,
+) -> u32 {
+    let dist = arrays.dist;
+    let mut smallest = INFINITY;
+    for_each_edge_of_warp(u, arrays.successors, dist, team, |edge| {
+        let mut newly_reached = None;
+        if let Some((v, w, dist_u)) = edge {
+            let candidate = extend(dist_u, w);
             if candidate < dist[v].load(Relaxed) {
                 let old = dist[v].fetch_min(candidate, Relaxed);
                 if candidate < old {
@@ -281,8 +321,7 @@ pub fn relax_vertex(
         if let Some(v) = newly_reached {
             reached[reached.len() - 1 - slot].store(v as u32, Relaxed);
         }
-        base += warp_size;
-    }
+    });
     smallest
 }
 

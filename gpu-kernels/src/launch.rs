@@ -41,6 +41,12 @@ pub const COMPACT_BLOCK_SIZE: u32 = 1024;
 pub const COMPACT_SHARED_BYTES: u32 =
     COMPACT_BLOCK_SIZE / 32 * 4 + crate::compact::LOOP_STATE_WORDS as u32 * 4;
 
+/// Dynamic shared memory of a near-far loop block: the warp slots of the
+/// compacted loops' teams, then (`near_far_block_loop`) the block's copy of
+/// the loop state.
+pub const NEAR_FAR_SHARED_BYTES: u32 =
+    COMPACT_BLOCK_SIZE / 32 * 4 + crate::near_far::NEAR_FAR_STATE_WORDS as u32 * 4;
+
 /// `u32` words of shared memory at the start of a `matrix_relax_*` block for
 /// its block-wide votes ("does any thread of the block have work", "does the
 /// chunk hold any flag").
@@ -54,6 +60,18 @@ pub const MATRIX_RELAX_U_SHARED_BYTES: u32 = MATRIX_VOTE_WORDS * 4 + BLOCK_SIZE 
 /// Dynamic shared memory of a `matrix_relax_f` block: the vote words, then the
 /// chunk's staged unsettled flags, one byte per thread.
 pub const MATRIX_RELAX_F_SHARED_BYTES: u32 = MATRIX_VOTE_WORDS * 4 + BLOCK_SIZE;
+
+/// Kernels launched with blocks of up to this many threads, for the build to
+/// write `.maxntid` into the PTX (CUDA's `__launch_bounds__`), so that the
+/// assembler keeps their registers within what such a block can have.
+pub const LAUNCH_BOUNDS: &[(&str, u32)] = &[
+    (names::COMPACT_BLOCK_LOOP, COMPACT_BLOCK_SIZE),
+    (names::COMPACT_GRID_LOOP, COMPACT_BLOCK_SIZE),
+    (names::NEAR_FAR_BLOCK_LOOP, COMPACT_BLOCK_SIZE),
+    (names::NEAR_FAR_GRID_LOOP, COMPACT_BLOCK_SIZE),
+    (names::BELLMAN_FORD_BLOCK, BELLMAN_FORD_BLOCK_SIZE),
+    (names::BELLMAN_FORD_GRID, BELLMAN_FORD_BLOCK_SIZE),
+];
 
 /// PTX entry names, one constant per kernel.
 pub mod names {
@@ -113,6 +131,14 @@ pub mod names {
     /// the predecessor CSR.
     pub const PARENTS_JOIN_ROUND: &str = "parents_join_round";
 
+    /// Near-far: distances, stamps and the state of a new solve.
+    pub const NEAR_FAR_INITIALIZE: &str = "near_far_initialize";
+    /// Near-far: the device-resident loop on one block.
+    pub const NEAR_FAR_BLOCK_LOOP: &str = "near_far_block_loop";
+    /// Near-far: the device-resident loop on the whole grid (cooperative
+    /// launch, grid-wide barrier).
+    pub const NEAR_FAR_GRID_LOOP: &str = "near_far_grid_loop";
+
     /// Every kernel, for loading them all at once and for the PTX check.
     pub const ALL: &[&str] = &[
         STATS_COUNT_FLAGS,
@@ -137,6 +163,9 @@ pub mod names {
         COMPACT_BLOCK_LOOP,
         COMPACT_GRID_LOOP,
         PARENTS_JOIN_ROUND,
+        NEAR_FAR_INITIALIZE,
+        NEAR_FAR_BLOCK_LOOP,
+        NEAR_FAR_GRID_LOOP,
     ];
 }
 

@@ -33,6 +33,7 @@ pub mod da2cf;
 pub mod distance;
 pub mod launch;
 pub mod matrix;
+pub mod near_far;
 pub mod parents;
 pub mod reduce;
 pub mod stats;

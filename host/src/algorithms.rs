@@ -24,6 +24,13 @@ pub enum Device {
     Gpu,
 }
 
+/// Parameters some algorithms take (`--delta`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tuning {
+    /// Near-far's band width Δ; `None`: chosen from the graph.
+    pub delta: Option<u32>,
+}
+
 /// What the catalogue says of an algorithm.
 #[derive(Clone, Copy, Debug)]
 pub struct AlgorithmInfo {
@@ -105,6 +112,10 @@ catalogue! {
         "compacted, device-resident DA2CF (Martín's frontiers): the frontier and the reached-unsettled vertices as lists, relax walks the frontier's edges only, one pass over the reached list does minimum and update, the loop inside one block or one cooperative grid";
     FastCrauser => "fast-crauser", "beyond the papers (issue #7)", Gpu, true,
         "the compacted, device-resident DA2CF with Crauser's general frontier (fewer iterations)";
+    NearFar => "near-far", "beyond the papers (issue #8): near-far Δ-stepping", Gpu, true,
+        "bucketed solver for high-diameter graphs (near-far form of Δ-stepping): a near worklist below the threshold relaxed until empty (duplicates filtered by stamps), a far pile above it, the threshold raised by Δ (--delta, or 32 · mean weight / mean degree); device-resident loop like `fast`";
+    Auto => "auto", "beyond the papers (issues #7, #8)", Gpu, true,
+        "`fast` on graphs with few distinct distances, `near-far` on high-diameter graphs, chosen from a BFS probe and the weight range";
     MatrixFGpu => "matrix-f-gpu", "F^GPU on adjacency matrices (Martín et al.)", Gpu, true,
         "DA2CF on the n×n weight matrix, push: frontier rows relax their unsettled columns with atomicMin, chunks of the unsettled flags staged in shared memory; two GPU minimum passes";
     MatrixUGpu => "matrix-u-gpu", "U^GPU on adjacency matrices (Martín et al.)", Gpu, true,
@@ -133,6 +144,8 @@ catalogue! {
         "the compacted DA2CF loop of `fast` run by one CPU thread (the kernels' per-thread logic)";
     FastCrauserCpu => "fast-crauser-cpu", "beyond the papers (issue #7)", Cpu, true,
         "the compacted DA2CF loop of `fast-crauser` run by one CPU thread";
+    NearFarCpu => "near-far-cpu", "beyond the papers (issue #8)", Cpu, true,
+        "the near-far loop run by one CPU thread (the kernels' per-thread logic)";
     BfCpu => "bf-cpu", "Algorithm 1 (dijkstra GPU SSSP)", Cpu, true,
         "sequential Algorithm 1 (round-by-round Bellman-Ford), running the kernels' per-thread logic";
     MatrixFCpu => "matrix-f-cpu", "F^CPU on adjacency matrices (Martín et al.)", Cpu, true,
@@ -190,6 +203,18 @@ impl Algorithm {
 
     /// Prepares the GPU solver of a GPU algorithm for `graph` (uploads, allocations).
     pub fn prepare_gpu<'a>(self, gpu: &'a Gpu, graph: &Graph) -> Result<Box<dyn GpuSolver + 'a>> {
+        self.prepare_gpu_tuned(gpu, graph, Tuning::default())
+    }
+
+    /// [`Algorithm::prepare_gpu`] with parameters. `auto` chooses with a probe
+    /// from vertex 0 (the CLI resolves it from the real source first, with
+    /// [`crate::auto::choose`]).
+    pub fn prepare_gpu_tuned<'a>(
+        self,
+        gpu: &'a Gpu,
+        graph: &Graph,
+        tuning: Tuning,
+    ) -> Result<Box<dyn GpuSolver + 'a>> {
         use Algorithm::*;
         if let Some(config) = self.da2cf_config() {
             return Ok(Box::new(Da2cf::new(gpu, graph, config)?));
@@ -212,6 +237,14 @@ impl Algorithm {
             UH1 => hybrid(HybridKind::H1),
             UH2 => hybrid(HybridKind::H2),
             UH3 => hybrid(HybridKind::H3),
+            Auto => crate::auto::choose(graph, 0)
+                .algorithm
+                .prepare_gpu_tuned(gpu, graph, tuning),
+            NearFar => Ok(Box::new(crate::gpu::near_far::NearFar::new(
+                gpu,
+                graph,
+                tuning.delta,
+            )?)),
             Fast => compact(CompactRule::Martin),
             FastCrauser => compact(CompactRule::Crauser),
             BfBlock => bellman_ford(BellmanFordForm::Block),
@@ -244,6 +277,16 @@ impl Algorithm {
 
     /// Runs a CPU algorithm: the distances and, for DA2CF forms, the iterations.
     pub fn solve_cpu(self, graph: &Graph, source: usize) -> Result<(Vec<u32>, Option<u32>)> {
+        self.solve_cpu_tuned(graph, source, Tuning::default())
+    }
+
+    /// [`Algorithm::solve_cpu`] with parameters.
+    pub fn solve_cpu_tuned(
+        self,
+        graph: &Graph,
+        source: usize,
+        tuning: Tuning,
+    ) -> Result<(Vec<u32>, Option<u32>)> {
         use Algorithm::*;
         if let Some((relax, rule)) = self.cpu_da2cf() {
             let result = cpu::da2cf(graph, source, relax, rule)?;
@@ -251,6 +294,10 @@ impl Algorithm {
         }
         match self {
             Dijkstra => Ok((oracle::dijkstra(graph, source)?, None)),
+            NearFarCpu => {
+                let result = cpu::near_far::near_far(graph, source, tuning.delta)?;
+                Ok((result.dist, Some(result.iterations)))
+            }
             FastCpu | FastCrauserCpu => {
                 let rule = if self == FastCpu {
                     CompactRule::Martin

@@ -10,8 +10,10 @@
 //! - [`cpu`]: DA2CF on the CPU through the kernels' own per-thread logic;
 //! - [`gpu`]: the CUDA side (context, kernels, device graphs, solver loops);
 //! - [`distances`]: checking, comparing and summarizing results;
-//! - [`parents`]: shortest-path trees (checked against the distances) and paths.
+//! - [`parents`]: shortest-path trees (checked against the distances) and paths;
+//! - [`algorithms`]: the catalogue behind `--algo`, and [`auto`]: its `auto`.
 pub mod algorithms;
+pub mod auto;
 pub mod bench;
 pub mod cpu;
 pub mod distances;

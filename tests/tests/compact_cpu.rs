@@ -5,15 +5,15 @@
 //! the block and grid kernels). Distances against the oracle; iterations
 //! against the paper variants with the same settling rule.
 
-use std::sync::atomic::Ordering::{AcqRel, Acquire, Relaxed, Release};
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize};
+use std::sync::atomic::Ordering::Relaxed;
 
-use gpu_kernels::compact::{Exit, Sequential, Team, thread_loop};
+use gpu_kernels::compact::{Exit, Sequential, thread_loop};
 use sssp::cpu::compact::{CompactRule, CompactState, compact_da2cf, delta_node};
 use sssp::cpu::da2cf;
 use sssp::generate::{RandomGraphSpec, random_graph};
 use sssp::variants::{Frontier, Relax};
 use sssp::{Graph, oracle};
+use sssp_tests::teams::run_on_threads;
 use sssp_tests::{
     TestRng, check_against_oracle, fig5_graph, random_graph as random_edges, random_small_graph,
 };
@@ -80,176 +80,17 @@ fn compact_matches_the_oracle_on_the_papers_graph_and_fig5() {
     check(&fig5_graph(1024), 0, "Fig. 5");
 }
 
-/// A barrier for `n` OS threads that gives up, with a panic, once any thread
-/// of the launch has panicked (`aborted`): a bug that panics one lane must
-/// fail the test, not leave the others waiting forever.
-struct Barrier<'a> {
-    n: usize,
-    arrived: AtomicUsize,
-    generation: AtomicUsize,
-    aborted: &'a AtomicBool,
-}
-
-impl<'a> Barrier<'a> {
-    fn new(n: usize, aborted: &'a AtomicBool) -> Self {
-        Barrier {
-            n,
-            arrived: AtomicUsize::new(0),
-            generation: AtomicUsize::new(0),
-            aborted,
-        }
-    }
-
-    fn wait(&self) {
-        let generation = self.generation.load(Acquire);
-        if self.arrived.fetch_add(1, AcqRel) + 1 == self.n {
-            self.arrived.store(0, Relaxed);
-            self.generation.fetch_add(1, Release);
-            return;
-        }
-        while self.generation.load(Acquire) == generation {
-            assert!(!self.aborted.load(Relaxed), "another thread panicked");
-            std::thread::yield_now();
-        }
-    }
-}
-
-/// Sets the launch's `aborted` flag when its thread unwinds from a panic.
-struct AbortOnPanic<'a>(&'a AtomicBool);
-
-impl Drop for AbortOnPanic<'_> {
-    fn drop(&mut self) {
-        if std::thread::panicking() {
-            self.0.store(true, Relaxed);
-        }
-    }
-}
-
-/// What the lanes of one emulated warp share: a barrier and one exchange slot
-/// per lane.
-struct WarpShared<'a> {
-    barrier: Barrier<'a>,
-    slots: Vec<AtomicU32>,
-    base: AtomicU32,
-}
-
-impl<'a> WarpShared<'a> {
-    fn new(lanes: usize, aborted: &'a AtomicBool) -> Self {
-        WarpShared {
-            barrier: Barrier::new(lanes, aborted),
-            slots: (0..lanes).map(|_| AtomicU32::new(0)).collect(),
-            base: AtomicU32::new(0),
-        }
-    }
-}
-
-/// A team of OS threads with a `std` barrier, in warps of `warp_size` lanes
-/// whose warp-wide calls go through their [`WarpShared`] (every lane writes
-/// its value, waits for the others, reads what it needs, waits again), so
-/// the warp-uniform structure of the loop and the cross-lane arithmetic of
-/// the relax phase run as on the GPU. `minimum_into` is a plain atomic
-/// minimum per thread (the GPU reduces per block first; the result is the
-/// same).
-struct Threads<'a> {
-    thread: usize,
-    threads: usize,
-    warp_size: usize,
-    barrier: &'a Barrier<'a>,
-    warp: &'a WarpShared<'a>,
-}
-
-impl Threads<'_> {
-    fn lane(&self) -> usize {
-        self.thread % self.warp_size
-    }
-
-    /// Every lane publishes `value`; returns all lanes' values.
-    fn exchange(&self, value: u32) -> Vec<u32> {
-        self.warp.slots[self.lane()].store(value, Relaxed);
-        self.warp.barrier.wait();
-        let values = self.warp.slots.iter().map(|s| s.load(Relaxed)).collect();
-        self.warp.barrier.wait();
-        values
-    }
-}
-
-impl Team for Threads<'_> {
-    fn thread(&self) -> usize {
-        self.thread
-    }
-    fn threads(&self) -> usize {
-        self.threads
-    }
-    fn warp_size(&self) -> usize {
-        self.warp_size
-    }
-    fn barrier(&self) {
-        self.barrier.wait();
-    }
-    fn reserve_where(&self, wants: bool, len: &AtomicU32) -> u32 {
-        let wanting = self.exchange(wants as u32);
-        let count: u32 = wanting.iter().sum();
-        let below: u32 = wanting[..self.lane()].iter().sum();
-        if wants && below == 0 {
-            self.warp.base.store(len.fetch_add(count, Relaxed), Relaxed);
-        }
-        self.warp.barrier.wait();
-        let base = self.warp.base.load(Relaxed);
-        self.warp.barrier.wait();
-        base + below
-    }
-    fn warp_inclusive_sum(&self, value: u32) -> u32 {
-        self.exchange(value)[..=self.lane()].iter().sum()
-    }
-    fn warp_shuffle(&self, value: u32, src: usize) -> u32 {
-        self.exchange(value)[src]
-    }
-    fn minimum_into(&self, value: u32, target: &AtomicU32) {
-        target.fetch_min(value, Relaxed);
-    }
-}
-
 /// One launch: `warps` warps of `warp_size` OS threads run the loop over
-/// `state` until it converges or the work leaves `min_work..=max_work`; every
-/// thread must return the same exit.
+/// `state` until it converges or the work leaves `min_work..=max_work`.
 fn launch(
     graph: &Graph,
     delta_node: &[u32],
     state: &CompactState,
-    (warps, warp_size): (usize, usize),
+    team: (usize, usize),
     (min_work, max_work): (u32, u32),
 ) -> Exit {
-    let threads = warps * warp_size;
-    let aborted = AtomicBool::new(false);
-    let barrier = Barrier::new(threads, &aborted);
-    let shared: Vec<WarpShared> = (0..warps)
-        .map(|_| WarpShared::new(warp_size, &aborted))
-        .collect();
     let arrays = state.arrays(graph, delta_node);
-    let exits: Vec<Exit> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..threads)
-            .map(|thread| {
-                let (barrier, warp, aborted) = (&barrier, &shared[thread / warp_size], &aborted);
-                scope.spawn(move || {
-                    let _guard = AbortOnPanic(aborted);
-                    let team = Threads {
-                        thread,
-                        threads,
-                        warp_size,
-                        barrier,
-                        warp,
-                    };
-                    thread_loop(arrays, min_work, max_work, &team)
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().expect("a thread panicked"))
-            .collect()
-    });
-    assert!(exits.iter().all(|&e| e == exits[0]), "threads disagree");
-    exits[0]
+    run_on_threads(team, |t| thread_loop(arrays, min_work, max_work, t))
 }
 
 /// Work of the state where the last launch stopped.

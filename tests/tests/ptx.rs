@@ -32,3 +32,17 @@ fn ptx_targets_the_configured_architecture() {
         "the PTX calls a function it does not define"
     );
 }
+
+#[test]
+fn every_launch_bound_is_written_into_its_entry() {
+    for &(name, threads) in gpu_kernels::launch::LAUNCH_BOUNDS {
+        let start = PTX
+            .find(&format!(".entry {name}("))
+            .unwrap_or_else(|| panic!("no entry `{name}`"));
+        let body = start + PTX[start..].find('{').expect("an entry has a body");
+        assert!(
+            PTX[start..body].contains(&format!(".maxntid {threads}, 1, 1")),
+            "`{name}` lacks `.maxntid {threads}, 1, 1` before its body"
+        );
+    }
+}

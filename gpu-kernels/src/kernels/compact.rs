@@ -5,7 +5,7 @@
 use core::sync::atomic::AtomicU32;
 use core::sync::atomic::Ordering::Relaxed;
 
-use crate::compact::{self, Arrays, LOOP_STATE_WORDS, LoopState, Team};
+use crate::compact::{self, Arrays, LoopState, Team};
 use crate::device::grid::{GridBarrier, grid_dim_x, grid_sync};
 use crate::device::memory::slice;
 use crate::device::shared::dynamic_shared_mem;
@@ -91,8 +91,46 @@ unsafe fn block_minimum_into(value: u32, target: &AtomicU32) {
     sync_threads();
 }
 
+/// Runs `body` (the whole loop, called by every thread of the block) with a
+/// copy of the loop state `S` (`u32` words) in shared memory, after the warp
+/// slots of [`block_minimum_into`], and copies it back afterwards: while one
+/// block runs the loop, every counter read, reservation and minimum would
+/// otherwise be a round trip to global memory, and an iteration is a chain of
+/// them.
+///
+/// # Safety
+/// Called by every thread of the block; `global` points to an `S` in global
+/// memory that nothing else accesses during the launch; `S` is `repr(C)` of
+/// `AtomicU32`s, at most [`COMPACT_BLOCK_SIZE`] of them, and the block has
+/// `COMPACT_BLOCK_SIZE / 32 * 4 + size_of::<S>()` bytes of dynamic shared
+/// memory.
+#[inline(always)]
+pub(super) unsafe fn with_state_in_shared<S>(global: *const S, body: impl FnOnce(&S)) {
+    let words = size_of::<S>() / 4;
+    let thread = thread_idx_x() as usize;
+    // SAFETY: as the caller guarantees: the shared memory after the warp
+    // slots holds an `S`, 4-aligned, and both are arrays of `AtomicU32`.
+    let (local, local_words, global_words) = unsafe {
+        let local = dynamic_shared_mem::<u32>().add((COMPACT_BLOCK_SIZE / WARP_SIZE) as usize);
+        (
+            &*(local as *const S),
+            core::slice::from_raw_parts(local as *const AtomicU32, words),
+            core::slice::from_raw_parts(global as *const AtomicU32, words),
+        )
+    };
+    if thread < words {
+        local_words[thread].store(global_words[thread].load(Relaxed), Relaxed);
+    }
+    sync_threads();
+    body(local);
+    sync_threads();
+    if thread < words {
+        global_words[thread].store(local_words[thread].load(Relaxed), Relaxed);
+    }
+}
+
 /// One block runs the loop: `__syncthreads()` barriers.
-struct BlockTeam;
+pub(super) struct BlockTeam;
 
 impl Team for BlockTeam {
     fn thread(&self) -> usize {
@@ -128,8 +166,8 @@ impl Team for BlockTeam {
 }
 
 /// The whole grid runs the loop: grid-wide barriers.
-struct GridTeam<'a> {
-    barrier: &'a GridBarrier,
+pub(super) struct GridTeam<'a> {
+    pub(super) barrier: &'a GridBarrier,
 }
 
 impl Team for GridTeam<'_> {
@@ -254,36 +292,16 @@ pub unsafe extern "ptx-kernel" fn compact_block_loop(
             state,
         )
     };
-    // The loop state lives in shared memory while the block runs: its
-    // counters and minima take a round trip to global memory each time
-    // otherwise, and a block loop's iteration is a chain of such trips.
-    // Copied in before and out after the loop; nothing else reads it meanwhile.
-    let thread = thread_idx_x() as usize;
-    // SAFETY: the launch gives COMPACT_SHARED_BYTES of dynamic shared memory:
-    // the warp slots, then LOOP_STATE_WORDS `u32`s, 4-aligned.
-    let local = unsafe {
-        &*(dynamic_shared_mem::<u32>().add((COMPACT_BLOCK_SIZE / WARP_SIZE) as usize)
-            as *const LoopState<AtomicU32>)
-    };
-    let words = |s: &'static LoopState<AtomicU32>| -> &'static [AtomicU32; LOOP_STATE_WORDS] {
-        // SAFETY: `LoopState<AtomicU32>` is `repr(C)` of LOOP_STATE_WORDS
-        // `AtomicU32`s.
-        unsafe { &*(s as *const LoopState<AtomicU32>).cast() }
-    };
-    // SAFETY: `state` points to a LoopState (the kernel's contract).
-    let global = unsafe { &*state };
-    if thread < LOOP_STATE_WORDS {
-        words(local)[thread].store(words(global)[thread].load(Relaxed), Relaxed);
-    }
-    sync_threads();
-    let arrays = Arrays {
-        state: local,
-        ..arrays
-    };
-    compact::thread_loop(arrays, min_work, max_work, &BlockTeam);
-    sync_threads();
-    if thread < LOOP_STATE_WORDS {
-        words(global)[thread].store(words(local)[thread].load(Relaxed), Relaxed);
+    // SAFETY: `state` points to a LoopState (the kernel's contract); the
+    // launch gives COMPACT_SHARED_BYTES of dynamic shared memory.
+    unsafe {
+        with_state_in_shared(state, |local| {
+            let arrays = Arrays {
+                state: local,
+                ..arrays
+            };
+            compact::thread_loop(arrays, min_work, max_work, &BlockTeam);
+        })
     }
 }
 

@@ -14,6 +14,7 @@ mod compact;
 mod crauser;
 mod da2cf;
 mod matrix;
+mod near_far;
 mod parents;
 mod stats;
 

@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use clap::{Args, ValueEnum};
 use serde::Serialize;
-use sssp::algorithms::{Algorithm, Device};
+use sssp::algorithms::{Algorithm, Device, Tuning};
 use sssp::distances;
 use sssp::formats::{self, InputNumbering, LoadedGraph};
 use sssp::gpu::Gpu;
@@ -59,11 +59,14 @@ pub struct SolveArgs {
     #[arg(long, value_enum)]
     format: Option<FormatArg>,
     /// The algorithm (`host algos` lists them); several, comma-separated, are
-    /// solved one after another and compared in a table. Default: `fast-crauser`
-    /// (the fastest verified one on the H100; docs/PERFORMANCE.md), or
+    /// solved one after another and compared in a table. Default: `auto`
+    /// (`fast`, or `near-far` on high-diameter graphs; docs/PERFORMANCE.md), or
     /// `matrix-f-gpu` with `--layout matrix`.
     #[arg(long, value_delimiter = ',')]
     algo: Vec<Algorithm>,
+    /// Band width Δ of `near-far` (default: 32 · mean weight / mean degree).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    delta: Option<u32>,
     /// How the algorithms store the graph: adjacency lists (CSR), or an n×n
     /// weight matrix built on load (`--algo f-gpu` then runs `matrix-f-gpu`).
     #[arg(long, value_enum, default_value_t = Layout::List)]
@@ -237,7 +240,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     ));
 
     let algorithms: Vec<Algorithm> = match args.layout {
-        Layout::List if args.algo.is_empty() => vec![Algorithm::FastCrauser],
+        Layout::List if args.algo.is_empty() => vec![Algorithm::Auto],
         Layout::Matrix if args.algo.is_empty() => vec![Algorithm::MatrixFGpu],
         Layout::List => args.algo.clone(),
         Layout::Matrix => args
@@ -285,6 +288,17 @@ pub fn run(args: &SolveArgs) -> Result<()> {
             (None, Device::Gpu) => Algorithm::Dijkstra,
             _ => requested,
         };
+        let algo = if algo == Algorithm::Auto {
+            let choice = sssp::auto::choose(&graph, source);
+            out.line("");
+            out.line(format_args!(
+                "auto         chose {}: {}",
+                choice.algorithm, choice.reason
+            ));
+            choice.algorithm
+        } else {
+            algo
+        };
         let info = algo.info();
         out.line("");
         out.line(format_args!("algorithm    {algo} ({})", info.paper));
@@ -296,7 +310,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         let on_gpu = gpu.as_ref().filter(|_| info.device == Device::Gpu);
         let run = match on_gpu {
             Some(gpu) => solve_on_gpu(gpu, &graph, algo, source as u32, args, &out)?,
-            None => solve_on_cpu(&graph, algo, source, &out)?,
+            None => solve_on_cpu(&graph, algo, source, Tuning { delta: args.delta }, &out)?,
         };
         let summary = distances::summarize(&run.dist);
         out.line(format_args!(
@@ -546,9 +560,15 @@ struct Run {
     runs: usize,
 }
 
-fn solve_on_cpu(graph: &Graph, algo: Algorithm, source: usize, out: &Human) -> Result<Run> {
+fn solve_on_cpu(
+    graph: &Graph,
+    algo: Algorithm,
+    source: usize,
+    tuning: Tuning,
+    out: &Human,
+) -> Result<Run> {
     let start = Instant::now();
-    let (dist, iterations) = algo.solve_cpu(graph, source)?;
+    let (dist, iterations) = algo.solve_cpu_tuned(graph, source, tuning)?;
     let ms = start.elapsed().as_secs_f64() * 1e3;
     if let Some(iterations) = iterations {
         out.line(format_args!("iterations   {iterations}"));
@@ -572,7 +592,8 @@ fn solve_on_gpu(
     out: &Human,
 ) -> Result<Run> {
     let start = Instant::now();
-    let mut solver = algo.prepare_gpu(gpu, graph)?;
+    let tuning = Tuning { delta: args.delta };
+    let mut solver = algo.prepare_gpu_tuned(gpu, graph, tuning)?;
     gpu.synchronize()?;
     let prepare_ms = start.elapsed().as_secs_f64() * 1e3;
     out.line(format_args!(

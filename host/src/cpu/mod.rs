@@ -6,6 +6,7 @@ pub mod bellman_ford;
 pub mod compact;
 pub mod da2cf;
 pub mod matrix;
+pub mod near_far;
 pub mod parents;
 
 pub use da2cf::{Da2cfResult, da2cf, da2cf_f, minimum};

@@ -13,6 +13,7 @@ pub mod hybrid;
 pub mod kernels;
 pub mod matrix;
 pub mod memory;
+pub mod near_far;
 pub mod parents;
 pub mod ptx;
 

@@ -7,6 +7,7 @@ mod compact;
 mod crauser;
 mod da2cf;
 mod matrix;
+mod near_far;
 mod parents;
 mod stats;
 
@@ -22,6 +23,7 @@ pub use compact::{CompactBuffers, CompactKernels};
 pub use crauser::CrauserKernels;
 pub use da2cf::Da2cfKernels;
 pub use matrix::MatrixKernels;
+pub use near_far::{NearFarBuffers, NearFarKernels, NearFarLoop};
 pub use parents::{ParentsKernels, TreeBuffers};
 pub use stats::StatsKernels;
 
@@ -44,6 +46,8 @@ pub struct Kernels {
     pub compact: CompactKernels,
     /// The shortest-path tree after a solve (`--parents`).
     pub parents: ParentsKernels,
+    /// The near-far (bucketed) solver for high-diameter graphs.
+    pub near_far: NearFarKernels,
 }
 
 impl Kernels {
@@ -61,6 +65,7 @@ impl Kernels {
             bellman_ford: BellmanFordKernels::load(&module)?,
             compact: CompactKernels::load(&module)?,
             parents: ParentsKernels::load(&module)?,
+            near_far: NearFarKernels::load(&module)?,
         })
     }
 }

@@ -1,0 +1,224 @@
+//! Entry points of the near-far solver ([`crate::near_far`]): an
+//! initialization, and the loop on one block or on the whole grid, with the
+//! teams of the compacted DA2CF.
+
+use core::sync::atomic::AtomicU32;
+
+use crate::device::grid::GridBarrier;
+use crate::device::memory::slice;
+use crate::device::thread::index_1d;
+use crate::near_far::{self, Arrays, NearFarState};
+
+use super::compact::{BlockTeam, GridTeam, with_state_in_shared};
+use super::csr;
+
+/// The arrays of the near-far kernels from their arguments.
+///
+/// # Safety
+/// `offsets` holds `n + 1` elements, `targets` and `weights` `m`; `dist`,
+/// `stamp`, `far_stamp`, `near0`, `near1`, `far0` and `far1` `n`; `state`
+/// points to a [`NearFarState`].
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+unsafe fn arrays<'a>(
+    offsets: *const u32,
+    targets: *const u32,
+    weights: *const u32,
+    n: u32,
+    m: u32,
+    dist: *const AtomicU32,
+    stamps: [*const AtomicU32; 2],
+    near: [*const AtomicU32; 2],
+    far: [*const AtomicU32; 2],
+    state: *const NearFarState<AtomicU32>,
+) -> Arrays<'a> {
+    let n = n as usize;
+    // SAFETY: as the caller guarantees.
+    unsafe {
+        Arrays {
+            successors: csr(offsets, targets, weights, n, m as usize),
+            dist: slice(dist, n),
+            stamp: slice(stamps[0], n),
+            far_stamp: slice(stamps[1], n),
+            near: [slice(near[0], n), slice(near[1], n)],
+            far: [slice(far[0], n), slice(far[1], n)],
+            state: &*state,
+        }
+    }
+}
+
+/// `near_far_initialize`: every distance infinite but the source's (0), the
+/// stamps 0, and the state of a new solve with band width `delta`.
+///
+/// # Thread mapping
+/// One thread per vertex `v = blockIdx.x * blockDim.x + threadIdx.x`; threads
+/// with `v >= n` return; thread 0 also writes the state and the worklist.
+///
+/// # Safety
+/// As `near_far_block_loop`'s arrays, `n >= 1` and `source < n`.
+#[allow(clippy::too_many_arguments)]
+#[unsafe(no_mangle)]
+pub unsafe extern "ptx-kernel" fn near_far_initialize(
+    offsets: *const u32,
+    targets: *const u32,
+    weights: *const u32,
+    n: u32,
+    m: u32,
+    dist: *const AtomicU32,
+    stamp: *const AtomicU32,
+    far_stamp: *const AtomicU32,
+    near0: *const AtomicU32,
+    near1: *const AtomicU32,
+    far0: *const AtomicU32,
+    far1: *const AtomicU32,
+    state: *const NearFarState<AtomicU32>,
+    source: u32,
+    delta: u32,
+) {
+    let v = index_1d();
+    if v >= n {
+        return;
+    }
+    // SAFETY: lengths as documented; accessed only atomically.
+    let arrays = unsafe {
+        arrays(
+            offsets,
+            targets,
+            weights,
+            n,
+            m,
+            dist,
+            [stamp, far_stamp],
+            [near0, near1],
+            [far0, far1],
+            state,
+        )
+    };
+    near_far::initialize_vertex(v as usize, source as usize, &arrays);
+    if v == 0 {
+        near_far::initialize_state(source, delta, arrays.near[0], arrays.state);
+    }
+}
+
+/// `near_far_block_loop`: the loop on one block, from the state in `state`
+/// until convergence or until the waiting work leaves
+/// `min_work..=max_work` vertices; the state staged in shared memory.
+///
+/// # Thread mapping
+/// One block (`gridDim.x = 1`) of
+/// [`COMPACT_BLOCK_SIZE`](crate::launch::COMPACT_BLOCK_SIZE) threads; thread
+/// `t` takes worklist entries `t, t + blockDim.x, …`, its warp walking their
+/// edges together.
+///
+/// # Safety
+/// `offsets` holds `n + 1` elements, `targets` and `weights` `m`; `dist`,
+/// `stamp`, `far_stamp`, `near0`, `near1`, `far0` and `far1` `n`; `state`
+/// points to a [`NearFarState`] left by `near_far_initialize` or a previous
+/// loop launch of the same solve; the launch gives
+/// [`NEAR_FAR_SHARED_BYTES`](crate::launch::NEAR_FAR_SHARED_BYTES) of dynamic
+/// shared memory.
+#[allow(clippy::too_many_arguments)]
+#[unsafe(no_mangle)]
+pub unsafe extern "ptx-kernel" fn near_far_block_loop(
+    offsets: *const u32,
+    targets: *const u32,
+    weights: *const u32,
+    n: u32,
+    m: u32,
+    dist: *const AtomicU32,
+    stamp: *const AtomicU32,
+    far_stamp: *const AtomicU32,
+    near0: *const AtomicU32,
+    near1: *const AtomicU32,
+    far0: *const AtomicU32,
+    far1: *const AtomicU32,
+    state: *const NearFarState<AtomicU32>,
+    delta: u32,
+    min_work: u32,
+    max_work: u32,
+) {
+    // SAFETY: lengths as documented; the state arrays are only accessed
+    // atomically.
+    let arrays = unsafe {
+        arrays(
+            offsets,
+            targets,
+            weights,
+            n,
+            m,
+            dist,
+            [stamp, far_stamp],
+            [near0, near1],
+            [far0, far1],
+            state,
+        )
+    };
+    // SAFETY: `state` points to a NearFarState, `repr(C)` of `AtomicU32`s;
+    // the launch gives the shared memory for it after the warp slots.
+    unsafe {
+        with_state_in_shared(state, |local| {
+            let arrays = Arrays {
+                state: local,
+                ..arrays
+            };
+            near_far::thread_loop(arrays, delta, min_work, max_work, &BlockTeam);
+        })
+    }
+}
+
+/// `near_far_grid_loop`: the loop on the whole grid, with grid-wide barriers;
+/// otherwise as `near_far_block_loop` (the state stays in global memory).
+///
+/// # Thread mapping
+/// A one-dimensional grid of co-resident blocks of
+/// [`COMPACT_BLOCK_SIZE`](crate::launch::COMPACT_BLOCK_SIZE) threads; global
+/// thread `t` takes worklist entries `t, t + T, …` (`T` threads in all).
+///
+/// # Safety
+/// As `near_far_block_loop`, and: the launch is cooperative
+/// (`cuLaunchCooperativeKernel`), and `barrier` points to
+/// [`GRID_BARRIER_WORDS`](crate::launch::GRID_BARRIER_WORDS) `u32`s with
+/// `arrived` zero at launch.
+#[allow(clippy::too_many_arguments)]
+#[unsafe(no_mangle)]
+pub unsafe extern "ptx-kernel" fn near_far_grid_loop(
+    offsets: *const u32,
+    targets: *const u32,
+    weights: *const u32,
+    n: u32,
+    m: u32,
+    dist: *const AtomicU32,
+    stamp: *const AtomicU32,
+    far_stamp: *const AtomicU32,
+    near0: *const AtomicU32,
+    near1: *const AtomicU32,
+    far0: *const AtomicU32,
+    far1: *const AtomicU32,
+    state: *const NearFarState<AtomicU32>,
+    delta: u32,
+    min_work: u32,
+    max_work: u32,
+    barrier: *const GridBarrier,
+) {
+    // SAFETY: as in `near_far_block_loop`.
+    let arrays = unsafe {
+        arrays(
+            offsets,
+            targets,
+            weights,
+            n,
+            m,
+            dist,
+            [stamp, far_stamp],
+            [near0, near1],
+            [far0, far1],
+            state,
+        )
+    };
+    // SAFETY: `barrier` is a device allocation of the barrier's two words,
+    // accessed only atomically.
+    let team = GridTeam {
+        barrier: unsafe { &*barrier },
+    };
+    near_far::thread_loop(arrays, delta, min_work, max_work, &team);
+}

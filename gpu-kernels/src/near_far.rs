@@ -1,0 +1,362 @@
+//! Per-thread logic of a bucketed solver for high-diameter graphs (issue #8):
+//! the near-far form (Davidson et al., IPDPS 2014) of Δ-stepping (Meyer &
+//! Sanders), run whole on the device like [`crate::compact`].
+//!
+//! DA2CF settles one distance value per iteration, so a road network takes as
+//! many iterations as it has distinct distances. Near-far processes a whole
+//! band of distances `[T - Δ, T)` at once and corrects labels inside it:
+//! - **relax iteration**: every vertex of the near worklist relaxes its edges
+//!   (warp-flattened, as in [`crate::compact`]); a vertex whose distance drops
+//!   below the threshold `T` joins the next near worklist (once per iteration:
+//!   a stamp per vertex filters duplicates), one whose distance drops but stays
+//!   at or above `T` goes to the far pile;
+//! - **split iteration**, when the near worklist is empty: `T` moves up by `Δ`
+//!   (or further, past the smallest distance seen entering the far pile, when
+//!   the band would be empty); far entries below the new `T` become the near
+//!   worklist, the rest stay, and entries below the old `T` are dropped (their
+//!   vertex has since improved and was queued again with the better distance).
+//!
+//! Correctness is Bellman-Ford's: every improvement of `dist(v)` is queued
+//! (near, or far until `T` passes it), so when both are empty every vertex has
+//! relaxed its edges with its final distance. The threshold only orders the
+//! work, so that most vertices are relaxed once.
+//!
+//! # Shared state and races
+//! Every thread keeps the iteration, `T` and the far parity in registers,
+//! computed alike from values read after barriers; thread 0 stores them in
+//! [`NearFarState`] only when the loop returns. A relax iteration has one
+//! barrier: it reads near counter `i % 3` and appends with counter
+//! `(i + 1) % 3`, and thread 0 resets counter `(i + 2) % 3`, last read one
+//! barrier ago and next written one barrier later. A split iteration has two
+//! barriers: thread 0 resets the far list it will fill and its minimum first.
+
+use core::sync::atomic::AtomicU32;
+use core::sync::atomic::Ordering::Relaxed;
+
+use crate::compact::{Exit, Team, for_each_edge_of_warp, for_each_warp_uniform};
+use crate::csr::Csr;
+use crate::distance::{INFINITY, extend};
+
+/// The loop's state in device memory, kept between launches.
+#[repr(C)]
+#[derive(Debug, Default)]
+pub struct NearFarState<T> {
+    /// Iterations completed (relax and split).
+    pub iteration: T,
+    /// The threshold `T`: near work is below it.
+    pub threshold: T,
+    /// Which far list the relax iterations append to (0 or 1).
+    pub far_parity: T,
+    /// The far list's epoch: a vertex enters the current far list only if its
+    /// far stamp is not this yet (1 + the iteration of the last split, 1
+    /// before the first).
+    pub far_epoch: T,
+    /// Length of the near worklists, by iteration mod 3 (the list itself by
+    /// iteration parity).
+    pub near_len: [T; 3],
+    /// Length of the far lists, by far parity.
+    pub far_len: [T; 2],
+    /// Smallest distance written with an entry of each far list (an upper
+    /// bound of its smallest current distance), by far parity.
+    pub far_minimum: [T; 2],
+}
+
+/// `u32` words of a [`NearFarState`].
+pub const NEAR_FAR_STATE_WORDS: usize = size_of::<NearFarState<u32>>() / 4;
+
+const _: () = assert!(NEAR_FAR_STATE_WORDS == 11);
+
+impl NearFarState<u32> {
+    /// The state from its words, as the host copies them from the device.
+    pub fn from_words(w: &[u32; NEAR_FAR_STATE_WORDS]) -> Self {
+        NearFarState {
+            iteration: w[0],
+            threshold: w[1],
+            far_parity: w[2],
+            far_epoch: w[3],
+            near_len: [w[4], w[5], w[6]],
+            far_len: [w[7], w[8]],
+            far_minimum: [w[9], w[10]],
+        }
+    }
+
+    /// Vertices waiting: the near worklist, or when it is empty the far pile.
+    /// 0 once converged.
+    pub fn work(&self) -> u32 {
+        let near = self.near_len[(self.iteration % 3) as usize];
+        if near > 0 {
+            near
+        } else {
+            self.far_len[(self.far_parity % 2) as usize]
+        }
+    }
+}
+
+/// The arrays of one solve, as every thread sees them.
+#[derive(Clone, Copy, Debug)]
+pub struct Arrays<'a> {
+    /// The successor CSR (`n` vertices).
+    pub successors: Csr<'a>,
+    /// Tentative distances (`n`).
+    pub dist: &'a [AtomicU32],
+    /// Per vertex, 1 + the last iteration whose near worklist it joined (`n`;
+    /// 0 at the start of a solve).
+    pub stamp: &'a [AtomicU32],
+    /// Per vertex, the far epoch of the last far list it entered (`n`; 0 at
+    /// the start of a solve).
+    pub far_stamp: &'a [AtomicU32],
+    /// The near worklists, by iteration parity (`n` slots each: the stamp lets
+    /// a vertex in at most once per iteration).
+    pub near: [&'a [AtomicU32]; 2],
+    /// The far lists, by far parity (`n` slots each: the far stamp lets a
+    /// vertex in at most once per list).
+    pub far: [&'a [AtomicU32]; 2],
+    /// The counters.
+    pub state: &'a NearFarState<AtomicU32>,
+}
+
+impl<'a> Arrays<'a> {
+    /// A branch rather than an index, so that the GPU keeps both slices in
+    /// registers.
+    #[inline(always)]
+    fn near_list(&self, p: usize) -> &'a [AtomicU32] {
+        if p == 0 { self.near[0] } else { self.near[1] }
+    }
+
+    #[inline(always)]
+    fn far_list(&self, p: usize) -> &'a [AtomicU32] {
+        if p == 0 { self.far[0] } else { self.far[1] }
+    }
+}
+
+/// Sets vertex `v` unreached (or `source` at 0) and its stamps to 0 (one
+/// thread per vertex).
+#[inline(always)]
+pub fn initialize_vertex(v: usize, source: usize, arrays: &Arrays<'_>) {
+    arrays.dist[v].store(if v == source { 0 } else { INFINITY }, Relaxed);
+    arrays.stamp[v].store(0, Relaxed);
+    arrays.far_stamp[v].store(0, Relaxed);
+}
+
+/// The state at the start of a solve from `source` with band width `delta`
+/// (one thread): the near worklist `[source]`, threshold `delta`.
+#[inline(always)]
+pub fn initialize_state(
+    source: u32,
+    delta: u32,
+    near: &[AtomicU32],
+    state: &NearFarState<AtomicU32>,
+) {
+    near[0].store(source, Relaxed);
+    state.iteration.store(0, Relaxed);
+    state.threshold.store(delta.max(1), Relaxed);
+    state.far_parity.store(0, Relaxed);
+    state.far_epoch.store(1, Relaxed);
+    for (k, len) in state.near_len.iter().enumerate() {
+        len.store(u32::from(k == 0), Relaxed);
+    }
+    for len in &state.far_len {
+        len.store(0, Relaxed);
+    }
+    for minimum in &state.far_minimum {
+        minimum.store(INFINITY, Relaxed);
+    }
+}
+
+/// Where an improved or moved vertex goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Destination {
+    Near(usize),
+    Far(usize, u32),
+}
+
+/// Stamps `v` with `value` and says whether it was not stamped so yet. With
+/// `exclusive` (no other thread can stamp `v` in this phase) a load and a
+/// store, else an atomic exchange.
+#[inline(always)]
+fn stamp_first(stamp: &AtomicU32, value: u32, exclusive: bool) -> bool {
+    if exclusive {
+        let first = stamp.load(Relaxed) != value;
+        stamp.store(value, Relaxed);
+        first
+    } else {
+        stamp.swap(value, Relaxed) != value
+    }
+}
+
+/// Appends the lanes' vertices to the near list `near` (counter `near_len`;
+/// each vertex only if its stamp was not `stamp_value` yet) or the far list
+/// `far` (counter `far_len`; only if its far stamp was not `far_epoch` yet).
+/// `exclusive`: each vertex comes from one thread only in this phase (a
+/// split reads a far list without duplicates). Every far vertex's distance
+/// lowers `far_minimum` (a load first: most do not lower it; a block-wide
+/// reduction per phase instead measured slower on road networks, whose
+/// iterations are short). Warp-wide.
+#[inline(always)]
+fn append(
+    destination: Option<Destination>,
+    (stamp_value, far_epoch, exclusive): (u32, u32, bool),
+    arrays: &Arrays<'_>,
+    (near, near_len): (&[AtomicU32], &AtomicU32),
+    (far, far_len, far_minimum): (&[AtomicU32], &AtomicU32, &AtomicU32),
+    team: &impl Team,
+) {
+    let near_vertex = match destination {
+        Some(Destination::Near(v)) if stamp_first(&arrays.stamp[v], stamp_value, exclusive) => {
+            Some(v)
+        }
+        _ => None,
+    };
+    let near_slot = team.reserve_where(near_vertex.is_some(), near_len) as usize;
+    if let Some(v) = near_vertex {
+        near[near_slot].store(v as u32, Relaxed);
+    }
+    let far_vertex = match destination {
+        Some(Destination::Far(v, _)) if stamp_first(&arrays.far_stamp[v], far_epoch, exclusive) => {
+            Some(v)
+        }
+        _ => None,
+    };
+    let far_slot = team.reserve_where(far_vertex.is_some(), far_len) as usize;
+    if let Some(v) = far_vertex {
+        far[far_slot].store(v as u32, Relaxed);
+    }
+    if let Some(Destination::Far(_, d)) = destination {
+        if d < far_minimum.load(Relaxed) {
+            far_minimum.fetch_min(d, Relaxed);
+        }
+    }
+}
+
+/// The whole loop for one thread of `team` (see the module docs), from the
+/// state in `arrays.state` until convergence or until, at the start of an
+/// iteration, the waiting work ([`NearFarState::work`]) leaves
+/// `min_work..=max_work`. Every thread of the team must call it with the same
+/// arguments; all return the same value after the same barriers.
+#[inline(always)]
+pub fn thread_loop(
+    arrays: Arrays<'_>,
+    delta: u32,
+    min_work: u32,
+    max_work: u32,
+    team: &impl Team,
+) -> Exit {
+    let state = arrays.state;
+    let thread = team.thread();
+    let mut i = state.iteration.load(Relaxed);
+    let mut threshold = state.threshold.load(Relaxed);
+    let mut f = state.far_parity.load(Relaxed) as usize % 2;
+    let mut far_epoch = state.far_epoch.load(Relaxed);
+    let delta = delta.max(1);
+    let exit = loop {
+        let near_len = state.near_len[(i % 3) as usize].load(Relaxed) as usize;
+        let far_len = state.far_len[f].load(Relaxed) as usize;
+        if near_len == 0 && far_len == 0 {
+            break Exit::Converged;
+        }
+        let work = if near_len > 0 { near_len } else { far_len } as u32;
+        if work < min_work || work > max_work {
+            break Exit::OutOfRange;
+        }
+        let next_near = arrays.near_list(((i + 1) % 2) as usize);
+        let next_near_len = &state.near_len[((i + 1) % 3) as usize];
+        let stamp_value = i + 1;
+        if thread == 0 {
+            state.near_len[((i + 2) % 3) as usize].store(0, Relaxed);
+        }
+        if near_len > 0 {
+            // Relax iteration.
+            let near = arrays.near_list((i % 2) as usize);
+            let far = (arrays.far_list(f), &state.far_len[f], &state.far_minimum[f]);
+            for_each_warp_uniform(near_len, team, |k| {
+                let u = k.map(|k| near[k].load(Relaxed) as usize);
+                for_each_edge_of_warp(u, arrays.successors, arrays.dist, team, |edge| {
+                    let mut destination = None;
+                    if let Some((v, w, dist_u)) = edge {
+                        let candidate = extend(dist_u, w);
+                        if candidate < arrays.dist[v].load(Relaxed)
+                            && candidate < arrays.dist[v].fetch_min(candidate, Relaxed)
+                        {
+                            destination = Some(if candidate < threshold {
+                                Destination::Near(v)
+                            } else {
+                                Destination::Far(v, candidate)
+                            });
+                        }
+                    }
+                    append(
+                        destination,
+                        (stamp_value, far_epoch, false),
+                        &arrays,
+                        (next_near, next_near_len),
+                        far,
+                        team,
+                    );
+                });
+            });
+        } else {
+            // Split iteration: the next band.
+            let old_threshold = threshold;
+            far_epoch = i + 2;
+            let far_minimum = state.far_minimum[f].load(Relaxed);
+            threshold = threshold
+                .saturating_add(delta)
+                .max(far_minimum.saturating_add(1));
+            if thread == 0 {
+                state.far_len[1 - f].store(0, Relaxed);
+                state.far_minimum[1 - f].store(INFINITY, Relaxed);
+            }
+            team.barrier();
+            let (far, kept) = (arrays.far_list(f), arrays.far_list(1 - f));
+            let kept = (kept, &state.far_len[1 - f], &state.far_minimum[1 - f]);
+            for_each_warp_uniform(far_len, team, |k| {
+                let destination = k.and_then(|k| {
+                    let v = far[k].load(Relaxed) as usize;
+                    let d = arrays.dist[v].load(Relaxed);
+                    if d < old_threshold {
+                        None
+                    } else if d < threshold {
+                        Some(Destination::Near(v))
+                    } else {
+                        Some(Destination::Far(v, d))
+                    }
+                });
+                append(
+                    destination,
+                    (stamp_value, far_epoch, true),
+                    &arrays,
+                    (next_near, next_near_len),
+                    kept,
+                    team,
+                );
+            });
+            f = 1 - f;
+        }
+        i += 1;
+        team.barrier();
+    };
+    if thread == 0 {
+        state.iteration.store(i, Relaxed);
+        state.threshold.store(threshold, Relaxed);
+        state.far_parity.store(f as u32, Relaxed);
+        state.far_epoch.store(far_epoch, Relaxed);
+    }
+    exit
+}
+
+/// The band width `Δ` chosen from the graph: `32 · mean weight / mean degree`
+/// (at least 1), Davidson et al.'s rule of thumb: about a warp's worth of
+/// edges settled per band and vertex of the frontier.
+pub fn auto_delta(successors: Csr<'_>) -> u32 {
+    let (n, m) = (
+        successors.num_vertices() as u64,
+        successors.num_edges() as u64,
+    );
+    if n == 0 || m == 0 {
+        return 1;
+    }
+    let total: u128 = successors.weights.iter().map(|&w| w as u128).sum();
+    // 32 · (total / m) / (m / n), in one division.
+    let delta = 32 * total * n as u128 / (m as u128 * m as u128);
+    delta.clamp(1, u32::MAX as u128 / 2) as u32
+}

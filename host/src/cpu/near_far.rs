@@ -1,0 +1,78 @@
+//! The near-far solver ([`gpu_kernels::near_far`]) on the CPU: the kernels'
+//! whole loop run by one thread. The CPU model that tests drive (they also run
+//! it on emulated warps of OS threads), and a solver in its own right.
+
+use std::sync::atomic::AtomicU32;
+
+use gpu_kernels::compact::{Exit, Sequential};
+use gpu_kernels::near_far::{self, Arrays, NearFarState, auto_delta};
+
+use super::Da2cfResult;
+use crate::distances::{check_overflow, check_source};
+use crate::graph::Graph;
+
+/// The state of a near-far solve on the host.
+pub struct NearFarHostState {
+    /// Tentative distances.
+    pub dist: Vec<AtomicU32>,
+    /// Near-worklist stamps.
+    pub stamp: Vec<AtomicU32>,
+    /// Far-list stamps.
+    pub far_stamp: Vec<AtomicU32>,
+    /// The near worklists.
+    pub near: [Vec<AtomicU32>; 2],
+    /// The far lists.
+    pub far: [Vec<AtomicU32>; 2],
+    /// The counters.
+    pub state: NearFarState<AtomicU32>,
+}
+
+impl NearFarHostState {
+    /// A state initialized for a solve from `source` on `n` vertices with band
+    /// width `delta`.
+    pub fn new(graph: &Graph, source: usize, delta: u32) -> Self {
+        let n = graph.num_vertices();
+        let zeroed = || (0..n).map(|_| AtomicU32::new(0)).collect::<Vec<_>>();
+        let state = NearFarHostState {
+            dist: zeroed(),
+            stamp: zeroed(),
+            far_stamp: zeroed(),
+            near: [zeroed(), zeroed()],
+            far: [zeroed(), zeroed()],
+            state: NearFarState::default(),
+        };
+        let arrays = state.arrays(graph);
+        for v in 0..n {
+            near_far::initialize_vertex(v, source, &arrays);
+        }
+        near_far::initialize_state(source as u32, delta, &state.near[0], &state.state);
+        state
+    }
+
+    /// The kernels' view of this state over `graph`.
+    pub fn arrays<'a>(&'a self, graph: &'a Graph) -> Arrays<'a> {
+        Arrays {
+            successors: graph.csr(),
+            dist: &self.dist,
+            stamp: &self.stamp,
+            far_stamp: &self.far_stamp,
+            near: [&self.near[0], &self.near[1]],
+            far: [&self.far[0], &self.far[1]],
+            state: &self.state,
+        }
+    }
+}
+
+/// Shortest distances from `source` with near-far and band width `delta`
+/// ([`auto_delta`] when `None`), and the iterations (relax and split).
+pub fn near_far(graph: &Graph, source: usize, delta: Option<u32>) -> crate::Result<Da2cfResult> {
+    check_source(graph, source)?;
+    let delta = delta.unwrap_or_else(|| auto_delta(graph.csr())).max(1);
+    let state = NearFarHostState::new(graph, source, delta);
+    let exit = near_far::thread_loop(state.arrays(graph), delta, 0, u32::MAX, &Sequential);
+    debug_assert_eq!(exit, Exit::Converged);
+    let iterations = state.state.iteration.into_inner();
+    let dist: Vec<u32> = state.dist.into_iter().map(AtomicU32::into_inner).collect();
+    check_overflow(&dist)?;
+    Ok(Da2cfResult { dist, iterations })
+}

@@ -1,0 +1,230 @@
+//! The kernels of the near-far solver, one method each.
+
+use std::sync::Arc;
+
+use cudarc::driver::sys::CUdevice_attribute;
+use cudarc::driver::{
+    CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, LaunchArgs, LaunchConfig,
+    PushKernelArg,
+};
+use gpu_kernels::launch::{COMPACT_BLOCK_SIZE, GRID_BARRIER_WORDS, NEAR_FAR_SHARED_BYTES, names};
+use gpu_kernels::near_far::NEAR_FAR_STATE_WORDS;
+
+use super::{check_lengths, load_function, one_thread_per};
+use crate::gpu::memory::DeviceGraph;
+use crate::{Error, Result};
+
+/// The device state of a near-far solve.
+pub struct NearFarBuffers {
+    /// Distances, `n`.
+    pub dist: CudaSlice<u32>,
+    /// Near-worklist stamps, `n`.
+    pub stamp: CudaSlice<u32>,
+    /// Far-list stamps, `n`.
+    pub far_stamp: CudaSlice<u32>,
+    /// The near worklists, `n` each.
+    pub near: [CudaSlice<u32>; 2],
+    /// The far lists, `n` each.
+    pub far: [CudaSlice<u32>; 2],
+    /// The loop state ([`NEAR_FAR_STATE_WORDS`]).
+    pub state: CudaSlice<u32>,
+    /// The grid barrier's state ([`GRID_BARRIER_WORDS`]).
+    pub barrier: CudaSlice<u32>,
+}
+
+/// The near-far kernels.
+pub struct NearFarKernels {
+    initialize: CudaFunction,
+    block_loop: CudaFunction,
+    grid_loop: CudaFunction,
+}
+
+/// Which loop kernel a launch runs, with its limits.
+#[derive(Clone, Copy, Debug)]
+pub enum NearFarLoop {
+    /// One block.
+    Block,
+    /// `blocks` co-resident blocks (cooperative launch).
+    Grid {
+        /// Blocks in the grid, at most [`NearFarKernels::grid_max_blocks`].
+        blocks: u32,
+    },
+}
+
+impl NearFarKernels {
+    /// Resolves the near-far kernels in `module`.
+    pub fn load(module: &Arc<CudaModule>) -> Result<Self> {
+        let function = |name| load_function(module, name);
+        Ok(NearFarKernels {
+            initialize: function(names::NEAR_FAR_INITIALIZE)?,
+            block_loop: function(names::NEAR_FAR_BLOCK_LOOP)?,
+            grid_loop: function(names::NEAR_FAR_GRID_LOOP)?,
+        })
+    }
+
+    /// How many blocks of `near_far_grid_loop` can be resident at once on the
+    /// device of `ctx`.
+    pub fn grid_max_blocks(&self, ctx: &Arc<CudaContext>) -> Result<u32> {
+        let kernel = names::NEAR_FAR_GRID_LOOP;
+        let per_sm = self
+            .grid_loop
+            .occupancy_max_active_blocks_per_multiprocessor(
+                COMPACT_BLOCK_SIZE,
+                NEAR_FAR_SHARED_BYTES as usize,
+                None,
+            )
+            .map_err(Error::cuda(format!("querying the occupancy of {kernel}")))?;
+        let sms = ctx
+            .attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
+            .map_err(Error::cuda("querying the number of multiprocessors"))?;
+        let blocks = per_sm.saturating_mul(sms.max(0) as u32);
+        if blocks == 0 {
+            return Err(Error::InvalidArgument(format!(
+                "{kernel}: not one block of {COMPACT_BLOCK_SIZE} threads fits on a multiprocessor"
+            )));
+        }
+        Ok(blocks)
+    }
+
+    /// `near_far_initialize`: a new solve from `source` (`< n`) with band
+    /// width `delta`.
+    pub fn initialize(
+        &self,
+        stream: &Arc<CudaStream>,
+        graph: &DeviceGraph,
+        buffers: &mut NearFarBuffers,
+        source: u32,
+        delta: u32,
+    ) -> Result<()> {
+        let kernel = names::NEAR_FAR_INITIALIZE;
+        let n = graph.num_vertices();
+        check_state_lengths(kernel, n, buffers)?;
+        if source >= n {
+            return Err(Error::InvalidArgument(format!(
+                "{kernel}: source {source} of {n} vertices"
+            )));
+        }
+        let scalars = [n, graph.num_edges(), source, delta];
+        let mut launch = stream.launch_builder(&self.initialize);
+        push_arrays(&mut launch, graph, &scalars, buffers);
+        launch.arg(&scalars[2]).arg(&scalars[3]);
+        // SAFETY: arguments in the kernel's order and types (`push_arrays`,
+        // then source and delta); a validated CSR of n vertices and m edges;
+        // the state arrays hold n >= 1 elements (source < n) and the state its
+        // words (checked above).
+        unsafe { launch.launch(one_thread_per(n)) }.map_err(Error::cuda(kernel))?;
+        Ok(())
+    }
+
+    /// A loop launch (`near_far_block_loop` or `near_far_grid_loop`): resumes
+    /// the solve in `buffers` until convergence or until the waiting work
+    /// leaves `min_work..=max_work`. The grid form zeroes the barrier first.
+    #[allow(clippy::too_many_arguments)]
+    pub fn run_loop(
+        &self,
+        stream: &Arc<CudaStream>,
+        graph: &DeviceGraph,
+        buffers: &mut NearFarBuffers,
+        delta: u32,
+        (min_work, max_work): (u32, u32),
+        form: NearFarLoop,
+    ) -> Result<()> {
+        let (kernel, function) = match form {
+            NearFarLoop::Block => (names::NEAR_FAR_BLOCK_LOOP, &self.block_loop),
+            NearFarLoop::Grid { .. } => (names::NEAR_FAR_GRID_LOOP, &self.grid_loop),
+        };
+        let n = graph.num_vertices();
+        check_state_lengths(kernel, n, buffers)?;
+        let blocks = match form {
+            NearFarLoop::Block => 1,
+            NearFarLoop::Grid { blocks } => {
+                check_lengths(
+                    kernel,
+                    &[("barrier", buffers.barrier.len(), GRID_BARRIER_WORDS)],
+                )?;
+                if blocks == 0 {
+                    return Err(Error::InvalidArgument(format!("{kernel}: zero blocks")));
+                }
+                stream
+                    .memset_zeros(&mut buffers.barrier)
+                    .map_err(Error::cuda("zeroing the grid barrier"))?;
+                blocks
+            }
+        };
+        let config = LaunchConfig {
+            grid_dim: (blocks, 1, 1),
+            block_dim: (COMPACT_BLOCK_SIZE, 1, 1),
+            shared_mem_bytes: NEAR_FAR_SHARED_BYTES,
+        };
+        let scalars = [n, graph.num_edges(), delta, min_work, max_work];
+        let mut launch = stream.launch_builder(function);
+        let barrier = push_arrays(&mut launch, graph, &scalars, buffers);
+        launch.arg(&scalars[2]).arg(&scalars[3]).arg(&scalars[4]);
+        match form {
+            NearFarLoop::Block => {
+                // SAFETY: arguments in the kernel's order and types
+                // (`push_arrays`, then delta and the limits); a validated CSR
+                // of n vertices and m edges; the state arrays hold n elements
+                // and the state its words (checked above), left by
+                // `initialize` or a loop launch of the same solve; one block
+                // with NEAR_FAR_SHARED_BYTES of shared memory.
+                unsafe { launch.launch(config) }.map_err(Error::cuda(kernel))?;
+            }
+            NearFarLoop::Grid { .. } => {
+                launch.arg(barrier);
+                // SAFETY: as for the block form, plus the barrier, zeroed on
+                // this stream just before; the launch is cooperative, so the
+                // driver runs it only if all blocks can be co-resident, as the
+                // grid barrier requires.
+                unsafe { launch.launch_cooperative(config) }.map_err(Error::cuda(kernel))?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Pushes the arguments every near-far kernel starts with (the graph, `n`,
+/// `m` from `scalars[0..2]`, the state arrays, the state); returns the barrier
+/// buffer, which only the grid loop takes after its scalars.
+fn push_arrays<'a>(
+    launch: &mut LaunchArgs<'a>,
+    graph: &'a DeviceGraph,
+    scalars: &'a [u32],
+    buffers: &'a mut NearFarBuffers,
+) -> &'a mut CudaSlice<u32> {
+    let [near0, near1] = &mut buffers.near;
+    let [far0, far1] = &mut buffers.far;
+    launch
+        .arg(graph.offsets())
+        .arg(graph.targets())
+        .arg(graph.weights())
+        .arg(&scalars[0])
+        .arg(&scalars[1])
+        .arg(&mut buffers.dist)
+        .arg(&mut buffers.stamp)
+        .arg(&mut buffers.far_stamp)
+        .arg(near0)
+        .arg(near1)
+        .arg(far0)
+        .arg(far1)
+        .arg(&mut buffers.state);
+    &mut buffers.barrier
+}
+
+/// The lengths every near-far kernel needs.
+fn check_state_lengths(kernel: &str, n: u32, buffers: &NearFarBuffers) -> Result<()> {
+    let n = n as usize;
+    check_lengths(
+        kernel,
+        &[
+            ("dist", buffers.dist.len(), n),
+            ("stamp", buffers.stamp.len(), n),
+            ("far_stamp", buffers.far_stamp.len(), n),
+            ("near[0]", buffers.near[0].len(), n),
+            ("near[1]", buffers.near[1].len(), n),
+            ("far[0]", buffers.far[0].len(), n),
+            ("far[1]", buffers.far[1].len(), n),
+            ("state", buffers.state.len(), NEAR_FAR_STATE_WORDS),
+        ],
+    )
+}

@@ -1,0 +1,173 @@
+//! The near-far (bucketed Δ-stepping) solver on the GPU
+//! ([`gpu_kernels::near_far`]), for graphs of high diameter such as road
+//! networks: the loop runs inside the kernels, on one block while the waiting
+//! work is small and on the whole grid while it is large, like the compacted
+//! DA2CF ([`super::compact`]).
+
+use gpu_kernels::launch::{COMPACT_BLOCK_SIZE, GRID_BARRIER_WORDS};
+use gpu_kernels::near_far::{NEAR_FAR_STATE_WORDS, NearFarState, auto_delta};
+
+use super::compact::WorkLimits;
+use super::kernels::{NearFarBuffers, NearFarLoop};
+use super::memory::{DeviceGraph, alloc_zeroed, bytes_of};
+use super::{Gpu, GpuSolver, RunStats};
+use crate::distances::check_overflow;
+use crate::graph::Graph;
+use crate::{Error, Result};
+
+/// The near-far solver for one graph.
+pub struct NearFar<'a> {
+    gpu: &'a Gpu,
+    graph: DeviceGraph,
+    buffers: NearFarBuffers,
+    delta: u32,
+    blocks: u32,
+    limits: WorkLimits,
+    launches: u32,
+}
+
+impl<'a> NearFar<'a> {
+    /// Device bytes of the solver state for `n` vertices (the graph excluded):
+    /// distances, two stamps, two near and two far lists.
+    pub fn state_bytes(n: usize) -> u64 {
+        bytes_of::<u32>(7 * n) + bytes_of::<u32>(NEAR_FAR_STATE_WORDS + GRID_BARRIER_WORDS)
+    }
+
+    /// Uploads the successor CSR of `graph` and allocates the state (after
+    /// checking that both fit); band width `delta`, or
+    /// [`auto_delta`] of the graph when `None`; work limits from
+    /// [`WorkLimits::from_env`].
+    pub fn new(gpu: &'a Gpu, graph: &Graph, delta: Option<u32>) -> Result<Self> {
+        Self::with_limits(gpu, graph, delta, WorkLimits::from_env()?)
+    }
+
+    /// As [`NearFar::new`], with the given work limits.
+    pub fn with_limits(
+        gpu: &'a Gpu,
+        graph: &Graph,
+        delta: Option<u32>,
+        limits: WorkLimits,
+    ) -> Result<Self> {
+        if delta == Some(0) {
+            return Err(Error::InvalidArgument("--delta must be at least 1".into()));
+        }
+        if limits.grid_min > limits.block_max {
+            return Err(Error::InvalidArgument(format!(
+                "work limits {limits:?}: grid_min must not exceed block_max"
+            )));
+        }
+        let n = graph.num_vertices();
+        gpu.check_fits(
+            "the graph and the near-far state",
+            DeviceGraph::bytes_needed(n, graph.num_edges()) + Self::state_bytes(n),
+        )?;
+        let device_graph = DeviceGraph::upload(gpu, graph)?;
+        let list = |what| alloc_zeroed(gpu, n, what);
+        let buffers = NearFarBuffers {
+            dist: list("distances")?,
+            stamp: list("near stamps")?,
+            far_stamp: list("far stamps")?,
+            near: [list("a near worklist")?, list("a near worklist")?],
+            far: [list("a far list")?, list("a far list")?],
+            state: alloc_zeroed(gpu, NEAR_FAR_STATE_WORDS, "the near-far state")?,
+            barrier: alloc_zeroed(gpu, GRID_BARRIER_WORDS, "the grid barrier")?,
+        };
+        let max = gpu
+            .kernels()
+            .near_far
+            .grid_max_blocks(gpu.stream().context())?;
+        let needed = (n as u64).div_ceil(COMPACT_BLOCK_SIZE as u64).max(1);
+        Ok(NearFar {
+            gpu,
+            graph: device_graph,
+            buffers,
+            delta: delta.unwrap_or_else(|| auto_delta(graph.csr())),
+            blocks: max.min(needed.min(u32::MAX as u64) as u32),
+            limits,
+            launches: 0,
+        })
+    }
+
+    /// The band width `Δ` in use.
+    pub fn delta(&self) -> u32 {
+        self.delta
+    }
+
+    /// Launches of the loop kernels in the last solve.
+    pub fn launches(&self) -> u32 {
+        self.launches
+    }
+
+    fn read_state(&self) -> Result<NearFarState<u32>> {
+        let mut words = [0u32; NEAR_FAR_STATE_WORDS];
+        self.gpu
+            .stream()
+            .memcpy_dtoh(&self.buffers.state, &mut words)
+            .map_err(Error::cuda("copying the near-far state to the host"))?;
+        Ok(NearFarState::from_words(&words))
+    }
+
+    /// Initialize, then loop launches picked by the waiting work where the
+    /// last one stopped. Returns the iterations.
+    fn solve(&mut self, source: u32) -> Result<u32> {
+        let (kernels, stream) = (&self.gpu.kernels().near_far, self.gpu.stream());
+        kernels.initialize(stream, &self.graph, &mut self.buffers, source, self.delta)?;
+        self.launches = 0;
+        let mut work = 1;
+        loop {
+            self.launches += 1;
+            let (limits, form) = if work <= self.limits.block_max {
+                ((0, self.limits.block_max), NearFarLoop::Block)
+            } else {
+                (
+                    (self.limits.grid_min, u32::MAX),
+                    NearFarLoop::Grid {
+                        blocks: self.blocks,
+                    },
+                )
+            };
+            kernels.run_loop(
+                stream,
+                &self.graph,
+                &mut self.buffers,
+                self.delta,
+                limits,
+                form,
+            )?;
+            let state = self.read_state()?;
+            work = state.work();
+            if work == 0 {
+                return Ok(state.iteration);
+            }
+        }
+    }
+}
+
+impl GpuSolver for NearFar<'_> {
+    fn run(&mut self, source: u32) -> Result<RunStats> {
+        let n = self.graph.num_vertices();
+        if source >= n {
+            return Err(Error::SourceOutOfRange {
+                vertex: source as u64,
+                num_vertices: n as usize,
+            });
+        }
+        let gpu = self.gpu;
+        let (iterations, solve_ms) = gpu.timed(|| self.solve(source))?;
+        Ok(RunStats {
+            iterations,
+            solve_ms,
+        })
+    }
+
+    fn distances(&self) -> Result<Vec<u32>> {
+        let mut dist = self
+            .gpu
+            .stream()
+            .clone_dtoh(&self.buffers.dist)
+            .map_err(Error::cuda("copying the distances to the host"))?;
+        dist.truncate(self.graph.num_vertices() as usize);
+        check_overflow(&dist)?;
+        Ok(dist)
+    }
+}

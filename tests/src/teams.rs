@@ -1,0 +1,178 @@
+//! Teams of OS threads that run the kernels' whole loops on the CPU like a
+//! GPU block or grid does: warps of `warp_size` lanes whose warp-wide calls
+//! (`reserve_where`, shuffles, scans) go through a shared exchange, and a
+//! barrier over all threads. A panic in one thread makes every barrier give
+//! up, so a bug fails the test instead of hanging it.
+
+use std::sync::atomic::Ordering::{AcqRel, Acquire, Relaxed, Release};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize};
+
+use gpu_kernels::compact::{Exit, Team};
+
+/// A barrier for `n` OS threads that gives up, with a panic, once any thread
+/// of the launch has panicked (`aborted`): a bug that panics one lane must
+/// fail the test, not leave the others waiting forever.
+struct Barrier<'a> {
+    n: usize,
+    arrived: AtomicUsize,
+    generation: AtomicUsize,
+    aborted: &'a AtomicBool,
+}
+
+impl<'a> Barrier<'a> {
+    fn new(n: usize, aborted: &'a AtomicBool) -> Self {
+        Barrier {
+            n,
+            arrived: AtomicUsize::new(0),
+            generation: AtomicUsize::new(0),
+            aborted,
+        }
+    }
+
+    fn wait(&self) {
+        let generation = self.generation.load(Acquire);
+        if self.arrived.fetch_add(1, AcqRel) + 1 == self.n {
+            self.arrived.store(0, Relaxed);
+            self.generation.fetch_add(1, Release);
+            return;
+        }
+        while self.generation.load(Acquire) == generation {
+            assert!(!self.aborted.load(Relaxed), "another thread panicked");
+            std::thread::yield_now();
+        }
+    }
+}
+
+/// Sets the launch's `aborted` flag when its thread unwinds from a panic.
+struct AbortOnPanic<'a>(&'a AtomicBool);
+
+impl Drop for AbortOnPanic<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.0.store(true, Relaxed);
+        }
+    }
+}
+
+/// What the lanes of one emulated warp share: a barrier and one exchange slot
+/// per lane.
+struct WarpShared<'a> {
+    barrier: Barrier<'a>,
+    slots: Vec<AtomicU32>,
+    base: AtomicU32,
+}
+
+impl<'a> WarpShared<'a> {
+    fn new(lanes: usize, aborted: &'a AtomicBool) -> Self {
+        WarpShared {
+            barrier: Barrier::new(lanes, aborted),
+            slots: (0..lanes).map(|_| AtomicU32::new(0)).collect(),
+            base: AtomicU32::new(0),
+        }
+    }
+}
+
+/// A team of OS threads with a `std` barrier, in warps of `warp_size` lanes
+/// whose warp-wide calls go through their [`WarpShared`] (every lane writes
+/// its value, waits for the others, reads what it needs, waits again), so
+/// the warp-uniform structure of the loop and the cross-lane arithmetic of
+/// the relax phase run as on the GPU. `minimum_into` is a plain atomic
+/// minimum per thread (the GPU reduces per block first; the result is the
+/// same).
+pub struct Threads<'a> {
+    thread: usize,
+    threads: usize,
+    warp_size: usize,
+    barrier: &'a Barrier<'a>,
+    warp: &'a WarpShared<'a>,
+}
+
+impl Threads<'_> {
+    fn lane(&self) -> usize {
+        self.thread % self.warp_size
+    }
+
+    /// Every lane publishes `value`; returns all lanes' values.
+    fn exchange(&self, value: u32) -> Vec<u32> {
+        self.warp.slots[self.lane()].store(value, Relaxed);
+        self.warp.barrier.wait();
+        let values = self.warp.slots.iter().map(|s| s.load(Relaxed)).collect();
+        self.warp.barrier.wait();
+        values
+    }
+}
+
+impl Team for Threads<'_> {
+    fn thread(&self) -> usize {
+        self.thread
+    }
+    fn threads(&self) -> usize {
+        self.threads
+    }
+    fn warp_size(&self) -> usize {
+        self.warp_size
+    }
+    fn barrier(&self) {
+        self.barrier.wait();
+    }
+    fn reserve_where(&self, wants: bool, len: &AtomicU32) -> u32 {
+        let wanting = self.exchange(wants as u32);
+        let count: u32 = wanting.iter().sum();
+        let below: u32 = wanting[..self.lane()].iter().sum();
+        if wants && below == 0 {
+            self.warp.base.store(len.fetch_add(count, Relaxed), Relaxed);
+        }
+        self.warp.barrier.wait();
+        let base = self.warp.base.load(Relaxed);
+        self.warp.barrier.wait();
+        base + below
+    }
+    fn warp_inclusive_sum(&self, value: u32) -> u32 {
+        self.exchange(value)[..=self.lane()].iter().sum()
+    }
+    fn warp_shuffle(&self, value: u32, src: usize) -> u32 {
+        self.exchange(value)[src]
+    }
+    fn minimum_into(&self, value: u32, target: &AtomicU32) {
+        target.fetch_min(value, Relaxed);
+    }
+}
+
+/// Runs `body` (one thread's whole loop) on `warps` warps of `warp_size` OS
+/// threads; asserts that every thread returned the same exit, and returns it.
+pub fn run_on_threads(
+    (warps, warp_size): (usize, usize),
+    body: impl Fn(&Threads<'_>) -> Exit + Sync,
+) -> Exit {
+    let threads = warps * warp_size;
+    let aborted = AtomicBool::new(false);
+    let barrier = Barrier::new(threads, &aborted);
+    let shared: Vec<WarpShared> = (0..warps)
+        .map(|_| WarpShared::new(warp_size, &aborted))
+        .collect();
+    let exits: Vec<Exit> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|thread| {
+                let (barrier, warp, aborted, body) =
+                    (&barrier, &shared[thread / warp_size], &aborted, &body);
+                scope.spawn(move || {
+                    let _guard = AbortOnPanic(aborted);
+                    let team = Threads {
+                        thread,
+                        threads,
+                        warp_size,
+                        barrier,
+                        warp,
+                    };
+                    body(&team)
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("a thread panicked"))
+            .collect()
+    });
+    assert!(exits.iter().all(|&e| e == exits[0]), "threads disagree");
+    exits[0]
+}

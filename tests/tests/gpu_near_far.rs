@@ -1,0 +1,93 @@
+//! The near-far solver on the GPU against the oracle: random graphs with
+//! random band widths and small work limits (forcing the hand-over between
+//! the block and grid loops), grids, rome99, and the papers' graphs.
+//! Ignored unless run with `--include-ignored` on a machine with a CUDA GPU.
+
+use std::path::Path;
+
+use sssp::generate::{GridSpec, RandomGraphSpec, grid_graph, random_graph};
+use sssp::gpu::compact::WorkLimits;
+use sssp::gpu::near_far::NearFar;
+use sssp::gpu::{Gpu, GpuSolver};
+use sssp::{Graph, formats, oracle};
+use sssp_tests::{TestRng, check_against_oracle, random_graph as random_edges};
+
+fn gpu() -> Gpu {
+    Gpu::new(0).expect(
+        "these tests need a CUDA GPU (run them with --include-ignored only where there is one)",
+    )
+}
+
+/// Solves on the GPU and checks every distance; returns the launches.
+fn check(
+    gpu: &Gpu,
+    graph: &Graph,
+    source: usize,
+    delta: Option<u32>,
+    limits: WorkLimits,
+    context: &str,
+) -> u32 {
+    let context = format!("{context}, delta {delta:?}, {limits:?}");
+    let mut solver = NearFar::with_limits(gpu, graph, delta, limits)
+        .unwrap_or_else(|e| panic!("{context}: {e}"));
+    let result = solver
+        .run(source as u32)
+        .and_then(|stats| Ok((solver.distances()?, stats.iterations)));
+    check_against_oracle(&oracle::dijkstra(graph, source), result, &context);
+    solver.launches()
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn near_far_switching_between_block_and_grid_matches_the_oracle() {
+    let gpu = gpu();
+    let mut rng = TestRng::new("gpu_near_far::near_far_switching_between_block_and_grid");
+    let mut switched = 0;
+    for case in 0..40 {
+        let n = rng.range(1, 100_000) as usize;
+        let m = rng.range(0, 8 * n as u64) as usize;
+        let max_weight = [0u32, 1, 10, 1000, 1 << 20][rng.below(5) as usize];
+        let graph = random_edges(&mut rng, n, m, max_weight);
+        let source = rng.below(n as u64) as usize;
+        let delta = [None, Some(1), Some(rng.range(1, 100_000) as u32)][rng.below(3) as usize];
+        let block_max = rng.range(1, 20_000) as u32;
+        let limits = WorkLimits {
+            block_max,
+            grid_min: rng.range(0, block_max as u64) as u32,
+        };
+        let context = format!(
+            "case {case}: n = {n}, m = {m}, max weight {max_weight}, seed {}",
+            rng.seed
+        );
+        if check(&gpu, &graph, source, delta, limits, &context) > 2 {
+            switched += 1;
+        }
+    }
+    assert!(switched >= 5, "only {switched} cases switched loops");
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn near_far_on_grids_rome99_and_the_papers_graphs() {
+    let gpu = gpu();
+    let mut rng = TestRng::new("gpu_near_far::near_far_on_grids_rome99_and_the_papers_graphs");
+    let limits = WorkLimits::default();
+    for (width, height) in [(1, 1000), (300, 300), (1000, 1000)] {
+        let grid = grid_graph(&GridSpec::new(width, height, rng.bits())).unwrap();
+        let source = rng.below(grid.num_vertices() as u64) as usize;
+        let context = format!("grid {width}×{height}, seed {}", rng.seed);
+        check(&gpu, &grid, source, None, limits, &context);
+    }
+    let rome = Path::new(env!("CARGO_MANIFEST_DIR")).join("../graphs/rome99.gr");
+    let rome = formats::load(&rome, None).expect("graphs/rome99.gr loads");
+    let rome = rome.graph().expect("rome99 is a valid graph");
+    for delta in [None, Some(1), Some(1000)] {
+        check(&gpu, &rome, 0, delta, limits, "rome99");
+    }
+    for n in [1usize << 10, 1 << 16, 1 << 20] {
+        let graph = random_graph(&RandomGraphSpec::papers(n, rng.bits())).unwrap();
+        let source = rng.below(n as u64) as usize;
+        let context = format!("papers' graph n = {n}, seed {}", rng.seed);
+        check(&gpu, &graph, source, None, limits, &context);
+    }
+}

@@ -1,0 +1,216 @@
+//! The near-far solver (`gpu_kernels::near_far`) without a GPU: its whole loop
+//! run by one thread (`sssp::cpu::near_far`), and by emulated warps of OS
+//! threads handing over between a small and a large team as the host does
+//! between the block and grid kernels. Distances against the oracle, for
+//! every band width from 1 up; and `--algo auto`'s choice.
+
+use std::path::Path;
+use std::sync::atomic::Ordering::Relaxed;
+
+use gpu_kernels::compact::Exit;
+use gpu_kernels::near_far::{NearFarState, auto_delta, thread_loop};
+use sssp::algorithms::Algorithm;
+use sssp::auto::choose;
+use sssp::cpu::near_far::{NearFarHostState, near_far};
+use sssp::generate::{GridSpec, RandomGraphSpec, grid_graph, random_graph};
+use sssp::{Graph, formats, oracle};
+use sssp_tests::teams::run_on_threads;
+use sssp_tests::{
+    TestRng, check_against_oracle, fig5_graph, random_graph as random_edges, random_small_graph,
+};
+
+fn check(graph: &Graph, source: usize, delta: Option<u32>, context: &str) -> Option<u32> {
+    let expected = oracle::dijkstra(graph, source);
+    let result = near_far(graph, source, delta).map(|r| (r.dist, r.iterations));
+    check_against_oracle(&expected, result, &format!("{context}, delta {delta:?}"))
+}
+
+#[test]
+fn near_far_matches_the_oracle_on_small_random_graphs_for_any_delta() {
+    let mut rng = TestRng::new("near_far_matches_the_oracle_on_small_random_graphs_for_any_delta");
+    for case in 0..800 {
+        let graph = random_small_graph(&mut rng, 60);
+        let source = rng.below(graph.num_vertices() as u64) as usize;
+        let delta = [
+            None,
+            Some(1),
+            Some(rng.range(1, 50) as u32),
+            Some(u32::MAX / 2),
+        ][rng.below(4) as usize];
+        check(
+            &graph,
+            source,
+            delta,
+            &format!("case {case}, seed {}", rng.seed),
+        );
+    }
+}
+
+#[test]
+fn near_far_matches_the_oracle_on_larger_graphs() {
+    let mut rng = TestRng::new("near_far_matches_the_oracle_on_larger_graphs");
+    for n in [1, 2, 1000, 5000, 20_000] {
+        let m = rng.range(0, 5 * n as u64) as usize;
+        let max_weight = [0u32, 1, 20, 1 << 20, u32::MAX / 8][rng.below(5) as usize];
+        let graph = random_edges(&mut rng, n, m, max_weight);
+        let source = rng.below(n as u64) as usize;
+        let context = format!(
+            "n = {n}, m = {m}, max weight {max_weight}, seed {}",
+            rng.seed
+        );
+        check(&graph, source, None, &context);
+        check(&graph, source, Some(rng.range(1, 1000) as u32), &context);
+    }
+    let papers = random_graph(&RandomGraphSpec::papers(50_000, rng.bits())).unwrap();
+    check(
+        &papers,
+        0,
+        None,
+        &format!("papers' graph, seed {}", rng.seed),
+    );
+    check(&fig5_graph(1024), 0, None, "Fig. 5");
+}
+
+#[test]
+fn near_far_takes_few_iterations_on_grids_and_rome99() {
+    let mut rng = TestRng::new("near_far_takes_few_iterations_on_grids_and_rome99");
+    let grid = grid_graph(&GridSpec::new(200, 200, rng.bits())).unwrap();
+    let source = rng.below(grid.num_vertices() as u64) as usize;
+    let context = format!("grid 200×200, seed {}", rng.seed);
+    let iterations = check(&grid, source, None, &context).unwrap();
+    let da2cf = Algorithm::FastCpu
+        .solve_cpu(&grid, source)
+        .unwrap()
+        .1
+        .unwrap();
+    assert!(
+        iterations * 4 < da2cf,
+        "{context}: near-far took {iterations} iterations, DA2CF {da2cf}"
+    );
+    let rome = Path::new(env!("CARGO_MANIFEST_DIR")).join("../graphs/rome99.gr");
+    let rome = formats::load(&rome, None).unwrap();
+    let rome = rome.graph().unwrap();
+    for delta in [None, Some(1), Some(100), Some(100_000)] {
+        check(&rome, 0, delta, "rome99");
+    }
+}
+
+/// Near-far on emulated warps, handing over between a team of `small` warps
+/// while the waiting work is at most `block_max` and one of `large` warps
+/// while it is at least `grid_min`. Returns the distances and launches.
+fn switching(
+    graph: &Graph,
+    source: usize,
+    delta: u32,
+    (small, large, warp_size): (usize, usize, usize),
+    (block_max, grid_min): (u32, u32),
+) -> (Vec<u32>, u32) {
+    let state = NearFarHostState::new(graph, source, delta);
+    let arrays = state.arrays(graph);
+    let work = || {
+        let words: Vec<u32> = [
+            &state.state.iteration,
+            &state.state.threshold,
+            &state.state.far_parity,
+            &state.state.far_epoch,
+        ]
+        .into_iter()
+        .chain(&state.state.near_len)
+        .chain(&state.state.far_len)
+        .chain(&state.state.far_minimum)
+        .map(|w| w.load(Relaxed))
+        .collect();
+        NearFarState::from_words(words.as_slice().try_into().unwrap()).work()
+    };
+    let mut launches = 0;
+    loop {
+        launches += 1;
+        let (team, limits) = if work() <= block_max {
+            ((small, warp_size), (0, block_max))
+        } else {
+            ((large, warp_size), (grid_min, u32::MAX))
+        };
+        let exit = run_on_threads(team, |t| thread_loop(arrays, delta, limits.0, limits.1, t));
+        if exit == Exit::Converged {
+            break;
+        }
+    }
+    let dist = state.dist.iter().map(|d| d.load(Relaxed)).collect();
+    (dist, launches)
+}
+
+#[test]
+fn near_far_on_emulated_warps_switching_teams_matches_the_oracle() {
+    let mut rng = TestRng::new("near_far_on_emulated_warps_switching_teams_matches_the_oracle");
+    let mut switched = 0;
+    for case in 0..40 {
+        let n = rng.range(1, 1500) as usize;
+        let m = rng.range(0, 6 * n as u64) as usize;
+        let max_weight = [0u32, 1, 10, 1000][rng.below(4) as usize];
+        let graph = random_edges(&mut rng, n, m, max_weight);
+        let source = rng.below(n as u64) as usize;
+        let delta = rng.range(1, 2000) as u32;
+        let block_max = rng.range(1, 100) as u32;
+        let grid_min = rng.range(0, block_max as u64) as u32;
+        let teams = (
+            rng.range(1, 2) as usize,
+            rng.range(2, 4) as usize,
+            [1, 2, 4, 8][rng.below(4) as usize],
+        );
+        let context = format!(
+            "case {case}, n = {n}, m = {m}, max weight {max_weight}, delta {delta}, \
+             teams {teams:?}, limits ({block_max}, {grid_min}), seed {}",
+            rng.seed
+        );
+        let (dist, launches) = switching(&graph, source, delta, teams, (block_max, grid_min));
+        check_against_oracle(&oracle::dijkstra(&graph, source), Ok((dist, ())), &context);
+        if launches > 2 {
+            switched += 1;
+        }
+    }
+    assert!(switched > 10, "only {switched} solves switched teams");
+}
+
+#[test]
+fn auto_picks_fast_on_the_papers_graphs_and_near_far_on_grids_and_roads() {
+    let mut rng = TestRng::new("auto_picks_fast_on_the_papers_graphs_and_near_far_on_grids");
+    let papers = random_graph(&RandomGraphSpec::papers(200_000, rng.bits())).unwrap();
+    assert_eq!(
+        choose(&papers, 0).algorithm,
+        Algorithm::Fast,
+        "seed {}",
+        rng.seed
+    );
+    let grid = grid_graph(&GridSpec::new(400, 400, rng.bits())).unwrap();
+    assert_eq!(
+        choose(&grid, 0).algorithm,
+        Algorithm::NearFar,
+        "seed {}",
+        rng.seed
+    );
+    let rome = Path::new(env!("CARGO_MANIFEST_DIR")).join("../graphs/rome99.gr");
+    let rome = formats::load(&rome, None).unwrap();
+    assert_eq!(
+        choose(&rome.graph().unwrap(), 0).algorithm,
+        Algorithm::NearFar
+    );
+    // A random graph with a wide weight range has about as many distinct
+    // distances as vertices: near-far too.
+    let wide = random_edges(&mut rng, 100_000, 700_000, 1 << 30);
+    assert_eq!(
+        choose(&wide, 0).algorithm,
+        Algorithm::NearFar,
+        "seed {}",
+        rng.seed
+    );
+}
+
+#[test]
+fn auto_delta_follows_the_mean_weight_and_degree() {
+    let edges: Vec<(u32, u32, u32)> = (0..100u32).map(|v| (v, (v + 1) % 100, 10)).collect();
+    let ring = Graph::from_edges(100, &edges).unwrap();
+    // 32 · 10 / 1.
+    assert_eq!(auto_delta(ring.csr()), 320);
+    let empty = Graph::from_edges(5, &[]).unwrap();
+    assert_eq!(auto_delta(empty.csr()), 1);
+}
