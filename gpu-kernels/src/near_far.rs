@@ -221,10 +221,10 @@ fn append(
     if let Some(v) = far_vertex {
         far[far_slot].store(v as u32, Relaxed);
     }
-    if let Some(Destination::Far(_, d)) = destination {
-        if d < far_minimum.load(Relaxed) {
-            far_minimum.fetch_min(d, Relaxed);
-        }
+    if let Some(Destination::Far(_, d)) = destination
+        && d < far_minimum.load(Relaxed)
+    {
+        far_minimum.fetch_min(d, Relaxed);
     }
 }
 

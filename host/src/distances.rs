@@ -117,3 +117,89 @@ pub fn summarize(dist: &[u32]) -> Summary {
         checksum,
     }
 }
+
+/// Checks, without solving again, that `dist` is the vector of shortest
+/// distances from `source` over `graph`, when every weight is positive: the
+/// classic certificate of Bellman's equations.
+/// - `dist(source) = 0`;
+/// - feasible: `dist(v) <= dist(u) + w` for every edge leaving a reached `u`
+///   (so whatever such an edge reaches is reached);
+/// - tight: every other reached `v` has an in-edge with
+///   `dist(u) + w = dist(v)`. With positive weights that `u` is strictly
+///   closer, so following tight edges leads back to the source: every
+///   distance is a real path's length and, by feasibility, no path is shorter.
+///
+/// Linear in the edges and spread over the CPU's threads: for graphs whose
+/// oracle run would take too long (`--certify`). Zero weights, or a
+/// saturated distance, make it refuse rather than decide.
+pub fn certify(graph: &Graph, source: usize, dist: &[u32]) -> Result<()> {
+    use std::sync::atomic::Ordering::Relaxed;
+    use std::sync::atomic::{AtomicU8, AtomicUsize};
+
+    let n = graph.num_vertices();
+    check_source(graph, source)?;
+    if dist.len() != n {
+        return Err(Error::InvalidArgument(format!(
+            "certificate: {} distances for {n} vertices",
+            dist.len()
+        )));
+    }
+    if graph.weights().contains(&0) {
+        return Err(Error::InvalidArgument(
+            "the certificate check needs positive weights; use --verify".into(),
+        ));
+    }
+    if dist.contains(&SATURATED) {
+        return Err(Error::InvalidArgument(
+            "the certificate check cannot judge saturated distances; use --verify".into(),
+        ));
+    }
+    let csr = graph.csr();
+    let tight: Vec<AtomicU8> = (0..n).map(|_| AtomicU8::new(0)).collect();
+    let (violations, first) = (AtomicUsize::new(0), AtomicUsize::new(usize::MAX));
+    let threads = std::thread::available_parallelism().map_or(1, |t| t.get());
+    let chunk = n.div_ceil(threads).max(1);
+    std::thread::scope(|scope| {
+        for start in (0..n).step_by(chunk) {
+            let (tight, violations, first) = (&tight, &violations, &first);
+            scope.spawn(move || {
+                for u in start..(start + chunk).min(n) {
+                    if dist[u] == INFINITY {
+                        continue;
+                    }
+                    for (v, w) in csr.edges(u) {
+                        let through_u = dist[u] as u64 + w as u64;
+                        if (dist[v] as u64) > through_u {
+                            violations.fetch_add(1, Relaxed);
+                            first.fetch_min(v, Relaxed);
+                        } else if dist[v] as u64 == through_u {
+                            tight[v].store(1, Relaxed);
+                        }
+                    }
+                }
+            });
+        }
+    });
+    let untight = (0..n)
+        .filter(|&v| v != source && dist[v] != INFINITY && tight[v].load(Relaxed) == 0)
+        .inspect(|&v| {
+            first.fetch_min(v, Relaxed);
+        })
+        .count();
+    let source_wrong = usize::from(dist[source] != 0);
+    if source_wrong > 0 {
+        first.fetch_min(source, Relaxed);
+    }
+    let count = violations.into_inner() + untight + source_wrong;
+    if count > 0 {
+        let vertex = first.into_inner();
+        return Err(Error::Mismatch {
+            vertex,
+            expected: "a distance that every edge respects and one in-edge attains".into(),
+            found: display(dist[vertex]),
+            count,
+            num_vertices: n,
+        });
+    }
+    Ok(())
+}
