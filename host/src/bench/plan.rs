@@ -106,7 +106,10 @@ impl BenchPlan {
     /// - `fig7`: Martín et al. Fig. 7, matrices of 1..15 × 2^10 vertices, degree n/5;
     /// - `tables`: Ortega-Arranz et al. Tables I and II: CPU and GPU Martín against
     ///   GPU Crauser (general and economic), successor and predecessor forms, on
-    ///   lists (1..11 × 2^20) and matrices of degree 7 (1..15 × 2^10).
+    ///   lists (1..11 × 2^20) and matrices of degree 7 (1..15 × 2^10);
+    /// - `beyond`: issues #7 and #8 on the papers' lists (1..11 × 2^20): `fast`,
+    ///   `fast-crauser`, `near-far` and `auto` against the faithful F^GPU and the
+    ///   best paper variant (Crauser economic, successors).
     pub fn preset(name: &str) -> Result<Vec<BenchPlan>> {
         let lists = |k: usize| (1..=k).map(|i| i << 20).collect::<Vec<_>>();
         let matrices = |k: usize| (1..=k).map(|i| i << 10).collect::<Vec<_>>();
@@ -179,9 +182,26 @@ impl BenchPlan {
                 matrix.degree = Some(7);
                 vec![list, matrix]
             }
+            "beyond" => {
+                let mut plan = BenchPlan::new(
+                    "beyond",
+                    Layout::List,
+                    lists(11),
+                    &[
+                        "f-gpu-2min",
+                        "crauser-economic-succ",
+                        "fast",
+                        "fast-crauser",
+                        "near-far",
+                        "auto",
+                    ],
+                );
+                plan.measure_threads = false;
+                vec![plan]
+            }
             other => {
                 return Err(Error::InvalidArgument(format!(
-                    "unknown preset `{other}`; one of: quick, fig6, fig7, tables"
+                    "unknown preset `{other}`; one of: quick, fig6, fig7, tables, beyond"
                 )));
             }
         })

@@ -14,7 +14,8 @@ use sssp::{Error, Result};
 #[derive(Debug, Args)]
 pub struct BenchArgs {
     /// quick (under a minute), fig6 (Martín et al. Fig. 6, lists), fig7 (Fig. 7,
-    /// matrices), tables (Ortega-Arranz et al. Tables I and II).
+    /// matrices), tables (Ortega-Arranz et al. Tables I and II), beyond (fast,
+    /// near-far and auto against the paper variants, lists).
     #[arg(long, default_value = "quick")]
     preset: String,
     /// Run only these plans of the preset (e.g. `tables-lists`; comma-separated).
