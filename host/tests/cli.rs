@@ -658,3 +658,62 @@ fn bad_parents_and_path_to_arguments_exit_with_2() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("no-such-dir/tree.txt"), "{err}");
 }
+
+#[test]
+fn near_far_and_fast_on_the_cpu_verify_and_certify_rome99() {
+    let rome = rome99();
+    for algo in ["near-far-cpu", "fast-cpu", "fast-crauser-cpu"] {
+        let (code, out, err) = solve(
+            &rome,
+            &[
+                "--device",
+                "cpu",
+                "--algo",
+                algo,
+                "--verify",
+                "--certify",
+                "--source",
+                "1",
+            ],
+        );
+        assert_eq!(code, 0, "{algo}: {err}");
+        assert!(
+            out.contains("verified: all 3353 distances"),
+            "{algo}: {out}"
+        );
+        assert!(
+            out.contains("certified: all 3353 distances are shortest"),
+            "{algo}: {out}"
+        );
+    }
+    let (code, out, err) = solve(
+        &rome,
+        &[
+            "--device",
+            "cpu",
+            "--algo",
+            "near-far-cpu",
+            "--delta",
+            "7",
+            "--verify",
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("verified"), "{out}");
+}
+
+#[test]
+fn bad_delta_and_uncertifiable_graphs_are_errors() {
+    let rome = rome99();
+    let (code, _, err) = solve(&rome, &["--device", "cpu", "--delta", "0"]);
+    assert_eq!(code, 2, "--delta 0: {err}");
+    let dir = TempDir::new("certify-zero");
+    let graph = dir.path("zero.gr");
+    std::fs::write(&graph, "p sp 2 1\na 1 2 0\n").unwrap();
+    let (code, out, err) = solve(
+        &graph,
+        &["--device", "cpu", "--algo", "fast-cpu", "--certify"],
+    );
+    assert_ne!(code, 0, "{out}");
+    assert!(err.contains("positive weights"), "{err}");
+}
