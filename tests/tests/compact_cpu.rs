@@ -93,11 +93,10 @@ fn launch(
     run_on_threads(team, |t| thread_loop(arrays, min_work, max_work, t))
 }
 
-/// Work of the state where the last launch stopped.
+/// Work of the state where the last launch stopped, as the host computes it.
 fn work(state: &CompactState) -> u32 {
-    let s = &state.state;
-    let p = (s.iteration.load(Relaxed) % 2) as usize;
-    s.frontier_len[p].load(Relaxed) + s.kept_len[p].load(Relaxed)
+    let s = state.snapshot();
+    s.frontier() + s.reached()
 }
 
 /// The host's schedule on the CPU: a "block" of `small` warps while the work

@@ -8,7 +8,7 @@ use std::path::Path;
 use std::sync::atomic::Ordering::Relaxed;
 
 use gpu_kernels::compact::Exit;
-use gpu_kernels::near_far::{NearFarState, auto_delta, thread_loop};
+use gpu_kernels::near_far::{auto_delta, thread_loop};
 use sssp::algorithms::Algorithm;
 use sssp::auto::choose;
 use sssp::cpu::near_far::{NearFarHostState, near_far};
@@ -107,25 +107,10 @@ fn switching(
 ) -> (Vec<u32>, u32) {
     let state = NearFarHostState::new(graph, source, delta);
     let arrays = state.arrays(graph);
-    let work = || {
-        let words: Vec<u32> = [
-            &state.state.iteration,
-            &state.state.threshold,
-            &state.state.far_parity,
-            &state.state.far_epoch,
-        ]
-        .into_iter()
-        .chain(&state.state.near_len)
-        .chain(&state.state.far_len)
-        .chain(&state.state.far_minimum)
-        .map(|w| w.load(Relaxed))
-        .collect();
-        NearFarState::from_words(words.as_slice().try_into().unwrap()).work()
-    };
     let mut launches = 0;
     loop {
         launches += 1;
-        let (team, limits) = if work() <= block_max {
+        let (team, limits) = if state.snapshot().work() <= block_max {
             ((small, warp_size), (0, block_max))
         } else {
             ((large, warp_size), (grid_min, u32::MAX))

@@ -4,6 +4,7 @@
 //! its own right.
 
 use std::sync::atomic::AtomicU32;
+use std::sync::atomic::Ordering::Relaxed;
 
 use gpu_kernels::compact::{self, Arrays, Exit, LoopState, Sequential};
 use gpu_kernels::crauser;
@@ -58,6 +59,20 @@ impl CompactState {
         }
         compact::initialize_state(source as u32, &state.frontier, &state.state);
         state
+    }
+
+    /// The counters as they stand, as the host copies them from the device.
+    pub fn snapshot(&self) -> LoopState<u32> {
+        let s = &self.state;
+        let load = |a: &AtomicU32| a.load(Relaxed);
+        LoopState {
+            iteration: load(&s.iteration),
+            frontier_len: s.frontier_len.each_ref().map(load),
+            kept_len: s.kept_len.each_ref().map(load),
+            appended_len: s.appended_len.each_ref().map(load),
+            kept_minimum: s.kept_minimum.each_ref().map(load),
+            relaxed_minimum: s.relaxed_minimum.each_ref().map(load),
+        }
     }
 
     /// The kernels' view of this state over `graph` with `delta_node`.

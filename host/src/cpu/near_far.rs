@@ -3,6 +3,7 @@
 //! it on emulated warps of OS threads), and a solver in its own right.
 
 use std::sync::atomic::AtomicU32;
+use std::sync::atomic::Ordering::Relaxed;
 
 use gpu_kernels::compact::{Exit, Sequential};
 use gpu_kernels::near_far::{self, Arrays, NearFarState, auto_delta};
@@ -47,6 +48,21 @@ impl NearFarHostState {
         }
         near_far::initialize_state(source as u32, delta, &state.near[0], &state.state);
         state
+    }
+
+    /// The counters as they stand, as the host copies them from the device.
+    pub fn snapshot(&self) -> NearFarState<u32> {
+        let s = &self.state;
+        let load = |a: &AtomicU32| a.load(Relaxed);
+        NearFarState {
+            iteration: load(&s.iteration),
+            threshold: load(&s.threshold),
+            far_parity: load(&s.far_parity),
+            far_epoch: load(&s.far_epoch),
+            near_len: s.near_len.each_ref().map(load),
+            far_len: s.far_len.each_ref().map(load),
+            far_minimum: s.far_minimum.each_ref().map(load),
+        }
     }
 
     /// The kernels' view of this state over `graph`.

@@ -46,18 +46,26 @@ impl WorkLimits {
         };
         let bad = || {
             Error::InvalidArgument(format!(
-                "SSSP_COMPACT_LIMITS=`{text}`: expected `block_max,grid_min` with grid_min <= block_max"
+                "SSSP_COMPACT_LIMITS=`{text}`: expected `block_max,grid_min`"
             ))
         };
         let (block_max, grid_min) = text.split_once(',').ok_or_else(bad)?;
-        let limits = WorkLimits {
+        WorkLimits {
             block_max: block_max.trim().parse().map_err(|_| bad())?,
             grid_min: grid_min.trim().parse().map_err(|_| bad())?,
-        };
-        if limits.grid_min > limits.block_max {
-            return Err(bad());
         }
-        Ok(limits)
+        .checked()
+    }
+
+    /// These limits, if `grid_min <= block_max` (else a launch could run no
+    /// iteration and the host would switch loops forever).
+    pub fn checked(self) -> Result<Self> {
+        if self.grid_min > self.block_max {
+            return Err(Error::InvalidArgument(format!(
+                "work limits {self:?}: grid_min must not exceed block_max"
+            )));
+        }
+        Ok(self)
     }
 }
 
@@ -96,11 +104,7 @@ impl<'a> CompactDa2cf<'a> {
         rule: CompactRule,
         limits: WorkLimits,
     ) -> Result<Self> {
-        if limits.grid_min > limits.block_max {
-            return Err(Error::InvalidArgument(format!(
-                "work limits {limits:?}: grid_min must not exceed block_max"
-            )));
-        }
+        let limits = limits.checked()?;
         let n = graph.num_vertices();
         gpu.check_fits(
             "the graph and the compacted-DA2CF state",

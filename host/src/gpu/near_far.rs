@@ -51,11 +51,7 @@ impl<'a> NearFar<'a> {
         if delta == Some(0) {
             return Err(Error::InvalidArgument("--delta must be at least 1".into()));
         }
-        if limits.grid_min > limits.block_max {
-            return Err(Error::InvalidArgument(format!(
-                "work limits {limits:?}: grid_min must not exceed block_max"
-            )));
-        }
+        let limits = limits.checked()?;
         let n = graph.num_vertices();
         gpu.check_fits(
             "the graph and the near-far state",
