@@ -1,5 +1,6 @@
-//! The in-memory graph: a successor CSR with `u32` vertex ids and `u32` weights,
-//! either owned or borrowed from a memory-mapped file.
+//! The in-memory graph: a successor CSR with `u32` vertex ids and `u32` weight
+//! words (integers, or the bit patterns of non-negative `f32`s, see
+//! [`WeightKind`]), either owned or borrowed from a memory-mapped file.
 
 use std::borrow::Cow;
 use std::fmt;
@@ -8,6 +9,8 @@ use std::sync::atomic::AtomicU32;
 use std::sync::atomic::Ordering::Relaxed;
 
 use gpu_kernels::csr::Csr;
+pub use gpu_kernels::distance::WeightKind;
+use gpu_kernels::distance::is_f32_weight;
 
 /// The array of a CSR that a [`CsrDefect`] is in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -116,14 +119,16 @@ pub fn check_csr(offsets: &[u32], targets: &[u32], weights: &[u32]) -> Result<()
     Ok(())
 }
 
-/// A directed graph with `u32` weights in CSR form. Whether adjacency lists hold
-/// successors or predecessors is up to the user; files and generators produce
-/// successors. Always valid: every constructor checks [`check_csr`].
+/// A directed graph in CSR form with `u32` weight words of one [`WeightKind`].
+/// Whether adjacency lists hold successors or predecessors is up to the user;
+/// files and generators produce successors. Always valid: every constructor
+/// checks [`check_csr`], and [`Graph::with_weight_kind`] checks the weights.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Graph<'a> {
     offsets: Cow<'a, [u32]>,
     targets: Cow<'a, [u32]>,
     weights: Cow<'a, [u32]>,
+    weight_kind: WeightKind,
 }
 
 impl<'a> Graph<'a> {
@@ -139,7 +144,48 @@ impl<'a> Graph<'a> {
             offsets,
             targets,
             weights,
+            weight_kind: WeightKind::U32,
         })
+    }
+
+    /// A graph with `f32` weights: the words of `weights` are their bit
+    /// patterns (`-0.0` is stored as `+0.0`). Fails on a negative, NaN or
+    /// infinite weight, naming the edge.
+    pub fn from_f32_weights(
+        offsets: impl Into<Cow<'a, [u32]>>,
+        targets: impl Into<Cow<'a, [u32]>>,
+        weights: &[f32],
+    ) -> Result<Self, CsrDefect> {
+        let words: Vec<u32> = weights
+            .iter()
+            .map(|&w| if w == 0.0 { 0 } else { w.to_bits() })
+            .collect();
+        Graph::new(offsets, targets, words)?.with_weight_kind(WeightKind::F32)
+    }
+
+    /// The same arrays read as weights of `kind`. For [`WeightKind::F32`] every
+    /// word must be the bit pattern of a finite `f32` that is `+0.0` or
+    /// positive; the first that is not is reported.
+    pub fn with_weight_kind(mut self, kind: WeightKind) -> Result<Self, CsrDefect> {
+        if kind == WeightKind::F32
+            && let Some(e) = self.weights.iter().position(|&w| !is_f32_weight(w))
+        {
+            return Err(CsrDefect {
+                array: CsrArray::Weights,
+                index: e,
+                reason: format!(
+                    "weight {} of edge {e} is not a finite non-negative f32 (`-0.0` included)",
+                    f32::from_bits(self.weights[e])
+                ),
+            });
+        }
+        self.weight_kind = kind;
+        Ok(self)
+    }
+
+    /// What the weight words hold.
+    pub fn weight_kind(&self) -> WeightKind {
+        self.weight_kind
     }
 
     /// Number of vertices.
@@ -162,7 +208,7 @@ impl<'a> Graph<'a> {
         &self.targets
     }
 
-    /// Weight of each edge.
+    /// Weight word of each edge (see [`Graph::weight_kind`]).
     pub fn weights(&self) -> &[u32] {
         &self.weights
     }
@@ -182,6 +228,7 @@ impl<'a> Graph<'a> {
             offsets: Cow::Borrowed(&self.offsets),
             targets: Cow::Borrowed(&self.targets),
             weights: Cow::Borrowed(&self.weights),
+            weight_kind: self.weight_kind,
         }
     }
 
@@ -191,6 +238,7 @@ impl<'a> Graph<'a> {
             offsets: Cow::Owned(self.offsets.into_owned()),
             targets: Cow::Owned(self.targets.into_owned()),
             weights: Cow::Owned(self.weights.into_owned()),
+            weight_kind: self.weight_kind,
         }
     }
 
@@ -277,6 +325,7 @@ impl<'a> Graph<'a> {
             offsets: offsets.into(),
             targets: targets.into(),
             weights: weights.into(),
+            weight_kind: self.weight_kind,
         }
     }
 
@@ -306,6 +355,7 @@ impl<'a> Graph<'a> {
             offsets: offsets.into(),
             targets: targets.into(),
             weights: weights.into(),
+            weight_kind: self.weight_kind,
         }
     }
 

@@ -318,7 +318,9 @@ impl Permutation {
                 }
             });
         }
-        Graph::new(offsets, targets, weights).expect("a relabelled CSR is a valid CSR")
+        Graph::new(offsets, targets, weights)
+            .and_then(|g| g.with_weight_kind(graph.weight_kind()))
+            .expect("a relabelled CSR of valid weights is a valid graph")
     }
 
     /// Values indexed by new ids (the distances of a solve on the relabelled
