@@ -1,8 +1,10 @@
 //! Distance arrays as the solvers return them: checks, comparison and summaries.
+//! Distances are `u32` words of the graph's [`WeightKind`] (see
+//! [`gpu_kernels::distance`]); people see them through [`display`].
 
-use gpu_kernels::distance::{INFINITY, MAX_DISTANCE, SATURATED};
+use gpu_kernels::distance::{INFINITY, MAX_DISTANCE, SATURATED, Weight};
 
-use crate::graph::Graph;
+use crate::graph::{Graph, WeightKind};
 use crate::{Error, Result};
 
 /// Checks that `source` is a vertex of `graph`.
@@ -17,17 +19,27 @@ pub fn check_source(graph: &Graph, source: usize) -> Result<()> {
 }
 
 /// Rejects a solver's result that contains [`SATURATED`] distances (shortest
-/// distances that do not fit in `u32`).
-pub fn check_overflow(dist: &[u32]) -> Result<()> {
+/// distances that do not fit in the distance type of `kind`).
+pub fn check_overflow(kind: WeightKind, dist: &[u32]) -> Result<()> {
     let mut saturated = dist.iter().enumerate().filter(|&(_, &d)| d == SATURATED);
     if let Some((vertex, _)) = saturated.next() {
-        return Err(Error::DistanceOverflow {
-            vertex,
-            count: 1 + saturated.count(),
-            max: MAX_DISTANCE,
-        });
+        return Err(overflow(kind, vertex, 1 + saturated.count()));
     }
     Ok(())
+}
+
+/// The [`Error::DistanceOverflow`] of `count` vertices, the first `vertex`.
+fn overflow(kind: WeightKind, vertex: usize, count: usize) -> Error {
+    let max = match kind {
+        WeightKind::U32 => <u32 as Weight>::MAX_DISTANCE,
+        WeightKind::F32 => <f32 as Weight>::MAX_DISTANCE,
+    };
+    Error::DistanceOverflow {
+        vertex,
+        count,
+        weight_type: kind.name(),
+        max: display(kind, max),
+    }
 }
 
 /// Converts 64-bit distances (`u64::MAX` = unreachable) to the solvers' `u32`
@@ -36,11 +48,7 @@ pub fn to_u32_distances(dist: &[u64]) -> Result<Vec<u32>> {
     let too_large = |d: u64| d != u64::MAX && d > MAX_DISTANCE as u64;
     if let Some(vertex) = dist.iter().position(|&d| too_large(d)) {
         let count = dist.iter().filter(|&&d| too_large(d)).count();
-        return Err(Error::DistanceOverflow {
-            vertex,
-            count,
-            max: MAX_DISTANCE,
-        });
+        return Err(overflow(WeightKind::U32, vertex, count));
     }
     Ok(dist
         .iter()
@@ -48,17 +56,21 @@ pub fn to_u32_distances(dist: &[u64]) -> Result<Vec<u32>> {
         .collect())
 }
 
-/// A distance for people: the number, or `inf`.
-pub fn display(d: u32) -> String {
-    match d {
-        INFINITY => "inf".to_string(),
-        SATURATED => "overflow".to_string(),
-        d => d.to_string(),
+/// A distance word of `kind` for people: the number (an `f32` in the shortest
+/// form that reads back to the same float), `inf` or `overflow`.
+pub fn display(kind: WeightKind, d: u32) -> String {
+    match (d, kind) {
+        (INFINITY, _) => "inf".to_string(),
+        (SATURATED, _) => "overflow".to_string(),
+        (d, WeightKind::U32) => d.to_string(),
+        (d, WeightKind::F32) => f32::from_bits(d).to_string(),
     }
 }
 
-/// Compares a solver's distances with the oracle's; every vertex is compared.
-pub fn compare(expected: &[u32], found: &[u32]) -> Result<()> {
+/// Compares a solver's distances with the oracle's, word for word (for `f32`,
+/// bit for bit); every vertex is compared, and differences are shown as
+/// distances of `kind`.
+pub fn compare(kind: WeightKind, expected: &[u32], found: &[u32]) -> Result<()> {
     if expected.len() != found.len() {
         return Err(Error::Mismatch {
             vertex: expected.len().min(found.len()),
@@ -76,8 +88,8 @@ pub fn compare(expected: &[u32], found: &[u32]) -> Result<()> {
     if let Some((vertex, (&e, &f))) = differing.next() {
         return Err(Error::Mismatch {
             vertex,
-            expected: display(e),
-            found: display(f),
+            expected: display(kind, e),
+            found: display(kind, f),
             count: 1 + differing.count(),
             num_vertices: expected.len(),
         });
@@ -90,7 +102,8 @@ pub fn compare(expected: &[u32], found: &[u32]) -> Result<()> {
 pub struct Summary {
     /// Vertices with a finite distance (the source included).
     pub reached: usize,
-    /// The largest finite distance (0 if only the source is reached).
+    /// The largest finite distance word (0 if only the source is reached); show
+    /// it with [`display`].
     pub max_distance: u32,
     /// FNV-1a hash of all distances as little-endian `u32`s, unreachable ones
     /// included: equal arrays give equal checksums on any machine.
@@ -144,6 +157,13 @@ pub fn certify(graph: &Graph, source: usize, dist: &[u32]) -> Result<()> {
             dist.len()
         )));
     }
+    if graph.weight_kind() == WeightKind::F32 {
+        // A float sum can absorb a small weight (`d + w == d`), so tight edges
+        // need not lead back to the source.
+        return Err(Error::InvalidArgument(
+            "the certificate check needs integer weights; use --verify".into(),
+        ));
+    }
     if graph.weights().contains(&0) {
         return Err(Error::InvalidArgument(
             "the certificate check needs positive weights; use --verify".into(),
@@ -196,7 +216,7 @@ pub fn certify(graph: &Graph, source: usize, dist: &[u32]) -> Result<()> {
         return Err(Error::Mismatch {
             vertex,
             expected: "a distance that every edge respects and one in-edge attains".into(),
-            found: display(dist[vertex]),
+            found: display(WeightKind::U32, dist[vertex]),
             count,
             num_vertices: n,
         });

@@ -62,9 +62,9 @@ pub enum Error {
         num_vertices: usize,
     },
 
-    /// A shortest distance is larger than the largest `u32` distance.
+    /// A shortest distance is larger than the largest distance of its type.
     #[error(
-        "the shortest distance of vertex {vertex} does not fit in a u32 distance \
+        "the shortest distance of vertex {vertex} does not fit in a {weight_type} distance \
          (it is larger than {max}); {count} vertices are affected"
     )]
     DistanceOverflow {
@@ -72,8 +72,10 @@ pub enum Error {
         vertex: usize,
         /// How many vertices are affected.
         count: usize,
+        /// The distance type (`u32`, `f32`).
+        weight_type: &'static str,
         /// The largest representable distance.
-        max: u32,
+        max: String,
     },
 
     /// No usable CUDA driver or device.

@@ -17,7 +17,7 @@ pub use gpu_kernels::matrix::NO_EDGE;
 use gpu_kernels::matrix::{entry, stored_weight};
 
 use crate::generate::RandomGraphSpec;
-use crate::graph::Graph;
+use crate::graph::{Graph, WeightKind};
 use crate::{Error, Result};
 
 /// The largest vertex count [`WeightMatrix::from_graph`] accepts: 65 536
@@ -31,6 +31,7 @@ pub const MAX_MATRIX_VERTICES: usize = 1 << 16;
 pub struct WeightMatrix {
     n: usize,
     weights: Vec<u32>,
+    weight_kind: WeightKind,
 }
 
 impl WeightMatrix {
@@ -88,11 +89,15 @@ impl WeightMatrix {
                 *slot = (*slot).min(stored_weight(w));
             }
         }
-        Ok(WeightMatrix { n, weights })
+        Ok(WeightMatrix {
+            n,
+            weights,
+            weight_kind: graph.weight_kind(),
+        })
     }
 
     /// A matrix from its `n * n` row-major entries (any values: [`NO_EDGE`] is
-    /// no edge, anything else an edge of that weight).
+    /// no edge, anything else an edge of that weight), with `u32` weights.
     pub fn from_entries(n: usize, weights: Vec<u32>) -> Result<Self> {
         let entries = Self::entries_for(n)?;
         if weights.len() != entries {
@@ -101,7 +106,16 @@ impl WeightMatrix {
                 weights.len()
             )));
         }
-        Ok(WeightMatrix { n, weights })
+        Ok(WeightMatrix {
+            n,
+            weights,
+            weight_kind: WeightKind::U32,
+        })
+    }
+
+    /// What the weight words hold.
+    pub fn weight_kind(&self) -> WeightKind {
+        self.weight_kind
     }
 
     /// Number of vertices `n`.

@@ -1,12 +1,25 @@
-//! The CPU oracle: Dijkstra's algorithm with a binary heap, in 64-bit distances.
-//! Every GPU result is checked against it (`--verify`, the tests).
+//! The CPU oracle: Dijkstra's algorithm with a binary heap. Every GPU result is
+//! checked against it (`--verify`, the tests).
+//!
+//! - Integer weights: 64-bit distances, which cannot overflow, converted to the
+//!   solvers' `u32` words ([`dijkstra`]).
+//! - `f32` weights: two oracles. [`dijkstra`] runs in `f32` with the kernels'
+//!   own addition ([`Weight::extend`]), so every GPU solver must match it bit
+//!   for bit: with non-negative weights a rounded sum is never below its first
+//!   term and never decreases when that term grows, so every algorithm here
+//!   converges to the same smallest rounded path length. [`check_f32_against_f64`]
+//!   then checks those words against Dijkstra in `f64` within the rounding
+//!   bound of `f32` sums.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-use crate::Result;
-use crate::distances::to_u32_distances;
-use crate::graph::Graph;
+use approx::relative_eq;
+use gpu_kernels::distance::{INFINITY, Weight};
+
+use crate::distances::{check_overflow, display, to_u32_distances};
+use crate::graph::{Graph, WeightKind};
+use crate::{Error, Result};
 
 /// Shortest distances from `source` in 64-bit arithmetic (no overflow is possible:
 /// a path has fewer than 2^32 edges of weight below 2^32); `u64::MAX` marks an
@@ -38,10 +51,154 @@ pub fn dijkstra_u64(graph: &Graph, source: usize) -> Vec<u64> {
     dist
 }
 
-/// Shortest distances from `source` as the solvers report them (`u32`,
-/// [`gpu_kernels::distance::INFINITY`] for unreachable vertices), or
+/// Shortest distances from `source` as the solvers report them (words of the
+/// graph's weight kind, [`INFINITY`] for unreachable vertices), or
 /// [`crate::Error::DistanceOverflow`] if one does not fit.
 pub fn dijkstra(graph: &Graph, source: usize) -> Result<Vec<u32>> {
     crate::distances::check_source(graph, source)?;
-    to_u32_distances(&dijkstra_u64(graph, source))
+    match graph.weight_kind() {
+        WeightKind::U32 => to_u32_distances(&dijkstra_u64(graph, source)),
+        WeightKind::F32 => {
+            let dist = dijkstra_words::<f32>(graph, source);
+            check_overflow(WeightKind::F32, &dist)?;
+            Ok(dist)
+        }
+    }
+}
+
+/// Dijkstra over distance words with the kernels' addition `W::extend`
+/// (saturating, never wrapping).
+///
+/// # Panics
+/// If `source` is not a vertex of `graph`.
+pub fn dijkstra_words<W: Weight>(graph: &Graph, source: usize) -> Vec<u32> {
+    let csr = graph.csr();
+    let mut dist = vec![INFINITY; graph.num_vertices()];
+    let mut heap = BinaryHeap::new();
+    dist[source] = 0;
+    heap.push(Reverse((0u32, source as u32)));
+    while let Some(Reverse((d, u))) = heap.pop() {
+        let u = u as usize;
+        if d > dist[u] {
+            continue;
+        }
+        for (v, w) in csr.edges(u) {
+            let candidate = W::extend(d, w);
+            if candidate < dist[v] {
+                dist[v] = candidate;
+                heap.push(Reverse((candidate, v as u32)));
+            }
+        }
+    }
+    dist
+}
+
+/// Shortest distances from `source` in `f64` (`f64::INFINITY` when
+/// unreachable), with the number of edges of the shortest path found, for a
+/// graph of `f32` weights. Every `f32` is an `f64`, and an `f64` sum of `h`
+/// of them is within `h · 2^-53` of the exact length (relatively).
+///
+/// # Panics
+/// If `source` is not a vertex of `graph`.
+pub fn dijkstra_f64(graph: &Graph, source: usize) -> (Vec<f64>, Vec<u32>) {
+    let csr = graph.csr();
+    let n = graph.num_vertices();
+    let (mut dist, mut hops) = (vec![f64::INFINITY; n], vec![0u32; n]);
+    let mut heap = BinaryHeap::new();
+    dist[source] = 0.0;
+    // Non-negative f64s order like their bit patterns.
+    heap.push(Reverse((0.0f64.to_bits(), source as u32)));
+    while let Some(Reverse((bits, u))) = heap.pop() {
+        let (d, u) = (f64::from_bits(bits), u as usize);
+        if d > dist[u] {
+            continue;
+        }
+        for (v, w) in csr.edges(u) {
+            let candidate = d + f32::from_bits(w) as f64;
+            if candidate < dist[v] {
+                dist[v] = candidate;
+                hops[v] = hops[u] + 1;
+                heap.push(Reverse((candidate.to_bits(), v as u32)));
+            }
+        }
+    }
+    (dist, hops)
+}
+
+/// Checks `f32` distance words (a solver's, already equal to [`dijkstra`]'s)
+/// against Dijkstra in `f64`: the same vertices reached, and every distance
+/// within the rounding bound.
+///
+/// The bound: with `u = 2^-24` (half an `f32` ulp, relatively), each rounded
+/// addition multiplies a partial sum by at most `1 ± u`. The `f32` result
+/// `d32(v)` is the rounded length of some path `P` of `h32` edges, so it is at
+/// least `d64(v) · (1 - u)^h32`; and the rounded length of the exact shortest
+/// path (`h64` edges) is at least `d32(v)`, so `d32(v) <= d64(v) · (1 + u)^h64`.
+/// Hence `|d32 - d64| <= h · u · d64 · (1 + O(h·u))` with `h = max(h32, h64)`,
+/// plus the `f64` oracle's own error (`h · 2^-53`) and, for sums in the
+/// subnormal range, where rounding is absolute, `h · 2^-150`. `h32` is the
+/// fewest edges of a path whose rounded length is `d32(v)` (a breadth-first
+/// search over the edges with `extend(d32(u), w) = d32(v)`).
+pub fn check_f32_against_f64(graph: &Graph, source: usize, dist: &[u32]) -> Result<()> {
+    crate::distances::check_source(graph, source)?;
+    let n = graph.num_vertices();
+    if graph.weight_kind() != WeightKind::F32 || dist.len() != n {
+        return Err(Error::InvalidArgument(format!(
+            "the f64 check takes {n} f32 distances of a graph with f32 weights"
+        )));
+    }
+    let (exact, hops64) = dijkstra_f64(graph, source);
+    let hops32 = tight_hops(graph, source, dist);
+    let mut first = None;
+    let mut count = 0;
+    for v in 0..n {
+        let ok = match (dist[v], exact[v].is_finite()) {
+            (INFINITY, reached) => !reached,
+            (_, false) => false,
+            (d, true) => {
+                let hops = hops64[v].max(hops32[v]) as f64;
+                let relative = hops * (f32::EPSILON as f64 / 2.0 + f64::EPSILON / 2.0) * 1.01;
+                let absolute = hops * 2f64.powi(-150);
+                relative_eq!(
+                    <f32 as Weight>::to_f64(d),
+                    exact[v],
+                    epsilon = absolute,
+                    max_relative = relative
+                )
+            }
+        };
+        if !ok {
+            count += 1;
+            first.get_or_insert(v);
+        }
+    }
+    match first {
+        None => Ok(()),
+        Some(v) => Err(Error::Mismatch {
+            vertex: v,
+            expected: format!("{} (the f64 oracle, within f32 rounding)", exact[v]),
+            found: display(WeightKind::F32, dist[v]),
+            count,
+            num_vertices: n,
+        }),
+    }
+}
+
+/// For each vertex reached in `dist`, the fewest edges of a path from `source`
+/// whose every edge is tight (`extend(dist[u], w) == dist[v]`); `u32::MAX`
+/// where there is none.
+fn tight_hops(graph: &Graph, source: usize, dist: &[u32]) -> Vec<u32> {
+    let csr = graph.csr();
+    let mut hops = vec![u32::MAX; graph.num_vertices()];
+    let mut queue = std::collections::VecDeque::from([source]);
+    hops[source] = 0;
+    while let Some(u) = queue.pop_front() {
+        for (v, w) in csr.edges(u) {
+            if hops[v] == u32::MAX && <f32 as Weight>::extend(dist[u], w) == dist[v] {
+                hops[v] = hops[u] + 1;
+                queue.push_back(v);
+            }
+        }
+    }
+    hops
 }

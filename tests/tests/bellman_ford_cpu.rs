@@ -246,7 +246,7 @@ fn thread_loop_on_real_threads_matches_the_oracle_and_the_rounds() {
             rounds.iter().all(|&r| r == rounds[0]),
             "{context}: threads disagree on the rounds: {rounds:?}"
         );
-        let overflow = sssp::distances::check_overflow(&dist);
+        let overflow = sssp::distances::check_overflow(sssp::graph::WeightKind::U32, &dist);
         check_against_oracle(
             &oracle::dijkstra(&graph, source),
             overflow.map(|()| (dist, ())),

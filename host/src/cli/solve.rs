@@ -12,6 +12,7 @@ use sssp::distances;
 use sssp::formats::{self, InputNumbering, LoadedGraph};
 use sssp::gpu::Gpu;
 use sssp::parents::NO_PARENT;
+use sssp::graph::WeightKind;
 use sssp::{Error, Graph, Result, cpu, oracle, parents};
 
 use super::FormatArg;
@@ -327,7 +328,13 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         out.line(format_args!("max distance {}", summary.max_distance));
         out.line(format_args!("checksum     {:016x}", summary.checksum));
         if let Some(output) = &args.output {
-            write_distances(output, &run.dist, numbering, args.output_format)?;
+            write_distances(
+                output,
+                &run.dist,
+                graph.weight_kind(),
+                numbering,
+                args.output_format,
+            )?;
             out.line(format_args!("output       {}", output.display()));
         }
         let tree = if wants_tree {
@@ -391,7 +398,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
                 ));
             }
             let expected = expected.as_deref().unwrap_or_default();
-            match distances::compare(expected, &run.dist) {
+            match distances::compare(graph.weight_kind(), expected, &run.dist) {
                 Ok(()) => {
                     out.line(format_args!(
                         "verified: all {} distances equal the oracle's",
@@ -665,10 +672,13 @@ fn solve_on_gpu(
 fn write_distances(
     path: &Path,
     dist: &[u32],
+    kind: WeightKind,
     numbering: InputNumbering,
     format: OutputFormat,
 ) -> Result<()> {
-    write_per_vertex(path, dist, numbering, format, distances::display)
+    write_per_vertex(path, dist, numbering, format, |d| {
+        distances::display(kind, d)
+    })
 }
 
 /// Writes the tree `parent` to `path`: `vertex parent` lines with the input's

@@ -39,6 +39,6 @@ pub fn bellman_ford(graph: &Graph, source: usize) -> Result<(Vec<u32>, u32)> {
         }
     }
     let dist: Vec<u32> = dist.into_iter().map(AtomicU32::into_inner).collect();
-    check_overflow(&dist)?;
+    check_overflow(graph.weight_kind(), &dist)?;
     Ok((dist, rounds))
 }

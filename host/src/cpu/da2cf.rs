@@ -115,7 +115,7 @@ pub fn da2cf(graph: &Graph, source: usize, relax: Relax, rule: Frontier) -> Resu
             }
         }
     }
-    check_overflow(&dist)?;
+    check_overflow(graph.weight_kind(), &dist)?;
     Ok(Da2cfResult { dist, iterations })
 }
 

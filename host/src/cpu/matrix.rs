@@ -103,7 +103,7 @@ pub fn da2cf_matrix_blocks(
             }
         }
     }
-    check_overflow(&dist)?;
+    check_overflow(matrix.weight_kind(), &dist)?;
     Ok(Da2cfResult { dist, iterations })
 }
 

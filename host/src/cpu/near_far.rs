@@ -89,6 +89,6 @@ pub fn near_far(graph: &Graph, source: usize, delta: Option<u32>) -> crate::Resu
     debug_assert_eq!(exit, Exit::Converged);
     let iterations = state.state.iteration.into_inner();
     let dist: Vec<u32> = state.dist.into_iter().map(AtomicU32::into_inner).collect();
-    check_overflow(&dist)?;
+    check_overflow(graph.weight_kind(), &dist)?;
     Ok(Da2cfResult { dist, iterations })
 }

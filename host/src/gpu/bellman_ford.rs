@@ -132,7 +132,7 @@ impl GpuSolver for BellmanFord<'_> {
             .clone_dtoh(&self.buffers.dist)
             .map_err(Error::cuda("copying the distances to the host"))?;
         dist.truncate(self.graph.num_vertices() as usize);
-        check_overflow(&dist)?;
+        check_overflow(self.graph.weight_kind(), &dist)?;
         Ok(dist)
     }
 }

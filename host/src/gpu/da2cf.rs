@@ -287,7 +287,7 @@ impl GpuSolver for Da2cf<'_> {
             .clone_dtoh(&self.dist)
             .map_err(Error::cuda("copying the distances to the host"))?;
         dist.truncate(self.graph.num_vertices() as usize);
-        check_overflow(&dist)?;
+        check_overflow(self.graph.weight_kind(), &dist)?;
         Ok(dist)
     }
 }

@@ -235,7 +235,7 @@ impl GpuSolver for Hybrid<'_> {
             }
             _ => self.dist.clone(),
         };
-        check_overflow(&dist)?;
+        check_overflow(self.predecessors.weight_kind(), &dist)?;
         Ok(dist)
     }
 }

@@ -25,7 +25,7 @@ use gpu_kernels::reduce::num_blocks;
 use super::memory::{alloc_zeroed, bytes_of};
 use super::{Gpu, GpuSolver, RunStats};
 use crate::distances::check_overflow;
-use crate::graph::Graph;
+use crate::graph::{Graph, WeightKind};
 use crate::matrix::WeightMatrix;
 pub use crate::variants::{Frontier, Relax};
 use crate::{Error, Result};
@@ -34,6 +34,7 @@ use crate::{Error, Result};
 pub struct DeviceMatrix {
     weights: CudaSlice<u32>,
     num_vertices: u32,
+    weight_kind: WeightKind,
 }
 
 impl DeviceMatrix {
@@ -57,7 +58,13 @@ impl DeviceMatrix {
         Ok(DeviceMatrix {
             weights,
             num_vertices,
+            weight_kind: matrix.weight_kind(),
         })
+    }
+
+    /// What the weight words hold: it picks the kernels' instantiation.
+    pub fn weight_kind(&self) -> WeightKind {
+        self.weight_kind
     }
 
     /// Number of vertices `n`.
@@ -266,7 +273,7 @@ impl GpuSolver for MatrixDa2cf<'_> {
             .clone_dtoh(&self.dist)
             .map_err(Error::cuda("copying the distances to the host"))?;
         dist.truncate(self.matrix.num_vertices() as usize);
-        check_overflow(&dist)?;
+        check_overflow(self.matrix.weight_kind(), &dist)?;
         Ok(dist)
     }
 }

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use cudarc::driver::{CudaSlice, CudaStream, DeviceRepr, ValidAsZeroBits};
 
 use super::Gpu;
-use crate::graph::Graph;
+use crate::graph::{Graph, WeightKind};
 use crate::{Error, Result};
 
 /// Bytes of `len` elements of `T`.
@@ -47,6 +47,7 @@ pub struct DeviceGraph {
     weights: CudaSlice<u32>,
     num_vertices: u32,
     num_edges: u32,
+    weight_kind: WeightKind,
 }
 
 impl DeviceGraph {
@@ -73,7 +74,13 @@ impl DeviceGraph {
             weights: upload(stream, graph.weights(), "the graph's weights")?,
             num_vertices,
             num_edges,
+            weight_kind: graph.weight_kind(),
         })
+    }
+
+    /// What the weight words hold: it picks the kernels' instantiation.
+    pub fn weight_kind(&self) -> WeightKind {
+        self.weight_kind
     }
 
     /// Number of vertices.
