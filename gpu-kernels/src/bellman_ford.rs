@@ -36,7 +36,7 @@ use core::sync::atomic::Ordering::Relaxed;
 use core::sync::atomic::{AtomicU8, AtomicU32};
 
 use crate::csr::Csr;
-use crate::distance::{INFINITY, extend};
+use crate::distance::{INFINITY, Weight};
 
 /// A set flag (`changed`, or the round's flag).
 pub const TRUE: u8 = 1;
@@ -87,7 +87,7 @@ pub fn initialize_vertex(
 ///
 /// Only the thread that owns `u` may call it for `u` in a round.
 #[inline(always)]
-pub fn relax_changed_vertex(
+pub fn relax_changed_vertex<W: Weight>(
     u: usize,
     successors: Csr<'_>,
     dist: &[AtomicU32],
@@ -100,7 +100,7 @@ pub fn relax_changed_vertex(
     changed[u].store(FALSE, Relaxed);
     let dist_u = dist[u].load(Relaxed);
     for (v, w) in successors.edges(u) {
-        predist[v].fetch_min(extend(dist_u, w), Relaxed);
+        predist[v].fetch_min(W::extend(dist_u, w), Relaxed);
     }
 }
 
@@ -162,7 +162,7 @@ pub fn for_each_vertex(thread: usize, stride: usize, n: usize, mut f: impl FnMut
 /// round `r + 1`. Thread 0 clears both flags before the initial barrier (shared
 /// memory starts undefined).
 #[inline(always)]
-pub fn thread_loop(
+pub fn thread_loop<W: Weight>(
     thread: usize,
     stride: usize,
     source: usize,
@@ -191,7 +191,7 @@ pub fn thread_loop(
         let next_flag = &flags[((round + 1) % 2) as usize];
         round += 1;
         for_each_vertex(thread, stride, n, |u| {
-            relax_changed_vertex(u, successors, dist, predist, changed)
+            relax_changed_vertex::<W>(u, successors, dist, predist, changed)
         });
         barrier();
         if thread == 0 {

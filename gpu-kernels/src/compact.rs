@@ -45,7 +45,7 @@ use core::sync::atomic::Ordering::Relaxed;
 
 use crate::crauser::threshold;
 use crate::csr::Csr;
-use crate::distance::{INFINITY, extend};
+use crate::distance::{INFINITY, Weight};
 
 /// The loop's counters, in device memory, shared by all threads and kept
 /// between launches: a solve may run in several launches (one block while the
@@ -161,11 +161,11 @@ impl<'a> Arrays<'a> {
 
     /// The key a vertex at distance `d` brings to the threshold.
     #[inline(always)]
-    fn key(&self, v: usize, d: u32) -> u32 {
+    fn key<W: Weight>(&self, v: usize, d: u32) -> u32 {
         if self.delta_node.is_empty() {
             d
         } else {
-            threshold(d, self.delta_node[v])
+            threshold::<W>(d, self.delta_node[v])
         }
     }
 }
@@ -294,7 +294,7 @@ pub fn for_each_edge_of_warp(
 /// Returns the smallest key this thread wrote (infinity if none). Warp-wide
 /// ([`for_each_edge_of_warp`]).
 #[inline(always)]
-pub fn relax_vertex(
+pub fn relax_vertex<W: Weight>(
     u: Option<usize>,
     arrays: &Arrays<'_>,
     reached: &[AtomicU32],
@@ -306,11 +306,11 @@ pub fn relax_vertex(
     for_each_edge_of_warp(u, arrays.successors, dist, team, |edge| {
         let mut newly_reached = None;
         if let Some((v, w, dist_u)) = edge {
-            let candidate = extend(dist_u, w);
+            let candidate = W::extend(dist_u, w);
             if candidate < dist[v].load(Relaxed) {
                 let old = dist[v].fetch_min(candidate, Relaxed);
                 if candidate < old {
-                    smallest = smallest.min(arrays.key(v, candidate));
+                    smallest = smallest.min(arrays.key::<W>(v, candidate));
                     if old == INFINITY {
                         newly_reached = Some(v);
                     }
@@ -329,7 +329,7 @@ pub fn relax_vertex(
 /// its warp's calls): to the frontier if `dist(v) <= delta`, else kept in
 /// `kept`. Returns the key it keeps (infinity if none).
 #[inline(always)]
-pub fn update_vertex(
+pub fn update_vertex<W: Weight>(
     v: Option<usize>,
     delta: u32,
     arrays: &Arrays<'_>,
@@ -350,7 +350,7 @@ pub fn update_vertex(
         }
         Some(v) => {
             kept[kept_slot].store(v as u32, Relaxed);
-            arrays.key(v, d)
+            arrays.key::<W>(v, d)
         }
         None => INFINITY,
     }
@@ -387,7 +387,12 @@ pub enum Exit {
 ///   `kept_minimum[(i + 2) % 3]`;
 /// - barrier.
 #[inline(always)]
-pub fn thread_loop(arrays: Arrays<'_>, min_work: u32, max_work: u32, team: &impl Team) -> Exit {
+pub fn thread_loop<W: Weight>(
+    arrays: Arrays<'_>,
+    min_work: u32,
+    max_work: u32,
+    team: &impl Team,
+) -> Exit {
     let state = arrays.state;
     let thread = team.thread();
     let mut i = state.iteration.load(Relaxed);
@@ -416,7 +421,7 @@ pub fn thread_loop(arrays: Arrays<'_>, min_work: u32, max_work: u32, team: &impl
         let mut smallest = INFINITY;
         for_each_warp_uniform(frontier_len as usize, team, |k| {
             let u = k.map(|k| arrays.frontier[k].load(Relaxed) as usize);
-            let key = relax_vertex(u, &arrays, reached, &state.appended_len[p], team);
+            let key = relax_vertex::<W>(u, &arrays, reached, &state.appended_len[p], team);
             smallest = smallest.min(key);
         });
         team.minimum_into(smallest, &state.relaxed_minimum[s]);
@@ -440,7 +445,7 @@ pub fn thread_loop(arrays: Arrays<'_>, min_work: u32, max_work: u32, team: &impl
                     let entry = if k < kept { k } else { top + (k - kept) };
                     reached[entry].load(Relaxed) as usize
                 });
-                let key = update_vertex(
+                let key = update_vertex::<W>(
                     v,
                     delta,
                     &arrays,

@@ -14,7 +14,7 @@ use core::sync::atomic::{AtomicU32, Ordering};
 
 use crate::csr::Csr;
 use crate::da2cf::{FALSE, TRUE};
-use crate::distance::{INFINITY, SATURATED, extend};
+use crate::distance::{INFINITY, SATURATED, Weight};
 
 /// `Δ_node(i)` from the successor CSR: the smallest weight leaving `i`.
 #[inline(always)]
@@ -38,20 +38,21 @@ pub fn scatter_delta_node(i: usize, predecessors: Csr<'_>, delta_node: &[AtomicU
 /// The threshold a vertex at distance `dist` allows: `dist + delta`, infinite
 /// when `delta` is (no outgoing edge) or `dist` is (not reached).
 #[inline(always)]
-pub fn threshold(dist: u32, delta: u32) -> u32 {
+pub fn threshold<W: Weight>(dist: u32, delta: u32) -> u32 {
     if delta == INFINITY {
         INFINITY
     } else {
-        extend(dist, delta)
+        W::extend(dist, delta)
     }
 }
 
 /// The value vertex `i` contributes to the general variant's `minimum`:
 /// `dist(i) + Δ_node(i)` if unsettled, infinity otherwise or past the end.
 #[inline(always)]
-pub fn minimum_input(i: usize, dist: &[u32], delta_node: &[u32], unsettled: &[u8]) -> u32 {
+pub fn minimum_input<W: Weight>(
+    i: usize, dist: &[u32], delta_node: &[u32], unsettled: &[u8]) -> u32 {
     if i < dist.len() && unsettled[i] != FALSE {
-        threshold(dist[i], delta_node[i])
+        threshold::<W>(dist[i], delta_node[i])
     } else {
         INFINITY
     }

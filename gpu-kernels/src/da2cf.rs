@@ -12,7 +12,7 @@ use core::ops::Range;
 use core::sync::atomic::{AtomicU32, Ordering};
 
 use crate::csr::Csr;
-use crate::distance::{INFINITY, extend};
+use crate::distance::{INFINITY, Weight};
 
 /// A set flag.
 pub const TRUE: u8 = 1;
@@ -35,7 +35,7 @@ pub fn initialize(i: usize, source: usize, dist: &mut u32, frontier: &mut u8, un
 /// `dist[i] + w(i, j)` with an atomic minimum, since several frontier vertices may
 /// share a successor.
 #[inline(always)]
-pub fn relax_frontier(
+pub fn relax_frontier<W: Weight>(
     i: usize,
     successors: Csr<'_>,
     dist: &[AtomicU32],
@@ -48,7 +48,7 @@ pub fn relax_frontier(
     let dist_i = dist[i].load(Ordering::Relaxed);
     for (j, w) in successors.edges(i) {
         if unsettled[j] != FALSE {
-            dist[j].fetch_min(extend(dist_i, w), Ordering::Relaxed);
+            dist[j].fetch_min(W::extend(dist_i, w), Ordering::Relaxed);
         }
     }
 }
@@ -58,7 +58,7 @@ pub fn relax_frontier(
 /// store, so two frontier vertices relaxing the same successor at once can leave
 /// the larger value. For measurement only; distances can come out wrong.
 #[inline(always)]
-pub fn relax_frontier_no_atomic(
+pub fn relax_frontier_no_atomic<W: Weight>(
     i: usize,
     successors: Csr<'_>,
     dist: &[AtomicU32],
@@ -71,7 +71,7 @@ pub fn relax_frontier_no_atomic(
     let dist_i = dist[i].load(Ordering::Relaxed);
     for (j, w) in successors.edges(i) {
         if unsettled[j] != FALSE {
-            let candidate = extend(dist_i, w);
+            let candidate = W::extend(dist_i, w);
             // Another thread may store between this load and this store.
             if candidate < dist[j].load(Ordering::Relaxed) {
                 dist[j].store(candidate, Ordering::Relaxed);
@@ -86,7 +86,7 @@ pub fn relax_frontier_no_atomic(
 /// vertices are settled, so nobody writes what it reads: no atomics needed
 /// (relaxed loads and stores compile to plain ones).
 #[inline(always)]
-pub fn relax_unsettled(
+pub fn relax_unsettled<W: Weight>(
     i: usize,
     predecessors: Csr<'_>,
     dist: &[AtomicU32],
@@ -97,7 +97,7 @@ pub fn relax_unsettled(
         return;
     }
     let edges = predecessors.offsets[i] as usize..predecessors.offsets[i + 1] as usize;
-    relax_unsettled_edges(
+    relax_unsettled_edges::<W>(
         i,
         edges,
         predecessors.targets,
@@ -111,7 +111,7 @@ pub fn relax_unsettled(
 /// `sources[edges]` with `weights[edges]`; `is_frontier(j)` reads the frontier
 /// flag of `j` (plainly, or through the read-only cache in U^GPU_PLUS).
 #[inline(always)]
-pub fn relax_unsettled_edges(
+pub fn relax_unsettled_edges<W: Weight>(
     i: usize,
     edges: Range<usize>,
     sources: &[u32],
@@ -124,7 +124,7 @@ pub fn relax_unsettled_edges(
     for (&j, &w) in sources[edges.clone()].iter().zip(&weights[edges]) {
         let j = j as usize;
         if is_frontier(j) {
-            best = best.min(extend(dist[j].load(Ordering::Relaxed), w));
+            best = best.min(W::extend(dist[j].load(Ordering::Relaxed), w));
         }
     }
     if best < current {

@@ -2,6 +2,8 @@
 //! and shared-memory sizes. Defined once here; the host uses these constants and a
 //! test checks that every name is an `.entry` of the built PTX.
 
+use crate::distance::WeightKind;
+
 /// Threads per block of every kernel (the papers use 256). The `minimum` kernels
 /// need a power of two.
 pub const BLOCK_SIZE: u32 = 256;
@@ -65,20 +67,53 @@ pub const MATRIX_RELAX_F_SHARED_BYTES: u32 = MATRIX_VOTE_WORDS * 4 + BLOCK_SIZE;
 /// write `.maxntid` into the PTX (CUDA's `__launch_bounds__`), so that the
 /// assembler keeps their registers within what such a block can have.
 pub const LAUNCH_BOUNDS: &[(&str, u32)] = &[
-    (names::COMPACT_BLOCK_LOOP, COMPACT_BLOCK_SIZE),
-    (names::COMPACT_GRID_LOOP, COMPACT_BLOCK_SIZE),
-    (names::NEAR_FAR_BLOCK_LOOP, COMPACT_BLOCK_SIZE),
-    (names::NEAR_FAR_GRID_LOOP, COMPACT_BLOCK_SIZE),
-    (names::BELLMAN_FORD_BLOCK, BELLMAN_FORD_BLOCK_SIZE),
-    (names::BELLMAN_FORD_GRID, BELLMAN_FORD_BLOCK_SIZE),
+    (names::COMPACT_BLOCK_LOOP.u32, COMPACT_BLOCK_SIZE),
+    (names::COMPACT_BLOCK_LOOP.f32, COMPACT_BLOCK_SIZE),
+    (names::COMPACT_GRID_LOOP.u32, COMPACT_BLOCK_SIZE),
+    (names::COMPACT_GRID_LOOP.f32, COMPACT_BLOCK_SIZE),
+    (names::NEAR_FAR_BLOCK_LOOP.u32, COMPACT_BLOCK_SIZE),
+    (names::NEAR_FAR_BLOCK_LOOP.f32, COMPACT_BLOCK_SIZE),
+    (names::NEAR_FAR_GRID_LOOP.u32, COMPACT_BLOCK_SIZE),
+    (names::NEAR_FAR_GRID_LOOP.f32, COMPACT_BLOCK_SIZE),
+    (names::BELLMAN_FORD_BLOCK.u32, BELLMAN_FORD_BLOCK_SIZE),
+    (names::BELLMAN_FORD_BLOCK.f32, BELLMAN_FORD_BLOCK_SIZE),
+    (names::BELLMAN_FORD_GRID.u32, BELLMAN_FORD_BLOCK_SIZE),
+    (names::BELLMAN_FORD_GRID.f32, BELLMAN_FORD_BLOCK_SIZE),
 ];
 
-/// PTX entry names, one constant per kernel.
+/// The PTX entries of a kernel that adds weights, one per weight type (see
+/// `kernels`' `weight_entries!`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PerWeight {
+    /// The entry for `u32` weights.
+    pub u32: &'static str,
+    /// The entry for `f32` weights.
+    pub f32: &'static str,
+}
+
+impl PerWeight {
+    const fn new(u32: &'static str, f32: &'static str) -> Self {
+        PerWeight { u32, f32 }
+    }
+
+    /// The entry for weights of `kind`.
+    pub const fn of(self, kind: WeightKind) -> &'static str {
+        match kind {
+            WeightKind::U32 => self.u32,
+            WeightKind::F32 => self.f32,
+        }
+    }
+}
+
+/// PTX entry names, one constant per kernel ([`PerWeight`] for those that add
+/// weights).
 pub mod names {
+    use super::PerWeight;
+
     /// `initialize` of Fig. 2.
     pub const DA2CF_INITIALIZE: &str = "da2cf_initialize";
     /// `relax_F` of Fig. 3 (push, atomic minimum).
-    pub const DA2CF_RELAX_F: &str = "da2cf_relax_f";
+    pub const DA2CF_RELAX_F: PerWeight = PerWeight::new("da2cf_relax_f_u32", "da2cf_relax_f_f32");
     /// `minimum1` of Fig. 4: masked distances to per-block minima.
     pub const DA2CF_MINIMUM1: &str = "da2cf_minimum1";
     /// `minimum2`: per-block minima reduced once more.
@@ -86,86 +121,100 @@ pub mod names {
     /// `update` of Fig. 4.
     pub const DA2CF_UPDATE: &str = "da2cf_update";
     /// `relax_F` without atomics (F^GPU_no_Atomic; racy, measurement only).
-    pub const DA2CF_RELAX_F_NO_ATOMIC: &str = "da2cf_relax_f_no_atomic";
+    pub const DA2CF_RELAX_F_NO_ATOMIC: PerWeight = PerWeight::new("da2cf_relax_f_no_atomic_u32", "da2cf_relax_f_no_atomic_f32");
     /// `relax_U` of Fig. 3 (pull, over the predecessor CSR).
-    pub const DA2CF_RELAX_U: &str = "da2cf_relax_u";
+    pub const DA2CF_RELAX_U: PerWeight = PerWeight::new("da2cf_relax_u_u32", "da2cf_relax_u_f32");
     /// `relax_U` of U^GPU_PLUS (shared-memory offsets, read-only-cache flags).
-    pub const DA2CF_RELAX_U_PLUS: &str = "da2cf_relax_u_plus";
+    pub const DA2CF_RELAX_U_PLUS: PerWeight = PerWeight::new("da2cf_relax_u_plus_u32", "da2cf_relax_u_plus_f32");
     /// Crauser: `Δ_node` from the successor CSR.
     pub const CRAUSER_DELTA_NODE_SUCC: &str = "crauser_delta_node_succ";
     /// Crauser: `Δ_node` from the predecessor CSR (atomic minimum).
     pub const CRAUSER_DELTA_NODE_PRED: &str = "crauser_delta_node_pred";
     /// Crauser general: `minimum1` of `dist + Δ_node`.
-    pub const CRAUSER_MINIMUM1: &str = "crauser_minimum1";
+    pub const CRAUSER_MINIMUM1: PerWeight = PerWeight::new("crauser_minimum1_u32", "crauser_minimum1_f32");
     /// Crauser: settle unsettled vertices with `dist <= Δ`.
     pub const CRAUSER_UPDATE: &str = "crauser_update";
 
     /// "Algorithm 1" (Bellman-Ford style), the paper's form: one block, the
     /// whole loop in one launch.
-    pub const BELLMAN_FORD_BLOCK: &str = "bellman_ford_block";
+    pub const BELLMAN_FORD_BLOCK: PerWeight = PerWeight::new("bellman_ford_block_u32", "bellman_ford_block_f32");
     /// "Algorithm 1" over the whole grid with a grid-wide barrier (cooperative
     /// launch).
-    pub const BELLMAN_FORD_GRID: &str = "bellman_ford_grid";
+    pub const BELLMAN_FORD_GRID: PerWeight = PerWeight::new("bellman_ford_grid_u32", "bellman_ford_grid_f32");
 
     /// Measuring mode: counts the set flags of an array (working `relax` threads).
     pub const STATS_COUNT_FLAGS: &str = "stats_count_flags";
 
     /// U^GPU on adjacency matrices: `relax_U` down the columns, chunks of the
     /// frontier flags and distances staged in shared memory.
-    pub const MATRIX_RELAX_U: &str = "matrix_relax_u";
+    pub const MATRIX_RELAX_U: PerWeight = PerWeight::new("matrix_relax_u_u32", "matrix_relax_u_f32");
     /// F^GPU on adjacency matrices: `relax_F` along the rows (atomic minimum),
     /// chunks of the unsettled flags staged in shared memory.
-    pub const MATRIX_RELAX_F: &str = "matrix_relax_f";
+    pub const MATRIX_RELAX_F: PerWeight = PerWeight::new("matrix_relax_f_u32", "matrix_relax_f_f32");
     /// Crauser general on adjacency matrices: `Δ_node`, the minimum of each row.
     pub const MATRIX_DELTA_NODE: &str = "matrix_delta_node";
 
     /// Compacted DA2CF: distances and the loop state of a new solve.
     pub const COMPACT_INITIALIZE: &str = "compact_initialize";
     /// Compacted DA2CF: the device-resident loop on one block.
-    pub const COMPACT_BLOCK_LOOP: &str = "compact_block_loop";
+    pub const COMPACT_BLOCK_LOOP: PerWeight = PerWeight::new("compact_block_loop_u32", "compact_block_loop_f32");
     /// Compacted DA2CF: the device-resident loop on the whole grid
     /// (cooperative launch, grid-wide barrier).
-    pub const COMPACT_GRID_LOOP: &str = "compact_grid_loop";
+    pub const COMPACT_GRID_LOOP: PerWeight = PerWeight::new("compact_grid_loop_u32", "compact_grid_loop_f32");
 
     /// The shortest-path tree after a solve: one round of parents pulled over
     /// the predecessor CSR.
-    pub const PARENTS_JOIN_ROUND: &str = "parents_join_round";
+    pub const PARENTS_JOIN_ROUND: PerWeight = PerWeight::new("parents_join_round_u32", "parents_join_round_f32");
 
     /// Near-far: distances, stamps and the state of a new solve.
     pub const NEAR_FAR_INITIALIZE: &str = "near_far_initialize";
     /// Near-far: the device-resident loop on one block.
-    pub const NEAR_FAR_BLOCK_LOOP: &str = "near_far_block_loop";
+    pub const NEAR_FAR_BLOCK_LOOP: PerWeight = PerWeight::new("near_far_block_loop_u32", "near_far_block_loop_f32");
     /// Near-far: the device-resident loop on the whole grid (cooperative
     /// launch, grid-wide barrier).
-    pub const NEAR_FAR_GRID_LOOP: &str = "near_far_grid_loop";
+    pub const NEAR_FAR_GRID_LOOP: PerWeight = PerWeight::new("near_far_grid_loop_u32", "near_far_grid_loop_f32");
 
     /// Every kernel, for loading them all at once and for the PTX check.
     pub const ALL: &[&str] = &[
         STATS_COUNT_FLAGS,
         DA2CF_INITIALIZE,
-        DA2CF_RELAX_F,
+        DA2CF_RELAX_F.u32,
+        DA2CF_RELAX_F.f32,
         DA2CF_MINIMUM1,
         DA2CF_MINIMUM2,
         DA2CF_UPDATE,
-        DA2CF_RELAX_F_NO_ATOMIC,
-        DA2CF_RELAX_U,
-        DA2CF_RELAX_U_PLUS,
+        DA2CF_RELAX_F_NO_ATOMIC.u32,
+        DA2CF_RELAX_F_NO_ATOMIC.f32,
+        DA2CF_RELAX_U.u32,
+        DA2CF_RELAX_U.f32,
+        DA2CF_RELAX_U_PLUS.u32,
+        DA2CF_RELAX_U_PLUS.f32,
         CRAUSER_DELTA_NODE_SUCC,
         CRAUSER_DELTA_NODE_PRED,
-        CRAUSER_MINIMUM1,
+        CRAUSER_MINIMUM1.u32,
+        CRAUSER_MINIMUM1.f32,
         CRAUSER_UPDATE,
-        BELLMAN_FORD_BLOCK,
-        BELLMAN_FORD_GRID,
-        MATRIX_RELAX_U,
-        MATRIX_RELAX_F,
+        BELLMAN_FORD_BLOCK.u32,
+        BELLMAN_FORD_BLOCK.f32,
+        BELLMAN_FORD_GRID.u32,
+        BELLMAN_FORD_GRID.f32,
+        MATRIX_RELAX_U.u32,
+        MATRIX_RELAX_U.f32,
+        MATRIX_RELAX_F.u32,
+        MATRIX_RELAX_F.f32,
         MATRIX_DELTA_NODE,
         COMPACT_INITIALIZE,
-        COMPACT_BLOCK_LOOP,
-        COMPACT_GRID_LOOP,
-        PARENTS_JOIN_ROUND,
+        COMPACT_BLOCK_LOOP.u32,
+        COMPACT_BLOCK_LOOP.f32,
+        COMPACT_GRID_LOOP.u32,
+        COMPACT_GRID_LOOP.f32,
+        PARENTS_JOIN_ROUND.u32,
+        PARENTS_JOIN_ROUND.f32,
         NEAR_FAR_INITIALIZE,
-        NEAR_FAR_BLOCK_LOOP,
-        NEAR_FAR_GRID_LOOP,
+        NEAR_FAR_BLOCK_LOOP.u32,
+        NEAR_FAR_BLOCK_LOOP.f32,
+        NEAR_FAR_GRID_LOOP.u32,
+        NEAR_FAR_GRID_LOOP.f32,
     ];
 }
 

@@ -25,7 +25,7 @@
 use core::sync::atomic::{AtomicU32, Ordering::Relaxed};
 
 use crate::da2cf::{FALSE, TRUE};
-use crate::distance::{INFINITY, SATURATED, extend};
+use crate::distance::{INFINITY, SATURATED, Weight};
 
 /// The entry of a pair of vertices without an edge: [`INFINITY`] (`u32::MAX`).
 pub const NO_EDGE: u32 = INFINITY;
@@ -80,7 +80,7 @@ pub fn column_start(column: usize, dist: &[AtomicU32], unsettled: &[u8]) -> Opti
 /// threads of a warp read consecutive columns of one row (coalesced), and all
 /// of them read the same staged slot (a shared-memory broadcast).
 #[inline(always)]
-pub fn relax_column_chunk(
+pub fn relax_column_chunk<W: Weight>(
     best: u32,
     column: usize,
     chunk_start: usize,
@@ -94,7 +94,7 @@ pub fn relax_column_chunk(
         staged_frontier,
         |k| entry(chunk_start + k, column, n),
         weights,
-        |k, w| best = best.min(extend(staged_dist[k], w)),
+        |k, w| best = best.min(W::extend(staged_dist[k], w)),
     );
     best
 }
@@ -135,7 +135,7 @@ pub fn row_start(row: usize, dist: &[AtomicU32], frontier: &[u8]) -> Option<u32>
 /// `dist_row + w(row, v)` with an atomic minimum (several frontier rows may
 /// share `v`).
 #[inline(always)]
-pub fn relax_row_chunk(
+pub fn relax_row_chunk<W: Weight>(
     row: usize,
     dist_row: u32,
     chunk_start: usize,
@@ -149,7 +149,7 @@ pub fn relax_row_chunk(
         |k| entry(row, chunk_start + k, n),
         weights,
         |k, w| {
-            dist[chunk_start + k].fetch_min(extend(dist_row, w), Relaxed);
+            dist[chunk_start + k].fetch_min(W::extend(dist_row, w), Relaxed);
         },
     );
 }

@@ -35,7 +35,7 @@ use core::sync::atomic::Ordering::Relaxed;
 
 use crate::compact::{Exit, Team, for_each_edge_of_warp, for_each_warp_uniform};
 use crate::csr::Csr;
-use crate::distance::{INFINITY, extend};
+use crate::distance::{INFINITY, Weight};
 
 /// The loop's state in device memory, kept between launches.
 #[repr(C)]
@@ -234,7 +234,7 @@ fn append(
 /// `min_work..=max_work`. Every thread of the team must call it with the same
 /// arguments; all return the same value after the same barriers.
 #[inline(always)]
-pub fn thread_loop(
+pub fn thread_loop<W: Weight>(
     arrays: Arrays<'_>,
     delta: u32,
     min_work: u32,
@@ -273,7 +273,7 @@ pub fn thread_loop(
                 for_each_edge_of_warp(u, arrays.successors, arrays.dist, team, |edge| {
                     let mut destination = None;
                     if let Some((v, w, dist_u)) = edge {
-                        let candidate = extend(dist_u, w);
+                        let candidate = W::extend(dist_u, w);
                         if candidate < arrays.dist[v].load(Relaxed)
                             && candidate < arrays.dist[v].fetch_min(candidate, Relaxed)
                         {
@@ -299,9 +299,9 @@ pub fn thread_loop(
             let old_threshold = threshold;
             far_epoch = i + 2;
             let far_minimum = state.far_minimum[f].load(Relaxed);
-            threshold = threshold
-                .saturating_add(delta)
-                .max(far_minimum.saturating_add(1));
+            // `T + Δ` may round back to `T` for floats; the word after the far
+            // minimum (the next float up, for `f32`) always moves on.
+            threshold = W::extend(threshold, delta).max(far_minimum.saturating_add(1));
             if thread == 0 {
                 state.far_len[1 - f].store(0, Relaxed);
                 state.far_minimum[1 - f].store(INFINITY, Relaxed);
@@ -344,19 +344,20 @@ pub fn thread_loop(
     exit
 }
 
-/// The band width `Δ` chosen from the graph: `32 · mean weight / mean degree`
-/// (at least 1), Davidson et al.'s rule of thumb: about a warp's worth of
-/// edges settled per band and vertex of the frontier.
-pub fn auto_delta(successors: Csr<'_>) -> u32 {
+/// The band width `Δ` (a weight word of `W`) chosen from the graph:
+/// `32 · mean weight / mean degree` (at least the smallest positive word),
+/// Davidson et al.'s rule of thumb: about a warp's worth of edges settled per
+/// band and vertex of the frontier.
+pub fn auto_delta<W: Weight>(successors: Csr<'_>) -> u32 {
     let (n, m) = (
-        successors.num_vertices() as u64,
-        successors.num_edges() as u64,
+        successors.num_vertices() as f64,
+        successors.num_edges() as f64,
     );
-    if n == 0 || m == 0 {
+    if n == 0.0 || m == 0.0 {
         return 1;
     }
-    let total: u128 = successors.weights.iter().map(|&w| w as u128).sum();
-    // 32 · (total / m) / (m / n), in one division.
-    let delta = 32 * total * n as u128 / (m as u128 * m as u128);
-    delta.clamp(1, u32::MAX as u128 / 2) as u32
+    let total: f64 = successors.weights.iter().map(|&w| W::to_f64(w)).sum();
+    // 32 · (total / m) / (m / n), below half the largest distance.
+    let delta = 32.0 * total * n / (m * m);
+    W::from_f64(delta.min(W::to_f64(W::MAX_DISTANCE) / 2.0)).max(1)
 }

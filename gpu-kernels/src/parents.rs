@@ -4,8 +4,8 @@
 //! read-modify-write, the same result on any schedule).
 //!
 //! An in-edge `(u, v)` of weight `w` is *tight* when `dist[u] + w = dist[v]`
-//! with [`extend`]'s saturating sum, and `dist[v]` is exact (at most
-//! [`MAX_DISTANCE`]): an unreached `u` ([`crate::distance::INFINITY`]) never
+//! with the weight type's saturating sum ([`Weight::extend`]), and `dist[v]` is
+//! exact (below [`SATURATED`]): an unreached `u` ([`crate::distance::INFINITY`]) never
 //! matches, nor does a sum that saturates, so saturation can never fake
 //! equality. The tree is built in rounds ([`join_round`]):
 //!
@@ -29,7 +29,7 @@
 use core::sync::atomic::{AtomicU32, Ordering};
 
 use crate::csr::Csr;
-use crate::distance::{MAX_DISTANCE, extend};
+use crate::distance::{SATURATED, Weight};
 
 /// The parent of the source, of unreached vertices and of vertices whose
 /// distance is not exact: `u32::MAX`, never a vertex id.
@@ -50,7 +50,7 @@ pub const NOT_IN_TREE: u32 = u32::MAX;
 /// threads may read it; they look for levels below `r`, so whether they see the
 /// old or the new value does not change what they pick.
 #[inline(always)]
-pub fn join_round(
+pub fn join_round<W: Weight>(
     v: usize,
     source: usize,
     round: u32,
@@ -65,7 +65,7 @@ pub fn join_round(
         level[v].store(start, Ordering::Relaxed);
     }
     let target = dist[v];
-    if v == source || target > MAX_DISTANCE || level[v].load(Ordering::Relaxed) != NOT_IN_TREE {
+    if v == source || target >= SATURATED || level[v].load(Ordering::Relaxed) != NOT_IN_TREE {
         return false;
     }
     let mut best = NO_PARENT;
@@ -75,7 +75,7 @@ pub fn join_round(
         }
         let dist_u = dist[u];
         let earlier = dist_u < target || (round > 0 && level[u].load(Ordering::Relaxed) < round);
-        if earlier && extend(dist_u, w) == target {
+        if earlier && W::extend(dist_u, w) == target {
             best = u as u32;
         }
     }

@@ -12,6 +12,25 @@ use gpu_kernels::csr::Csr;
 pub use gpu_kernels::distance::WeightKind;
 use gpu_kernels::distance::is_f32_weight;
 
+/// Evaluates `$body` with `$W` naming the Rust type of the weight kind `$kind`
+/// (`u32` or `f32`): how code generic over [`gpu_kernels::distance::Weight`]
+/// is called for a graph.
+macro_rules! with_weight_type {
+    ($kind:expr, $W:ident => $body:expr) => {
+        match $kind {
+            $crate::graph::WeightKind::U32 => {
+                type $W = u32;
+                $body
+            }
+            $crate::graph::WeightKind::F32 => {
+                type $W = f32;
+                $body
+            }
+        }
+    };
+}
+pub(crate) use with_weight_type;
+
 /// The array of a CSR that a [`CsrDefect`] is in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CsrArray {

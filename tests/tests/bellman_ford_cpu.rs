@@ -87,7 +87,7 @@ fn threaded(graph: &Graph, source: usize, threads: usize) -> (Vec<u32>, Vec<u32>
             .map(|thread| {
                 let (flags, barrier) = (&flags, &barrier);
                 scope.spawn(move || {
-                    thread_loop(thread, threads, source, arrays, flags, || {
+                    thread_loop::<u32>(thread, threads, source, arrays, flags, || {
                         barrier.wait();
                     })
                 })

@@ -90,7 +90,7 @@ fn launch(
     (min_work, max_work): (u32, u32),
 ) -> Exit {
     let arrays = state.arrays(graph, delta_node);
-    run_on_threads(team, |t| thread_loop(arrays, min_work, max_work, t))
+    run_on_threads(team, |t| thread_loop::<u32>(arrays, min_work, max_work, t))
 }
 
 /// Work of the state where the last launch stopped, as the host computes it.
@@ -186,12 +186,12 @@ fn a_launch_outside_its_range_changes_nothing() {
     let delta_node = delta_node(&graph, CompactRule::Martin);
     let state = CompactState::new(64, 0);
     // Work 1 (the source) is below a minimum of 2: nothing may run.
-    let exit = thread_loop(state.arrays(&graph, &delta_node), 2, u32::MAX, &Sequential);
+    let exit = thread_loop::<u32>(state.arrays(&graph, &delta_node), 2, u32::MAX, &Sequential);
     assert_eq!(exit, Exit::OutOfRange);
     assert_eq!(state.state.iteration.load(Relaxed), 0);
     assert_eq!(work(&state), 1);
     // Then a launch that accepts it runs to the end, as the oracle says.
-    let exit = thread_loop(state.arrays(&graph, &delta_node), 0, u32::MAX, &Sequential);
+    let exit = thread_loop::<u32>(state.arrays(&graph, &delta_node), 0, u32::MAX, &Sequential);
     assert_eq!(exit, Exit::Converged);
     let dist: Vec<u32> = state.dist.iter().map(|d| d.load(Relaxed)).collect();
     assert_eq!(dist, oracle::dijkstra(&graph, 0).unwrap());

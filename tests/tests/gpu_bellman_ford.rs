@@ -274,7 +274,7 @@ fn the_grid_form_uses_every_co_resident_block_it_needs() {
     let max = gpu
         .kernels()
         .bellman_ford
-        .grid_max_blocks(gpu.stream().context())
+        .grid_max_blocks(gpu.stream().context(), sssp::graph::WeightKind::U32)
         .unwrap();
     println!(
         "grid form: {} blocks, at most {max} co-resident",

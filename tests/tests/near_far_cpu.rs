@@ -115,7 +115,7 @@ fn switching(
         } else {
             ((large, warp_size), (grid_min, u32::MAX))
         };
-        let exit = run_on_threads(team, |t| thread_loop(arrays, delta, limits.0, limits.1, t));
+        let exit = run_on_threads(team, |t| thread_loop::<u32>(arrays, delta, limits.0, limits.1, t));
         if exit == Exit::Converged {
             break;
         }
@@ -195,7 +195,7 @@ fn auto_delta_follows_the_mean_weight_and_degree() {
     let edges: Vec<(u32, u32, u32)> = (0..100u32).map(|v| (v, (v + 1) % 100, 10)).collect();
     let ring = Graph::from_edges(100, &edges).unwrap();
     // 32 · 10 / 1.
-    assert_eq!(auto_delta(ring.csr()), 320);
+    assert_eq!(auto_delta::<u32>(ring.csr()), 320);
     let empty = Graph::from_edges(5, &[]).unwrap();
-    assert_eq!(auto_delta(empty.csr()), 1);
+    assert_eq!(auto_delta::<u32>(empty.csr()), 1);
 }

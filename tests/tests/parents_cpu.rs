@@ -172,7 +172,7 @@ fn unreached_and_saturated_distances_never_match() {
     let mut more = [false; 5];
     for round in 0..3 {
         for v in 0..5 {
-            more[v] = join_round(
+            more[v] = join_round::<u32>(
                 v,
                 source,
                 round,

@@ -4,6 +4,7 @@
 //! [`bellman_ford::thread_loop`]; they differ in the threads, the barrier and
 //! where the round flags live.
 
+use crate::distance::Weight;
 use core::sync::atomic::{AtomicU8, AtomicU32};
 
 use crate::bellman_ford::{self, Arrays, RoundFlags};
@@ -59,8 +60,8 @@ unsafe fn arrays<'a>(
 /// [`BELLMAN_FORD_BLOCK_SHARED_BYTES`](crate::launch::BELLMAN_FORD_BLOCK_SHARED_BYTES)
 /// bytes of dynamic shared memory. All arrays are written by the kernel; their
 /// contents at launch do not matter.
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn bellman_ford_block(
+#[inline(always)]
+unsafe fn bellman_ford_block<W: Weight>(
     offsets: *const u32,
     targets: *const u32,
     weights: *const u32,
@@ -83,7 +84,7 @@ pub unsafe extern "ptx-kernel" fn bellman_ford_block(
     // aligned for `u32`, which only these atomics access; thread 0 initializes
     // them before the first barrier.
     let flags = unsafe { &*dynamic_shared_mem::<RoundFlags>() };
-    let count = bellman_ford::thread_loop(
+    let count = bellman_ford::thread_loop::<W>(
         thread,
         block_dim_x() as usize,
         source as usize,
@@ -96,6 +97,19 @@ pub unsafe extern "ptx-kernel" fn bellman_ford_block(
         unsafe { *rounds = count };
     }
 }
+
+weight_entries!(bellman_ford_block => bellman_ford_block_u32, bellman_ford_block_f32 (
+    offsets: *const u32,
+    targets: *const u32,
+    weights: *const u32,
+    n: u32,
+    m: u32,
+    source: u32,
+    dist: *const AtomicU32,
+    predist: *const AtomicU32,
+    changed: *const AtomicU8,
+    rounds: *mut u32,
+));
 
 /// "Algorithm 1" over the whole grid: all threads of all blocks stride over the
 /// vertices, rounds separated by a grid-wide barrier, the round flags in global
@@ -116,8 +130,8 @@ pub unsafe extern "ptx-kernel" fn bellman_ford_block(
 /// is launched cooperatively (`cuLaunchCooperativeKernel`), so that all its
 /// blocks are co-resident, as [`grid_sync`] requires. Apart from `barrier`,
 /// the contents of the arrays at launch do not matter.
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn bellman_ford_grid(
+#[inline(always)]
+unsafe fn bellman_ford_grid<W: Weight>(
     offsets: *const u32,
     targets: *const u32,
     weights: *const u32,
@@ -138,7 +152,7 @@ pub unsafe extern "ptx-kernel" fn bellman_ford_grid(
     // SAFETY: `flags` and `barrier` point to device allocations of 2 `u32`s each
     // (the sizes of `RoundFlags` and `GridBarrier`), accessed only atomically.
     let (flags, barrier) = unsafe { (&*flags, &*barrier) };
-    let count = bellman_ford::thread_loop(thread, stride, source as usize, arrays, flags, || {
+    let count = bellman_ford::thread_loop::<W>(thread, stride, source as usize, arrays, flags, || {
         // SAFETY: the launch is cooperative and `barrier` zeroed at launch, as
         // documented; `thread_loop` calls this from grid-uniform control flow,
         // the same number of times in every thread (no thread returns early).
@@ -149,3 +163,18 @@ pub unsafe extern "ptx-kernel" fn bellman_ford_grid(
         unsafe { *rounds = count };
     }
 }
+
+weight_entries!(bellman_ford_grid => bellman_ford_grid_u32, bellman_ford_grid_f32 (
+    offsets: *const u32,
+    targets: *const u32,
+    weights: *const u32,
+    n: u32,
+    m: u32,
+    source: u32,
+    dist: *const AtomicU32,
+    predist: *const AtomicU32,
+    changed: *const AtomicU8,
+    flags: *const RoundFlags,
+    barrier: *const GridBarrier,
+    rounds: *mut u32,
+));

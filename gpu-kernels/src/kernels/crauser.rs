@@ -1,6 +1,7 @@
 //! Entry points of the GPU Crauser frontier (Ortega-Arranz et al., §IV). Its
 //! `relax` kernels are DA2CF's; its `minimum2` is DA2CF's.
 
+use crate::distance::Weight;
 use core::sync::atomic::AtomicU32;
 
 use crate::crauser;
@@ -83,8 +84,8 @@ pub unsafe extern "ptx-kernel" fn crauser_delta_node_pred(
 /// `dist`, `delta_node` and `unsettled` hold `n` elements, `block_minima` one per
 /// block; `blockDim.x` is a power of two with 4 bytes of dynamic shared memory per
 /// thread.
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn crauser_minimum1(
+#[inline(always)]
+unsafe fn crauser_minimum1<W: Weight>(
     dist: *const u32,
     delta_node: *const u32,
     unsettled: *const u8,
@@ -100,11 +101,19 @@ pub unsafe extern "ptx-kernel" fn crauser_minimum1(
         block_dim_x() as usize,
         thread_idx_x() as usize,
     );
-    let value = crauser::minimum_input(i, dist, delta_node, unsettled)
-        .min(crauser::minimum_input(j, dist, delta_node, unsettled));
+    let value = crauser::minimum_input::<W>(i, dist, delta_node, unsettled)
+        .min(crauser::minimum_input::<W>(j, dist, delta_node, unsettled));
     // SAFETY: every thread of the block gets here; launch shape as documented.
     unsafe { block_minimum_to(value, block_minima) }
 }
+
+weight_entries!(crauser_minimum1 => crauser_minimum1_u32, crauser_minimum1_f32 (
+    dist: *const u32,
+    delta_node: *const u32,
+    unsettled: *const u8,
+    n: u32,
+    block_minima: *mut u32,
+));
 
 /// `update` of Crauser's frontier: the frontier becomes the unsettled vertices
 /// with `dist <= delta`.

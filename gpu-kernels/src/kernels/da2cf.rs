@@ -1,5 +1,6 @@
 //! Entry points of DA2CF (Martín et al., Fig. 2–4).
 
+use crate::distance::Weight;
 use core::sync::atomic::AtomicU32;
 
 use crate::da2cf;
@@ -55,8 +56,8 @@ pub unsafe extern "ptx-kernel" fn da2cf_initialize(
 /// `offsets` holds `n + 1` elements, `targets` and `weights` `m`, `dist`,
 /// `frontier` and `unsettled` `n` (module contract). `dist` is only accessed
 /// atomically during the launch.
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn da2cf_relax_f(
+#[inline(always)]
+unsafe fn da2cf_relax_f<W: Weight>(
     offsets: *const u32,
     targets: *const u32,
     weights: *const u32,
@@ -73,7 +74,7 @@ pub unsafe extern "ptx-kernel" fn da2cf_relax_f(
     let (n, m) = (n as usize, m as usize);
     // SAFETY: lengths as documented; `frontier` and `unsettled` are read-only here.
     unsafe {
-        da2cf::relax_frontier(
+        da2cf::relax_frontier::<W>(
             i as usize,
             csr(offsets, targets, weights, n, m),
             slice(dist, n),
@@ -83,6 +84,17 @@ pub unsafe extern "ptx-kernel" fn da2cf_relax_f(
     }
 }
 
+weight_entries!(da2cf_relax_f => da2cf_relax_f_u32, da2cf_relax_f_f32 (
+    offsets: *const u32,
+    targets: *const u32,
+    weights: *const u32,
+    n: u32,
+    m: u32,
+    dist: *const AtomicU32,
+    frontier: *const u8,
+    unsettled: *const u8,
+));
+
 /// `relax_F` with a plain minimum (F^GPU_no_Atomic): racy, for measurement only.
 ///
 /// # Thread mapping
@@ -91,8 +103,8 @@ pub unsafe extern "ptx-kernel" fn da2cf_relax_f(
 /// # Safety
 /// As [`da2cf_relax_f`]. The race it has is on values, not on memory safety:
 /// every access is a relaxed atomic load or store.
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn da2cf_relax_f_no_atomic(
+#[inline(always)]
+unsafe fn da2cf_relax_f_no_atomic<W: Weight>(
     offsets: *const u32,
     targets: *const u32,
     weights: *const u32,
@@ -109,7 +121,7 @@ pub unsafe extern "ptx-kernel" fn da2cf_relax_f_no_atomic(
     let (n, m) = (n as usize, m as usize);
     // SAFETY: lengths as documented; `frontier` and `unsettled` are read-only here.
     unsafe {
-        da2cf::relax_frontier_no_atomic(
+        da2cf::relax_frontier_no_atomic::<W>(
             i as usize,
             csr(offsets, targets, weights, n, m),
             slice(dist, n),
@@ -118,6 +130,17 @@ pub unsafe extern "ptx-kernel" fn da2cf_relax_f_no_atomic(
         )
     }
 }
+
+weight_entries!(da2cf_relax_f_no_atomic => da2cf_relax_f_no_atomic_u32, da2cf_relax_f_no_atomic_f32 (
+    offsets: *const u32,
+    targets: *const u32,
+    weights: *const u32,
+    n: u32,
+    m: u32,
+    dist: *const AtomicU32,
+    frontier: *const u8,
+    unsettled: *const u8,
+));
 
 /// `relax_U` (Fig. 3, right): unsettled vertices take the minimum over their
 /// frontier predecessors. The CSR is the predecessor CSR.
@@ -130,8 +153,8 @@ pub unsafe extern "ptx-kernel" fn da2cf_relax_f_no_atomic(
 /// `offsets` holds `n + 1` elements, `targets` and `weights` `m`, `dist`,
 /// `frontier` and `unsettled` `n` (module contract). Only thread `i` writes
 /// `dist[i]`, and only while `i` is unsettled, so no thread reads it then.
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn da2cf_relax_u(
+#[inline(always)]
+unsafe fn da2cf_relax_u<W: Weight>(
     offsets: *const u32,
     targets: *const u32,
     weights: *const u32,
@@ -148,7 +171,7 @@ pub unsafe extern "ptx-kernel" fn da2cf_relax_u(
     let (n, m) = (n as usize, m as usize);
     // SAFETY: lengths as documented; `frontier` and `unsettled` are read-only here.
     unsafe {
-        da2cf::relax_unsettled(
+        da2cf::relax_unsettled::<W>(
             i as usize,
             csr(offsets, targets, weights, n, m),
             slice(dist, n),
@@ -157,6 +180,17 @@ pub unsafe extern "ptx-kernel" fn da2cf_relax_u(
         )
     }
 }
+
+weight_entries!(da2cf_relax_u => da2cf_relax_u_u32, da2cf_relax_u_f32 (
+    offsets: *const u32,
+    targets: *const u32,
+    weights: *const u32,
+    n: u32,
+    m: u32,
+    dist: *const AtomicU32,
+    frontier: *const u8,
+    unsettled: *const u8,
+));
 
 /// `relax_U` of U^GPU_PLUS (Martín et al. §4.2): each thread stages its row
 /// offset `offsets[i]` in shared memory (the block's last thread, or the thread
@@ -170,8 +204,8 @@ pub unsafe extern "ptx-kernel" fn da2cf_relax_u(
 /// # Safety
 /// As [`da2cf_relax_u`], and the launch gives `(blockDim.x + 1) * 4` bytes of
 /// dynamic shared memory.
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn da2cf_relax_u_plus(
+#[inline(always)]
+unsafe fn da2cf_relax_u_plus<W: Weight>(
     offsets: *const u32,
     targets: *const u32,
     weights: *const u32,
@@ -212,7 +246,7 @@ pub unsafe extern "ptx-kernel" fn da2cf_relax_u_plus(
             assert!(j < n);
             load_read_only(frontier.add(j)) != da2cf::FALSE
         };
-        da2cf::relax_unsettled_edges(
+        da2cf::relax_unsettled_edges::<W>(
             i,
             edges,
             slice(targets, m),
@@ -222,6 +256,17 @@ pub unsafe extern "ptx-kernel" fn da2cf_relax_u_plus(
         );
     }
 }
+
+weight_entries!(da2cf_relax_u_plus => da2cf_relax_u_plus_u32, da2cf_relax_u_plus_f32 (
+    offsets: *const u32,
+    targets: *const u32,
+    weights: *const u32,
+    n: u32,
+    m: u32,
+    dist: *const AtomicU32,
+    frontier: *const u8,
+    unsettled: *const u8,
+));
 
 /// `minimum1` (Fig. 4, right): per-block minima of the distances of unsettled
 /// vertices (settled ones count as infinity).

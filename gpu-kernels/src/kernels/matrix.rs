@@ -9,6 +9,7 @@
 //! where there is none); its length is computed in 64 bits, so `n` up to
 //! `u32::MAX` indexes correctly (the host refuses far smaller `n`).
 
+use crate::distance::Weight;
 use core::slice::from_raw_parts;
 use core::sync::atomic::AtomicU32;
 use core::sync::atomic::Ordering::Relaxed;
@@ -128,8 +129,8 @@ unsafe fn layout<'a>(words: usize) -> (Votes<'a>, *mut u32, *mut u8) {
 /// ([`MATRIX_RELAX_U_SHARED_BYTES`](crate::launch::MATRIX_RELAX_U_SHARED_BYTES)
 /// for blocks of [`BLOCK_SIZE`](crate::launch::BLOCK_SIZE)). `dist` is only
 /// accessed atomically (relaxed loads and stores) during the launch.
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn matrix_relax_u(
+#[inline(always)]
+unsafe fn matrix_relax_u<W: Weight>(
     weights: *const u32,
     n: u32,
     dist: *const AtomicU32,
@@ -185,7 +186,7 @@ pub unsafe extern "ptx-kernel" fn matrix_relax_u(
                     from_raw_parts(staged_dist, len),
                 )
             };
-            best = matrix::relax_column_chunk(best, column, chunk, weights, n, flags, dists);
+            best = matrix::relax_column_chunk::<W>(best, column, chunk, weights, n, flags, dists);
         }
         if thread == 0 {
             votes.clear(1 - vote);
@@ -198,6 +199,14 @@ pub unsafe extern "ptx-kernel" fn matrix_relax_u(
         matrix::column_finish(column, current, best, dist);
     }
 }
+
+weight_entries!(matrix_relax_u => matrix_relax_u_u32, matrix_relax_u_f32 (
+    weights: *const u32,
+    n: u32,
+    dist: *const AtomicU32,
+    frontier: *const u8,
+    unsettled: *const u8,
+));
 
 /// `relax_F` on an adjacency matrix (F^GPU, Martín et al. §5): every frontier
 /// vertex `t` walks its row `t` in chunks of `b` columns (`b = blockDim.x`) and
@@ -223,8 +232,8 @@ pub unsafe extern "ptx-kernel" fn matrix_relax_u(
 /// ([`MATRIX_RELAX_F_SHARED_BYTES`](crate::launch::MATRIX_RELAX_F_SHARED_BYTES)
 /// for blocks of [`BLOCK_SIZE`](crate::launch::BLOCK_SIZE)). `dist` is only
 /// accessed atomically during the launch.
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn matrix_relax_f(
+#[inline(always)]
+unsafe fn matrix_relax_f<W: Weight>(
     weights: *const u32,
     n: u32,
     dist: *const AtomicU32,
@@ -270,7 +279,7 @@ pub unsafe extern "ptx-kernel" fn matrix_relax_f(
             // written again before the barrier below, after which the view is
             // no longer used.
             let flags = unsafe { from_raw_parts(staged_unsettled, len) };
-            matrix::relax_row_chunk(row, dist_row, chunk, weights, n, flags, dist);
+            matrix::relax_row_chunk::<W>(row, dist_row, chunk, weights, n, flags, dist);
         }
         if thread == 0 {
             votes.clear(1 - vote);
@@ -280,6 +289,14 @@ pub unsafe extern "ptx-kernel" fn matrix_relax_f(
         vote = 1 - vote;
     }
 }
+
+weight_entries!(matrix_relax_f => matrix_relax_f_u32, matrix_relax_f_f32 (
+    weights: *const u32,
+    n: u32,
+    dist: *const AtomicU32,
+    frontier: *const u8,
+    unsettled: *const u8,
+));
 
 /// Crauser general on an adjacency matrix: `Δ_node(t)`, the smallest weight
 /// leaving `t`, is the minimum of row `t` (infinity for a row without edges).

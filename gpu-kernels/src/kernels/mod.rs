@@ -8,6 +8,37 @@
 //! `m`, every target `< n`), and no other kernel writes the same buffers
 //! concurrently. An index that is out of range all the same traps; it never
 //! reads or writes outside the slices.
+//!
+//! A kernel that adds weights is a generic body (`unsafe fn name<W: Weight>`,
+//! which carries its `# Safety` and `# Thread mapping` docs) instantiated by
+//! [`weight_entries!`] as one entry per weight type, `name_u32` and `name_f32`.
+
+/// Defines the PTX entries `$u32_name` and `$f32_name` of the generic kernel
+/// body `$body`, instantiated for `u32` and `f32` weights; they only forward
+/// their arguments.
+macro_rules! weight_entries {
+    ($body:ident => $u32_name:ident, $f32_name:ident ($($arg:ident: $ty:ty),* $(,)?)) => {
+        #[doc = concat!("[`", stringify!($body), "`] for `u32` weights.")]
+        ///
+        /// # Safety
+        #[doc = concat!("As [`", stringify!($body), "`].")]
+        #[unsafe(no_mangle)]
+        pub unsafe extern "ptx-kernel" fn $u32_name($($arg: $ty),*) {
+            // SAFETY: the caller upholds the body's contract.
+            unsafe { $body::<u32>($($arg),*) }
+        }
+
+        #[doc = concat!("[`", stringify!($body), "`] for `f32` weights.")]
+        ///
+        /// # Safety
+        #[doc = concat!("As [`", stringify!($body), "`].")]
+        #[unsafe(no_mangle)]
+        pub unsafe extern "ptx-kernel" fn $f32_name($($arg: $ty),*) {
+            // SAFETY: the caller upholds the body's contract.
+            unsafe { $body::<f32>($($arg),*) }
+        }
+    };
+}
 
 mod bellman_ford;
 mod compact;

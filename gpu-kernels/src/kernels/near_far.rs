@@ -2,6 +2,7 @@
 //! initialization, and the loop on one block or on the whole grid, with the
 //! teams of the compacted DA2CF.
 
+use crate::distance::Weight;
 use core::sync::atomic::AtomicU32;
 
 use crate::device::grid::GridBarrier;
@@ -118,8 +119,8 @@ pub unsafe extern "ptx-kernel" fn near_far_initialize(
 /// [`NEAR_FAR_SHARED_BYTES`](crate::launch::NEAR_FAR_SHARED_BYTES) of dynamic
 /// shared memory.
 #[allow(clippy::too_many_arguments)]
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn near_far_block_loop(
+#[inline(always)]
+unsafe fn near_far_block_loop<W: Weight>(
     offsets: *const u32,
     targets: *const u32,
     weights: *const u32,
@@ -161,10 +162,29 @@ pub unsafe extern "ptx-kernel" fn near_far_block_loop(
                 state: local,
                 ..arrays
             };
-            near_far::thread_loop(arrays, delta, min_work, max_work, &BlockTeam);
+            near_far::thread_loop::<W>(arrays, delta, min_work, max_work, &BlockTeam);
         })
     }
 }
+
+weight_entries!(near_far_block_loop => near_far_block_loop_u32, near_far_block_loop_f32 (
+    offsets: *const u32,
+    targets: *const u32,
+    weights: *const u32,
+    n: u32,
+    m: u32,
+    dist: *const AtomicU32,
+    stamp: *const AtomicU32,
+    far_stamp: *const AtomicU32,
+    near0: *const AtomicU32,
+    near1: *const AtomicU32,
+    far0: *const AtomicU32,
+    far1: *const AtomicU32,
+    state: *const NearFarState<AtomicU32>,
+    delta: u32,
+    min_work: u32,
+    max_work: u32,
+));
 
 /// `near_far_grid_loop`: the loop on the whole grid, with grid-wide barriers;
 /// otherwise as `near_far_block_loop` (the state stays in global memory).
@@ -180,8 +200,8 @@ pub unsafe extern "ptx-kernel" fn near_far_block_loop(
 /// [`GRID_BARRIER_WORDS`](crate::launch::GRID_BARRIER_WORDS) `u32`s with
 /// `arrived` zero at launch.
 #[allow(clippy::too_many_arguments)]
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn near_far_grid_loop(
+#[inline(always)]
+unsafe fn near_far_grid_loop<W: Weight>(
     offsets: *const u32,
     targets: *const u32,
     weights: *const u32,
@@ -220,5 +240,25 @@ pub unsafe extern "ptx-kernel" fn near_far_grid_loop(
     let team = GridTeam {
         barrier: unsafe { &*barrier },
     };
-    near_far::thread_loop(arrays, delta, min_work, max_work, &team);
+    near_far::thread_loop::<W>(arrays, delta, min_work, max_work, &team);
 }
+
+weight_entries!(near_far_grid_loop => near_far_grid_loop_u32, near_far_grid_loop_f32 (
+    offsets: *const u32,
+    targets: *const u32,
+    weights: *const u32,
+    n: u32,
+    m: u32,
+    dist: *const AtomicU32,
+    stamp: *const AtomicU32,
+    far_stamp: *const AtomicU32,
+    near0: *const AtomicU32,
+    near1: *const AtomicU32,
+    far0: *const AtomicU32,
+    far1: *const AtomicU32,
+    state: *const NearFarState<AtomicU32>,
+    delta: u32,
+    min_work: u32,
+    max_work: u32,
+    barrier: *const GridBarrier,
+));

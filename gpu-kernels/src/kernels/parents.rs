@@ -1,5 +1,6 @@
 //! Entry point of the shortest-path tree (`--parents`).
 
+use crate::distance::Weight;
 use core::sync::atomic::{AtomicU32, Ordering};
 
 use crate::device::memory::slice;
@@ -23,8 +24,8 @@ use super::csr;
 /// `parent` and `level` `n`, `more` one (module contract).
 /// `level` and `more` are only accessed atomically during the launch; each
 /// thread writes only `parent[v]`, which no thread reads.
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn parents_join_round(
+#[inline(always)]
+unsafe fn parents_join_round<W: Weight>(
     offsets: *const u32,
     targets: *const u32,
     weights: *const u32,
@@ -45,7 +46,7 @@ pub unsafe extern "ptx-kernel" fn parents_join_round(
     // SAFETY: lengths as documented; `dist` is read-only here, and element `v`
     // of `parent` is this thread's alone.
     unsafe {
-        let another_round = parents::join_round(
+        let another_round = parents::join_round::<W>(
             v,
             source as usize,
             round,
@@ -59,3 +60,17 @@ pub unsafe extern "ptx-kernel" fn parents_join_round(
         }
     }
 }
+
+weight_entries!(parents_join_round => parents_join_round_u32, parents_join_round_f32 (
+    offsets: *const u32,
+    targets: *const u32,
+    weights: *const u32,
+    n: u32,
+    m: u32,
+    source: u32,
+    round: u32,
+    dist: *const u32,
+    parent: *mut u32,
+    level: *const AtomicU32,
+    more: *const AtomicU32,
+));

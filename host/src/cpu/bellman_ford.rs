@@ -7,15 +7,21 @@
 use std::sync::atomic::{AtomicU8, AtomicU32};
 
 use gpu_kernels::bellman_ford::{commit_vertex, initialize_vertex, relax_changed_vertex};
+use gpu_kernels::distance::Weight;
 
 use crate::Result;
 use crate::distances::{check_overflow, check_source};
-use crate::graph::Graph;
+use crate::graph::{Graph, with_weight_type};
 
 /// Shortest distances from `source` over the successor CSR `graph`, and the
 /// number of rounds (the last one, which changes nothing, included).
 pub fn bellman_ford(graph: &Graph, source: usize) -> Result<(Vec<u32>, u32)> {
     check_source(graph, source)?;
+    with_weight_type!(graph.weight_kind(), W => bellman_ford_with::<W>(graph, source))
+}
+
+/// [`bellman_ford`] for weights `W`.
+fn bellman_ford_with<W: Weight>(graph: &Graph, source: usize) -> Result<(Vec<u32>, u32)> {
     let n = graph.num_vertices();
     let csr = graph.csr();
     let dist: Vec<AtomicU32> = (0..n).map(|_| AtomicU32::new(0)).collect();
@@ -28,7 +34,7 @@ pub fn bellman_ford(graph: &Graph, source: usize) -> Result<(Vec<u32>, u32)> {
     loop {
         rounds += 1;
         for u in 0..n {
-            relax_changed_vertex(u, csr, &dist, &predist, &changed);
+            relax_changed_vertex::<W>(u, csr, &dist, &predist, &changed);
         }
         let mut any_changed = false;
         for u in 0..n {

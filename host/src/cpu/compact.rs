@@ -11,7 +11,7 @@ use gpu_kernels::crauser;
 
 use super::Da2cfResult;
 use crate::distances::{check_overflow, check_source};
-use crate::graph::Graph;
+use crate::graph::{Graph, with_weight_type};
 
 /// The settling rule of the compacted DA2CF.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -98,7 +98,10 @@ pub fn compact_da2cf(
     check_source(graph, source)?;
     let delta_node = delta_node(graph, rule);
     let state = CompactState::new(graph.num_vertices(), source);
-    let exit = compact::thread_loop(state.arrays(graph, &delta_node), 0, u32::MAX, &Sequential);
+    let arrays = state.arrays(graph, &delta_node);
+    let exit = with_weight_type!(graph.weight_kind(), W => {
+        compact::thread_loop::<W>(arrays, 0, u32::MAX, &Sequential)
+    });
     debug_assert_eq!(exit, Exit::Converged);
     let iterations = state.state.iteration.into_inner();
     let dist: Vec<u32> = state.dist.into_iter().map(AtomicU32::into_inner).collect();

@@ -8,12 +8,12 @@ use std::sync::atomic::AtomicU32;
 
 use gpu_kernels::crauser;
 use gpu_kernels::da2cf;
-use gpu_kernels::distance::INFINITY;
+use gpu_kernels::distance::{INFINITY, Weight};
 use gpu_kernels::launch::BLOCK_SIZE;
 use gpu_kernels::reduce;
 
 use crate::distances::{check_overflow, check_source};
-use crate::graph::Graph;
+use crate::graph::{Graph, with_weight_type};
 use crate::variants::{Frontier, Relax, delta_base};
 use crate::{Error, Result};
 
@@ -64,6 +64,16 @@ pub fn da2cf(graph: &Graph, source: usize, relax: Relax, rule: Frontier) -> Resu
         )));
     }
     check_source(graph, source)?;
+    with_weight_type!(graph.weight_kind(), W => da2cf_with::<W>(graph, source, relax, rule))
+}
+
+/// [`da2cf`] for weights `W`.
+fn da2cf_with<W: Weight>(
+    graph: &Graph,
+    source: usize,
+    relax: Relax,
+    rule: Frontier,
+) -> Result<Da2cfResult> {
     let n = graph.num_vertices();
     let predecessors = relax.is_pull().then(|| graph.transpose());
     let lists = predecessors.as_ref().unwrap_or(graph).csr();
@@ -92,15 +102,15 @@ pub fn da2cf(graph: &Graph, source: usize, relax: Relax, rule: Frontier) -> Resu
         let shared = as_atomic(&mut dist);
         for i in 0..n {
             match relax {
-                Relax::Pull => da2cf::relax_unsettled(i, lists, shared, &frontier, &unsettled),
-                _ => da2cf::relax_frontier(i, lists, shared, &frontier, &unsettled),
+                Relax::Pull => da2cf::relax_unsettled::<W>(i, lists, shared, &frontier, &unsettled),
+                _ => da2cf::relax_frontier::<W>(i, lists, shared, &frontier, &unsettled),
             }
         }
         let limit = match rule {
             Frontier::Martin => minimum(&dist, &unsettled),
-            Frontier::CrauserEconomic => crauser::threshold(minimum(&dist, &unsettled), base),
+            Frontier::CrauserEconomic => crauser::threshold::<W>(minimum(&dist, &unsettled), base),
             Frontier::CrauserGeneral => block_minimum(n, |i| {
-                crauser::minimum_input(i, &dist, &delta_node, &unsettled)
+                crauser::minimum_input::<W>(i, &dist, &delta_node, &unsettled)
             }),
         };
         if limit == INFINITY {

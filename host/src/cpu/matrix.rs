@@ -15,12 +15,13 @@ use std::sync::atomic::AtomicU32;
 
 use gpu_kernels::crauser;
 use gpu_kernels::da2cf;
-use gpu_kernels::distance::INFINITY;
+use gpu_kernels::distance::{INFINITY, Weight};
 use gpu_kernels::launch::BLOCK_SIZE;
 use gpu_kernels::matrix;
 
 use super::da2cf::{Da2cfResult, as_atomic, block_minimum, minimum};
 use crate::distances::check_overflow;
+use crate::graph::with_weight_type;
 use crate::matrix::WeightMatrix;
 use crate::variants::{Frontier, Relax};
 use crate::{Error, Result};
@@ -63,6 +64,20 @@ pub fn da2cf_matrix_blocks(
             num_vertices: n,
         });
     }
+    with_weight_type!(matrix.weight_kind(), W => {
+        da2cf_matrix_with::<W>(matrix, source, relax, rule, block_dim)
+    })
+}
+
+/// [`da2cf_matrix_blocks`] for weights `W`.
+fn da2cf_matrix_with<W: Weight>(
+    matrix: &WeightMatrix,
+    source: usize,
+    relax: Relax,
+    rule: Frontier,
+    block_dim: usize,
+) -> Result<Da2cfResult> {
+    let n = matrix.num_vertices();
     let weights = matrix.weights();
     let delta_node: Vec<u32> = match rule {
         Frontier::CrauserGeneral => (0..n).map(|u| matrix::delta_node(u, weights, n)).collect(),
@@ -81,14 +96,14 @@ pub fn da2cf_matrix_blocks(
         iterations += 1;
         let shared = as_atomic(&mut dist);
         match relax {
-            Relax::Pull => relax_u(weights, n, shared, &frontier, &unsettled, block_dim),
-            _ => relax_f(weights, n, shared, &frontier, &unsettled, block_dim),
+            Relax::Pull => relax_u::<W>(weights, n, shared, &frontier, &unsettled, block_dim),
+            _ => relax_f::<W>(weights, n, shared, &frontier, &unsettled, block_dim),
         }
         let limit = match rule {
             Frontier::Martin => minimum(&dist, &unsettled),
-            Frontier::CrauserEconomic => crauser::threshold(minimum(&dist, &unsettled), base),
+            Frontier::CrauserEconomic => crauser::threshold::<W>(minimum(&dist, &unsettled), base),
             Frontier::CrauserGeneral => block_minimum(n, |i| {
-                crauser::minimum_input(i, &dist, &delta_node, &unsettled)
+                crauser::minimum_input::<W>(i, &dist, &delta_node, &unsettled)
             }),
         };
         if limit == INFINITY {
@@ -110,7 +125,7 @@ pub fn da2cf_matrix_blocks(
 /// One launch of `matrix_relax_u` (U^GPU on matrices): `ceil(n / b)` blocks of
 /// `b = block_dim` threads, one after another; inside a block, its threads in
 /// lock step through the chunks, as the kernel's barriers order them.
-pub fn relax_u(
+pub fn relax_u<W: Weight>(
     weights: &[u32],
     n: usize,
     dist: &[AtomicU32],
@@ -145,7 +160,7 @@ pub fn relax_u(
             let raised = staged_frontier.iter().any(|&flag| flag != da2cf::FALSE);
             for (thread, (start, best)) in threads.iter_mut().enumerate() {
                 if start.is_some() && raised {
-                    *best = matrix::relax_column_chunk(
+                    *best = matrix::relax_column_chunk::<W>(
                         *best,
                         column(thread),
                         chunk,
@@ -169,7 +184,7 @@ pub fn relax_u(
 /// One launch of `matrix_relax_f` (F^GPU on matrices): `ceil(n / b)` blocks of
 /// `b = block_dim` threads, one after another; inside a block, its threads in
 /// lock step through the chunks.
-pub fn relax_f(
+pub fn relax_f<W: Weight>(
     weights: &[u32],
     n: usize,
     dist: &[AtomicU32],
@@ -200,7 +215,7 @@ pub fn relax_f(
             let raised = staged_unsettled.iter().any(|&flag| flag != da2cf::FALSE);
             for (thread, start) in starts.iter().enumerate() {
                 if let Some(dist_row) = start.filter(|_| raised) {
-                    matrix::relax_row_chunk(
+                    matrix::relax_row_chunk::<W>(
                         row(thread),
                         dist_row,
                         chunk,

@@ -10,7 +10,7 @@ use gpu_kernels::near_far::{self, Arrays, NearFarState, auto_delta};
 
 use super::Da2cfResult;
 use crate::distances::{check_overflow, check_source};
-use crate::graph::Graph;
+use crate::graph::{Graph, with_weight_type};
 
 /// The state of a near-far solve on the host.
 pub struct NearFarHostState {
@@ -83,9 +83,15 @@ impl NearFarHostState {
 /// ([`auto_delta`] when `None`), and the iterations (relax and split).
 pub fn near_far(graph: &Graph, source: usize, delta: Option<u32>) -> crate::Result<Da2cfResult> {
     check_source(graph, source)?;
-    let delta = delta.unwrap_or_else(|| auto_delta(graph.csr())).max(1);
+    let kind = graph.weight_kind();
+    let delta = delta
+        .unwrap_or_else(|| with_weight_type!(kind, W => auto_delta::<W>(graph.csr())))
+        .max(1);
     let state = NearFarHostState::new(graph, source, delta);
-    let exit = near_far::thread_loop(state.arrays(graph), delta, 0, u32::MAX, &Sequential);
+    let arrays = state.arrays(graph);
+    let exit = with_weight_type!(kind, W => {
+        near_far::thread_loop::<W>(arrays, delta, 0, u32::MAX, &Sequential)
+    });
     debug_assert_eq!(exit, Exit::Converged);
     let iterations = state.state.iteration.into_inner();
     let dist: Vec<u32> = state.dist.into_iter().map(AtomicU32::into_inner).collect();

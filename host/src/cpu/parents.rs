@@ -4,10 +4,11 @@
 
 use std::sync::atomic::AtomicU32;
 
+use gpu_kernels::distance::Weight;
 use gpu_kernels::parents::{self, NO_PARENT, NOT_IN_TREE};
 
 use crate::Result;
-use crate::graph::Graph;
+use crate::graph::{Graph, with_weight_type};
 use crate::parents::check_inputs;
 
 /// The shortest-path tree from `source` that the distances `dist` of a solve
@@ -15,6 +16,11 @@ use crate::parents::check_inputs;
 /// parent per vertex, [`NO_PARENT`] for the source and unreached vertices.
 pub fn shortest_path_tree(graph: &Graph, source: usize, dist: &[u32]) -> Result<Vec<u32>> {
     check_inputs(graph, source, dist)?;
+    with_weight_type!(graph.weight_kind(), W => Ok(tree_with::<W>(graph, source, dist)))
+}
+
+/// [`shortest_path_tree`] for weights `W`.
+fn tree_with<W: Weight>(graph: &Graph, source: usize, dist: &[u32]) -> Vec<u32> {
     let predecessors = graph.transpose();
     let lists = predecessors.csr();
     let n = graph.num_vertices();
@@ -24,10 +30,10 @@ pub fn shortest_path_tree(graph: &Graph, source: usize, dist: &[u32]) -> Result<
     loop {
         let mut more = false;
         for (v, parent) in parent.iter_mut().enumerate() {
-            more |= parents::join_round(v, source, round, lists, dist, parent, &level);
+            more |= parents::join_round::<W>(v, source, round, lists, dist, parent, &level);
         }
         if !more {
-            return Ok(parent);
+            return parent;
         }
         round += 1;
     }

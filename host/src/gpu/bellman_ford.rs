@@ -74,7 +74,7 @@ impl<'a> BellmanFord<'a> {
                 let max = gpu
                     .kernels()
                     .bellman_ford
-                    .grid_max_blocks(gpu.stream().context())?;
+                    .grid_max_blocks(gpu.stream().context(), graph.weight_kind())?;
                 let needed = (n as u64).div_ceil(BELLMAN_FORD_BLOCK_SIZE as u64).max(1);
                 max.min(needed.min(u32::MAX as u64) as u32)
             }

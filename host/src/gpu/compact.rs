@@ -134,7 +134,7 @@ impl<'a> CompactDa2cf<'a> {
         let max = gpu
             .kernels()
             .compact
-            .grid_max_blocks(gpu.stream().context())?;
+            .grid_max_blocks(gpu.stream().context(), graph.weight_kind())?;
         let needed = (n as u64).div_ceil(COMPACT_BLOCK_SIZE as u64).max(1);
         let blocks = max.min(needed.min(u32::MAX as u64) as u32);
         Ok(CompactDa2cf {

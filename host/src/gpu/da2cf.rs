@@ -24,7 +24,7 @@ use gpu_kernels::reduce::num_blocks;
 use super::memory::{DeviceGraph, alloc_zeroed, bytes_of};
 use super::{Gpu, GpuSolver, RunStats, ThreadCount};
 use crate::distances::check_overflow;
-use crate::graph::Graph;
+use crate::graph::{Graph, with_weight_type};
 use crate::variants::delta_base;
 pub use crate::variants::{Frontier, Relax};
 use crate::{Error, Result};
@@ -154,6 +154,7 @@ impl<'a> Da2cf<'a> {
         match &self.delta_node {
             Some(delta_node) => kernels.crauser.minimum1(
                 stream,
+                self.graph.weight_kind(),
                 &self.dist,
                 delta_node,
                 &self.unsettled,
@@ -206,7 +207,9 @@ impl<'a> Da2cf<'a> {
         let minimum = self.minimum()?;
         let limit = match self.config.frontier {
             Frontier::Martin | Frontier::CrauserGeneral => minimum,
-            Frontier::CrauserEconomic => threshold(minimum, self.delta_base),
+            Frontier::CrauserEconomic => with_weight_type!(self.graph.weight_kind(), W => {
+                threshold::<W>(minimum, self.delta_base)
+            }),
         };
         if limit == INFINITY {
             // Nothing reached is left unsettled that could still change: with

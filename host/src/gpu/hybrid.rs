@@ -18,7 +18,7 @@ use super::memory::{DeviceGraph, alloc_zeroed};
 use super::{Gpu, GpuSolver, RunStats};
 use crate::cpu::da2cf::as_atomic;
 use crate::distances::check_overflow;
-use crate::graph::Graph;
+use crate::graph::{Graph, with_weight_type};
 use crate::{Error, Result};
 
 /// Which steps run on the GPU.
@@ -92,9 +92,11 @@ impl<'a> Hybrid<'a> {
         let (lists, frontier, unsettled) =
             (self.predecessors.csr(), &self.frontier, &self.unsettled);
         let dist = as_atomic(&mut self.dist);
-        for i in 0..lists.num_vertices() {
-            da2cf::relax_unsettled(i, lists, dist, frontier, unsettled);
-        }
+        with_weight_type!(self.predecessors.weight_kind(), W => {
+            for i in 0..lists.num_vertices() {
+                da2cf::relax_unsettled::<W>(i, lists, dist, frontier, unsettled);
+            }
+        })
     }
 
     fn cpu_update(&mut self, mssp: u32) {

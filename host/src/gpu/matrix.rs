@@ -25,7 +25,7 @@ use gpu_kernels::reduce::num_blocks;
 use super::memory::{alloc_zeroed, bytes_of};
 use super::{Gpu, GpuSolver, RunStats};
 use crate::distances::check_overflow;
-use crate::graph::{Graph, WeightKind};
+use crate::graph::{Graph, WeightKind, with_weight_type};
 use crate::matrix::WeightMatrix;
 pub use crate::variants::{Frontier, Relax};
 use crate::{Error, Result};
@@ -193,6 +193,7 @@ impl<'a> MatrixDa2cf<'a> {
         match &self.delta_node {
             Some(delta_node) => kernels.crauser.minimum1(
                 stream,
+                self.matrix.weight_kind(),
                 dist,
                 delta_node,
                 unsettled,
@@ -220,19 +221,22 @@ impl<'a> MatrixDa2cf<'a> {
         self.iterations += 1;
         let (kernels, stream) = (self.gpu.kernels(), self.gpu.stream());
         let (weights, n) = (self.matrix.weights(), self.matrix.num_vertices());
+        let kind = self.matrix.weight_kind();
         let (dist, frontier, unsettled) = (&mut self.dist, &self.frontier, &self.unsettled);
         match self.relax {
             Relax::Pull => kernels
                 .matrix
-                .relax_u(stream, weights, n, dist, frontier, unsettled)?,
+                .relax_u(stream, kind, weights, n, dist, frontier, unsettled)?,
             _ => kernels
                 .matrix
-                .relax_f(stream, weights, n, dist, frontier, unsettled)?,
+                .relax_f(stream, kind, weights, n, dist, frontier, unsettled)?,
         }
         let minimum = self.minimum()?;
         let limit = match self.rule {
             Frontier::Martin | Frontier::CrauserGeneral => minimum,
-            Frontier::CrauserEconomic => threshold(minimum, self.delta_base),
+            Frontier::CrauserEconomic => with_weight_type!(kind, W => {
+                threshold::<W>(minimum, self.delta_base)
+            }),
         };
         if limit == INFINITY {
             // Nothing reached is left unsettled that could still change: with

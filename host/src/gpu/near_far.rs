@@ -12,7 +12,7 @@ use super::kernels::{NearFarBuffers, NearFarLoop};
 use super::memory::{DeviceGraph, alloc_zeroed, bytes_of};
 use super::{Gpu, GpuSolver, RunStats};
 use crate::distances::check_overflow;
-use crate::graph::Graph;
+use crate::graph::{Graph, with_weight_type};
 use crate::{Error, Result};
 
 /// The near-far solver for one graph.
@@ -71,13 +71,15 @@ impl<'a> NearFar<'a> {
         let max = gpu
             .kernels()
             .near_far
-            .grid_max_blocks(gpu.stream().context())?;
+            .grid_max_blocks(gpu.stream().context(), graph.weight_kind())?;
         let needed = (n as u64).div_ceil(COMPACT_BLOCK_SIZE as u64).max(1);
         Ok(NearFar {
             gpu,
             graph: device_graph,
             buffers,
-            delta: delta.unwrap_or_else(|| auto_delta(graph.csr())),
+            delta: delta.unwrap_or_else(|| {
+                with_weight_type!(graph.weight_kind(), W => auto_delta::<W>(graph.csr()))
+            }),
             blocks: max.min(needed.min(u32::MAX as u64) as u32),
             limits,
             launches: 0,

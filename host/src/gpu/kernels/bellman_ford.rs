@@ -3,17 +3,17 @@
 
 use std::sync::Arc;
 
-use cudarc::driver::sys::CUdevice_attribute;
 use cudarc::driver::{
-    CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, LaunchConfig, PushKernelArg,
+    CudaContext, CudaModule, CudaSlice, CudaStream, LaunchConfig, PushKernelArg,
 };
 use gpu_kernels::launch::{
     BELLMAN_FORD_BLOCK_SHARED_BYTES, BELLMAN_FORD_BLOCK_SIZE, BELLMAN_FORD_FLAG_WORDS,
     GRID_BARRIER_WORDS, names,
 };
 
-use super::{check_lengths, load_function};
+use super::{Typed, check_lengths, grid_max_blocks};
 use crate::gpu::memory::DeviceGraph;
+use crate::graph::WeightKind;
 use crate::{Error, Result};
 
 /// The device state of a Bellman-Ford solve. The kernels initialize everything
@@ -36,40 +36,25 @@ pub struct BellmanFordBuffers {
 
 /// The Bellman-Ford kernels.
 pub struct BellmanFordKernels {
-    block: CudaFunction,
-    grid: CudaFunction,
+    block: Typed,
+    grid: Typed,
 }
 
 impl BellmanFordKernels {
     /// Resolves the Bellman-Ford kernels in `module`.
     pub fn load(module: &Arc<CudaModule>) -> Result<Self> {
-        let function = |name| load_function(module, name);
         Ok(BellmanFordKernels {
-            block: function(names::BELLMAN_FORD_BLOCK)?,
-            grid: function(names::BELLMAN_FORD_GRID)?,
+            block: Typed::load(module, names::BELLMAN_FORD_BLOCK)?,
+            grid: Typed::load(module, names::BELLMAN_FORD_GRID)?,
         })
     }
 
     /// How many blocks of [`BELLMAN_FORD_BLOCK_SIZE`] threads of
     /// `bellman_ford_grid` can be resident at once on the device of `ctx`:
-    /// blocks per multiprocessor (occupancy) times multiprocessors. A cooperative
-    /// launch of more fails.
-    pub fn grid_max_blocks(&self, ctx: &Arc<CudaContext>) -> Result<u32> {
-        let kernel = names::BELLMAN_FORD_GRID;
-        let per_sm = self
-            .grid
-            .occupancy_max_active_blocks_per_multiprocessor(BELLMAN_FORD_BLOCK_SIZE, 0, None)
-            .map_err(Error::cuda(format!("querying the occupancy of {kernel}")))?;
-        let sms = ctx
-            .attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
-            .map_err(Error::cuda("querying the number of multiprocessors"))?;
-        let blocks = per_sm.saturating_mul(sms.max(0) as u32);
-        if blocks == 0 {
-            return Err(Error::InvalidArgument(format!(
-                "{kernel}: not one block of {BELLMAN_FORD_BLOCK_SIZE} threads fits on a multiprocessor"
-            )));
-        }
-        Ok(blocks)
+    /// blocks per multiprocessor (occupancy) times multiprocessors, for weights
+    /// of `kind`. A cooperative launch of more fails.
+    pub fn grid_max_blocks(&self, ctx: &Arc<CudaContext>, kind: WeightKind) -> Result<u32> {
+        grid_max_blocks(ctx, self.grid.of(kind), BELLMAN_FORD_BLOCK_SIZE, 0)
     }
 
     /// `bellman_ford_block`: the paper's form, one block of
@@ -82,7 +67,7 @@ impl BellmanFordKernels {
         source: u32,
         buffers: &mut BellmanFordBuffers,
     ) -> Result<()> {
-        let kernel = names::BELLMAN_FORD_BLOCK;
+        let (function, kernel) = self.block.of(graph.weight_kind());
         let (n, m) = (graph.num_vertices(), graph.num_edges());
         check_state_lengths(kernel, n, buffers)?;
         let config = LaunchConfig {
@@ -90,7 +75,7 @@ impl BellmanFordKernels {
             block_dim: (BELLMAN_FORD_BLOCK_SIZE, 1, 1),
             shared_mem_bytes: BELLMAN_FORD_BLOCK_SHARED_BYTES,
         };
-        let mut launch = stream.launch_builder(&self.block);
+        let mut launch = stream.launch_builder(function);
         launch
             .arg(graph.offsets())
             .arg(graph.targets())
@@ -122,7 +107,7 @@ impl BellmanFordKernels {
         buffers: &mut BellmanFordBuffers,
         blocks: u32,
     ) -> Result<()> {
-        let kernel = names::BELLMAN_FORD_GRID;
+        let (function, kernel) = self.grid.of(graph.weight_kind());
         let (n, m) = (graph.num_vertices(), graph.num_edges());
         check_state_lengths(kernel, n, buffers)?;
         check_lengths(
@@ -143,7 +128,7 @@ impl BellmanFordKernels {
             block_dim: (BELLMAN_FORD_BLOCK_SIZE, 1, 1),
             shared_mem_bytes: 0,
         };
-        let mut launch = stream.launch_builder(&self.grid);
+        let mut launch = stream.launch_builder(function);
         launch
             .arg(graph.offsets())
             .arg(graph.targets())

@@ -2,7 +2,6 @@
 
 use std::sync::Arc;
 
-use cudarc::driver::sys::CUdevice_attribute;
 use cudarc::driver::{
     CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, LaunchArgs, LaunchConfig,
     PushKernelArg,
@@ -10,8 +9,9 @@ use cudarc::driver::{
 use gpu_kernels::compact::LOOP_STATE_WORDS;
 use gpu_kernels::launch::{COMPACT_BLOCK_SIZE, COMPACT_SHARED_BYTES, GRID_BARRIER_WORDS, names};
 
-use super::{check_lengths, load_function, one_thread_per};
+use super::{Typed, check_lengths, grid_max_blocks, load_function, one_thread_per};
 use crate::gpu::memory::DeviceGraph;
+use crate::graph::WeightKind;
 use crate::{Error, Result};
 
 /// The device state of a compacted solve.
@@ -36,43 +36,26 @@ pub struct CompactBuffers {
 /// The compacted-DA2CF kernels.
 pub struct CompactKernels {
     initialize: CudaFunction,
-    block_loop: CudaFunction,
-    grid_loop: CudaFunction,
+    block_loop: Typed,
+    grid_loop: Typed,
 }
 
 impl CompactKernels {
     /// Resolves the compacted-DA2CF kernels in `module`.
     pub fn load(module: &Arc<CudaModule>) -> Result<Self> {
-        let function = |name| load_function(module, name);
         Ok(CompactKernels {
-            initialize: function(names::COMPACT_INITIALIZE)?,
-            block_loop: function(names::COMPACT_BLOCK_LOOP)?,
-            grid_loop: function(names::COMPACT_GRID_LOOP)?,
+            initialize: load_function(module, names::COMPACT_INITIALIZE)?,
+            block_loop: Typed::load(module, names::COMPACT_BLOCK_LOOP)?,
+            grid_loop: Typed::load(module, names::COMPACT_GRID_LOOP)?,
         })
     }
 
     /// How many blocks of `compact_grid_loop` can be resident at once on the
-    /// device of `ctx` (a cooperative launch of more fails).
-    pub fn grid_max_blocks(&self, ctx: &Arc<CudaContext>) -> Result<u32> {
-        let kernel = names::COMPACT_GRID_LOOP;
-        let per_sm = self
-            .grid_loop
-            .occupancy_max_active_blocks_per_multiprocessor(
-                COMPACT_BLOCK_SIZE,
-                COMPACT_SHARED_BYTES as usize,
-                None,
-            )
-            .map_err(Error::cuda(format!("querying the occupancy of {kernel}")))?;
-        let sms = ctx
-            .attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
-            .map_err(Error::cuda("querying the number of multiprocessors"))?;
-        let blocks = per_sm.saturating_mul(sms.max(0) as u32);
-        if blocks == 0 {
-            return Err(Error::InvalidArgument(format!(
-                "{kernel}: not one block of {COMPACT_BLOCK_SIZE} threads fits on a multiprocessor"
-            )));
-        }
-        Ok(blocks)
+    /// device of `ctx` for weights of `kind` (a cooperative launch of more
+    /// fails).
+    pub fn grid_max_blocks(&self, ctx: &Arc<CudaContext>, kind: WeightKind) -> Result<u32> {
+        let grid_loop = self.grid_loop.of(kind);
+        grid_max_blocks(ctx, grid_loop, COMPACT_BLOCK_SIZE, COMPACT_SHARED_BYTES)
     }
 
     /// `compact_initialize`: a new solve from `source` (`source < n`).
@@ -114,7 +97,7 @@ impl CompactKernels {
         min_work: u32,
         max_work: u32,
     ) -> Result<()> {
-        let kernel = names::COMPACT_BLOCK_LOOP;
+        let (function, kernel) = self.block_loop.of(graph.weight_kind());
         check_state_lengths(kernel, graph.num_vertices(), buffers)?;
         let config = LaunchConfig {
             grid_dim: (1, 1, 1),
@@ -122,7 +105,7 @@ impl CompactKernels {
             shared_mem_bytes: COMPACT_SHARED_BYTES,
         };
         let scalars = LoopScalars::new(graph, buffers, min_work, max_work);
-        let mut launch = stream.launch_builder(&self.block_loop);
+        let mut launch = stream.launch_builder(function);
         push_loop_args(&mut launch, graph, &scalars, buffers);
         // SAFETY: arguments in the kernel's order and types (`push_loop_args`); a
         // validated CSR of n vertices and m edges; the state arrays hold n
@@ -145,7 +128,7 @@ impl CompactKernels {
         max_work: u32,
         blocks: u32,
     ) -> Result<()> {
-        let kernel = names::COMPACT_GRID_LOOP;
+        let (function, kernel) = self.grid_loop.of(graph.weight_kind());
         check_state_lengths(kernel, graph.num_vertices(), buffers)?;
         check_lengths(
             kernel,
@@ -163,7 +146,7 @@ impl CompactKernels {
             shared_mem_bytes: COMPACT_SHARED_BYTES,
         };
         let scalars = LoopScalars::new(graph, buffers, min_work, max_work);
-        let mut launch = stream.launch_builder(&self.grid_loop);
+        let mut launch = stream.launch_builder(function);
         let barrier = push_loop_args(&mut launch, graph, &scalars, buffers);
         launch.arg(barrier);
         // SAFETY: as in `block_loop`, and: the barrier was zeroed on this stream

@@ -5,15 +5,16 @@ use std::sync::Arc;
 use cudarc::driver::{CudaFunction, CudaModule, CudaSlice, CudaStream, PushKernelArg};
 use gpu_kernels::launch::names;
 
-use super::{check_lengths, load_function, minimum_launch, one_thread_per};
+use super::{Typed, check_lengths, load_function, minimum_launch, one_thread_per};
 use crate::gpu::memory::DeviceGraph;
+use crate::graph::WeightKind;
 use crate::{Error, Result};
 
 /// The Crauser kernels.
 pub struct CrauserKernels {
     delta_node_succ: CudaFunction,
     delta_node_pred: CudaFunction,
-    minimum1: CudaFunction,
+    minimum1: Typed,
     update: CudaFunction,
 }
 
@@ -24,7 +25,7 @@ impl CrauserKernels {
         Ok(CrauserKernels {
             delta_node_succ: function(names::CRAUSER_DELTA_NODE_SUCC)?,
             delta_node_pred: function(names::CRAUSER_DELTA_NODE_PRED)?,
-            minimum1: function(names::CRAUSER_MINIMUM1)?,
+            minimum1: Typed::load(module, names::CRAUSER_MINIMUM1)?,
             update: function(names::CRAUSER_UPDATE)?,
         })
     }
@@ -79,17 +80,19 @@ impl CrauserKernels {
     }
 
     /// General variant's `minimum1`: per-block minima of `dist + Δ_node` over
-    /// unsettled vertices.
+    /// unsettled vertices, the sums in the arithmetic of weights of `kind`.
+    #[allow(clippy::too_many_arguments)]
     pub fn minimum1(
         &self,
         stream: &Arc<CudaStream>,
+        kind: WeightKind,
         dist: &CudaSlice<u32>,
         delta_node: &CudaSlice<u32>,
         unsettled: &CudaSlice<u8>,
         n: u32,
         block_minima: &mut CudaSlice<u32>,
     ) -> Result<()> {
-        let kernel = names::CRAUSER_MINIMUM1;
+        let (function, kernel) = self.minimum1.of(kind);
         let config = minimum_launch(n);
         check_lengths(
             kernel,
@@ -104,7 +107,7 @@ impl CrauserKernels {
                 ),
             ],
         )?;
-        let mut launch = stream.launch_builder(&self.minimum1);
+        let mut launch = stream.launch_builder(function);
         launch
             .arg(dist)
             .arg(delta_node)

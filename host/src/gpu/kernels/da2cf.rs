@@ -7,17 +7,17 @@ use cudarc::driver::{
 };
 use gpu_kernels::launch::{RELAX_PLUS_SHARED_BYTES, names};
 
-use super::{check_lengths, load_function, minimum_launch, one_thread_per};
+use super::{Typed, check_lengths, load_function, minimum_launch, one_thread_per};
 use crate::gpu::memory::DeviceGraph;
 use crate::{Error, Result};
 
 /// The DA2CF kernels.
 pub struct Da2cfKernels {
     initialize: CudaFunction,
-    relax_f: CudaFunction,
-    relax_f_no_atomic: CudaFunction,
-    relax_u: CudaFunction,
-    relax_u_plus: CudaFunction,
+    relax_f: Typed,
+    relax_f_no_atomic: Typed,
+    relax_u: Typed,
+    relax_u_plus: Typed,
     minimum1: CudaFunction,
     minimum2: CudaFunction,
     update: CudaFunction,
@@ -29,10 +29,10 @@ impl Da2cfKernels {
         let function = |name| load_function(module, name);
         Ok(Da2cfKernels {
             initialize: function(names::DA2CF_INITIALIZE)?,
-            relax_f: function(names::DA2CF_RELAX_F)?,
-            relax_f_no_atomic: function(names::DA2CF_RELAX_F_NO_ATOMIC)?,
-            relax_u: function(names::DA2CF_RELAX_U)?,
-            relax_u_plus: function(names::DA2CF_RELAX_U_PLUS)?,
+            relax_f: Typed::load(module, names::DA2CF_RELAX_F)?,
+            relax_f_no_atomic: Typed::load(module, names::DA2CF_RELAX_F_NO_ATOMIC)?,
+            relax_u: Typed::load(module, names::DA2CF_RELAX_U)?,
+            relax_u_plus: Typed::load(module, names::DA2CF_RELAX_U_PLUS)?,
             minimum1: function(names::DA2CF_MINIMUM1)?,
             minimum2: function(names::DA2CF_MINIMUM2)?,
             update: function(names::DA2CF_UPDATE)?,
@@ -83,7 +83,7 @@ impl Da2cfKernels {
         frontier: &CudaSlice<u8>,
         unsettled: &CudaSlice<u8>,
     ) -> Result<()> {
-        let relax = (&self.relax_f, names::DA2CF_RELAX_F, 0);
+        let relax = (&self.relax_f, 0);
         launch_relax(relax, stream, graph, dist, frontier, unsettled)
     }
 
@@ -96,7 +96,7 @@ impl Da2cfKernels {
         frontier: &CudaSlice<u8>,
         unsettled: &CudaSlice<u8>,
     ) -> Result<()> {
-        let relax = (&self.relax_f_no_atomic, names::DA2CF_RELAX_F_NO_ATOMIC, 0);
+        let relax = (&self.relax_f_no_atomic, 0);
         launch_relax(relax, stream, graph, dist, frontier, unsettled)
     }
 
@@ -110,7 +110,7 @@ impl Da2cfKernels {
         frontier: &CudaSlice<u8>,
         unsettled: &CudaSlice<u8>,
     ) -> Result<()> {
-        let relax = (&self.relax_u, names::DA2CF_RELAX_U, 0);
+        let relax = (&self.relax_u, 0);
         launch_relax(relax, stream, graph, dist, frontier, unsettled)
     }
 
@@ -124,11 +124,7 @@ impl Da2cfKernels {
         frontier: &CudaSlice<u8>,
         unsettled: &CudaSlice<u8>,
     ) -> Result<()> {
-        let relax = (
-            &self.relax_u_plus,
-            names::DA2CF_RELAX_U_PLUS,
-            RELAX_PLUS_SHARED_BYTES,
-        );
+        let relax = (&self.relax_u_plus, RELAX_PLUS_SHARED_BYTES);
         launch_relax(relax, stream, graph, dist, frontier, unsettled)
     }
 
@@ -232,13 +228,14 @@ impl Da2cfKernels {
 /// The one launch of the four `relax` kernels, which share a signature:
 /// `(offsets, targets, weights, n, m, dist, frontier, unsettled)`.
 fn launch_relax(
-    (function, kernel, shared_mem_bytes): (&CudaFunction, &str, u32),
+    (relax, shared_mem_bytes): (&Typed, u32),
     stream: &Arc<CudaStream>,
     graph: &DeviceGraph,
     dist: &mut CudaSlice<u32>,
     frontier: &CudaSlice<u8>,
     unsettled: &CudaSlice<u8>,
 ) -> Result<()> {
+    let (function, kernel) = relax.of(graph.weight_kind());
     let (n, m) = (graph.num_vertices(), graph.num_edges());
     check_lengths(
         kernel,

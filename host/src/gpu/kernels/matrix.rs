@@ -8,13 +8,14 @@ use cudarc::driver::{
 };
 use gpu_kernels::launch::{MATRIX_RELAX_F_SHARED_BYTES, MATRIX_RELAX_U_SHARED_BYTES, names};
 
-use super::{check_lengths, load_function, one_thread_per};
+use super::{Typed, check_lengths, load_function, one_thread_per};
+use crate::graph::WeightKind;
 use crate::{Error, Result};
 
 /// The adjacency-matrix kernels.
 pub struct MatrixKernels {
-    relax_u: CudaFunction,
-    relax_f: CudaFunction,
+    relax_u: Typed,
+    relax_f: Typed,
     delta_node: CudaFunction,
 }
 
@@ -23,8 +24,8 @@ impl MatrixKernels {
     pub fn load(module: &Arc<CudaModule>) -> Result<Self> {
         let function = |name| load_function(module, name);
         Ok(MatrixKernels {
-            relax_u: function(names::MATRIX_RELAX_U)?,
-            relax_f: function(names::MATRIX_RELAX_F)?,
+            relax_u: Typed::load(module, names::MATRIX_RELAX_U)?,
+            relax_f: Typed::load(module, names::MATRIX_RELAX_F)?,
             delta_node: function(names::MATRIX_DELTA_NODE)?,
         })
     }
@@ -35,17 +36,15 @@ impl MatrixKernels {
     pub fn relax_u(
         &self,
         stream: &Arc<CudaStream>,
+        kind: WeightKind,
         weights: &CudaSlice<u32>,
         n: u32,
         dist: &mut CudaSlice<u32>,
         frontier: &CudaSlice<u8>,
         unsettled: &CudaSlice<u8>,
     ) -> Result<()> {
-        let relax = (
-            &self.relax_u,
-            names::MATRIX_RELAX_U,
-            MATRIX_RELAX_U_SHARED_BYTES,
-        );
+        let (function, kernel) = self.relax_u.of(kind);
+        let relax = (function, kernel, MATRIX_RELAX_U_SHARED_BYTES);
         launch_relax(relax, stream, weights, n, dist, frontier, unsettled)
     }
 
@@ -55,17 +54,15 @@ impl MatrixKernels {
     pub fn relax_f(
         &self,
         stream: &Arc<CudaStream>,
+        kind: WeightKind,
         weights: &CudaSlice<u32>,
         n: u32,
         dist: &mut CudaSlice<u32>,
         frontier: &CudaSlice<u8>,
         unsettled: &CudaSlice<u8>,
     ) -> Result<()> {
-        let relax = (
-            &self.relax_f,
-            names::MATRIX_RELAX_F,
-            MATRIX_RELAX_F_SHARED_BYTES,
-        );
+        let (function, kernel) = self.relax_f.of(kind);
+        let relax = (function, kernel, MATRIX_RELAX_F_SHARED_BYTES);
         launch_relax(relax, stream, weights, n, dist, frontier, unsettled)
     }
 

@@ -13,9 +13,10 @@ mod stats;
 
 use std::sync::Arc;
 
+use cudarc::driver::sys::CUdevice_attribute;
 use cudarc::driver::{CudaContext, CudaFunction, CudaModule, LaunchConfig};
 use cudarc::nvrtc::Ptx;
-use gpu_kernels::launch::{BLOCK_SIZE, MINIMUM_SHARED_BYTES};
+use gpu_kernels::launch::{BLOCK_SIZE, MINIMUM_SHARED_BYTES, PerWeight};
 use gpu_kernels::reduce;
 
 pub use bellman_ford::{BellmanFordBuffers, BellmanFordKernels};
@@ -28,6 +29,7 @@ pub use parents::{ParentsKernels, TreeBuffers};
 pub use stats::StatsKernels;
 
 use super::ptx::PTX;
+use crate::graph::WeightKind;
 use crate::{Error, Result};
 
 /// The kernels of [`gpu_kernels`], ready to launch.
@@ -68,6 +70,59 @@ impl Kernels {
             near_far: NearFarKernels::load(&module)?,
         })
     }
+}
+
+/// A kernel that adds weights, resolved in both instantiations
+/// ([`PerWeight`]).
+pub(crate) struct Typed {
+    names: PerWeight,
+    u32: CudaFunction,
+    f32: CudaFunction,
+}
+
+impl Typed {
+    /// Resolves both entries of `names`.
+    pub(crate) fn load(module: &Arc<CudaModule>, names: PerWeight) -> Result<Self> {
+        Ok(Typed {
+            names,
+            u32: load_function(module, names.u32)?,
+            f32: load_function(module, names.f32)?,
+        })
+    }
+
+    /// The instantiation for weights of `kind`, and its entry name.
+    pub(crate) fn of(&self, kind: WeightKind) -> (&CudaFunction, &'static str) {
+        let function = match kind {
+            WeightKind::U32 => &self.u32,
+            WeightKind::F32 => &self.f32,
+        };
+        (function, self.names.of(kind))
+    }
+}
+
+/// How many blocks of `block_size` threads with `shared_bytes` of dynamic
+/// shared memory of `function` (entry `kernel`) can be resident at once on the
+/// device of `ctx`: blocks per multiprocessor (occupancy) times
+/// multiprocessors. A cooperative launch of more fails.
+pub(crate) fn grid_max_blocks(
+    ctx: &Arc<CudaContext>,
+    (function, kernel): (&CudaFunction, &str),
+    block_size: u32,
+    shared_bytes: u32,
+) -> Result<u32> {
+    let per_sm = function
+        .occupancy_max_active_blocks_per_multiprocessor(block_size, shared_bytes as usize, None)
+        .map_err(Error::cuda(format!("querying the occupancy of {kernel}")))?;
+    let sms = ctx
+        .attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
+        .map_err(Error::cuda("querying the number of multiprocessors"))?;
+    let blocks = per_sm.saturating_mul(sms.max(0) as u32);
+    if blocks == 0 {
+        return Err(Error::InvalidArgument(format!(
+            "{kernel}: not one block of {block_size} threads fits on a multiprocessor"
+        )));
+    }
+    Ok(blocks)
 }
 
 /// Resolves one kernel by name.

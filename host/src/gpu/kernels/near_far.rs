@@ -2,7 +2,6 @@
 
 use std::sync::Arc;
 
-use cudarc::driver::sys::CUdevice_attribute;
 use cudarc::driver::{
     CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, LaunchArgs, LaunchConfig,
     PushKernelArg,
@@ -10,8 +9,9 @@ use cudarc::driver::{
 use gpu_kernels::launch::{COMPACT_BLOCK_SIZE, GRID_BARRIER_WORDS, NEAR_FAR_SHARED_BYTES, names};
 use gpu_kernels::near_far::NEAR_FAR_STATE_WORDS;
 
-use super::{check_lengths, load_function, one_thread_per};
+use super::{Typed, check_lengths, grid_max_blocks, load_function, one_thread_per};
 use crate::gpu::memory::DeviceGraph;
+use crate::graph::WeightKind;
 use crate::{Error, Result};
 
 /// The device state of a near-far solve.
@@ -35,8 +35,8 @@ pub struct NearFarBuffers {
 /// The near-far kernels.
 pub struct NearFarKernels {
     initialize: CudaFunction,
-    block_loop: CudaFunction,
-    grid_loop: CudaFunction,
+    block_loop: Typed,
+    grid_loop: Typed,
 }
 
 /// Which loop kernel a launch runs, with its limits.
@@ -54,36 +54,18 @@ pub enum NearFarLoop {
 impl NearFarKernels {
     /// Resolves the near-far kernels in `module`.
     pub fn load(module: &Arc<CudaModule>) -> Result<Self> {
-        let function = |name| load_function(module, name);
         Ok(NearFarKernels {
-            initialize: function(names::NEAR_FAR_INITIALIZE)?,
-            block_loop: function(names::NEAR_FAR_BLOCK_LOOP)?,
-            grid_loop: function(names::NEAR_FAR_GRID_LOOP)?,
+            initialize: load_function(module, names::NEAR_FAR_INITIALIZE)?,
+            block_loop: Typed::load(module, names::NEAR_FAR_BLOCK_LOOP)?,
+            grid_loop: Typed::load(module, names::NEAR_FAR_GRID_LOOP)?,
         })
     }
 
     /// How many blocks of `near_far_grid_loop` can be resident at once on the
-    /// device of `ctx`.
-    pub fn grid_max_blocks(&self, ctx: &Arc<CudaContext>) -> Result<u32> {
-        let kernel = names::NEAR_FAR_GRID_LOOP;
-        let per_sm = self
-            .grid_loop
-            .occupancy_max_active_blocks_per_multiprocessor(
-                COMPACT_BLOCK_SIZE,
-                NEAR_FAR_SHARED_BYTES as usize,
-                None,
-            )
-            .map_err(Error::cuda(format!("querying the occupancy of {kernel}")))?;
-        let sms = ctx
-            .attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
-            .map_err(Error::cuda("querying the number of multiprocessors"))?;
-        let blocks = per_sm.saturating_mul(sms.max(0) as u32);
-        if blocks == 0 {
-            return Err(Error::InvalidArgument(format!(
-                "{kernel}: not one block of {COMPACT_BLOCK_SIZE} threads fits on a multiprocessor"
-            )));
-        }
-        Ok(blocks)
+    /// device of `ctx` for weights of `kind`.
+    pub fn grid_max_blocks(&self, ctx: &Arc<CudaContext>, kind: WeightKind) -> Result<u32> {
+        let grid_loop = self.grid_loop.of(kind);
+        grid_max_blocks(ctx, grid_loop, COMPACT_BLOCK_SIZE, NEAR_FAR_SHARED_BYTES)
     }
 
     /// `near_far_initialize`: a new solve from `source` (`< n`) with band
@@ -129,9 +111,9 @@ impl NearFarKernels {
         (min_work, max_work): (u32, u32),
         form: NearFarLoop,
     ) -> Result<()> {
-        let (kernel, function) = match form {
-            NearFarLoop::Block => (names::NEAR_FAR_BLOCK_LOOP, &self.block_loop),
-            NearFarLoop::Grid { .. } => (names::NEAR_FAR_GRID_LOOP, &self.grid_loop),
+        let (function, kernel) = match form {
+            NearFarLoop::Block => self.block_loop.of(graph.weight_kind()),
+            NearFarLoop::Grid { .. } => self.grid_loop.of(graph.weight_kind()),
         };
         let n = graph.num_vertices();
         check_state_lengths(kernel, n, buffers)?;

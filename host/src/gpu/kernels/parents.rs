@@ -2,10 +2,10 @@
 
 use std::sync::Arc;
 
-use cudarc::driver::{CudaFunction, CudaModule, CudaSlice, CudaStream, PushKernelArg};
+use cudarc::driver::{CudaModule, CudaSlice, CudaStream, PushKernelArg};
 use gpu_kernels::launch::names;
 
-use super::{check_lengths, load_function, one_thread_per};
+use super::{Typed, check_lengths, one_thread_per};
 use crate::gpu::memory::DeviceGraph;
 use crate::{Error, Result};
 
@@ -24,14 +24,14 @@ pub struct TreeBuffers {
 
 /// The shortest-path tree kernel.
 pub struct ParentsKernels {
-    join_round: CudaFunction,
+    join_round: Typed,
 }
 
 impl ParentsKernels {
     /// Resolves the tree kernel in `module`.
     pub fn load(module: &Arc<CudaModule>) -> Result<Self> {
         Ok(ParentsKernels {
-            join_round: load_function(module, names::PARENTS_JOIN_ROUND)?,
+            join_round: Typed::load(module, names::PARENTS_JOIN_ROUND)?,
         })
     }
 
@@ -47,7 +47,7 @@ impl ParentsKernels {
         round: u32,
         buffers: &mut TreeBuffers,
     ) -> Result<()> {
-        let kernel = names::PARENTS_JOIN_ROUND;
+        let (function, kernel) = self.join_round.of(predecessors.weight_kind());
         let (n, m) = (predecessors.num_vertices(), predecessors.num_edges());
         let n_ = n as usize;
         check_lengths(
@@ -62,7 +62,7 @@ impl ParentsKernels {
         stream
             .memset_zeros(&mut buffers.more)
             .map_err(Error::cuda("zeroing the tree's round flag"))?;
-        let mut launch = stream.launch_builder(&self.join_round);
+        let mut launch = stream.launch_builder(function);
         launch
             .arg(predecessors.offsets())
             .arg(predecessors.targets())
