@@ -50,7 +50,11 @@ pub fn threshold<W: Weight>(dist: u32, delta: u32) -> u32 {
 /// `dist(i) + Δ_node(i)` if unsettled, infinity otherwise or past the end.
 #[inline(always)]
 pub fn minimum_input<W: Weight>(
-    i: usize, dist: &[u32], delta_node: &[u32], unsettled: &[u8]) -> u32 {
+    i: usize,
+    dist: &[u32],
+    delta_node: &[u32],
+    unsettled: &[u8],
+) -> u32 {
     if i < dist.len() && unsettled[i] != FALSE {
         threshold::<W>(dist[i], delta_node[i])
     } else {

@@ -121,58 +121,70 @@ pub mod names {
     /// `update` of Fig. 4.
     pub const DA2CF_UPDATE: &str = "da2cf_update";
     /// `relax_F` without atomics (F^GPU_no_Atomic; racy, measurement only).
-    pub const DA2CF_RELAX_F_NO_ATOMIC: PerWeight = PerWeight::new("da2cf_relax_f_no_atomic_u32", "da2cf_relax_f_no_atomic_f32");
+    pub const DA2CF_RELAX_F_NO_ATOMIC: PerWeight =
+        PerWeight::new("da2cf_relax_f_no_atomic_u32", "da2cf_relax_f_no_atomic_f32");
     /// `relax_U` of Fig. 3 (pull, over the predecessor CSR).
     pub const DA2CF_RELAX_U: PerWeight = PerWeight::new("da2cf_relax_u_u32", "da2cf_relax_u_f32");
     /// `relax_U` of U^GPU_PLUS (shared-memory offsets, read-only-cache flags).
-    pub const DA2CF_RELAX_U_PLUS: PerWeight = PerWeight::new("da2cf_relax_u_plus_u32", "da2cf_relax_u_plus_f32");
+    pub const DA2CF_RELAX_U_PLUS: PerWeight =
+        PerWeight::new("da2cf_relax_u_plus_u32", "da2cf_relax_u_plus_f32");
     /// Crauser: `Δ_node` from the successor CSR.
     pub const CRAUSER_DELTA_NODE_SUCC: &str = "crauser_delta_node_succ";
     /// Crauser: `Δ_node` from the predecessor CSR (atomic minimum).
     pub const CRAUSER_DELTA_NODE_PRED: &str = "crauser_delta_node_pred";
     /// Crauser general: `minimum1` of `dist + Δ_node`.
-    pub const CRAUSER_MINIMUM1: PerWeight = PerWeight::new("crauser_minimum1_u32", "crauser_minimum1_f32");
+    pub const CRAUSER_MINIMUM1: PerWeight =
+        PerWeight::new("crauser_minimum1_u32", "crauser_minimum1_f32");
     /// Crauser: settle unsettled vertices with `dist <= Δ`.
     pub const CRAUSER_UPDATE: &str = "crauser_update";
 
     /// "Algorithm 1" (Bellman-Ford style), the paper's form: one block, the
     /// whole loop in one launch.
-    pub const BELLMAN_FORD_BLOCK: PerWeight = PerWeight::new("bellman_ford_block_u32", "bellman_ford_block_f32");
+    pub const BELLMAN_FORD_BLOCK: PerWeight =
+        PerWeight::new("bellman_ford_block_u32", "bellman_ford_block_f32");
     /// "Algorithm 1" over the whole grid with a grid-wide barrier (cooperative
     /// launch).
-    pub const BELLMAN_FORD_GRID: PerWeight = PerWeight::new("bellman_ford_grid_u32", "bellman_ford_grid_f32");
+    pub const BELLMAN_FORD_GRID: PerWeight =
+        PerWeight::new("bellman_ford_grid_u32", "bellman_ford_grid_f32");
 
     /// Measuring mode: counts the set flags of an array (working `relax` threads).
     pub const STATS_COUNT_FLAGS: &str = "stats_count_flags";
 
     /// U^GPU on adjacency matrices: `relax_U` down the columns, chunks of the
     /// frontier flags and distances staged in shared memory.
-    pub const MATRIX_RELAX_U: PerWeight = PerWeight::new("matrix_relax_u_u32", "matrix_relax_u_f32");
+    pub const MATRIX_RELAX_U: PerWeight =
+        PerWeight::new("matrix_relax_u_u32", "matrix_relax_u_f32");
     /// F^GPU on adjacency matrices: `relax_F` along the rows (atomic minimum),
     /// chunks of the unsettled flags staged in shared memory.
-    pub const MATRIX_RELAX_F: PerWeight = PerWeight::new("matrix_relax_f_u32", "matrix_relax_f_f32");
+    pub const MATRIX_RELAX_F: PerWeight =
+        PerWeight::new("matrix_relax_f_u32", "matrix_relax_f_f32");
     /// Crauser general on adjacency matrices: `Δ_node`, the minimum of each row.
     pub const MATRIX_DELTA_NODE: &str = "matrix_delta_node";
 
     /// Compacted DA2CF: distances and the loop state of a new solve.
     pub const COMPACT_INITIALIZE: &str = "compact_initialize";
     /// Compacted DA2CF: the device-resident loop on one block.
-    pub const COMPACT_BLOCK_LOOP: PerWeight = PerWeight::new("compact_block_loop_u32", "compact_block_loop_f32");
+    pub const COMPACT_BLOCK_LOOP: PerWeight =
+        PerWeight::new("compact_block_loop_u32", "compact_block_loop_f32");
     /// Compacted DA2CF: the device-resident loop on the whole grid
     /// (cooperative launch, grid-wide barrier).
-    pub const COMPACT_GRID_LOOP: PerWeight = PerWeight::new("compact_grid_loop_u32", "compact_grid_loop_f32");
+    pub const COMPACT_GRID_LOOP: PerWeight =
+        PerWeight::new("compact_grid_loop_u32", "compact_grid_loop_f32");
 
     /// The shortest-path tree after a solve: one round of parents pulled over
     /// the predecessor CSR.
-    pub const PARENTS_JOIN_ROUND: PerWeight = PerWeight::new("parents_join_round_u32", "parents_join_round_f32");
+    pub const PARENTS_JOIN_ROUND: PerWeight =
+        PerWeight::new("parents_join_round_u32", "parents_join_round_f32");
 
     /// Near-far: distances, stamps and the state of a new solve.
     pub const NEAR_FAR_INITIALIZE: &str = "near_far_initialize";
     /// Near-far: the device-resident loop on one block.
-    pub const NEAR_FAR_BLOCK_LOOP: PerWeight = PerWeight::new("near_far_block_loop_u32", "near_far_block_loop_f32");
+    pub const NEAR_FAR_BLOCK_LOOP: PerWeight =
+        PerWeight::new("near_far_block_loop_u32", "near_far_block_loop_f32");
     /// Near-far: the device-resident loop on the whole grid (cooperative
     /// launch, grid-wide barrier).
-    pub const NEAR_FAR_GRID_LOOP: PerWeight = PerWeight::new("near_far_grid_loop_u32", "near_far_grid_loop_f32");
+    pub const NEAR_FAR_GRID_LOOP: PerWeight =
+        PerWeight::new("near_far_grid_loop_u32", "near_far_grid_loop_f32");
 
     /// Every kernel, for loading them all at once and for the PTX check.
     pub const ALL: &[&str] = &[

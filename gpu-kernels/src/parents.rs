@@ -10,16 +10,19 @@
 //! equality. The tree is built in rounds ([`join_round`]):
 //!
 //! - round 0: every vertex leaves the tree, then the source joins it at level 0
-//!   (without a parent), and each reached vertex with a tight in-edge of
-//!   positive weight joins at level 0 with the smallest such `u` as its parent.
-//!   With positive weights every reached vertex joins here: `parent[v]` is the
-//!   smallest `u` with `dist[u] + w(u, v) = dist[v]`, and one round is all.
+//!   (without a parent), and each reached vertex with a tight in-edge from a
+//!   strictly closer `u` (`dist[u] < dist[v]`: for integers, an edge of
+//!   positive weight) joins at level 0 with the smallest such `u` as its
+//!   parent. With positive integer weights every reached vertex joins here:
+//!   `parent[v]` is the smallest `u` with `dist[u] + w(u, v) = dist[v]`, and one
+//!   round is all.
 //! - round `r ≥ 1`: each reached vertex not yet in the tree joins at level `r`
-//!   with the smallest `u` on a tight zero-weight in-edge that joined at a level
-//!   below `r`, as long as some vertex joined in the round before (a
-//!   breadth-first search over the zero-weight tight edges).
+//!   with the smallest `u` on a tight in-edge that joined at a level below `r`,
+//!   as long as some vertex joined in the round before (a breadth-first search
+//!   over the tight edges between vertices at the same distance: zero weights,
+//!   or for floats a weight too small to change the rounded sum).
 //!
-//! Why the rounds: with zero-weight edges "the smallest tight `u`" alone is not
+//! Why the rounds: with such edges "the smallest tight `u`" alone is not
 //! a tree. Two vertices at the same distance joined both ways by zero-weight
 //! edges, each also reached through a larger vertex, would pick each other. Here
 //! every parent is smaller than its child in `(dist, level)`, so the parents form

@@ -6,7 +6,8 @@
 use std::collections::VecDeque;
 
 use crate::algorithms::Algorithm;
-use crate::graph::Graph;
+use crate::graph::{Graph, with_weight_type};
+use gpu_kernels::distance::Weight;
 
 /// Vertices the breadth-first probe visits at most.
 const PROBE_VERTICES: usize = 1 << 16;
@@ -35,18 +36,18 @@ pub struct Choice {
 pub fn choose(graph: &Graph, source: usize) -> Choice {
     let levels = probe_levels(graph, source);
     let weights = graph.weights();
-    let min_weight = weights
-        .iter()
-        .copied()
-        .filter(|&w| w > 0)
-        .min()
-        .unwrap_or(1);
+    // Non-negative weight words order like their values (also for `f32`).
+    let min_word = weights.iter().copied().filter(|&w| w > 0).min();
+    let value = |w: u32| with_weight_type!(graph.weight_kind(), W => W::to_f64(w));
+    let min_weight = min_word.map_or(1.0, value);
     let mean_weight = if weights.is_empty() {
         1.0
     } else {
-        weights.iter().map(|&w| w as f64).sum::<f64>() / weights.len() as f64
+        with_weight_type!(graph.weight_kind(), W => {
+            weights.iter().map(|&w| W::to_f64(w)).sum::<f64>()
+        }) / weights.len() as f64
     };
-    let estimate = levels as f64 * (mean_weight / min_weight as f64).max(1.0);
+    let estimate = levels as f64 * (mean_weight / min_weight).max(1.0);
     let algorithm = if estimate > NEAR_FAR_ABOVE {
         Algorithm::NearFar
     } else {

@@ -5,18 +5,20 @@
 //! `parent[v]` is a vertex id (0-based, as in the [`Graph`]), or [`NO_PARENT`]
 //! (`u32::MAX`) for the source, unreached vertices and vertices whose distance
 //! is not exact. The rule ([`gpu_kernels::parents`]): a reached `v` takes the
-//! smallest `u` with a *tight* edge `u → v` (`dist[u] + w = dist[v]`) of
-//! positive weight; a vertex reached only through tight zero-weight edges takes
-//! the smallest such `u` among those first reached by a breadth-first search over
-//! the tight zero-weight edges. With positive weights this is simply the smallest
-//! `u` with `dist[u] + w(u, v) = dist[v]`; with zero weights it still gives a
-//! tree, where "the smallest tight `u`" alone can give a cycle.
+//! smallest strictly closer `u` (`dist[u] < dist[v]`) with a *tight* edge
+//! `u → v` (`dist[u] + w = dist[v]` in the weights' arithmetic); a vertex
+//! reached only through tight edges from vertices at its own distance (zero
+//! weights, or `f32` weights too small to change the sum) takes the smallest
+//! such `u` among those first reached by a breadth-first search over them. With
+//! positive integer weights this is simply the smallest `u` with
+//! `dist[u] + w(u, v) = dist[v]`; otherwise it still gives a tree, where "the
+//! smallest tight `u`" alone can give a cycle.
 
-use gpu_kernels::distance::MAX_DISTANCE;
+use gpu_kernels::distance::{SATURATED, Weight};
 pub use gpu_kernels::parents::NO_PARENT;
 
 use crate::distances::check_source;
-use crate::graph::Graph;
+use crate::graph::{Graph, with_weight_type};
 use crate::{Error, Result};
 
 /// Checks the arguments of a tree computation: `source` is a vertex of `graph`
@@ -34,20 +36,22 @@ pub(crate) fn check_inputs(graph: &Graph, source: usize, dist: &[u32]) -> Result
 }
 
 /// The tree that the distances `dist` from `source` give on `graph`, computed
-/// independently of the kernels' logic: tight positive edges first, then a
-/// breadth-first search over the tight zero-weight edges, level by level. A
+/// independently of the kernels' logic: tight edges from strictly closer
+/// vertices first, then a breadth-first search over the tight edges between
+/// vertices at the same distance, level by level. A
 /// reached vertex that no tight edge reaches is an [`Error::InvalidArgument`]:
 /// `dist` are not this graph's shortest distances.
 fn expected_tree(graph: &Graph, source: usize, dist: &[u32]) -> Result<Vec<u32>> {
     let n = graph.num_vertices();
     // The vertices that have a parent: reached at an exact distance, not the source.
-    let has_parent = |v: usize| v != source && dist[v] <= MAX_DISTANCE;
-    let tight = |u: usize, w: u32, v: usize| dist[u] as u64 + w as u64 == dist[v] as u64;
+    let has_parent = |v: usize| v != source && dist[v] < SATURATED;
+    let sum = |d: u32, w: u32| with_weight_type!(graph.weight_kind(), W => W::extend(d, w));
+    let tight = |u: usize, w: u32, v: usize| sum(dist[u], w) == dist[v];
     let successors = graph.csr();
     let mut expected = vec![NO_PARENT; n];
-    for u in (0..n).filter(|&u| dist[u] <= MAX_DISTANCE) {
+    for u in (0..n).filter(|&u| dist[u] < SATURATED) {
         for (v, w) in successors.edges(u) {
-            if w > 0 && has_parent(v) && tight(u, w, v) {
+            if dist[u] < dist[v] && has_parent(v) && tight(u, w, v) {
                 expected[v] = expected[v].min(u as u32);
             }
         }
@@ -69,7 +73,7 @@ fn expected_tree(graph: &Graph, source: usize, dist: &[u32]) -> Result<Vec<u32>>
         let mut next = Vec::new();
         for &u in &level {
             for (v, w) in successors.edges(u) {
-                if w != 0 || !has_parent(v) || !tight(u, 0, v) {
+                if dist[u] != dist[v] || !has_parent(v) || !tight(u, w, v) {
                     continue;
                 }
                 if level_of[v] == usize::MAX {
@@ -88,7 +92,7 @@ fn expected_tree(graph: &Graph, source: usize, dist: &[u32]) -> Result<Vec<u32>>
         return Err(Error::InvalidArgument(format!(
             "vertex {v} has distance {} but no shortest path reaches it: the distances are \
              not this graph's shortest distances from vertex {source}",
-            dist[v]
+            crate::distances::display(graph.weight_kind(), dist[v])
         )));
     }
     Ok(expected)

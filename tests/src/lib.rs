@@ -84,6 +84,76 @@ pub fn random_small_graph(rng: &mut TestRng, max_n: usize) -> Graph<'static> {
     random_graph(rng, n, m, max_weight)
 }
 
+/// How [`random_f32_graph`] draws its weights.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum F32Weights {
+    /// Fractional values in `0..10`, zeros included.
+    Fractional,
+    /// Magnitudes from `1e-3` to `1e6` mixed, so that a small weight after a
+    /// large distance is absorbed (`d + w == d`).
+    Mixed,
+    /// Subnormals, zeros and a few normal values.
+    Tiny,
+    /// Values near `f32::MAX / 8`: sums of a few overflow.
+    Huge,
+    /// Multiples of `0.25` in `0.25..=10`: few distinct distances, so DA2CF
+    /// needs few iterations on large graphs too.
+    Quarters,
+}
+
+impl F32Weights {
+    /// Every style.
+    pub const ALL: [F32Weights; 5] = [
+        F32Weights::Fractional,
+        F32Weights::Mixed,
+        F32Weights::Tiny,
+        F32Weights::Huge,
+        F32Weights::Quarters,
+    ];
+
+    /// One weight of this style.
+    pub fn draw(self, rng: &mut TestRng) -> f32 {
+        let unit = (rng.bits() >> 40) as f32 / (1u64 << 24) as f32; // 0..1
+        match self {
+            F32Weights::Fractional if rng.chance(0.05) => 0.0,
+            F32Weights::Fractional => 10.0 * unit,
+            F32Weights::Mixed => 10f32.powi(rng.range(0, 9) as i32 - 3) * (1.0 + unit),
+            F32Weights::Tiny if rng.chance(0.2) => 1.0 + unit,
+            F32Weights::Tiny => f32::from_bits(rng.range(0, 0x007f_ffff) as u32),
+            F32Weights::Huge => f32::MAX / 8.0 * (0.5 + unit),
+            F32Weights::Quarters => rng.range(1, 40) as f32 / 4.0,
+        }
+    }
+}
+
+/// A random directed graph of `n` vertices and `m` uniformly drawn edges
+/// (self-loops and parallel edges included) with `f32` weights of `style`.
+pub fn random_f32_graph(
+    rng: &mut TestRng,
+    n: usize,
+    m: usize,
+    style: F32Weights,
+) -> Graph<'static> {
+    let edges: Vec<(u32, u32, u32)> = (0..m)
+        .map(|_| {
+            let u = rng.below(n as u64) as u32;
+            let v = rng.below(n as u64) as u32;
+            (u, v, style.draw(rng).to_bits())
+        })
+        .collect();
+    Graph::from_edges(n, &edges)
+        .and_then(|g| g.with_weight_kind(sssp::graph::WeightKind::F32))
+        .expect("random f32 edges form a valid graph")
+}
+
+/// A random small `f32` graph of a random shape and weight style.
+pub fn random_small_f32_graph(rng: &mut TestRng, max_n: usize) -> Graph<'static> {
+    let n = rng.range(1, max_n as u64) as usize;
+    let m = rng.below((n * n) as u64 + 1) as usize;
+    let style = F32Weights::ALL[rng.below(F32Weights::ALL.len() as u64) as usize];
+    random_f32_graph(rng, n, m, style)
+}
+
 /// The counterexample of Martín et al., Fig. 5, against Harish & Narayanan: from
 /// vertex 0 an edge of weight 1 to each of `1..=n-2`, and from each of those an
 /// edge to `n - 1`, all of different weights (`w(i, n-1) = n - 1 - i`), so that in
@@ -154,7 +224,7 @@ pub fn check_against_oracle<T>(
 /// runs from the source along edges of the graph and is as long as the
 /// target's distance; unreached targets have none. Panics with `context`.
 pub fn check_tree(graph: &Graph, source: usize, expected: &[u32], tree: &[u32], context: &str) {
-    use gpu_kernels::distance::MAX_DISTANCE;
+    use gpu_kernels::distance::{MAX_DISTANCE, Weight};
     if let Err(e) = sssp::parents::check(graph, source, expected, tree) {
         panic!("{context}: {e}");
     }
@@ -174,20 +244,23 @@ pub fn check_tree(graph: &Graph, source: usize, expected: &[u32], tree: &[u32], 
             (source, target),
             "{context}: the path to {target} has the wrong ends: {path:?}"
         );
-        let length: u64 = path
-            .windows(2)
-            .map(|edge| {
-                let weight = graph.csr().edges(edge[0]).filter(|&(v, _)| v == edge[1]);
-                weight.map(|(_, w)| w as u64).min().unwrap_or_else(|| {
-                    panic!(
-                        "{context}: the path to {target} takes {} -> {}, which is no edge",
-                        edge[0], edge[1]
-                    )
-                })
-            })
-            .sum();
+        // The path's length in the weights' own arithmetic, edge after edge.
+        let extend = match graph.weight_kind() {
+            sssp::graph::WeightKind::U32 => <u32 as Weight>::extend,
+            sssp::graph::WeightKind::F32 => <f32 as Weight>::extend,
+        };
+        let length = path.windows(2).fold(0u32, |length, edge| {
+            let weight = graph.csr().edges(edge[0]).filter(|&(v, _)| v == edge[1]);
+            let w = weight.map(|(_, w)| w).min().unwrap_or_else(|| {
+                panic!(
+                    "{context}: the path to {target} takes {} -> {}, which is no edge",
+                    edge[0], edge[1]
+                )
+            });
+            extend(length, w)
+        });
         assert_eq!(
-            length, expected[target] as u64,
+            length, expected[target],
             "{context}: the path to {target} ({path:?}) is not a shortest path"
         );
     }

@@ -115,7 +115,9 @@ fn switching(
         } else {
             ((large, warp_size), (grid_min, u32::MAX))
         };
-        let exit = run_on_threads(team, |t| thread_loop::<u32>(arrays, delta, limits.0, limits.1, t));
+        let exit = run_on_threads(team, |t| {
+            thread_loop::<u32>(arrays, delta, limits.0, limits.1, t)
+        });
         if exit == Exit::Converged {
             break;
         }

@@ -152,12 +152,13 @@ unsafe fn bellman_ford_grid<W: Weight>(
     // SAFETY: `flags` and `barrier` point to device allocations of 2 `u32`s each
     // (the sizes of `RoundFlags` and `GridBarrier`), accessed only atomically.
     let (flags, barrier) = unsafe { (&*flags, &*barrier) };
-    let count = bellman_ford::thread_loop::<W>(thread, stride, source as usize, arrays, flags, || {
-        // SAFETY: the launch is cooperative and `barrier` zeroed at launch, as
-        // documented; `thread_loop` calls this from grid-uniform control flow,
-        // the same number of times in every thread (no thread returns early).
-        unsafe { grid_sync(barrier) }
-    });
+    let count =
+        bellman_ford::thread_loop::<W>(thread, stride, source as usize, arrays, flags, || {
+            // SAFETY: the launch is cooperative and `barrier` zeroed at launch, as
+            // documented; `thread_loop` calls this from grid-uniform control flow,
+            // the same number of times in every thread (no thread returns early).
+            unsafe { grid_sync(barrier) }
+        });
     if thread == 0 {
         // SAFETY: `rounds` holds one element, written by this thread only.
         unsafe { *rounds = count };

@@ -185,7 +185,8 @@ pub fn run(plan: &BenchPlan, gpu: Option<&Gpu>, progress: &ProgressBar) -> Resul
             measured.sort_by_key(|(algo, _)| algorithms.iter().position(|a| a == algo));
             for (algo, measured) in measured {
                 let measured = measured?;
-                let wrong = match distances::compare(graph.weight_kind(), &expected, &measured.dist) {
+                let wrong = match distances::compare(graph.weight_kind(), &expected, &measured.dist)
+                {
                     Ok(()) => 0,
                     Err(Error::Mismatch { count, .. }) => count,
                     Err(e) => return Err(e),

@@ -11,8 +11,8 @@ use sssp::algorithms::{Algorithm, Device, Tuning};
 use sssp::distances;
 use sssp::formats::{self, InputNumbering, LoadedGraph};
 use sssp::gpu::Gpu;
-use sssp::parents::NO_PARENT;
 use sssp::graph::WeightKind;
+use sssp::parents::NO_PARENT;
 use sssp::{Error, Graph, Result, cpu, oracle, parents};
 
 use super::FormatArg;

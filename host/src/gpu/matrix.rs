@@ -220,16 +220,17 @@ impl<'a> MatrixDa2cf<'a> {
     pub fn step(&mut self) -> Result<bool> {
         self.iterations += 1;
         let (kernels, stream) = (self.gpu.kernels(), self.gpu.stream());
-        let (weights, n) = (self.matrix.weights(), self.matrix.num_vertices());
-        let kind = self.matrix.weight_kind();
+        let (n, kind) = (self.matrix.num_vertices(), self.matrix.weight_kind());
         let (dist, frontier, unsettled) = (&mut self.dist, &self.frontier, &self.unsettled);
         match self.relax {
-            Relax::Pull => kernels
-                .matrix
-                .relax_u(stream, kind, weights, n, dist, frontier, unsettled)?,
+            Relax::Pull => {
+                kernels
+                    .matrix
+                    .relax_u(stream, &self.matrix, dist, frontier, unsettled)?
+            }
             _ => kernels
                 .matrix
-                .relax_f(stream, kind, weights, n, dist, frontier, unsettled)?,
+                .relax_f(stream, &self.matrix, dist, frontier, unsettled)?,
         }
         let minimum = self.minimum()?;
         let limit = match self.rule {

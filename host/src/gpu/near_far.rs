@@ -77,9 +77,9 @@ impl<'a> NearFar<'a> {
             gpu,
             graph: device_graph,
             buffers,
-            delta: delta.unwrap_or_else(|| {
-                with_weight_type!(graph.weight_kind(), W => auto_delta::<W>(graph.csr()))
-            }),
+            delta: delta.unwrap_or_else(
+                || with_weight_type!(graph.weight_kind(), W => auto_delta::<W>(graph.csr())),
+            ),
             blocks: max.min(needed.min(u32::MAX as u64) as u32),
             limits,
             launches: 0,

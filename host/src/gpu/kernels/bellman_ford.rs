@@ -3,9 +3,7 @@
 
 use std::sync::Arc;
 
-use cudarc::driver::{
-    CudaContext, CudaModule, CudaSlice, CudaStream, LaunchConfig, PushKernelArg,
-};
+use cudarc::driver::{CudaContext, CudaModule, CudaSlice, CudaStream, LaunchConfig, PushKernelArg};
 use gpu_kernels::launch::{
     BELLMAN_FORD_BLOCK_SHARED_BYTES, BELLMAN_FORD_BLOCK_SIZE, BELLMAN_FORD_FLAG_WORDS,
     GRID_BARRIER_WORDS, names,

@@ -9,7 +9,7 @@ use cudarc::driver::{
 use gpu_kernels::launch::{MATRIX_RELAX_F_SHARED_BYTES, MATRIX_RELAX_U_SHARED_BYTES, names};
 
 use super::{Typed, check_lengths, load_function, one_thread_per};
-use crate::graph::WeightKind;
+use crate::gpu::matrix::DeviceMatrix;
 use crate::{Error, Result};
 
 /// The adjacency-matrix kernels.
@@ -31,38 +31,34 @@ impl MatrixKernels {
     }
 
     /// `relax_U` on the matrix (U^GPU): unsettled vertices take the minimum over
-    /// their frontier predecessors down their column. `weights` holds the
-    /// `n * n` entries.
+    /// their frontier predecessors down their column.
     pub fn relax_u(
         &self,
         stream: &Arc<CudaStream>,
-        kind: WeightKind,
-        weights: &CudaSlice<u32>,
-        n: u32,
+        matrix: &DeviceMatrix,
         dist: &mut CudaSlice<u32>,
         frontier: &CudaSlice<u8>,
         unsettled: &CudaSlice<u8>,
     ) -> Result<()> {
-        let (function, kernel) = self.relax_u.of(kind);
+        let (function, kernel) = self.relax_u.of(matrix.weight_kind());
         let relax = (function, kernel, MATRIX_RELAX_U_SHARED_BYTES);
+        let (weights, n) = (matrix.weights(), matrix.num_vertices());
         launch_relax(relax, stream, weights, n, dist, frontier, unsettled)
     }
 
     /// `relax_F` on the matrix (F^GPU): frontier vertices lower their unsettled
-    /// successors along their row with an atomic minimum. `weights` holds the
-    /// `n * n` entries.
+    /// successors along their row with an atomic minimum.
     pub fn relax_f(
         &self,
         stream: &Arc<CudaStream>,
-        kind: WeightKind,
-        weights: &CudaSlice<u32>,
-        n: u32,
+        matrix: &DeviceMatrix,
         dist: &mut CudaSlice<u32>,
         frontier: &CudaSlice<u8>,
         unsettled: &CudaSlice<u8>,
     ) -> Result<()> {
-        let (function, kernel) = self.relax_f.of(kind);
+        let (function, kernel) = self.relax_f.of(matrix.weight_kind());
         let relax = (function, kernel, MATRIX_RELAX_F_SHARED_BYTES);
+        let (weights, n) = (matrix.weights(), matrix.num_vertices());
         launch_relax(relax, stream, weights, n, dist, frontier, unsettled)
     }
 
