@@ -74,10 +74,8 @@ fn f64_check_rejects_distances_beyond_rounding() {
         Err(Error::Mismatch { vertex, .. }) => assert!(vertex <= v),
         other => panic!("vertex {v} off by 1e-4: {other:?}"),
     }
-    // One ulp off is no rounded path length either.
-    let mut ulp = dist.clone();
-    ulp[v] += 1;
-    assert!(oracle::check_f32_against_f64(&graph, 0, &ulp).is_err());
+    // (One ulp off may still be some longer path's rounded length, within the
+    // bound: that is what the exact comparison with the f32 oracle is for.)
     // Reachability must agree exactly.
     let mut unreached = dist.clone();
     unreached[v] = INFINITY;
