@@ -77,7 +77,7 @@ pub struct SolveArgs {
     /// Band width Δ of `near-far` (default: 32 · mean weight / mean degree): a
     /// positive integer for u32 weights, a positive real (`0.5`) for f32
     /// weights.
-    #[arg(long, value_name = "Δ", value_parser = parse_delta)]
+    #[arg(long, value_name = "D", value_parser = parse_delta)]
     delta: Option<String>,
     /// How the algorithms store the graph: adjacency lists (CSR), or an n×n
     /// weight matrix built on load (`--algo f-gpu` then runs `matrix-f-gpu`).
