@@ -2,15 +2,21 @@
 
 use std::path::Path;
 
-use sssp::formats::{Format, parse_bytes};
-use sssp::graph::check_csr;
+use sssp::formats::{Format, LoadOptions, parse_bytes_with};
+use sssp::graph::{WeightKind, check_csr};
 use sssp::{Error, Graph};
 
-/// Parses `data` as `format`: it must give a valid graph or an
+/// Parses `data` as `format`, as it is and with `--weights f32` (which takes
+/// the parsers through their float syntax): each must give a valid graph or an
 /// [`Error::Parse`] that points into the file, never a panic or another error.
 pub fn check_text(data: &[u8], format: Format) {
+    check_text_with(data, format, LoadOptions::default());
+    check_text_with(data, format, LoadOptions::with_weights(WeightKind::F32));
+}
+
+fn check_text_with(data: &[u8], format: Format, options: LoadOptions) {
     let path = Path::new("fuzz-input");
-    match parse_bytes(data, format, path) {
+    match parse_bytes_with(data, format, path, options) {
         Ok(graph) => check_graph(&graph),
         Err(Error::Parse {
             path: p,
@@ -30,8 +36,18 @@ pub fn check_text(data: &[u8], format: Format) {
     }
 }
 
-/// An accepted graph is a valid CSR within the text parsers' vertex limit.
+/// An accepted graph is a valid CSR within the text parsers' vertex limit,
+/// and `f32` weights are finite, non-negative floats other than `-0.0`.
 pub fn check_graph(graph: &Graph) {
     check_csr(graph.offsets(), graph.targets(), graph.weights()).expect("a valid CSR");
     assert!(graph.num_vertices() as u64 <= u32::MAX as u64);
+    if graph.weight_kind() == WeightKind::F32 {
+        for &w in graph.weights() {
+            let x = f32::from_bits(w);
+            assert!(
+                x.is_finite() && x.is_sign_positive(),
+                "f32 weight word {w:#x}"
+            );
+        }
+    }
 }

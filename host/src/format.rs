@@ -1,24 +1,26 @@
 //! The `g.csr` binary graph file format, version 1: a 40-byte header followed by
-//! the three arrays of a successor CSR, all little-endian `u32`s.
+//! the three arrays of a successor CSR, all 32-bit little-endian words.
 //!
 //! ```text
 //! offset  size      field         value
 //! 0       8         magic         b"SSSPCSR\0"
 //! 8       4         version       u32 = 1
 //! 12      4         index_type    u32: 1 = u32 (offsets and vertex ids are u32)
-//! 16      4         weight_type   u32: 1 = u32
+//! 16      4         weight_type   u32: 1 = u32, 2 = f32 (IEEE-754 binary32)
 //! 20      4         flags         u32, must be 0 (reserved)
 //! 24      8         num_vertices  u64 n, at most u32::MAX
 //! 32      8         num_edges     u64 m, at most u32::MAX
 //! 40      4(n+1)    offsets       u32 each, successor CSR row offsets
 //! ...     4m        targets       u32 each, head vertex of each edge
-//! ...     4m        weights       u32 each
+//! ...     4m        weights       u32 or f32 each, as weight_type says
 //! ```
 //!
 //! The file is exactly `40 + 4(n + 1) + 8m` bytes long. Reading checks every
-//! field and the CSR invariants ([`check_csr`](crate::graph::check_csr)); any
-//! defect is an [`Error::Format`] that names the field and its byte offset in
-//! the file. [`GraphFile`] memory-maps a file and hands out a [`Graph`] that
+//! field and the CSR invariants ([`check_csr`](crate::graph::check_csr)), and
+//! for `f32` weights that each is finite, non-negative and not `-0.0` (what
+//! [`WeightKind::F32`] words are, so the bytes are the graph's words as they
+//! are); any defect is an [`Error::Format`] that names the field and its byte
+//! offset in the file. [`GraphFile`] memory-maps a file and hands out a [`Graph`] that
 //! borrows its arrays from the map without copying. `graphs/README.md` is the
 //! written specification.
 
@@ -29,7 +31,7 @@ use std::path::{Path, PathBuf};
 
 use memmap2::Mmap;
 
-use crate::graph::{CsrArray, CsrDefect, Graph};
+use crate::graph::{CsrArray, CsrDefect, Graph, WeightKind};
 use crate::{Error, Result};
 
 /// The first 8 bytes of every `g.csr` file.
@@ -45,9 +47,22 @@ pub const HEADER_BYTES: usize = 40;
 /// code defined in version 1; all others are reserved.
 pub const INDEX_TYPE_U32: u32 = 1;
 
-/// `weight_type` code: weights are little-endian `u32`s. The only code defined
-/// in version 1; all others are reserved (`f32` weights are planned).
+/// `weight_type` code: weights are little-endian `u32`s ([`WeightKind::U32`]).
 pub const WEIGHT_TYPE_U32: u32 = 1;
+
+/// `weight_type` code: weights are little-endian IEEE-754 binary32 floats
+/// ([`WeightKind::F32`]): finite, non-negative and never `-0.0`. With
+/// [`WEIGHT_TYPE_U32`] the only codes defined in version 1; all others are
+/// reserved.
+pub const WEIGHT_TYPE_F32: u32 = 2;
+
+/// The `weight_type` code of `kind`.
+pub fn weight_type(kind: WeightKind) -> u32 {
+    match kind {
+        WeightKind::U32 => WEIGHT_TYPE_U32,
+        WeightKind::F32 => WEIGHT_TYPE_F32,
+    }
+}
 
 /// Byte offsets of the header fields.
 const MAGIC_AT: usize = 0;
@@ -67,6 +82,8 @@ const WRITE_BUFFER_BYTES: usize = 8 << 20;
 struct Layout {
     num_vertices: u64,
     num_edges: u64,
+    /// What `weight_type` says the weights are.
+    weight_kind: WeightKind,
     /// Start of the offsets section (always [`HEADER_BYTES`]).
     offsets_at: u64,
     /// Start of the targets section.
@@ -165,16 +182,20 @@ fn check_header(prefix: &[u8], file_len: u64, path: &Path) -> Result<Layout> {
             ),
         ));
     }
-    let weight_type = le_u32(header, WEIGHT_TYPE_AT);
-    if weight_type != WEIGHT_TYPE_U32 {
-        return Err(err(
-            "weight_type",
-            WEIGHT_TYPE_AT,
-            format!(
-                "expected {WEIGHT_TYPE_U32} (u32 weights), found {weight_type}; other codes are reserved"
-            ),
-        ));
-    }
+    let weight_kind = match le_u32(header, WEIGHT_TYPE_AT) {
+        WEIGHT_TYPE_U32 => WeightKind::U32,
+        WEIGHT_TYPE_F32 => WeightKind::F32,
+        weight_type => {
+            return Err(err(
+                "weight_type",
+                WEIGHT_TYPE_AT,
+                format!(
+                    "expected {WEIGHT_TYPE_U32} (u32 weights) or {WEIGHT_TYPE_F32} (f32 weights), \
+                     found {weight_type}; other codes are reserved"
+                ),
+            ));
+        }
+    };
     let flags = le_u32(header, FLAGS_AT);
     if flags != 0 {
         return Err(err(
@@ -226,6 +247,7 @@ fn check_header(prefix: &[u8], file_len: u64, path: &Path) -> Result<Layout> {
     Ok(Layout {
         num_vertices: n,
         num_edges: m,
+        weight_kind,
         offsets_at,
         targets_at,
         weights_at,
@@ -265,6 +287,7 @@ pub fn parse<'a>(bytes: &'a [u8], path: &Path) -> Result<Graph<'a>> {
     let Layout {
         num_vertices: n,
         num_edges: m,
+        weight_kind,
         offsets_at,
         targets_at,
         weights_at,
@@ -285,7 +308,8 @@ pub fn parse<'a>(bytes: &'a [u8], path: &Path) -> Result<Graph<'a>> {
             format!("the {file_len}-byte file does not fit in this host's address space"),
         ));
     };
-    Graph::new(offsets, targets, weights).map_err(|defect| {
+    let graph = Graph::new(offsets, targets, weights).and_then(|g| g.with_weight_kind(weight_kind));
+    graph.map_err(|defect| {
         let CsrDefect { array, index, .. } = &defect;
         let start = match array {
             CsrArray::Offsets => offsets_at,
@@ -307,6 +331,7 @@ pub fn parse<'a>(bytes: &'a [u8], path: &Path) -> Result<Graph<'a>> {
 pub struct GraphFile {
     path: PathBuf,
     map: Mmap,
+    weight_kind: WeightKind,
 }
 
 impl GraphFile {
@@ -327,7 +352,7 @@ impl GraphFile {
             .take(HEADER_BYTES as u64)
             .read_to_end(&mut header)
             .map_err(io)?;
-        check_header(&header, file_len, path)?;
+        let layout = check_header(&header, file_len, path)?;
         // SAFETY: the map is only ever read, through `&[u8]`. Memory maps of
         // files are sound only if no one else modifies or truncates the file
         // while it is mapped; this is documented on `GraphFile`, and `parse`
@@ -336,12 +361,19 @@ impl GraphFile {
         Ok(GraphFile {
             path: path.to_path_buf(),
             map,
+            weight_kind: layout.weight_kind,
         })
     }
 
     /// The path the file was opened from.
     pub fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// The weight type that the header declares (the weights themselves are
+    /// checked by [`GraphFile::graph`]).
+    pub fn weight_kind(&self) -> WeightKind {
+        self.weight_kind
     }
 
     /// The whole mapped file.
@@ -384,7 +416,10 @@ fn header(graph: &Graph) -> [u8; HEADER_BYTES] {
         (MAGIC_AT, &MAGIC),
         (VERSION_AT, &VERSION.to_le_bytes()),
         (INDEX_TYPE_AT, &INDEX_TYPE_U32.to_le_bytes()),
-        (WEIGHT_TYPE_AT, &WEIGHT_TYPE_U32.to_le_bytes()),
+        (
+            WEIGHT_TYPE_AT,
+            &weight_type(graph.weight_kind()).to_le_bytes(),
+        ),
         (FLAGS_AT, &0u32.to_le_bytes()),
         (NUM_VERTICES_AT, &n.to_le_bytes()),
         (NUM_EDGES_AT, &m.to_le_bytes()),
@@ -418,7 +453,9 @@ fn write_graph(out: &mut impl Write, graph: &Graph) -> std::io::Result<()> {
 }
 
 /// Writes `graph` to `path` as a `g.csr` file (created or truncated), through
-/// one large buffer with bulk writes of whole sections.
+/// one large buffer with bulk writes of whole sections. The `weight_type` is
+/// that of the graph's [`WeightKind`]; the weight words are written as they
+/// are (for `f32`, their bit patterns are the floats).
 ///
 /// A graph with more than `u32::MAX` vertices, which the format cannot hold,
 /// is an [`Error::InvalidArgument`] (and no file is created).

@@ -5,7 +5,9 @@
 //! every vertex gets `degree` predecessors drawn uniformly from all vertices
 //! (self-loops and parallel edges allowed), with integer weights drawn uniformly
 //! from `min_weight..=max_weight`; the graph is then turned into its successor
-//! interpretation, so out-degrees vary.
+//! interpretation, so out-degrees vary. With `f32` weights
+//! ([`RandomGraphSpec::weight_kind`]) the same draws give reals uniform in
+//! `[min_weight, max_weight)` instead. Grids have integer weights only.
 //!
 //! Determinism: vertices are generated in chunks of [`CHUNK`]; chunk `k` draws from
 //! its own xoshiro256++ stream seeded by `seed` and `k` (through SplitMix64), and
@@ -18,7 +20,7 @@
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::{Rng, SeedableRng};
 
-use crate::graph::Graph;
+use crate::graph::{Graph, WeightKind};
 use crate::{Error, Result};
 
 /// Vertices per independently seeded chunk.
@@ -33,14 +35,21 @@ pub struct RandomGraphSpec {
     pub degree: u32,
     /// Smallest edge weight (1 in the papers).
     pub min_weight: u32,
-    /// Largest edge weight (10 in the papers).
+    /// Largest edge weight (10 in the papers): included for `u32` weights,
+    /// excluded for `f32` (unless it equals `min_weight`).
     pub max_weight: u32,
     /// Seed of the generator.
     pub seed: u64,
+    /// The weight type: [`WeightKind::U32`] (the papers') for integers
+    /// uniform in `min_weight..=max_weight`, [`WeightKind::F32`] for reals
+    /// uniform in `[min_weight, max_weight)`, from the same random draws (so
+    /// the edges are those of the `u32` graph of the same seed).
+    pub weight_kind: WeightKind,
 }
 
 impl RandomGraphSpec {
-    /// The papers' parameters (degree 7, weights 1..=10) for `n` vertices.
+    /// The papers' parameters (degree 7, weights 1..=10, `u32`) for `n`
+    /// vertices.
     pub fn papers(num_vertices: usize, seed: u64) -> Self {
         RandomGraphSpec {
             num_vertices,
@@ -48,6 +57,7 @@ impl RandomGraphSpec {
             min_weight: 1,
             max_weight: 10,
             seed,
+            weight_kind: WeightKind::U32,
         }
     }
 
@@ -83,6 +93,24 @@ fn scale(bits: u32, bound: u64) -> u32 {
     ((bits as u64 * bound) >> 32) as u32
 }
 
+/// The `f32` word of a real uniform in `[min, max)` (`min` when they are equal)
+/// from 32 random bits: `min + (max - min) · bits / 2^32` in `f64`, rounded to
+/// the nearest `f32` (the bounds are first rounded to `f32`, exact up to
+/// 2^24). The rounding can reach `max` itself; such a value becomes the largest
+/// `f32` below `max`. IEEE arithmetic makes the result the same on every
+/// machine.
+fn real_weight(bits: u32, min: u32, max: u32) -> u32 {
+    let (min, max) = (min as f32, max as f32);
+    let unit = bits as f64 / 4_294_967_296.0;
+    let value = (min as f64 + (max as f64 - min as f64) * unit) as f32;
+    let value = if value >= max && max > min {
+        max.next_down()
+    } else {
+        value
+    };
+    value.to_bits()
+}
+
 /// A chunk's index and its slices of the predecessor and weight arrays.
 type ChunkSlices<'a> = (usize, &'a mut [u32], &'a mut [u32]);
 
@@ -97,11 +125,15 @@ fn fill_chunk(spec: &RandomGraphSpec, chunk: usize, sources: &mut [u32], weights
     for (source, weight) in sources.iter_mut().zip(weights.iter_mut()) {
         let bits = rng.next_u64();
         *source = scale((bits >> 32) as u32, n);
-        *weight = spec.min_weight + scale(bits as u32, weight_span);
+        *weight = match spec.weight_kind {
+            WeightKind::U32 => spec.min_weight + scale(bits as u32, weight_span),
+            WeightKind::F32 => real_weight(bits as u32, spec.min_weight, spec.max_weight),
+        };
     }
 }
 
-/// Generates the papers' random graph in successor form.
+/// Generates the papers' random graph in successor form, with weights of
+/// [`RandomGraphSpec::weight_kind`].
 pub fn random_graph(spec: &RandomGraphSpec) -> Result<Graph<'static>> {
     let num_edges = spec.check()? as usize;
     let n = spec.num_vertices;
@@ -129,7 +161,7 @@ pub fn random_graph(spec: &RandomGraphSpec) -> Result<Graph<'static>> {
         }
     });
     let offsets: Vec<u32> = (0..=n).map(|v| (v * degree) as u32).collect();
-    let predecessors = Graph::new(offsets, sources, weights)?;
+    let predecessors = Graph::new(offsets, sources, weights)?.with_weight_kind(spec.weight_kind)?;
     Ok(predecessors.transpose())
 }
 

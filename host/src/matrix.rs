@@ -174,5 +174,6 @@ pub fn matrix_spec(num_vertices: usize, degree: Option<u32>, seed: u64) -> Rando
         min_weight: 1,
         max_weight: 10,
         seed,
+        weight_kind: crate::graph::WeightKind::U32,
     }
 }

@@ -4,8 +4,10 @@
 
 use std::path::Path;
 
-use sssp::format::{self, GraphFile, HEADER_BYTES, MAGIC, VERSION};
-use sssp::graph::check_csr;
+use sssp::format::{
+    self, GraphFile, HEADER_BYTES, MAGIC, VERSION, WEIGHT_TYPE_F32, WEIGHT_TYPE_U32,
+};
+use sssp::graph::{WeightKind, check_csr};
 use sssp::{Error, Graph};
 use sssp_tests::allocation::{LargestAllocation, largest_allocation};
 use sssp_tests::{TempDir, TestRng, random_graph, random_small_graph};
@@ -33,6 +35,7 @@ fn assert_same(a: &Graph, b: &Graph) {
     assert_eq!(a.offsets(), b.offsets(), "offsets differ");
     assert_eq!(a.targets(), b.targets(), "targets differ");
     assert_eq!(a.weights(), b.weights(), "weights differ");
+    assert_eq!(a.weight_kind(), b.weight_kind(), "weight kinds differ");
 }
 
 /// Whether all of `inner` lies within `outer`.
@@ -235,6 +238,109 @@ fn graph_file_borrows_from_the_map() {
 }
 
 // ---------------------------------------------------------------------------
+// f32 weights (weight_type 2).
+
+/// A random graph with `f32` weights: zeros, small fractions, and floats of
+/// every magnitude up to `f32::MAX`.
+fn random_f32_graph(rng: &mut TestRng, max_n: usize) -> Graph<'static> {
+    let g = random_small_graph(rng, max_n);
+    let weights: Vec<f32> = (0..g.num_edges())
+        .map(|_| match rng.below(4) {
+            0 => 0.0,
+            1 => rng.below(64) as f32 / 16.0,
+            2 => f32::MAX,
+            _ => f32::from_bits(rng.below(f32::MAX.to_bits() as u64 + 1) as u32),
+        })
+        .collect();
+    Graph::from_f32_weights(g.offsets().to_vec(), g.targets().to_vec(), &weights).unwrap()
+}
+
+#[test]
+fn f32_graphs_round_trip_with_weight_type_2() {
+    let mut rng = TestRng::new("f32_graphs_round_trip_with_weight_type_2");
+    let dir = TempDir::new("f32_graphs_round_trip_with_weight_type_2");
+    // The exact layout: weight_type 2, the weights as little-endian f32s.
+    let g = Graph::from_f32_weights(vec![0u32, 1, 2], vec![1u32, 0], &[0.5, 0.0]).unwrap();
+    let bytes = format::to_bytes(&g);
+    assert_eq!(&bytes[16..20], &WEIGHT_TYPE_F32.to_le_bytes());
+    assert_eq!((WEIGHT_TYPE_U32, WEIGHT_TYPE_F32), (1, 2));
+    assert_eq!(
+        &bytes[bytes.len() - 8..bytes.len() - 4],
+        &0.5f32.to_le_bytes()
+    );
+    assert_eq!(&bytes[bytes.len() - 4..], &0.0f32.to_le_bytes());
+    // u32 graphs keep weight_type 1.
+    let bytes = format::to_bytes(&random_small_graph(&mut rng, 5));
+    assert_eq!(&bytes[16..20], &WEIGHT_TYPE_U32.to_le_bytes());
+    for i in 0..100 {
+        let g = random_f32_graph(&mut rng, 30);
+        assert_eq!(g.weight_kind(), WeightKind::F32);
+        let bytes = format::to_bytes(&g);
+        for misalign in [0, 3] {
+            let (buf, skip) = placed(&bytes, misalign);
+            let parsed = format::parse(&buf[skip..skip + bytes.len()], path()).unwrap();
+            assert_same(&parsed, &g);
+            assert_eq!(format::to_bytes(&parsed), bytes);
+        }
+        let file = dir.path(&format!("g{i}.csr"));
+        format::write(&g, &file).unwrap();
+        let mapped = GraphFile::open(&file).unwrap();
+        assert_eq!(mapped.weight_kind(), WeightKind::F32);
+        assert_same(&mapped.graph().unwrap(), &g);
+        assert_same(&format::read(&file).unwrap(), &g);
+    }
+}
+
+#[test]
+fn rejects_f32_weights_that_are_negative_nan_infinite_or_minus_zero() {
+    let mut rng = TestRng::new("rejects_f32_weights_that_are_negative_nan_infinite_or_minus_zero");
+    let bad = [
+        -1.0f32,
+        -0.0,
+        -f32::MIN_POSITIVE,
+        f32::NAN,
+        -f32::NAN,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        f32::from_bits(0x7fc0_0001),
+    ];
+    for _ in 0..50 {
+        let g = loop {
+            let g = random_f32_graph(&mut rng, 20);
+            if g.num_edges() > 0 {
+                break g;
+            }
+        };
+        let weights_at = targets_at(&g) + 4 * g.num_edges();
+        for w in bad {
+            let mut bytes = format::to_bytes(&g);
+            let e = rng.below(g.num_edges() as u64) as usize;
+            put_u32(&mut bytes, weights_at + 4 * e, w.to_bits());
+            let reason = assert_rejected(&bytes, "weights", (weights_at + 4 * e) as u64);
+            assert!(
+                reason.contains(&format!("weights[{e}]")) && reason.contains("f32"),
+                "{reason}"
+            );
+            // The same words are fine as u32 weights.
+            put_u32(&mut bytes, 16, WEIGHT_TYPE_U32);
+            let parsed = format::parse(&bytes, path()).unwrap();
+            assert_eq!(parsed.weight_kind(), WeightKind::U32);
+            assert_eq!(parsed.weights()[e], w.to_bits());
+        }
+    }
+    // The message names the file, field, offset and value.
+    let g = Graph::from_f32_weights(vec![0u32, 2], vec![0u32, 0], &[1.0, 2.0]).unwrap();
+    let mut bytes = format::to_bytes(&g);
+    put_u32(&mut bytes, targets_at(&g) + 8 + 4, (-0.0f32).to_bits());
+    let err = format::parse(&bytes, Path::new("graphs/x.csr")).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "graphs/x.csr: invalid g.csr file: weights (byte offset 60): weights[1]: weight -0 of \
+         edge 1 is not a finite non-negative f32 (`-0.0` included)"
+    );
+}
+
+// ---------------------------------------------------------------------------
 // Malformed headers and lengths.
 
 #[test]
@@ -282,10 +388,12 @@ fn rejects_unknown_index_type() {
 fn rejects_unknown_weight_type() {
     let mut rng = TestRng::new("rejects_unknown_weight_type");
     let mut bytes = format::to_bytes(&random_small_graph(&mut rng, 20));
-    for code in [0, 2, 7, rng.range(2, u32::MAX as u64) as u32] {
+    // 1 (u32) and 2 (f32) are defined.
+    for code in [0, 3, 7, rng.range(3, u32::MAX as u64) as u32] {
         put_u32(&mut bytes, 16, code);
         let reason = assert_rejected(&bytes, "weight_type", 16);
         assert!(reason.contains(&format!("found {code}")), "{reason}");
+        assert!(reason.contains("2 (f32 weights)"), "{reason}");
     }
 }
 

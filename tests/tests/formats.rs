@@ -6,8 +6,8 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use sssp::formats::{self, Format, InputNumbering, parse_bytes};
-use sssp::graph::check_csr;
+use sssp::formats::{self, Format, InputNumbering, LoadOptions, parse_bytes, parse_bytes_with};
+use sssp::graph::{WeightKind, check_csr};
 use sssp::{Error, Graph, format, oracle};
 use sssp_tests::allocation::{LargestAllocation, largest_allocation};
 use sssp_tests::{TempDir, TestRng, random_graph, random_small_graph};
@@ -37,8 +37,34 @@ fn parse(text: &str, format: Format) -> Graph<'static> {
 }
 
 #[track_caller]
+fn parse_f32(text: &str, format: Format) -> Graph<'static> {
+    let graph = parse_bytes_with(text.as_bytes(), format, path_for(format), F32_OPTIONS)
+        .unwrap_or_else(|e| panic!("{format} input rejected with --weights f32: {e}\n{text}"));
+    assert_eq!(graph.weight_kind(), WeightKind::F32, "{format}: {text}");
+    graph
+}
+
+/// `--weights f32`.
+const F32_OPTIONS: LoadOptions = LoadOptions {
+    weights: Some(WeightKind::F32),
+};
+
+#[track_caller]
 fn graph(n: usize, edges: &[(u32, u32, u32)]) -> Graph<'static> {
     Graph::from_edges(n, edges).unwrap()
+}
+
+/// The graph of `n` vertices with these arcs and `f32` weights.
+#[track_caller]
+fn f32_graph(n: usize, edges: &[(u32, u32, f32)]) -> Graph<'static> {
+    let words: Vec<(u32, u32, u32)> = edges.iter().map(|&(u, v, w)| (u, v, w.to_bits())).collect();
+    graph(n, &words).with_weight_kind(WeightKind::F32).unwrap()
+}
+
+/// `g` with each integer weight `w` as the `f32` nearest to it.
+fn as_f32(g: &Graph) -> Graph<'static> {
+    let weights: Vec<f32> = g.weights().iter().map(|&w| w as f32).collect();
+    Graph::from_f32_weights(g.offsets().to_vec(), g.targets().to_vec(), &weights).unwrap()
 }
 
 /// The arcs of a graph in CSR order, as (tail, head, weight).
@@ -56,14 +82,27 @@ fn assert_same(a: &Graph, b: &Graph) {
     assert_eq!(a.offsets(), b.offsets(), "offsets differ");
     assert_eq!(a.targets(), b.targets(), "targets differ");
     assert_eq!(a.weights(), b.weights(), "weights differ");
+    assert_eq!(a.weight_kind(), b.weight_kind(), "weight kinds differ");
 }
 
 /// Parses `text` and expects a parse error at `line` whose message contains
 /// every one of `needles`; returns the message.
 #[track_caller]
 fn assert_rejected(format: Format, text: &str, line: u64, needles: &[&str]) -> String {
+    assert_rejected_with(format, text, line, needles, LoadOptions::default())
+}
+
+/// [`assert_rejected`] when parsed with `options`.
+#[track_caller]
+fn assert_rejected_with(
+    format: Format,
+    text: &str,
+    line: u64,
+    needles: &[&str],
+    options: LoadOptions,
+) -> String {
     let path = path_for(format);
-    match parse_bytes(text.as_bytes(), format, path) {
+    match parse_bytes_with(text.as_bytes(), format, path, options) {
         Err(Error::Parse {
             path: p,
             line: l,
@@ -311,16 +350,17 @@ fn matrix_market_real_symmetric_gives_both_directions_and_one_diagonal() {
                 2 1 1e1\n\
                 3 2 4\n\
                 3 1 0.0\n";
-    let expected = graph(
+    // `real` values are f32 weights.
+    let expected = f32_graph(
         3,
         &[
-            (0, 0, 2),
-            (1, 0, 10),
-            (0, 1, 10),
-            (2, 1, 4),
-            (1, 2, 4),
-            (2, 0, 0),
-            (0, 2, 0),
+            (0, 0, 2.0),
+            (1, 0, 10.0),
+            (0, 1, 10.0),
+            (2, 1, 4.0),
+            (1, 2, 4.0),
+            (2, 0, 0.0),
+            (0, 2, 0.0),
         ],
     );
     assert_same(&parse(text, Format::MatrixMarket), &expected);
@@ -380,7 +420,11 @@ fn random_graphs_round_trip_through_every_text_format() {
         for format in [Format::Dimacs, Format::MatrixMarket] {
             assert_same(&parse(&text_of(&g, format), format), &g);
         }
-        assert_same(&parse(&mtx_text(&g, true), Format::MatrixMarket), &g);
+        // Reals are f32 weights: the f32 nearest to each integer.
+        assert_same(
+            &parse(&mtx_text(&g, true), Format::MatrixMarket),
+            &as_f32(&g),
+        );
         // An edge list has as many vertices as its largest id + 1.
         if g.num_edges() > 0 {
             let parsed = parse(&edge_list_text(&g), Format::EdgeList);
@@ -390,6 +434,257 @@ fn random_graphs_round_trip_through_every_text_format() {
                 .max()
                 .unwrap();
             assert_same(&parsed, &graph(n, &arcs(&g)));
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// f32 weights: Matrix Market `real`, and `--weights f32` in every text format.
+
+#[test]
+fn f32_weights_parse_to_the_nearest_floats_in_every_text_format() {
+    let expected = f32_graph(
+        4,
+        &[
+            (0, 1, 0.5),
+            (1, 2, 0.1),
+            (0, 2, 7.0),
+            (2, 3, 0.0),
+            (3, 0, 2.5),
+            (3, 1, 1e-45),
+            (3, 3, f32::MAX),
+            (1, 1, 0.0),
+        ],
+    );
+    let values = [
+        "0.5",
+        "1e-1",
+        "7",
+        "-0",
+        "+2.5",
+        "1.4e-45",
+        "3.4028235e38",
+        "-0.0e5",
+    ];
+    let arcs = [
+        (1, 2),
+        (2, 3),
+        (1, 3),
+        (3, 4),
+        (4, 1),
+        (4, 2),
+        (4, 4),
+        (2, 2),
+    ];
+    let mut dimacs = String::from("c reals\np sp 4 8\n");
+    let mut mtx = String::from("%%MatrixMarket matrix coordinate real general\n4 4 8\n");
+    let mut edge_list = String::from("# reals\n");
+    for (&(u, v), w) in arcs.iter().zip(values) {
+        dimacs += &format!("a {u} {v} {w}\n");
+        mtx += &format!("{u} {v} {w}\n");
+        edge_list += &format!("{} {} {w}\n", u - 1, v - 1);
+    }
+    assert_same(&parse_f32(&dimacs, Format::Dimacs), &expected);
+    assert_same(&parse_f32(&edge_list, Format::EdgeList), &expected);
+    // Matrix Market `real` is f32 with or without --weights f32.
+    assert_same(&parse(&mtx, Format::MatrixMarket), &expected);
+    assert_same(&parse_f32(&mtx, Format::MatrixMarket), &expected);
+    // -0 is +0: the bit pattern 0.
+    assert_eq!(parse_f32(&dimacs, Format::Dimacs).weights()[3], 0);
+
+    // `integer` and `pattern` files and unweighted edge lists as f32.
+    let integer =
+        "%%MatrixMarket matrix coordinate integer symmetric\n2 2 2\n2 1 3\n2 2 16777217\n";
+    assert_same(
+        &parse_f32(integer, Format::MatrixMarket),
+        &f32_graph(2, &[(1, 0, 3.0), (0, 1, 3.0), (1, 1, 16777216.0)]),
+    );
+    let pattern = "%%MatrixMarket matrix coordinate pattern general\n2 2 1\n1 2\n";
+    assert_same(
+        &parse_f32(pattern, Format::MatrixMarket),
+        &f32_graph(2, &[(0, 1, 1.0)]),
+    );
+    assert_same(
+        &parse_f32("0 1\n1 0\n", Format::EdgeList),
+        &f32_graph(2, &[(0, 1, 1.0), (1, 0, 1.0)]),
+    );
+    // Without --weights f32 these stay u32.
+    for (text, format) in [
+        (integer, Format::MatrixMarket),
+        (pattern, Format::MatrixMarket),
+        ("0 1\n", Format::EdgeList),
+        ("p sp 2 1\na 1 2 3\n", Format::Dimacs),
+    ] {
+        assert_eq!(parse(text, format).weight_kind(), WeightKind::U32, "{text}");
+        let as_u32 = LoadOptions {
+            weights: Some(WeightKind::U32),
+        };
+        let graph = parse_bytes_with(text.as_bytes(), format, path_for(format), as_u32).unwrap();
+        assert_eq!(graph.weight_kind(), WeightKind::U32, "{text}");
+    }
+}
+
+#[test]
+fn bad_f32_weights_are_rejected_with_their_line() {
+    let cases: &[(&str, &[&str])] = &[
+        ("-1", &["negative", "`-1`"]),
+        ("-0.5", &["negative"]),
+        ("-1e-50", &["negative"]),
+        ("nan", &["not a number"]),
+        ("-NaN", &["not a number"]),
+        ("inf", &["infinite"]),
+        ("-inf", &["infinite"]),
+        ("Infinity", &["infinite"]),
+        ("1e39", &["too large", "3.4028235e38"]),
+        ("3.4028236e38", &["too large"]),
+        ("1e400", &["too large"]),
+        (
+            "abc",
+            &["expected a weight (a non-negative real number)", "`abc`"],
+        ),
+        ("0x10", &["expected a weight", "`0x10`"]),
+        ("1,5", &["expected a weight", "`1,5`"]),
+        ("1.5.2", &["expected a weight"]),
+        ("e5", &["expected a weight"]),
+        ("\u{ff}", &["expected a weight"]),
+    ];
+    for &(w, needles) in cases {
+        // The bad weight is on line 3 of each file.
+        let texts = [
+            (Format::Dimacs, format!("p sp 2 2\na 1 2 1\na 2 1 {w}\n")),
+            (
+                Format::MatrixMarket,
+                format!("%%MatrixMarket matrix coordinate real general\n2 2 2\n1 2 {w}\n2 1 1\n"),
+            ),
+            (Format::EdgeList, format!("0 1 1\n# c\n1 0 {w}\n")),
+        ];
+        for (format, text) in texts {
+            let message = assert_rejected_with(format, &text, 3, needles, F32_OPTIONS);
+            assert!(message.contains("weight"), "{message}");
+        }
+    }
+}
+
+#[test]
+fn real_matrix_market_refuses_u32_weights() {
+    let text = "%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 0.5\n";
+    let as_u32 = LoadOptions {
+        weights: Some(WeightKind::U32),
+    };
+    assert_rejected_with(
+        Format::MatrixMarket,
+        text,
+        1,
+        &["`real`", "--weights u32", "truncate"],
+        as_u32,
+    );
+    // Even when every value is an integer.
+    assert_rejected_with(
+        Format::MatrixMarket,
+        "%%MatrixMarket matrix coordinate double symmetric\n2 2 1\n1 2 3\n",
+        1,
+        &["--weights u32"],
+        as_u32,
+    );
+}
+
+#[test]
+fn random_f32_graphs_round_trip_through_every_text_format() {
+    let mut rng = TestRng::new("random_f32_graphs_round_trip_through_every_text_format");
+    for _ in 0..300 {
+        let g = random_small_graph(&mut rng, 30);
+        // Random floats of every magnitude, zeros and f32::MAX included.
+        let weights: Vec<f32> = (0..g.num_edges())
+            .map(|_| match rng.below(6) {
+                0 => 0.0,
+                1 => f32::MAX,
+                2 => rng.below(100) as f32 / 8.0,
+                _ => loop {
+                    let x = f32::from_bits(rng.bits() as u32 & 0x7fff_ffff);
+                    if x.is_finite() {
+                        break x;
+                    }
+                },
+            })
+            .collect();
+        let g =
+            Graph::from_f32_weights(g.offsets().to_vec(), g.targets().to_vec(), &weights).unwrap();
+        // Rust prints an f32 in the shortest form that reads back to it.
+        let shown = |w: u32| f32::from_bits(w).to_string();
+        let mut dimacs = format!("p sp {} {}\n", g.num_vertices(), g.num_edges());
+        let mut mtx = format!(
+            "%%MatrixMarket matrix coordinate real general\n{n} {n} {}\n",
+            g.num_edges(),
+            n = g.num_vertices()
+        );
+        let mut edge_list = String::new();
+        for (u, v, w) in arcs(&g) {
+            dimacs += &format!("a {} {} {}\n", u + 1, v + 1, shown(w));
+            mtx += &format!("{} {} {:e}\n", u + 1, v + 1, f32::from_bits(w));
+            edge_list += &format!("{u} {v} {}\n", shown(w));
+        }
+        assert_same(&parse_f32(&dimacs, Format::Dimacs), &g);
+        assert_same(&parse(&mtx, Format::MatrixMarket), &g);
+        if g.num_edges() > 0 {
+            let n = arcs(&g)
+                .iter()
+                .map(|&(u, v, _)| u.max(v) as usize + 1)
+                .max()
+                .unwrap();
+            let expected = graph(n, &arcs(&g))
+                .with_weight_kind(WeightKind::F32)
+                .unwrap();
+            assert_same(&parse_f32(&edge_list, Format::EdgeList), &expected);
+        }
+    }
+}
+
+#[test]
+fn load_options_apply_to_text_and_gzip_and_must_match_a_csr_file() {
+    let dir = TempDir::new("load_options");
+    let text = "p sp 3 2\na 1 2 0.25\na 2 3 1.5\n";
+    let expected = f32_graph(3, &[(0, 1, 0.25), (1, 2, 1.5)]);
+    let plain = dir.path("g.gr");
+    let packed = dir.path("g.gr.gz");
+    std::fs::write(&plain, text).unwrap();
+    std::fs::write(&packed, gzip(text.as_bytes())).unwrap();
+    for path in [&plain, &packed] {
+        let loaded = formats::load_with(path, None, F32_OPTIONS, &mut |_| {}).unwrap();
+        assert_same(&loaded.graph().unwrap(), &expected);
+        // Without the option, the fraction is an error naming the line.
+        match formats::load(path, None) {
+            Err(Error::Parse { line, message, .. }) => {
+                assert_eq!(line, 2, "{message}");
+                assert!(message.contains("--weights f32"), "{message}");
+            }
+            other => panic!("expected a parse error, got {:?}", other.err()),
+        }
+    }
+    // A g.csr file is read as its header says: a matching option is fine, the
+    // other type is refused (mapped or gzipped).
+    let csr = dir.path("g.csr");
+    format::write(&expected, &csr).unwrap();
+    let csr_gz = dir.path("g.csr.gz");
+    std::fs::write(&csr_gz, gzip(&format::to_bytes(&expected))).unwrap();
+    for path in [&csr, &csr_gz] {
+        assert_same(
+            &formats::load(path, None).unwrap().into_graph().unwrap(),
+            &expected,
+        );
+        let same = formats::load_with(path, None, F32_OPTIONS, &mut |_| {}).unwrap();
+        assert_same(&same.into_graph().unwrap(), &expected);
+        let as_u32 = LoadOptions {
+            weights: Some(WeightKind::U32),
+        };
+        match formats::load_with(path, None, as_u32, &mut |_| {}) {
+            Err(Error::InvalidArgument(message)) => {
+                assert!(
+                    message.contains("--weights u32") && message.contains("f32 weights"),
+                    "{message}"
+                );
+            }
+            Err(e) => panic!("expected an invalid-argument error, got {e}"),
+            Ok(_) => panic!("--weights u32 read an f32 g.csr file"),
         }
     }
 }
@@ -534,7 +829,7 @@ fn numbering_maps_ids_both_ways() {
 // ---------------------------------------------------------------------------
 // Rejections, each with its line.
 
-const F32: &str = "not supported yet (issue #5: --weights f32)";
+const F32: &str = "read them as f32 with --weights f32";
 
 #[test]
 fn dimacs_rejections_name_the_line() {
@@ -705,13 +1000,15 @@ fn matrix_market_rejections_name_the_line() {
         (real, "1 0 1", &["column 0 does not exist"]),
         (real, "4 1 1", &["row 4 is out of range", "3 vertices"]),
         (real, "1 4 1", &["column 4 is out of range"]),
-        (real, "1 2 0.5", &["not an integer", F32]),
         (real, "1 2 -1.0", &["negative"]),
+        (real, "1 2 -1e-50", &["negative"]),
         (real, "1 2 nan", &["not a number"]),
         (real, "1 2 inf", &["infinite"]),
-        (real, "1 2 5e9", &["too large"]),
-        (real, "1 2 1e400", &["infinite"]),
-        (real, "1 2 abc", &["expected a weight"]),
+        (real, "1 2 -inf", &["infinite"]),
+        (real, "1 2 1e39", &["too large", "3.4028235e38"]),
+        (real, "1 2 1e400", &["too large"]),
+        (real, "1 2 abc", &["expected a weight", "real number"]),
+        (integer, "1 2 0.5", &["not an integer", F32]),
         (real, "1 2", &["value V is missing"]),
         (real, "1 2 3 4", &["found `4` after the value"]),
         (integer, "1 2 2.0", &["expected an integer weight"]),
@@ -858,11 +1155,25 @@ fn error_message_names_file_line_expected_and_found() {
 // ---------------------------------------------------------------------------
 // Garbage never panics.
 
-/// Parses `bytes` as `format`: a valid graph or a parse error inside the file.
+/// Parses `bytes` as `format`, as it is and with `--weights f32`: each time a
+/// valid graph or a parse error inside the file. Whether the default reading
+/// accepted it.
 fn parse_or_reject(bytes: &[u8], format: Format) -> bool {
-    match parse_bytes(bytes, format, path_for(format)) {
+    parse_or_reject_with(bytes, format, F32_OPTIONS);
+    parse_or_reject_with(bytes, format, LoadOptions::default())
+}
+
+fn parse_or_reject_with(bytes: &[u8], format: Format, options: LoadOptions) -> bool {
+    match parse_bytes_with(bytes, format, path_for(format), options) {
         Ok(g) => {
             check_csr(g.offsets(), g.targets(), g.weights()).expect("a valid CSR");
+            if g.weight_kind() == WeightKind::F32 {
+                let bad = g.weights().iter().find(|&&w| {
+                    let x = f32::from_bits(w);
+                    !(x.is_finite() && x.is_sign_positive())
+                });
+                assert!(bad.is_none(), "{format}: f32 weight word {bad:?}");
+            }
             true
         }
         Err(Error::Parse { line, message, .. }) => {

@@ -1,6 +1,7 @@
 //! The papers' random graph generator: determinism and the shape of its output.
 
 use sssp::generate::{CHUNK, RandomGraphSpec, random_graph};
+use sssp::graph::WeightKind;
 use sssp::{Error, format};
 use sssp_tests::TestRng;
 
@@ -13,6 +14,7 @@ fn same_parameters_give_the_same_graph() {
         min_weight: 1,
         max_weight: 10,
         seed: rng.bits(),
+        weight_kind: WeightKind::U32,
     };
     let a = random_graph(&spec).unwrap();
     let b = random_graph(&spec).unwrap();
@@ -58,6 +60,7 @@ fn every_vertex_gets_degree_predecessors_with_weights_in_range() {
         min_weight,
         max_weight,
         seed: rng.bits(),
+        weight_kind: WeightKind::U32,
     };
     let graph = random_graph(&spec).unwrap();
     assert_eq!(graph.num_edges(), spec.num_vertices * degree as usize);
@@ -84,6 +87,79 @@ fn every_vertex_gets_degree_predecessors_with_weights_in_range() {
         .unwrap();
     assert!(max_out > degree);
 }
+
+/// The `f32` graph of a seed: the edges of the `u32` graph of that seed, with
+/// reals in `[min, max)` spread over the whole range; pinned like the `u32`
+/// one, and solvable (the oracle within rounding of the `f64` one).
+#[test]
+fn f32_weights_are_uniform_reals_on_the_edges_of_the_u32_graph() {
+    let mut rng = TestRng::new("f32_weights_are_uniform_reals_on_the_edges_of_the_u32_graph");
+    let (min_weight, max_weight) = (rng.range(0, 5) as u32, rng.range(6, 12) as u32);
+    let spec = RandomGraphSpec {
+        num_vertices: CHUNK + 1000,
+        degree: 3,
+        min_weight,
+        max_weight,
+        seed: rng.bits(),
+        weight_kind: WeightKind::F32,
+    };
+    let real = random_graph(&spec).unwrap();
+    let integer = random_graph(&RandomGraphSpec {
+        weight_kind: WeightKind::U32,
+        ..spec
+    })
+    .unwrap();
+    assert_eq!(real.weight_kind(), WeightKind::F32);
+    assert_eq!(real.offsets(), integer.offsets());
+    assert_eq!(real.targets(), integer.targets());
+    let values: Vec<f32> = real.weights().iter().map(|&w| f32::from_bits(w)).collect();
+    let (lo, hi) = (min_weight as f32, max_weight as f32);
+    assert!(
+        values.iter().all(|&w| lo <= w && w < hi),
+        "a weight outside [{lo}, {hi})"
+    );
+    // Uniform: each tenth of the range holds about a tenth of the weights,
+    // and most weights are not integers.
+    let mut tenths = [0usize; 10];
+    for &w in &values {
+        tenths[((((w - lo) / (hi - lo)) * 10.0) as usize).min(9)] += 1;
+    }
+    let expected = values.len() / 10;
+    for (k, &count) in tenths.iter().enumerate() {
+        assert!(
+            count.abs_diff(expected) < expected / 10,
+            "tenth {k} of [{lo}, {hi}) holds {count} weights, expected about {expected}"
+        );
+    }
+    let integers = values.iter().filter(|w| w.fract() == 0.0).count();
+    assert!(integers < values.len() / 1000, "{integers} integer weights");
+    // Same seed, same graph; it solves.
+    assert_eq!(random_graph(&spec).unwrap(), real);
+    let dist = oracle::dijkstra(&real, 0).unwrap();
+    oracle::check_f32_against_f64(&real, 0, &dist).unwrap();
+    // Pinned, like the u32 generator.
+    let pinned = random_graph(&RandomGraphSpec {
+        weight_kind: WeightKind::F32,
+        ..RandomGraphSpec::papers(1000, 1)
+    })
+    .unwrap();
+    assert_eq!(
+        fnv1a(&format::to_bytes(&pinned)),
+        PINNED_F32_HASH,
+        "the f32 generator's output changed"
+    );
+    // Equal bounds give that one weight.
+    let flat = random_graph(&RandomGraphSpec {
+        min_weight: 3,
+        max_weight: 3,
+        weight_kind: WeightKind::F32,
+        ..RandomGraphSpec::papers(100, 1)
+    })
+    .unwrap();
+    assert!(flat.weights().iter().all(|&w| w == 3.0f32.to_bits()));
+}
+
+const PINNED_F32_HASH: u64 = 0xfcb3_2f06_e0ae_2965;
 
 #[test]
 fn bad_parameters_are_errors() {

@@ -9,7 +9,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use sssp::formats::{self, Format};
 use sssp::{Error, Result, format};
 
-use super::FormatArg;
+use super::{FormatArg, WeightsArg};
 
 /// Inputs at least this large get a progress bar (on a terminal, without --quiet).
 const PROGRESS_MIN_BYTES: u64 = 4 << 20;
@@ -24,6 +24,11 @@ pub struct ConvertArgs {
     /// file is still decompressed).
     #[arg(long, value_enum)]
     format: Option<FormatArg>,
+    /// Read a text input's weights as this type: `f32` reads reals (`0.5`) in
+    /// any text format. Default: u32, except f32 for Matrix Market `real`
+    /// files (which refuse u32). The output keeps the type (g.csr weight_type).
+    #[arg(long, value_enum)]
+    weights: Option<WeightsArg>,
     /// No progress bar and no summary line.
     #[arg(long, short)]
     quiet: bool,
@@ -64,8 +69,12 @@ pub fn run(args: &ConvertArgs) -> Result<()> {
         bar
     };
     let start = Instant::now();
-    let loaded =
-        formats::load_with_progress(&args.input, Some(detected), &mut |bytes| bar.inc(bytes));
+    let loaded = formats::load_with(
+        &args.input,
+        Some(detected),
+        super::load_options(args.weights),
+        &mut |bytes| bar.inc(bytes),
+    );
     bar.finish_and_clear();
     let loaded = loaded?;
     let numbering = loaded.numbering();
@@ -82,10 +91,11 @@ pub fn run(args: &ConvertArgs) -> Result<()> {
             String::new()
         };
         println!(
-            "wrote {}: {} vertices, {} edges from {} {}{} (read in {:.2} s, written in {:.2} s){renumbered}",
+            "wrote {}: {} vertices, {} edges ({} weights) from {} {}{} (read in {:.2} s, written in {:.2} s){renumbered}",
             args.output.display(),
             graph.num_vertices(),
             graph.num_edges(),
+            graph.weight_kind().name(),
             loaded.format(),
             args.input.display(),
             if loaded.gzip() { " (gzip)" } else { "" },

@@ -7,8 +7,11 @@ use std::time::Instant;
 
 use clap::{Args, ValueEnum};
 use sssp::generate::{GridSpec, RandomGraphSpec, grid_graph, random_graph};
+use sssp::graph::WeightKind;
 use sssp::matrix::matrix_spec;
 use sssp::{Error, Result, format};
+
+use super::WeightsArg;
 
 /// The kind of graph `host gen` writes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -54,6 +57,11 @@ pub struct GenArgs {
     /// grids].
     #[arg(long)]
     max_weight: Option<u32>,
+    /// The weight type: `u32` (integers uniform in min..=max) or, for `--kind
+    /// random` only, `f32` (reals uniform in [min, max), the same edges as the
+    /// u32 graph of the same seed). Grids have u32 weights.
+    #[arg(long, value_enum, default_value_t = WeightsArg::U32)]
+    weights: WeightsArg,
     /// Seed: the same seed gives the same file on any machine.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -93,6 +101,7 @@ pub fn run(args: &GenArgs) -> Result<()> {
                 min_weight: args.min_weight,
                 max_weight: args.max_weight.unwrap_or(10),
                 seed: args.seed,
+                weight_kind: args.weights.into(),
             })?
         }
         Kind::Grid => {
@@ -100,6 +109,12 @@ pub fn run(args: &GenArgs) -> Result<()> {
                 return Err(usage(
                     "grid",
                     "--vertices and --degree are for --kind random; give --width and --height",
+                ));
+            }
+            if WeightKind::from(args.weights) != WeightKind::U32 {
+                return Err(usage(
+                    "grid",
+                    "grids have u32 weights only; leave out --weights f32",
                 ));
             }
             let (Some(width), Some(height)) = (args.width, args.height) else {
@@ -117,10 +132,11 @@ pub fn run(args: &GenArgs) -> Result<()> {
     let generated = start.elapsed();
     format::write(&graph, &args.output)?;
     println!(
-        "wrote {}: {} vertices, {} edges (generated in {:.2} s, written in {:.2} s)",
+        "wrote {}: {} vertices, {} edges, {} weights (generated in {:.2} s, written in {:.2} s)",
         args.output.display(),
         graph.num_vertices(),
         graph.num_edges(),
+        graph.weight_kind().name(),
         generated.as_secs_f64(),
         (start.elapsed() - generated).as_secs_f64()
     );

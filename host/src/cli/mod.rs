@@ -9,7 +9,8 @@ use std::path::PathBuf;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use sssp::Result;
-use sssp::formats::Format;
+use sssp::formats::{Format, LoadOptions};
+use sssp::graph::WeightKind;
 
 const EXAMPLES: &str = "\
 Examples:
@@ -19,6 +20,7 @@ Examples:
   host --graph graphs/rome99.gr --device cpu --verify --source 1
   host --graph graphs/rome99.gr --path-to 3353 --parents tree.txt
   host --graph web.mtx.gz --json --output d.bin --output-format bin
+  host --graph roads-km.gr --weights f32 --device cpu --verify
   host convert roads.gr.gz roads.csr
   host algos
   host gen --vertices 1Mi --seed 7 --output g.csr
@@ -51,17 +53,19 @@ pub struct Cli {
 enum Command {
     /// Write a generated graph as a g.csr file: the papers' random graph (each
     /// vertex gets `--degree` random predecessors, integer weights uniform in
-    /// min..=max), or with `--kind grid` a 2-D grid with random weights (the
-    /// classic stand-in for road networks).
+    /// min..=max, or with `--weights f32` reals uniform in [min, max)), or with
+    /// `--kind grid` a 2-D grid with random integer weights (the classic
+    /// stand-in for road networks).
     #[command(
-        after_help = "Examples:\n  host gen --vertices 11Mi --degree 7 --seed 1 --output big.csr\n  host gen --kind grid --width 4Ki --height 4Ki --seed 1 --output grid.csr"
+        after_help = "Examples:\n  host gen --vertices 11Mi --degree 7 --seed 1 --output big.csr\n  host gen --vertices 1Mi --weights f32 --min-weight 0 --max-weight 1 --output real.csr\n  host gen --kind grid --width 4Ki --height 4Ki --seed 1 --output grid.csr"
     )]
     Gen(generate::GenArgs),
     /// Convert a graph in any input format (DIMACS .gr, Matrix Market .mtx,
     /// edge list .el/.txt, optionally .gz; or g.csr) to a g.csr file. Vertex k
-    /// of a 1-based file (.gr, .mtx) becomes vertex k - 1.
+    /// of a 1-based file (.gr, .mtx) becomes vertex k - 1. The weight type
+    /// (u32, or f32 for Matrix Market `real` and with --weights f32) is kept.
     #[command(
-        after_help = "Examples:\n  host convert graphs/rome99.gr rome99.csr\n  host convert --format edgelist --quiet soc.tsv.gz soc.csr"
+        after_help = "Examples:\n  host convert graphs/rome99.gr rome99.csr\n  host convert --format edgelist --quiet soc.tsv.gz soc.csr\n  host convert --weights f32 roads-km.gr roads-km.csr"
     )]
     Convert(convert::ConvertArgs),
     /// List the algorithms that `--algo` takes, with their papers' names.
@@ -147,6 +151,32 @@ impl From<FormatArg> for Format {
             FormatArg::Mtx => Format::MatrixMarket,
             FormatArg::Edgelist => Format::EdgeList,
         }
+    }
+}
+
+/// A weight type, as `--weights` names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum WeightsArg {
+    /// Non-negative integers that fit in 32 bits.
+    U32,
+    /// Non-negative finite IEEE-754 single-precision floats (reals rounded to
+    /// the nearest f32).
+    F32,
+}
+
+impl From<WeightsArg> for WeightKind {
+    fn from(weights: WeightsArg) -> WeightKind {
+        match weights {
+            WeightsArg::U32 => WeightKind::U32,
+            WeightsArg::F32 => WeightKind::F32,
+        }
+    }
+}
+
+/// The load options of a `--weights` argument.
+pub fn load_options(weights: Option<WeightsArg>) -> LoadOptions {
+    LoadOptions {
+        weights: weights.map(Into::into),
     }
 }
 

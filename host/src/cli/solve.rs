@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use clap::{Args, ValueEnum};
+use gpu_kernels::distance::{INFINITY, Weight};
 use serde::Serialize;
 use sssp::algorithms::{Algorithm, Device, Tuning};
 use sssp::distances;
@@ -15,7 +16,7 @@ use sssp::graph::WeightKind;
 use sssp::parents::NO_PARENT;
 use sssp::{Error, Graph, Result, cpu, oracle, parents};
 
-use super::FormatArg;
+use super::{FormatArg, WeightsArg};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum DeviceChoice {
@@ -40,10 +41,12 @@ pub enum Layout {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum OutputFormat {
     /// `vertex distance` (`vertex parent`) lines with the input's vertex ids
-    /// (1-based for .gr and .mtx), `inf` when unreachable (`-` for no parent).
+    /// (1-based for .gr and .mtx), `inf` when unreachable (`-` for no parent);
+    /// f32 distances in the shortest form that reads back to the same float.
     Text,
-    /// Raw little-endian u32s, one per vertex in order (no header): distances,
-    /// 4294967295 (u32::MAX) when unreachable; parents as 0-based ids,
+    /// Raw little-endian values, one per vertex in order (no header):
+    /// distances as u32s, 4294967295 (u32::MAX) when unreachable, or for f32
+    /// weights as f32s, +inf when unreachable; parents as 0-based u32 ids,
     /// 4294967295 for no parent.
     Bin,
 }
@@ -59,15 +62,23 @@ pub struct SolveArgs {
     /// file is still decompressed).
     #[arg(long, value_enum)]
     format: Option<FormatArg>,
+    /// Read a text graph's weights as this type: `f32` reads reals (`a 1 2
+    /// 0.5`) in DIMACS, edge lists and Matrix Market `integer` files. Default:
+    /// u32, except f32 for Matrix Market `real` files (which refuse u32). A
+    /// g.csr file's type is in its header.
+    #[arg(long, value_enum)]
+    weights: Option<WeightsArg>,
     /// The algorithm (`host algos` lists them); several, comma-separated, are
     /// solved one after another and compared in a table. Default: `auto`
     /// (`fast`, or `near-far` on high-diameter graphs; docs/PERFORMANCE.md), or
     /// `matrix-f-gpu` with `--layout matrix`.
     #[arg(long, value_delimiter = ',')]
     algo: Vec<Algorithm>,
-    /// Band width Δ of `near-far` (default: 32 · mean weight / mean degree).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
-    delta: Option<u32>,
+    /// Band width Δ of `near-far` (default: 32 · mean weight / mean degree): a
+    /// positive integer for u32 weights, a positive real (`0.5`) for f32
+    /// weights.
+    #[arg(long, value_name = "D", value_parser = parse_delta)]
+    delta: Option<String>,
     /// How the algorithms store the graph: adjacency lists (CSR), or an n×n
     /// weight matrix built on load (`--algo f-gpu` then runs `matrix-f-gpu`).
     #[arg(long, value_enum, default_value_t = Layout::List)]
@@ -142,6 +153,8 @@ struct JsonSummary {
     gzip: bool,
     vertices: usize,
     edges: usize,
+    /// The weight type, `u32` or `f32`: how to read the distances.
+    weights: &'static str,
     /// The input's id of the first vertex (0 or 1): `source` and `--output` use it.
     numbering_base: u32,
     source: u64,
@@ -163,7 +176,7 @@ struct JsonPath {
     target: u64,
     reachable: bool,
     /// The path's length (the target's distance); `null` when unreachable.
-    distance: Option<u32>,
+    distance: Option<JsonDistance>,
     /// From the source to the target; empty when unreachable.
     vertices: Vec<u64>,
 }
@@ -180,13 +193,32 @@ struct JsonAlgorithm {
     solve_ms: JsonTimes,
     timer: &'static str,
     reached: usize,
-    max_distance: u32,
+    max_distance: JsonDistance,
     checksum: String,
     verified: Option<bool>,
     mismatches: Option<usize>,
     /// With --verify and a tree (--parents, --path-to): whether it is the one
     /// the oracle's distances give.
     tree_verified: Option<bool>,
+}
+
+/// A finite distance in the `--json` summary: an integer for u32 weights, the
+/// exact value of the f32 as a JSON number (an f64) for f32 weights.
+#[derive(Serialize, Clone, Copy)]
+#[serde(untagged)]
+enum JsonDistance {
+    Integer(u32),
+    Real(f64),
+}
+
+impl JsonDistance {
+    /// The finite distance word `d` of `kind`.
+    fn new(kind: WeightKind, d: u32) -> JsonDistance {
+        match kind {
+            WeightKind::U32 => JsonDistance::Integer(d),
+            WeightKind::F32 => JsonDistance::Real(<f32 as Weight>::to_f64(d)),
+        }
+    }
 }
 
 #[derive(Serialize)]
@@ -215,9 +247,22 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     }
     let out = Human { quiet: args.json };
     let load_start = Instant::now();
-    let loaded = formats::load(path, args.format.map(Into::into))?;
+    let loaded = formats::load_with(
+        path,
+        args.format.map(Into::into),
+        super::load_options(args.weights),
+        &mut |_| {},
+    )?;
     let graph = loaded.graph()?;
     let load_ms = load_start.elapsed().as_secs_f64() * 1e3;
+    let kind = graph.weight_kind();
+    let tuning = Tuning {
+        delta: args
+            .delta
+            .as_deref()
+            .map(|text| delta_word(text, kind))
+            .transpose()?,
+    };
     let numbering = loaded.numbering();
     let source_id = args.source.unwrap_or(numbering.external(0));
     let source = source_vertex(&loaded, &graph, source_id)?;
@@ -234,6 +279,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     ));
     out.line(format_args!("vertices     {}", graph.num_vertices()));
     out.line(format_args!("edges        {}", graph.num_edges()));
+    out.line(format_args!("weights      {}", kind.name()));
     if numbering.base == 0 {
         out.line(format_args!("source       {source_id}"));
     } else {
@@ -316,8 +362,8 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         }
         let on_gpu = gpu.as_ref().filter(|_| info.device == Device::Gpu);
         let run = match on_gpu {
-            Some(gpu) => solve_on_gpu(gpu, &graph, algo, source as u32, args, &out)?,
-            None => solve_on_cpu(&graph, algo, source, Tuning { delta: args.delta }, &out)?,
+            Some(gpu) => solve_on_gpu(gpu, &graph, algo, source as u32, tuning, args, &out)?,
+            None => solve_on_cpu(&graph, algo, source, tuning, &out)?,
         };
         let summary = distances::summarize(&run.dist);
         out.line(format_args!(
@@ -325,16 +371,13 @@ pub fn run(args: &SolveArgs) -> Result<()> {
             summary.reached,
             graph.num_vertices()
         ));
-        out.line(format_args!("max distance {}", summary.max_distance));
+        out.line(format_args!(
+            "max distance {}",
+            distances::display(kind, summary.max_distance)
+        ));
         out.line(format_args!("checksum     {:016x}", summary.checksum));
         if let Some(output) = &args.output {
-            write_distances(
-                output,
-                &run.dist,
-                graph.weight_kind(),
-                numbering,
-                args.output_format,
-            )?;
+            write_distances(output, &run.dist, kind, numbering, args.output_format)?;
             out.line(format_args!("output       {}", output.display()));
         }
         let tree = if wants_tree {
@@ -347,21 +390,21 @@ pub fn run(args: &SolveArgs) -> Result<()> {
             out.line(format_args!("parents      {}", file.display()));
         }
         if let (Some(tree), Some(target)) = (&tree, path_target) {
-            let path = tree_path(tree, &run.dist, source, target, numbering)?;
-            match path.distance {
-                None => out.line(format_args!(
+            let path = tree_path(tree, &run.dist, kind, source, target, numbering)?;
+            if path.reachable {
+                let ids: Vec<String> = path.vertices.iter().map(u64::to_string).collect();
+                out.line(format_args!(
+                    "path         to {}: length {}, {} edges: {}",
+                    path.target,
+                    distances::display(kind, run.dist[target]),
+                    ids.len().saturating_sub(1),
+                    ids.join(" ")
+                ));
+            } else {
+                out.line(format_args!(
                     "path         to {}: unreachable from {source_id}",
                     path.target
-                )),
-                Some(distance) => {
-                    let ids: Vec<String> = path.vertices.iter().map(u64::to_string).collect();
-                    out.line(format_args!(
-                        "path         to {}: length {distance}, {} edges: {}",
-                        path.target,
-                        ids.len() - 1,
-                        ids.join(" ")
-                    ))
-                }
+                ));
             }
             json_path = Some(path);
         }
@@ -398,10 +441,18 @@ pub fn run(args: &SolveArgs) -> Result<()> {
                 ));
             }
             let expected = expected.as_deref().unwrap_or_default();
-            match distances::compare(graph.weight_kind(), expected, &run.dist) {
-                Ok(()) => {
+            // For f32, the distances must also be within rounding of the exact
+            // (f64) lengths: the f32 oracle's equality alone would not catch a
+            // rounding error shared by both.
+            let checked = distances::compare(kind, expected, &run.dist).and_then(|()| match kind {
+                WeightKind::U32 => Ok("the oracle's"),
+                WeightKind::F32 => oracle::check_f32_against_f64(&graph, source, &run.dist)
+                    .map(|()| "the f32 oracle's and are within f32 rounding of the f64 oracle's"),
+            });
+            match checked {
+                Ok(what) => {
                     out.line(format_args!(
-                        "verified: all {} distances equal the oracle's",
+                        "verified: all {} distances equal {what}",
                         run.dist.len()
                     ));
                     verdict = "verified".into();
@@ -452,7 +503,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
                 "host"
             },
             reached: summary.reached,
-            max_distance: summary.max_distance,
+            max_distance: JsonDistance::new(kind, summary.max_distance),
             checksum: format!("{:016x}", summary.checksum),
             verified,
             mismatches,
@@ -486,6 +537,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
             gzip: loaded.gzip(),
             vertices: graph.num_vertices(),
             edges: graph.num_edges(),
+            weights: kind.name(),
             numbering_base: numbering.base,
             source: source_id,
             load_ms,
@@ -564,10 +616,11 @@ fn shortest_path_tree(
 }
 
 /// The `--path-to` path from `source` to `target` in `tree`, in the input's
-/// numbering.
+/// numbering; `dist` are the distance words of `kind`.
 fn tree_path(
     tree: &[u32],
     dist: &[u32],
+    kind: WeightKind,
     source: usize,
     target: usize,
     numbering: InputNumbering,
@@ -576,7 +629,7 @@ fn tree_path(
     Ok(JsonPath {
         target: numbering.external(target),
         reachable: path.is_some(),
-        distance: path.as_ref().map(|_| dist[target]),
+        distance: path.as_ref().map(|_| JsonDistance::new(kind, dist[target])),
         vertices: path
             .unwrap_or_default()
             .into_iter()
@@ -622,11 +675,11 @@ fn solve_on_gpu(
     graph: &Graph,
     algo: Algorithm,
     source: u32,
+    tuning: Tuning,
     args: &SolveArgs,
     out: &Human,
 ) -> Result<Run> {
     let start = Instant::now();
-    let tuning = Tuning { delta: args.delta };
     let mut solver = algo.prepare_gpu_tuned(gpu, graph, tuning)?;
     gpu.synchronize()?;
     let prepare_ms = start.elapsed().as_secs_f64() * 1e3;
@@ -667,8 +720,11 @@ fn solve_on_gpu(
     })
 }
 
-/// Writes `dist` to `path`: `vertex distance` lines with the input's vertex ids,
-/// or the raw little-endian `u32`s.
+/// Writes `dist`, distance words of `kind`, to `path`: `vertex distance`
+/// lines with the input's vertex ids, or the raw little-endian values: the
+/// words themselves for `u32` ([`INFINITY`] = `u32::MAX` when unreachable);
+/// for `f32` the floats, whose bit patterns the words are, with `+inf` for
+/// [`INFINITY`] so that the file is a plain `f32` array.
 fn write_distances(
     path: &Path,
     dist: &[u32],
@@ -676,9 +732,53 @@ fn write_distances(
     numbering: InputNumbering,
     format: OutputFormat,
 ) -> Result<()> {
-    write_per_vertex(path, dist, numbering, format, |d| {
-        distances::display(kind, d)
-    })
+    let text = |d| distances::display(kind, d);
+    match (kind, format) {
+        (WeightKind::F32, OutputFormat::Bin) => {
+            let floats: Vec<u32> = dist
+                .iter()
+                .map(|&d| match d {
+                    INFINITY => f32::INFINITY.to_bits(),
+                    d => d,
+                })
+                .collect();
+            write_per_vertex(path, &floats, numbering, format, text)
+        }
+        _ => write_per_vertex(path, dist, numbering, format, text),
+    }
+}
+
+/// Checks the syntax of `--delta` at once: a positive finite number (whether
+/// it must be an integer depends on the graph's weights, see [`delta_word`]).
+fn parse_delta(text: &str) -> std::result::Result<String, String> {
+    match text.trim().parse::<f64>() {
+        Ok(x) if x.is_finite() && x > 0.0 => Ok(text.trim().to_string()),
+        _ => Err(format!("`{text}` is not a positive number")),
+    }
+}
+
+/// The weight word of `--delta`: a positive integer for `u32` weights, a
+/// positive real that is a finite nonzero `f32` for `f32` weights.
+fn delta_word(text: &str, kind: WeightKind) -> Result<u32> {
+    let invalid = |what: &str| {
+        Err(Error::InvalidArgument(format!(
+            "--delta {text}: the graph has {} weights, so Δ must be {what}",
+            kind.name()
+        )))
+    };
+    match kind {
+        WeightKind::U32 => match text.parse::<u32>() {
+            Ok(delta) if delta > 0 => Ok(delta),
+            _ => invalid(&format!("a positive integer (at most {})", u32::MAX)),
+        },
+        WeightKind::F32 => match text.parse::<f32>() {
+            Ok(delta) if delta.is_finite() && delta > 0.0 => Ok(delta.to_bits()),
+            _ => invalid(&format!(
+                "a positive real that is a nonzero f32 (at most {:e})",
+                f32::MAX
+            )),
+        },
+    }
 }
 
 /// Writes the tree `parent` to `path`: `vertex parent` lines with the input's

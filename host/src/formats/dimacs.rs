@@ -7,14 +7,17 @@
 //! ```
 //!
 //! Vertex `k` of the file is vertex `k - 1` of the graph. Blank lines are
-//! skipped. Weights are non-negative integers that fit in `u32`.
+//! skipped. Weights are non-negative integers that fit in `u32`, or with
+//! [`LoadOptions::weights`] = `f32` (`--weights f32`) non-negative reals
+//! (`a 1 2 0.5`), each rounded to the nearest `f32`.
 
 use std::io::BufRead;
 use std::path::Path;
 
+use super::LoadOptions;
 use super::text::{self, Arcs, Lines, WeightSyntax, shown, tokens};
 use crate::Result;
-use crate::graph::Graph;
+use crate::graph::{Graph, WeightKind};
 
 /// Bytes of the shortest arc line, `a 1 2 3\n`.
 const MIN_ARC_LINE: u64 = 8;
@@ -27,12 +30,15 @@ struct Problem {
 }
 
 /// Parses a DIMACS `.gr` text. `path` is for error messages; `text_bytes`, the
-/// size of the text when known, bounds what is reserved for the declared arcs.
+/// size of the text when known, bounds what is reserved for the declared arcs;
+/// `options` gives the weight type (default `u32`).
 pub fn parse<R: BufRead>(
     reader: R,
     path: &Path,
     text_bytes: Option<u64>,
+    options: LoadOptions,
 ) -> Result<Graph<'static>> {
+    let weights = options.weights.unwrap_or(WeightKind::U32);
     let mut lines = Lines::new(reader, path);
     let mut problem: Option<Problem> = None;
     let mut arcs = Arcs::default();
@@ -71,7 +77,8 @@ pub fn parse<R: BufRead>(
                         p.arcs, p.line
                     )));
                 }
-                let (u, v, w) = arc_line(fields, p.vertices).map_err(|m| lines.error(m))?;
+                let (u, v, w) =
+                    arc_line(fields, p.vertices, weights).map_err(|m| lines.error(m))?;
                 arcs.push(u, v, w).map_err(|m| lines.error(m))?;
             }
             other => {
@@ -101,7 +108,7 @@ pub fn parse<R: BufRead>(
         )));
     }
     text::check_vertex_count(&lines, p.line, p.vertices, "the problem line declares")?;
-    arcs.into_graph(p.vertices)
+    arcs.into_graph(p.vertices, weights)
 }
 
 /// The fields of `p sp N M` after the `p`: (N, M).
@@ -145,10 +152,12 @@ fn problem_line<'a>(
     Ok((vertices, arcs))
 }
 
-/// The fields of `a U V W` after the `a`, as a 0-based arc.
+/// The fields of `a U V W` after the `a`, as a 0-based arc with a weight word
+/// of `kind`.
 fn arc_line<'a>(
     mut fields: impl Iterator<Item = &'a [u8]>,
     num_vertices: u64,
+    kind: WeightKind,
 ) -> std::result::Result<(u32, u32, u32), String> {
     let mut next = |what: &str| {
         fields
@@ -157,7 +166,7 @@ fn arc_line<'a>(
     };
     let u = text::vertex(next("the tail U")?, "tail vertex", 1, Some(num_vertices))?;
     let v = text::vertex(next("the head V")?, "head vertex", 1, Some(num_vertices))?;
-    let w = text::weight(next("the weight W")?, WeightSyntax::Integer)?;
+    let w = text::weight(next("the weight W")?, WeightSyntax::Integer, kind)?;
     if let Some(extra) = fields.next() {
         return Err(format!(
             "expected `a U V W`, found `{}` after the weight",

@@ -9,24 +9,28 @@
 //! Vertices are 0-based and the vertex count is the largest id + 1. Every line
 //! has the same number of columns as the first arc line (2 or 3). Weights are
 //! non-negative integers that fit in `u32`, also when written as reals (`3.0`);
-//! other reals need f32 weights, not supported yet (issue #5). Blank lines are
-//! skipped. An edge list without arcs has no vertices and is rejected.
+//! with [`LoadOptions::weights`] = `f32` (`--weights f32`) any non-negative
+//! reals, each rounded to the nearest `f32` (and 1.0 when absent). Blank lines
+//! are skipped. An edge list without arcs has no vertices and is rejected.
 
 use std::io::BufRead;
 use std::path::Path;
 
+use super::LoadOptions;
 use super::text::{self, Arcs, Lines, WeightSyntax, shown, tokens};
 use crate::Result;
-use crate::graph::Graph;
+use crate::graph::{Graph, WeightKind};
 
 /// Parses an edge list. `path` is for error messages; `text_bytes` is unused
 /// (there is no declared count to bound) but kept for symmetry with the other
-/// parsers.
+/// parsers; `options` gives the weight type (default `u32`).
 pub fn parse<R: BufRead>(
     reader: R,
     path: &Path,
     _text_bytes: Option<u64>,
+    options: LoadOptions,
 ) -> Result<Graph<'static>> {
+    let kind = options.weights.unwrap_or(WeightKind::U32);
     let mut lines = Lines::new(reader, path);
     let mut arcs = Arcs::default();
     // Columns of the first arc line and where it is.
@@ -39,7 +43,7 @@ pub fn parse<R: BufRead>(
         if trimmed.is_empty() || trimmed.starts_with(b"#") || trimmed.starts_with(b"%") {
             continue;
         }
-        let (u, v, w, count) = arc_line(line, columns).map_err(|m| lines.error(m))?;
+        let (u, v, w, count) = arc_line(line, columns, kind).map_err(|m| lines.error(m))?;
         columns.get_or_insert((count, lines.line()));
         if largest.is_none_or(|(id, _)| u.max(v) > id) {
             largest = Some((u.max(v), lines.line()));
@@ -64,14 +68,16 @@ pub fn parse<R: BufRead>(
         num_vertices,
         &format!("vertex id {id} implies"),
     )?;
-    arcs.into_graph(num_vertices)
+    arcs.into_graph(num_vertices, kind)
 }
 
-/// An arc line: (tail, head, weight, number of columns). `columns` is the
-/// column count of the first arc line and its line number, once there is one.
+/// An arc line: (tail, head, weight word of `kind`, number of columns).
+/// `columns` is the column count of the first arc line and its line number,
+/// once there is one.
 fn arc_line(
     line: &[u8],
     columns: Option<(usize, u64)>,
+    kind: WeightKind,
 ) -> std::result::Result<(u32, u32, u32, usize), String> {
     const EXPECTED: &str = "expected an arc `U V` or `U V W`";
     let mut fields = tokens(line);
@@ -84,8 +90,8 @@ fn arc_line(
         .ok_or_else(|| format!("{EXPECTED}: the head V is missing"))?;
     let v = text::vertex(v, "head vertex", 0, None)?;
     let (w, count) = match fields.next() {
-        Some(w) => (text::weight(w, WeightSyntax::Real)?, 3),
-        None => (1, 2),
+        Some(w) => (text::weight(w, WeightSyntax::Real, kind)?, 3),
+        None => (text::unit_weight(kind), 2),
     };
     if let Some(extra) = fields.next() {
         return Err(format!(

@@ -9,18 +9,23 @@
 //!
 //! `pattern` entries have no value and weigh 1. `symmetric` files list one
 //! triangle; each off-diagonal entry gives arcs in both directions, a diagonal
-//! entry one self-loop. `real` values are accepted when they are non-negative
-//! integers that fit in `u32` (`3`, `3.0`, `3e0`); other reals need f32
-//! weights, not supported yet (issue #5). Vertex `k` of the file is vertex
-//! `k - 1` of the graph. `%` comment lines and blank lines may appear anywhere
-//! after the banner.
+//! entry one self-loop. Vertex `k` of the file is vertex `k - 1` of the graph.
+//! `%` comment lines and blank lines may appear anywhere after the banner.
+//!
+//! Weight types: `integer` and `pattern` files give `u32` weights, `real` (or
+//! `double`) files `f32` weights: each value rounded to the nearest `f32`
+//! (`-0` read as `0`; negative values, NaN, infinities and values beyond
+//! `f32::MAX` rejected). [`LoadOptions::weights`] = `f32` (`--weights f32`)
+//! reads `integer` and `pattern` files as `f32` too; `u32` is refused for a
+//! `real` file, whose values it would truncate.
 
 use std::io::BufRead;
 use std::path::Path;
 
+use super::LoadOptions;
 use super::text::{self, Arcs, Lines, WeightSyntax, shown, tokens};
 use crate::Result;
-use crate::graph::Graph;
+use crate::graph::{Graph, WeightKind};
 
 const BANNER: &str =
     "`%%MatrixMarket matrix coordinate {integer|real|pattern} {general|symmetric}`";
@@ -33,9 +38,10 @@ enum Field {
     Pattern,
 }
 
-/// What the banner and size line declare.
+/// What the banner and size line declare, and the weight type read.
 struct Header {
     field: Field,
+    kind: WeightKind,
     symmetric: bool,
     vertices: u64,
     entries: u64,
@@ -44,17 +50,26 @@ struct Header {
 
 /// Parses a Matrix Market coordinate text. `path` is for error messages;
 /// `text_bytes`, the size of the text when known, bounds what is reserved for
-/// the declared entries.
+/// the declared entries; `options` may change the weight type (see the module
+/// documentation).
 pub fn parse<R: BufRead>(
     reader: R,
     path: &Path,
     text_bytes: Option<u64>,
+    options: LoadOptions,
 ) -> Result<Graph<'static>> {
     let mut lines = Lines::new(reader, path);
     if !lines.advance()? {
         return Err(lines.error_at_end(format!("the file is empty: expected the banner {BANNER}")));
     }
     let (field, symmetric) = banner(lines.text()).map_err(|m| lines.error(m))?;
+    let native = match field {
+        Field::Real => WeightKind::F32,
+        Field::Integer | Field::Pattern => WeightKind::U32,
+    };
+    let kind = options
+        .text_weights(native)
+        .map_err(|m| lines.error(format!("the banner declares `real` values: {m}")))?;
 
     // The size line, after comments.
     let header = loop {
@@ -70,6 +85,7 @@ pub fn parse<R: BufRead>(
         let (vertices, entries) = size_line(line).map_err(|m| lines.error(m))?;
         break Header {
             field,
+            kind,
             symmetric,
             vertices,
             entries,
@@ -116,7 +132,7 @@ pub fn parse<R: BufRead>(
         header.vertices,
         "the size line declares",
     )?;
-    arcs.into_graph(header.vertices)
+    arcs.into_graph(header.vertices, kind)
 }
 
 /// The banner's field and whether the matrix is symmetric.
@@ -208,7 +224,7 @@ fn size_line(line: &[u8]) -> std::result::Result<(u64, u64), String> {
     Ok((rows, entries))
 }
 
-/// An entry `I J [V]` as a 0-based arc.
+/// An entry `I J [V]` as a 0-based arc with a weight word of the header's kind.
 fn entry(line: &[u8], header: &Header) -> std::result::Result<(u32, u32, u32), String> {
     let expected = if header.field == Field::Pattern {
         "expected a pattern entry `I J`"
@@ -225,9 +241,9 @@ fn entry(line: &[u8], header: &Header) -> std::result::Result<(u32, u32, u32), S
     let i = text::vertex(next("the row I")?, "row", 1, n)?;
     let j = text::vertex(next("the column J")?, "column", 1, n)?;
     let w = match header.field {
-        Field::Pattern => 1,
-        Field::Integer => text::weight(next("the value V")?, WeightSyntax::Integer)?,
-        Field::Real => text::weight(next("the value V")?, WeightSyntax::Real)?,
+        Field::Pattern => text::unit_weight(header.kind),
+        Field::Integer => text::weight(next("the value V")?, WeightSyntax::Integer, header.kind)?,
+        Field::Real => text::weight(next("the value V")?, WeightSyntax::Real, header.kind)?,
     };
     if let Some(extra) = fields.next() {
         let after = if header.field == Field::Pattern {

@@ -1,5 +1,5 @@
 //! Graph input formats: the binary `g.csr` ([`crate::format`]) and three text
-//! formats, each parsed into a [`Graph`] (`u32` weights, successor CSR):
+//! formats, each parsed into a [`Graph`] (successor CSR):
 //!
 //! | format | extensions | vertex ids | module |
 //! | --- | --- | --- | --- |
@@ -10,6 +10,13 @@
 //!
 //! Any of them may be gzip-compressed, with `.gz` appended (`rome99.gr.gz`).
 //! [`load`] picks the format from the extension unless told.
+//!
+//! Weights: a g.csr file says in its header whether they are `u32` or `f32`;
+//! a text file's weights are `u32` except for Matrix Market `real` files,
+//! which are `f32`. [`LoadOptions::weights`] (`--weights`) reads a text file's
+//! weights as the other type instead: `f32` for any text format, `u32` for
+//! none that is `f32` by nature (a `real` file is rejected rather than
+//! truncated).
 //!
 //! The text parsers stream the file line by line through one reused buffer.
 //! Every defect is an [`Error::Parse`] naming the file, the line and what was
@@ -30,7 +37,7 @@ use std::path::{Path, PathBuf};
 use flate2::bufread::MultiGzDecoder;
 
 use crate::format::{self, GraphFile};
-use crate::graph::Graph;
+use crate::graph::{Graph, WeightKind};
 use crate::{Error, Result};
 
 /// Buffer size of the text readers.
@@ -87,14 +94,26 @@ impl Format {
         }
     }
 
-    /// Parses a whole file of this format from `reader`. `path` is for error
-    /// messages; `text_bytes`, the size of the (uncompressed) file when known,
-    /// bounds what the text parsers reserve for declared counts.
+    /// Parses a whole file of this format from `reader` with the default
+    /// [`LoadOptions`]. `path` is for error messages; `text_bytes`, the size of
+    /// the (uncompressed) file when known, bounds what the text parsers reserve
+    /// for declared counts.
     pub fn parse<R: BufRead>(
+        self,
+        reader: R,
+        path: &Path,
+        text_bytes: Option<u64>,
+    ) -> Result<Graph<'static>> {
+        self.parse_with(reader, path, text_bytes, LoadOptions::default())
+    }
+
+    /// [`Format::parse`] with `options`.
+    pub fn parse_with<R: BufRead>(
         self,
         mut reader: R,
         path: &Path,
         text_bytes: Option<u64>,
+        options: LoadOptions,
     ) -> Result<Graph<'static>> {
         match self {
             Format::Csr => {
@@ -103,11 +122,13 @@ impl Format {
                     path: path.to_path_buf(),
                     source,
                 })?;
-                Ok(format::parse(&bytes, path)?.into_owned())
+                let graph = format::parse(&bytes, path)?.into_owned();
+                options.check_csr_weights(path, graph.weight_kind())?;
+                Ok(graph)
             }
-            Format::Dimacs => dimacs::parse(reader, path, text_bytes),
-            Format::MatrixMarket => matrix_market::parse(reader, path, text_bytes),
-            Format::EdgeList => edge_list::parse(reader, path, text_bytes),
+            Format::Dimacs => dimacs::parse(reader, path, text_bytes, options),
+            Format::MatrixMarket => matrix_market::parse(reader, path, text_bytes, options),
+            Format::EdgeList => edge_list::parse(reader, path, text_bytes, options),
         }
     }
 }
@@ -115,6 +136,59 @@ impl Format {
 impl fmt::Display for Format {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
+    }
+}
+
+/// How to read a graph file, beyond its format: what the file itself does not
+/// settle. The default reads every file as it is.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct LoadOptions {
+    /// The type to read a text file's weights as (`--weights`); `None`: the
+    /// format's own (`u32`, or `f32` for Matrix Market `real`). A g.csr file's
+    /// type is in its header: asking for the other one is an error rather than
+    /// a reinterpretation of its words.
+    pub weights: Option<WeightKind>,
+}
+
+impl LoadOptions {
+    /// Options that read weights as `kind`.
+    pub fn with_weights(kind: WeightKind) -> LoadOptions {
+        LoadOptions {
+            weights: Some(kind),
+        }
+    }
+
+    /// The weight type of a text format whose own type is `native`, or why
+    /// [`LoadOptions::weights`] cannot apply (`--weights u32` on `f32` text,
+    /// whose reals would be truncated).
+    pub(crate) fn text_weights(
+        self,
+        native: WeightKind,
+    ) -> std::result::Result<WeightKind, String> {
+        match (self.weights, native) {
+            (None, kind) => Ok(kind),
+            (Some(WeightKind::U32), WeightKind::F32) => Err(
+                "--weights u32 does not apply: this file's weights are reals, read as f32 \
+                 (reading them as u32 would truncate them); leave out --weights"
+                    .into(),
+            ),
+            (Some(kind), _) => Ok(kind),
+        }
+    }
+
+    /// Checks a g.csr file's weight type (from its header) against
+    /// [`LoadOptions::weights`].
+    fn check_csr_weights(self, path: &Path, found: WeightKind) -> Result<()> {
+        match self.weights {
+            Some(kind) if kind != found => Err(Error::InvalidArgument(format!(
+                "{}: --weights {} does not apply: this g.csr file has {} weights (its header's \
+                 weight_type), and a g.csr file is read as its header says; leave out --weights",
+                path.display(),
+                kind.name(),
+                found.name(),
+            ))),
+            _ => Ok(()),
+        }
     }
 }
 
@@ -247,7 +321,7 @@ impl LoadedGraph {
 /// uncompressed g.csr file is memory-mapped (its header checked here, its
 /// arrays by [`LoadedGraph::graph`]).
 pub fn load(path: impl AsRef<Path>, format: Option<Format>) -> Result<LoadedGraph> {
-    load_with_progress(path, format, &mut |_| {})
+    load_with(path, format, LoadOptions::default(), &mut |_| {})
 }
 
 /// [`load`], calling `progress` with the number of bytes of the file (as
@@ -255,6 +329,16 @@ pub fn load(path: impl AsRef<Path>, format: Option<Format>) -> Result<LoadedGrap
 pub fn load_with_progress(
     path: impl AsRef<Path>,
     format: Option<Format>,
+    progress: &mut dyn FnMut(u64),
+) -> Result<LoadedGraph> {
+    load_with(path, format, LoadOptions::default(), progress)
+}
+
+/// [`load_with_progress`] with `options` (`--weights`).
+pub fn load_with(
+    path: impl AsRef<Path>,
+    format: Option<Format>,
+    options: LoadOptions,
     progress: &mut dyn FnMut(u64),
 ) -> Result<LoadedGraph> {
     let path = path.as_ref();
@@ -268,6 +352,7 @@ pub fn load_with_progress(
     };
     let storage = if format == Format::Csr && !gzip {
         let file = GraphFile::open(path)?;
+        options.check_csr_weights(path, file.weight_kind())?;
         progress(file.bytes().len() as u64);
         Storage::Mapped(file)
     } else {
@@ -282,9 +367,9 @@ pub fn load_with_progress(
         );
         let graph = if gzip {
             let text = BufReader::with_capacity(READ_BUFFER_BYTES, MultiGzDecoder::new(counted));
-            format.parse(text, path, None)?
+            format.parse_with(text, path, None, options)?
         } else {
-            format.parse(counted, path, Some(size))?
+            format.parse_with(counted, path, Some(size), options)?
         };
         Storage::Owned(graph)
     };
@@ -299,7 +384,17 @@ pub fn load_with_progress(
 /// Parses `bytes`, a whole file in `format` (not compressed); `path` is for
 /// error messages. The entry point of the fuzz targets.
 pub fn parse_bytes(bytes: &[u8], format: Format, path: &Path) -> Result<Graph<'static>> {
-    format.parse(bytes, path, Some(bytes.len() as u64))
+    parse_bytes_with(bytes, format, path, LoadOptions::default())
+}
+
+/// [`parse_bytes`] with `options` (`--weights`).
+pub fn parse_bytes_with(
+    bytes: &[u8],
+    format: Format,
+    path: &Path,
+    options: LoadOptions,
+) -> Result<Graph<'static>> {
+    format.parse_with(bytes, path, Some(bytes.len() as u64), options)
 }
 
 /// A reader that reports how many bytes pass through it.

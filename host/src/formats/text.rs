@@ -4,7 +4,7 @@
 use std::io::{BufRead, Read};
 use std::path::Path;
 
-use crate::graph::Graph;
+use crate::graph::{Graph, WeightKind};
 use crate::{Error, Result};
 
 /// The longest line accepted, in bytes (without its line break). Real files have
@@ -199,23 +199,38 @@ pub fn vertex(
     }
 }
 
-/// How weights may be written.
+/// How integer weights may be written (for `u32` weights; `f32` weights take
+/// any decimal real, see [`weight`]).
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub enum WeightSyntax {
     /// Integers only (DIMACS, Matrix Market `integer`).
     Integer,
-    /// Integers, or reals with an integer value such as `3.0` or `1e3`
-    /// (Matrix Market `real`, edge lists).
+    /// Integers, or reals with an integer value such as `3.0` or `1e3` (edge
+    /// lists).
     Real,
 }
 
-const F32_NOTE: &str = "non-integer weights need f32 weights, \
-                        not supported yet (issue #5: --weights f32)";
+/// What a fractional weight read as `u32` is told.
+const F32_NOTE: &str = "the weights are read as u32; read them as f32 with --weights f32";
 
-/// An edge weight: a non-negative integer that fits in `u32`. Negative,
-/// non-numeric, NaN, infinite, too large and fractional weights are each
-/// reported as such.
-pub fn weight(token: &[u8], syntax: WeightSyntax) -> std::result::Result<u32, String> {
+/// An edge weight as a weight word of `kind`: for [`WeightKind::U32`] a
+/// non-negative integer that fits in `u32` (written as `syntax` allows), for
+/// [`WeightKind::F32`] the bit pattern of the nearest `f32` to a non-negative
+/// decimal real (see [`f32_weight`]). Negative, non-numeric, NaN, infinite,
+/// too large and (for `u32`) fractional weights are each reported as such.
+pub fn weight(
+    token: &[u8],
+    syntax: WeightSyntax,
+    kind: WeightKind,
+) -> std::result::Result<u32, String> {
+    match kind {
+        WeightKind::U32 => u32_weight(token, syntax),
+        WeightKind::F32 => f32_weight(token),
+    }
+}
+
+/// A `u32` weight (see [`weight`]).
+fn u32_weight(token: &[u8], syntax: WeightSyntax) -> std::result::Result<u32, String> {
     let too_large = |w: &dyn std::fmt::Display| {
         format!(
             "weight {w} is too large: weights are u32, at most {}",
@@ -239,6 +254,63 @@ pub fn weight(token: &[u8], syntax: WeightSyntax) -> std::result::Result<u32, St
         ));
     };
     let shown = shown(token);
+    reject_non_finite_or_negative(value, &shown)?;
+    if value.fract() != 0.0 {
+        return Err(format!("weight `{shown}` is not an integer: {F32_NOTE}"));
+    }
+    if syntax == WeightSyntax::Integer {
+        return Err(format!(
+            "expected an integer weight, found `{shown}` (write it without a fraction or exponent)"
+        ));
+    }
+    if value > u32::MAX as f64 {
+        return Err(too_large(&shown));
+    }
+    Ok(value as u32)
+}
+
+/// An `f32` weight word: a decimal real (`3`, `0.5`, `.5`, `2.5e-3`, `+1`),
+/// rounded to the nearest `f32` like any decimal-to-binary conversion (so a
+/// tiny positive value may become `0`). `-0` (any zero with a minus sign)
+/// becomes `+0`; negative values, NaN, infinities and values beyond
+/// [`f32::MAX`] (which would round to infinity) are rejected.
+pub fn f32_weight(token: &[u8]) -> std::result::Result<u32, String> {
+    let parsed = std::str::from_utf8(token)
+        .ok()
+        .and_then(|t| t.parse::<f32>().ok());
+    let Some(value) = parsed else {
+        return Err(format!(
+            "expected a weight (a non-negative real number), found `{}`",
+            shown(token)
+        ));
+    };
+    let shown = shown(token);
+    if value.is_nan() {
+        return Err(format!("weight `{shown}` is not a number"));
+    }
+    if value.is_infinite() {
+        return Err(if names_infinity(token) {
+            format!("weight `{shown}` is infinite")
+        } else {
+            format!(
+                "weight `{shown}` is too large: f32 weights are at most {:e}",
+                f32::MAX
+            )
+        });
+    }
+    // The sign of the text, not of the rounded value: `-1e-50` rounds to
+    // `-0.0` but is negative.
+    if value < 0.0 || (token.first() == Some(&b'-') && !is_zero(token)) {
+        return Err(format!(
+            "weight `{shown}` is negative: shortest paths need non-negative weights"
+        ));
+    }
+    // `+0.0` for every zero, `-0` included.
+    Ok(if value == 0.0 { 0 } else { value.to_bits() })
+}
+
+/// Rejects a NaN, infinite or negative weight value, written `shown`.
+fn reject_non_finite_or_negative(value: f64, shown: &str) -> std::result::Result<(), String> {
     if value.is_nan() {
         return Err(format!("weight `{shown}` is not a number"));
     }
@@ -250,20 +322,30 @@ pub fn weight(token: &[u8], syntax: WeightSyntax) -> std::result::Result<u32, St
             "weight `{shown}` is negative: shortest paths need non-negative weights"
         ));
     }
-    if value.fract() != 0.0 {
-        return Err(format!(
-            "weight `{shown}` is not an integer: weights are u32 for now; {F32_NOTE}"
-        ));
+    Ok(())
+}
+
+/// Whether a token that parses as a float names infinity (`inf`, `-Infinity`,
+/// ...) rather than being a finite number too large for its type.
+fn names_infinity(token: &[u8]) -> bool {
+    token.iter().any(|b| b.eq_ignore_ascii_case(&b'i'))
+}
+
+/// Whether a token that parses as a float is a zero (its digits before any
+/// exponent are all `0`), whatever its sign and exponent.
+fn is_zero(token: &[u8]) -> bool {
+    token
+        .iter()
+        .take_while(|b| !b.eq_ignore_ascii_case(&b'e'))
+        .all(|b| matches!(b, b'0' | b'.' | b'+' | b'-'))
+}
+
+/// The word of weight 1 in `kind` (unweighted arcs).
+pub fn unit_weight(kind: WeightKind) -> u32 {
+    match kind {
+        WeightKind::U32 => 1,
+        WeightKind::F32 => 1.0f32.to_bits(),
     }
-    if syntax == WeightSyntax::Integer {
-        return Err(format!(
-            "expected an integer weight, found `{shown}` (write it without a fraction or exponent)"
-        ));
-    }
-    if value > u32::MAX as f64 {
-        return Err(too_large(&shown));
-    }
-    Ok(value as u32)
 }
 
 /// The arcs read so far, in file order, 0-based.
@@ -309,14 +391,15 @@ impl Arcs {
     }
 
     /// The successor CSR of `num_vertices` vertices (every arc's ends are
-    /// below it), arcs leaving one vertex in file order.
-    pub fn into_graph(self, num_vertices: u64) -> Result<Graph<'static>> {
+    /// below it), arcs leaving one vertex in file order, with weight words of
+    /// `kind`.
+    pub fn into_graph(self, num_vertices: u64, kind: WeightKind) -> Result<Graph<'static>> {
         let n = usize::try_from(num_vertices).map_err(|_| {
             Error::InvalidArgument(format!(
                 "{num_vertices} vertices do not fit this host's memory"
             ))
         })?;
-        let graph = Graph::from_edges(n, &self.arcs)?;
+        let graph = Graph::from_edges(n, &self.arcs)?.with_weight_kind(kind)?;
         Ok(graph)
     }
 }
