@@ -26,13 +26,20 @@ pub struct Choice {
 
 /// Chooses between `fast` and `near-far` for `graph` from `source`.
 ///
-/// DA2CF takes one iteration per distinct distance. The estimate of that
-/// count: the breadth-first levels from `source` needed to visit
-/// [`PROBE_VERTICES`] vertices (or all it reaches), times the mean weight over
-/// the smallest non-zero weight (the distance values one level spans). On the
-/// papers' graphs (degree 7, weights 1..10) this is about 30; on a road
-/// network or a grid it is in the thousands. Cost: a BFS over at most 2^16
-/// vertices and a pass over the weights.
+/// DA2CF takes one iteration per distinct distance. Two lower estimates of
+/// that count, near-far if either is above [`NEAR_FAR_ABOVE`]:
+/// - the breadth-first levels from `source` needed to visit
+///   [`PROBE_VERTICES`] vertices (or all it reaches), times the mean weight
+///   over the smallest non-zero weight (the distance values one level spans):
+///   about 30 on the papers' graphs (degree 7, weights 1..10), thousands on a
+///   road network or a grid;
+/// - the distinct distances among the [`PROBE_VERTICES`] vertices closest to
+///   `source` (a Dijkstra stopped there): real weights make nearly every
+///   distance distinct, which the first estimate cannot see (on the papers'
+///   graphs with `f32` weights in `[1, 10)` it stays at about 50).
+///
+/// Cost: a BFS and a partial Dijkstra over at most 2^16 vertices, and a pass
+/// over the weights.
 pub fn choose(graph: &Graph, source: usize) -> Choice {
     let levels = probe_levels(graph, source);
     let weights = graph.weights();
@@ -48,7 +55,10 @@ pub fn choose(graph: &Graph, source: usize) -> Choice {
         }) / weights.len() as f64
     };
     let estimate = levels as f64 * (mean_weight / min_weight).max(1.0);
-    let algorithm = if estimate > NEAR_FAR_ABOVE {
+    let distinct = with_weight_type!(graph.weight_kind(), W => {
+        probe_distinct_distances::<W>(graph, source)
+    });
+    let algorithm = if estimate.max(distinct as f64) > NEAR_FAR_ABOVE {
         Algorithm::NearFar
     } else {
         Algorithm::Fast
@@ -57,9 +67,47 @@ pub fn choose(graph: &Graph, source: usize) -> Choice {
         algorithm,
         reason: format!(
             "about {estimate:.0} distinct distances estimated ({levels} BFS levels × mean weight \
-             {mean_weight:.1} / smallest weight {min_weight}); near-far above {NEAR_FAR_ABOVE:.0}"
+             {mean_weight:.1} / smallest weight {min_weight}), {distinct} among the {} closest \
+             vertices; near-far above {NEAR_FAR_ABOVE:.0}",
+            PROBE_VERTICES.min(graph.num_vertices())
         ),
     }
+}
+
+/// The distinct distances among the first [`PROBE_VERTICES`] vertices that
+/// Dijkstra (in the weights' own arithmetic) settles from `source`.
+fn probe_distinct_distances<W: Weight>(graph: &Graph, source: usize) -> usize {
+    use std::cmp::Reverse;
+    use std::collections::{BinaryHeap, HashMap};
+    if source >= graph.num_vertices() {
+        return 0;
+    }
+    let csr = graph.csr();
+    let mut dist: HashMap<usize, u32> = HashMap::with_capacity(2 * PROBE_VERTICES);
+    let mut heap = BinaryHeap::from([Reverse((0u32, source))]);
+    dist.insert(source, 0);
+    let (mut settled, mut distinct, mut last) = (0, 0, None);
+    while let Some(Reverse((d, u))) = heap.pop() {
+        if dist.get(&u).is_some_and(|&best| d > best) {
+            continue;
+        }
+        settled += 1;
+        if last != Some(d) {
+            distinct += 1;
+            last = Some(d);
+        }
+        if settled == PROBE_VERTICES {
+            break;
+        }
+        for (v, w) in csr.edges(u) {
+            let candidate = W::extend(d, w);
+            if dist.get(&v).is_none_or(|&best| candidate < best) {
+                dist.insert(v, candidate);
+                heap.push(Reverse((candidate, v)));
+            }
+        }
+    }
+    distinct
 }
 
 /// Breadth-first levels from `source` until [`PROBE_VERTICES`] vertices are

@@ -161,11 +161,29 @@ fn near_far_on_emulated_warps_switching_teams_matches_the_oracle() {
 #[test]
 fn auto_picks_fast_on_the_papers_graphs_and_near_far_on_grids_and_roads() {
     let mut rng = TestRng::new("auto_picks_fast_on_the_papers_graphs_and_near_far_on_grids");
-    let papers = random_graph(&RandomGraphSpec::papers(200_000, rng.bits())).unwrap();
+    let spec = RandomGraphSpec::papers(200_000, rng.bits());
+    let papers = random_graph(&spec).unwrap();
+    let choice = choose(&papers, 0);
     assert_eq!(
-        choose(&papers, 0).algorithm,
+        choice.algorithm,
         Algorithm::Fast,
-        "seed {}",
+        "{}, seed {}",
+        choice.reason,
+        rng.seed
+    );
+    // The same edges with real weights in [1, 10): nearly every distance is
+    // distinct, so DA2CF would settle about one vertex per iteration.
+    let real = random_graph(&RandomGraphSpec {
+        weight_kind: sssp::graph::WeightKind::F32,
+        ..spec
+    })
+    .unwrap();
+    let choice = choose(&real, 0);
+    assert_eq!(
+        choice.algorithm,
+        Algorithm::NearFar,
+        "{}, seed {}",
+        choice.reason,
         rng.seed
     );
     let grid = grid_graph(&GridSpec::new(400, 400, rng.bits())).unwrap();
