@@ -45,7 +45,7 @@ pub fn relax_frontier<W: Weight>(
     if frontier[i] == FALSE {
         return;
     }
-    let dist_i = read_settled(&dist[i]);
+    let dist_i = dist[i].load(Ordering::Relaxed);
     for (j, w) in successors.edges(i) {
         if unsettled[j] != FALSE {
             dist[j].fetch_min(W::extend(dist_i, w), Ordering::Relaxed);
@@ -124,29 +124,12 @@ pub fn relax_unsettled_edges<W: Weight>(
     for (&j, &w) in sources[edges.clone()].iter().zip(&weights[edges]) {
         let j = j as usize;
         if is_frontier(j) {
-            best = best.min(W::extend(read_settled(&dist[j]), w));
+            best = best.min(W::extend(dist[j].load(Ordering::Relaxed), w));
         }
     }
     if best < current {
         dist[i].store(best, Ordering::Relaxed);
     }
-}
-
-/// The distance of a settled vertex during `relax`, read with a plain load,
-/// which the GPU may serve from its L1 cache (an atomic load, even a relaxed
-/// one, compiles to `ld.relaxed.sys`, which bypasses it, where CUDA C++ reads
-/// a plain `int*`).
-///
-/// Sound because nothing writes a settled vertex's distance while `relax`
-/// runs: `relax_F` lowers unsettled successors only, `relax_U` stores to
-/// unsettled vertices only, and frontier vertices are settled. So this read
-/// races with no write.
-#[inline(always)]
-fn read_settled(dist: &AtomicU32) -> u32 {
-    // SAFETY: `AtomicU32` has the layout of `u32`, and no thread writes this
-    // location during the read (see above), so a non-atomic read is no data
-    // race.
-    unsafe { dist.as_ptr().read() }
 }
 
 /// The value vertex `i` contributes to `minimum` (Fig. 4, right): its distance if
