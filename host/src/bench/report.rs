@@ -3,7 +3,7 @@
 //! and working threads, plus the papers' Tables I and II where a plan has what
 //! they compare.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -163,7 +163,7 @@ pub fn markdown(report: &Report) -> String {
         let (unit, unit_name) = plan.layout.size_unit();
         let _ = writeln!(
             out,
-            "\n## {} ({}, degree {}, {} graphs per size, {} timed GPU repetitions after {} warm-up, {} CPU repetition(s))\n",
+            "\n## {} ({}, degree {}, {}, {} timed GPU repetitions after {} warm-up, {} CPU repetition(s))\n",
             plan.name,
             plan.layout.plural(),
             plan.degree.map_or_else(
@@ -174,7 +174,7 @@ pub fn markdown(report: &Report) -> String {
                 },
                 |d| d.to_string()
             ),
-            plan.graphs_per_size,
+            graphs_per_size(&records),
             plan.repetitions,
             plan.warmup,
             plan.cpu_repetitions
@@ -218,6 +218,22 @@ pub fn markdown(report: &Report) -> String {
         paper_tables(&mut out, &rows);
     }
     out
+}
+
+/// "k graphs per size", or the range when sizes differ (runs merged from
+/// several calls): counted from the records, not the plan.
+fn graphs_per_size(records: &[&Record]) -> String {
+    let mut seeds: BTreeMap<usize, BTreeSet<u64>> = BTreeMap::new();
+    for r in records {
+        seeds.entry(r.n).or_default().insert(r.seed);
+    }
+    let counts = seeds.values().map(BTreeSet::len);
+    let (low, high) = (counts.clone().min().unwrap_or(0), counts.max().unwrap_or(0));
+    if low == high {
+        format!("{low} graph{} per size", if low == 1 { "" } else { "s" })
+    } else {
+        format!("{low}–{high} graphs per size (the `verified` column counts them)")
+    }
 }
 
 /// Ortega-Arranz et al.'s Table I (CPU Martín over GPU Crauser general) and
