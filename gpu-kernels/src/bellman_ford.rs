@@ -28,9 +28,10 @@
 //! number of threads or the order of the atomics, so every form takes the same
 //! number of rounds as the CPU model.
 //!
-//! Distances use [`extend`]: `dist + w` saturates to
-//! [`SATURATED`](crate::distance::SATURATED) and never wraps; `INFINITY` stays
-//! `INFINITY`.
+//! Distances use the weight type's
+//! [`Weight::extend`]: `dist + w` saturates
+//! to [`SATURATED`](crate::distance::SATURATED) and never wraps; `INFINITY`
+//! stays `INFINITY`.
 
 use core::sync::atomic::Ordering::Relaxed;
 use core::sync::atomic::{AtomicU8, AtomicU32};

@@ -138,18 +138,13 @@ pub fn is_f32_weight(word: u32) -> bool {
     word <= f32::MAX.to_bits()
 }
 
-/// [`Weight::extend`] for `u32` weights.
-#[inline(always)]
-pub fn extend(d: u32, w: u32) -> u32 {
-    <u32 as Weight>::extend(d, w)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn extend_is_exact_below_the_limit_and_saturates_above() {
+        let extend = <u32 as Weight>::extend;
         assert_eq!(extend(0, 0), 0);
         assert_eq!(extend(5, 7), 12);
         assert_eq!(extend(MAX_DISTANCE - 3, 3), MAX_DISTANCE);

@@ -27,13 +27,13 @@ pub struct Choice {
 /// Chooses between `fast` and `near-far` for `graph` from `source`.
 ///
 /// DA2CF takes one iteration per distinct distance. Two lower estimates of
-/// that count, near-far if either is above [`NEAR_FAR_ABOVE`]:
+/// that count, near-far if either is above `NEAR_FAR_ABOVE`:
 /// - the breadth-first levels from `source` needed to visit
-///   [`PROBE_VERTICES`] vertices (or all it reaches), times the mean weight
+///   `PROBE_VERTICES` vertices (or all it reaches), times the mean weight
 ///   over the smallest non-zero weight (the distance values one level spans):
 ///   about 30 on the papers' graphs (degree 7, weights 1..10), thousands on a
 ///   road network or a grid;
-/// - the distinct distances among the [`PROBE_VERTICES`] vertices closest to
+/// - the distinct distances among the `PROBE_VERTICES` vertices closest to
 ///   `source` (a Dijkstra stopped there): real weights make nearly every
 ///   distance distinct, which the first estimate cannot see (on the papers'
 ///   graphs with `f32` weights in `[1, 10)` it stays at about 50).
@@ -74,7 +74,7 @@ pub fn choose(graph: &Graph, source: usize) -> Choice {
     }
 }
 
-/// The distinct distances among the first [`PROBE_VERTICES`] vertices that
+/// The distinct distances among the first `PROBE_VERTICES` vertices that
 /// Dijkstra (in the weights' own arithmetic) settles from `source`.
 fn probe_distinct_distances<W: Weight>(graph: &Graph, source: usize) -> usize {
     use std::cmp::Reverse;
@@ -110,7 +110,7 @@ fn probe_distinct_distances<W: Weight>(graph: &Graph, source: usize) -> usize {
     distinct
 }
 
-/// Breadth-first levels from `source` until [`PROBE_VERTICES`] vertices are
+/// Breadth-first levels from `source` until `PROBE_VERTICES` vertices are
 /// visited or none is left.
 fn probe_levels(graph: &Graph, source: usize) -> u32 {
     let n = graph.num_vertices();

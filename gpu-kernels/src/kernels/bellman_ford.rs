@@ -4,7 +4,6 @@
 //! [`bellman_ford::thread_loop`]; they differ in the threads, the barrier and
 //! where the round flags live.
 
-use crate::distance::Weight;
 use core::sync::atomic::{AtomicU8, AtomicU32};
 
 use crate::bellman_ford::{self, Arrays, RoundFlags};
@@ -44,138 +43,112 @@ unsafe fn arrays<'a>(
     }
 }
 
-/// "Algorithm 1" as written: one block strides over all vertices, rounds
-/// separated by `__syncthreads()`, the round flags in shared memory. Writes the
-/// number of rounds to `rounds[0]`.
-///
-/// # Thread mapping
-/// One block (`gridDim.x = 1`; blocks other than block 0 return at once) of any
-/// size; thread `t` owns vertices `t, t + blockDim.x, …` below `n` and every
-/// thread runs every round, owning vertices or not.
-///
-/// # Safety
-/// `offsets` holds `n + 1` elements, `targets` and `weights` `m`, `dist` and
-/// `predist` `n` `u32`s, `changed` `n` bytes, `rounds` one `u32` (module
-/// contract); the launch gives
-/// [`BELLMAN_FORD_BLOCK_SHARED_BYTES`](crate::launch::BELLMAN_FORD_BLOCK_SHARED_BYTES)
-/// bytes of dynamic shared memory. All arrays are written by the kernel; their
-/// contents at launch do not matter.
-#[inline(always)]
-unsafe fn bellman_ford_block<W: Weight>(
-    offsets: *const u32,
-    targets: *const u32,
-    weights: *const u32,
-    n: u32,
-    m: u32,
-    source: u32,
-    dist: *const AtomicU32,
-    predist: *const AtomicU32,
-    changed: *const AtomicU8,
-    rounds: *mut u32,
-) {
-    // Block-uniform: a stray block must not run the loop over the same arrays.
-    if block_idx_x() != 0 {
-        return;
-    }
-    let thread = thread_idx_x() as usize;
-    // SAFETY: lengths as documented; the arrays are only accessed atomically.
-    let arrays = unsafe { arrays(offsets, targets, weights, n, m, dist, predist, changed) };
-    // SAFETY: the launch gives the block 8 bytes of dynamic shared memory,
-    // aligned for `u32`, which only these atomics access; thread 0 initializes
-    // them before the first barrier.
-    let flags = unsafe { &*dynamic_shared_mem::<RoundFlags>() };
-    let count = bellman_ford::thread_loop::<W>(
-        thread,
-        block_dim_x() as usize,
-        source as usize,
-        arrays,
-        flags,
-        sync_threads,
-    );
-    if thread == 0 {
-        // SAFETY: `rounds` holds one element, written by this thread only.
-        unsafe { *rounds = count };
-    }
-}
-
-weight_entries!(bellman_ford_block => bellman_ford_block_u32, bellman_ford_block_f32 (
-    offsets: *const u32,
-    targets: *const u32,
-    weights: *const u32,
-    n: u32,
-    m: u32,
-    source: u32,
-    dist: *const AtomicU32,
-    predist: *const AtomicU32,
-    changed: *const AtomicU8,
-    rounds: *mut u32,
-));
-
-/// "Algorithm 1" over the whole grid: all threads of all blocks stride over the
-/// vertices, rounds separated by a grid-wide barrier, the round flags in global
-/// memory. Writes the number of rounds to `rounds[0]`.
-///
-/// # Thread mapping
-/// A one-dimensional grid of any shape whose blocks are all resident at once;
-/// global thread `t = blockIdx.x * blockDim.x + threadIdx.x` owns vertices
-/// `t, t + gridDim.x * blockDim.x, …` below `n`, and every thread runs every
-/// round, owning vertices or not.
-///
-/// # Safety
-/// `offsets` holds `n + 1` elements, `targets` and `weights` `m`, `dist` and
-/// `predist` `n` `u32`s, `changed` `n` bytes, `flags`
-/// [`BELLMAN_FORD_FLAG_WORDS`](crate::launch::BELLMAN_FORD_FLAG_WORDS) `u32`s,
-/// `barrier` [`GRID_BARRIER_WORDS`](crate::launch::GRID_BARRIER_WORDS) `u32`s
-/// that are all zero at launch, `rounds` one `u32` (module contract). The grid
-/// is launched cooperatively (`cuLaunchCooperativeKernel`), so that all its
-/// blocks are co-resident, as [`grid_sync`] requires. Apart from `barrier`,
-/// the contents of the arrays at launch do not matter.
-#[inline(always)]
-unsafe fn bellman_ford_grid<W: Weight>(
-    offsets: *const u32,
-    targets: *const u32,
-    weights: *const u32,
-    n: u32,
-    m: u32,
-    source: u32,
-    dist: *const AtomicU32,
-    predist: *const AtomicU32,
-    changed: *const AtomicU8,
-    flags: *const RoundFlags,
-    barrier: *const GridBarrier,
-    rounds: *mut u32,
-) {
-    let thread = index_1d() as usize;
-    let stride = grid_dim_x() as usize * block_dim_x() as usize;
-    // SAFETY: lengths as documented; the arrays are only accessed atomically.
-    let arrays = unsafe { arrays(offsets, targets, weights, n, m, dist, predist, changed) };
-    // SAFETY: `flags` and `barrier` point to device allocations of 2 `u32`s each
-    // (the sizes of `RoundFlags` and `GridBarrier`), accessed only atomically.
-    let (flags, barrier) = unsafe { (&*flags, &*barrier) };
-    let count =
-        bellman_ford::thread_loop::<W>(thread, stride, source as usize, arrays, flags, || {
-            // SAFETY: the launch is cooperative and `barrier` zeroed at launch, as
-            // documented; `thread_loop` calls this from grid-uniform control flow,
-            // the same number of times in every thread (no thread returns early).
-            unsafe { grid_sync(barrier) }
-        });
-    if thread == 0 {
-        // SAFETY: `rounds` holds one element, written by this thread only.
-        unsafe { *rounds = count };
+weight_kernel! {
+    /// "Algorithm 1" as written: one block strides over all vertices, rounds
+    /// separated by `__syncthreads()`, the round flags in shared memory. Writes the
+    /// number of rounds to `rounds[0]`.
+    ///
+    /// # Thread mapping
+    /// One block (`gridDim.x = 1`; blocks other than block 0 return at once) of any
+    /// size; thread `t` owns vertices `t, t + blockDim.x, …` below `n` and every
+    /// thread runs every round, owning vertices or not.
+    ///
+    /// # Safety
+    /// `offsets` holds `n + 1` elements, `targets` and `weights` `m`, `dist` and
+    /// `predist` `n` `u32`s, `changed` `n` bytes, `rounds` one `u32` (module
+    /// contract); the launch gives
+    /// [`BELLMAN_FORD_BLOCK_SHARED_BYTES`](crate::launch::BELLMAN_FORD_BLOCK_SHARED_BYTES)
+    /// bytes of dynamic shared memory. All arrays are written by the kernel; their
+    /// contents at launch do not matter.
+    fn bellman_ford_block as bellman_ford_block_u32, bellman_ford_block_f32 (
+        offsets: *const u32,
+        targets: *const u32,
+        weights: *const u32,
+        n: u32,
+        m: u32,
+        source: u32,
+        dist: *const AtomicU32,
+        predist: *const AtomicU32,
+        changed: *const AtomicU8,
+        rounds: *mut u32,
+    ) {
+        // Block-uniform: a stray block must not run the loop over the same arrays.
+        if block_idx_x() != 0 {
+            return;
+        }
+        let thread = thread_idx_x() as usize;
+        // SAFETY: lengths as documented; the arrays are only accessed atomically.
+        let arrays = unsafe { arrays(offsets, targets, weights, n, m, dist, predist, changed) };
+        // SAFETY: the launch gives the block 8 bytes of dynamic shared memory,
+        // aligned for `u32`, which only these atomics access; thread 0 initializes
+        // them before the first barrier.
+        let flags = unsafe { &*dynamic_shared_mem::<RoundFlags>() };
+        let count = bellman_ford::thread_loop::<W>(
+            thread,
+            block_dim_x() as usize,
+            source as usize,
+            arrays,
+            flags,
+            sync_threads,
+        );
+        if thread == 0 {
+            // SAFETY: `rounds` holds one element, written by this thread only.
+            unsafe { *rounds = count };
+        }
     }
 }
 
-weight_entries!(bellman_ford_grid => bellman_ford_grid_u32, bellman_ford_grid_f32 (
-    offsets: *const u32,
-    targets: *const u32,
-    weights: *const u32,
-    n: u32,
-    m: u32,
-    source: u32,
-    dist: *const AtomicU32,
-    predist: *const AtomicU32,
-    changed: *const AtomicU8,
-    flags: *const RoundFlags,
-    barrier: *const GridBarrier,
-    rounds: *mut u32,
-));
+weight_kernel! {
+    /// "Algorithm 1" over the whole grid: all threads of all blocks stride over the
+    /// vertices, rounds separated by a grid-wide barrier, the round flags in global
+    /// memory. Writes the number of rounds to `rounds[0]`.
+    ///
+    /// # Thread mapping
+    /// A one-dimensional grid of any shape whose blocks are all resident at once;
+    /// global thread `t = blockIdx.x * blockDim.x + threadIdx.x` owns vertices
+    /// `t, t + gridDim.x * blockDim.x, …` below `n`, and every thread runs every
+    /// round, owning vertices or not.
+    ///
+    /// # Safety
+    /// `offsets` holds `n + 1` elements, `targets` and `weights` `m`, `dist` and
+    /// `predist` `n` `u32`s, `changed` `n` bytes, `flags`
+    /// [`BELLMAN_FORD_FLAG_WORDS`](crate::launch::BELLMAN_FORD_FLAG_WORDS) `u32`s,
+    /// `barrier` [`GRID_BARRIER_WORDS`](crate::launch::GRID_BARRIER_WORDS) `u32`s
+    /// that are all zero at launch, `rounds` one `u32` (module contract). The grid
+    /// is launched cooperatively (`cuLaunchCooperativeKernel`), so that all its
+    /// blocks are co-resident, as [`grid_sync`] requires. Apart from `barrier`,
+    /// the contents of the arrays at launch do not matter.
+    fn bellman_ford_grid as bellman_ford_grid_u32, bellman_ford_grid_f32 (
+        offsets: *const u32,
+        targets: *const u32,
+        weights: *const u32,
+        n: u32,
+        m: u32,
+        source: u32,
+        dist: *const AtomicU32,
+        predist: *const AtomicU32,
+        changed: *const AtomicU8,
+        flags: *const RoundFlags,
+        barrier: *const GridBarrier,
+        rounds: *mut u32,
+    ) {
+        let thread = index_1d() as usize;
+        let stride = grid_dim_x() as usize * block_dim_x() as usize;
+        // SAFETY: lengths as documented; the arrays are only accessed atomically.
+        let arrays = unsafe { arrays(offsets, targets, weights, n, m, dist, predist, changed) };
+        // SAFETY: `flags` and `barrier` point to device allocations of 2 `u32`s each
+        // (the sizes of `RoundFlags` and `GridBarrier`), accessed only atomically.
+        let (flags, barrier) = unsafe { (&*flags, &*barrier) };
+        let count =
+            bellman_ford::thread_loop::<W>(thread, stride, source as usize, arrays, flags, || {
+                // SAFETY: the launch is cooperative and `barrier` zeroed at launch, as
+                // documented; `thread_loop` calls this from grid-uniform control flow,
+                // the same number of times in every thread (no thread returns early).
+                unsafe { grid_sync(barrier) }
+            });
+        if thread == 0 {
+            // SAFETY: `rounds` holds one element, written by this thread only.
+            unsafe { *rounds = count };
+        }
+    }
+}

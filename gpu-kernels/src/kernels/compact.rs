@@ -2,7 +2,6 @@
 //! an initialization, and the loop on one block or on the whole grid. Both
 //! loops run [`compact::thread_loop`]; they differ in their [`Team`].
 
-use crate::distance::Weight;
 use core::sync::atomic::AtomicU32;
 use core::sync::atomic::Ordering::Relaxed;
 
@@ -258,70 +257,54 @@ unsafe fn arrays<'a>(
 /// [`COMPACT_SHARED_BYTES`](crate::launch::COMPACT_SHARED_BYTES) of dynamic
 /// shared memory.
 #[allow(clippy::too_many_arguments)]
-#[inline(always)]
-unsafe fn compact_block_loop<W: Weight>(
-    offsets: *const u32,
-    targets: *const u32,
-    weights: *const u32,
-    n: u32,
-    m: u32,
-    delta_node: *const u32,
-    delta_node_len: u32,
-    dist: *const AtomicU32,
-    frontier: *const AtomicU32,
-    reached0: *const AtomicU32,
-    reached1: *const AtomicU32,
-    state: *const LoopState<AtomicU32>,
-    min_work: u32,
-    max_work: u32,
-) {
-    // SAFETY: lengths as documented; the state arrays are only accessed
-    // atomically.
-    let arrays = unsafe {
-        arrays(
-            offsets,
-            targets,
-            weights,
-            n,
-            m,
-            delta_node,
-            delta_node_len,
-            dist,
-            frontier,
-            reached0,
-            reached1,
-            state,
-        )
-    };
-    // SAFETY: `state` points to a LoopState (the kernel's contract); the
-    // launch gives COMPACT_SHARED_BYTES of dynamic shared memory.
-    unsafe {
-        with_state_in_shared(state, |local| {
-            let arrays = Arrays {
-                state: local,
-                ..arrays
-            };
-            compact::thread_loop::<W>(arrays, min_work, max_work, &BlockTeam);
-        })
+weight_kernel! {
+    fn compact_block_loop as compact_block_loop_u32, compact_block_loop_f32 (
+        offsets: *const u32,
+        targets: *const u32,
+        weights: *const u32,
+        n: u32,
+        m: u32,
+        delta_node: *const u32,
+        delta_node_len: u32,
+        dist: *const AtomicU32,
+        frontier: *const AtomicU32,
+        reached0: *const AtomicU32,
+        reached1: *const AtomicU32,
+        state: *const LoopState<AtomicU32>,
+        min_work: u32,
+        max_work: u32,
+    ) {
+        // SAFETY: lengths as documented; the state arrays are only accessed
+        // atomically.
+        let arrays = unsafe {
+            arrays(
+                offsets,
+                targets,
+                weights,
+                n,
+                m,
+                delta_node,
+                delta_node_len,
+                dist,
+                frontier,
+                reached0,
+                reached1,
+                state,
+            )
+        };
+        // SAFETY: `state` points to a LoopState (the kernel's contract); the
+        // launch gives COMPACT_SHARED_BYTES of dynamic shared memory.
+        unsafe {
+            with_state_in_shared(state, |local| {
+                let arrays = Arrays {
+                    state: local,
+                    ..arrays
+                };
+                compact::thread_loop::<W>(arrays, min_work, max_work, &BlockTeam);
+            })
+        }
     }
 }
-
-weight_entries!(compact_block_loop => compact_block_loop_u32, compact_block_loop_f32 (
-    offsets: *const u32,
-    targets: *const u32,
-    weights: *const u32,
-    n: u32,
-    m: u32,
-    delta_node: *const u32,
-    delta_node_len: u32,
-    dist: *const AtomicU32,
-    frontier: *const AtomicU32,
-    reached0: *const AtomicU32,
-    reached1: *const AtomicU32,
-    state: *const LoopState<AtomicU32>,
-    min_work: u32,
-    max_work: u32,
-));
 
 /// `compact_grid_loop`: the loop on the whole grid, with grid-wide barriers;
 /// otherwise as `compact_block_loop`.
@@ -338,63 +321,46 @@ weight_entries!(compact_block_loop => compact_block_loop_u32, compact_block_loop
 /// [`GRID_BARRIER_WORDS`](crate::launch::GRID_BARRIER_WORDS) `u32`s with
 /// `arrived` zero at launch.
 #[allow(clippy::too_many_arguments)]
-#[inline(always)]
-unsafe fn compact_grid_loop<W: Weight>(
-    offsets: *const u32,
-    targets: *const u32,
-    weights: *const u32,
-    n: u32,
-    m: u32,
-    delta_node: *const u32,
-    delta_node_len: u32,
-    dist: *const AtomicU32,
-    frontier: *const AtomicU32,
-    reached0: *const AtomicU32,
-    reached1: *const AtomicU32,
-    state: *const LoopState<AtomicU32>,
-    min_work: u32,
-    max_work: u32,
-    barrier: *const GridBarrier,
-) {
-    // SAFETY: as in `compact_block_loop`.
-    let arrays = unsafe {
-        arrays(
-            offsets,
-            targets,
-            weights,
-            n,
-            m,
-            delta_node,
-            delta_node_len,
-            dist,
-            frontier,
-            reached0,
-            reached1,
-            state,
-        )
-    };
-    // SAFETY: `barrier` is a device allocation of the barrier's two words,
-    // accessed only atomically.
-    let team = GridTeam {
-        barrier: unsafe { &*barrier },
-    };
-    compact::thread_loop::<W>(arrays, min_work, max_work, &team);
+weight_kernel! {
+    fn compact_grid_loop as compact_grid_loop_u32, compact_grid_loop_f32 (
+        offsets: *const u32,
+        targets: *const u32,
+        weights: *const u32,
+        n: u32,
+        m: u32,
+        delta_node: *const u32,
+        delta_node_len: u32,
+        dist: *const AtomicU32,
+        frontier: *const AtomicU32,
+        reached0: *const AtomicU32,
+        reached1: *const AtomicU32,
+        state: *const LoopState<AtomicU32>,
+        min_work: u32,
+        max_work: u32,
+        barrier: *const GridBarrier,
+    ) {
+        // SAFETY: as in `compact_block_loop`.
+        let arrays = unsafe {
+            arrays(
+                offsets,
+                targets,
+                weights,
+                n,
+                m,
+                delta_node,
+                delta_node_len,
+                dist,
+                frontier,
+                reached0,
+                reached1,
+                state,
+            )
+        };
+        // SAFETY: `barrier` is a device allocation of the barrier's two words,
+        // accessed only atomically.
+        let team = GridTeam {
+            barrier: unsafe { &*barrier },
+        };
+        compact::thread_loop::<W>(arrays, min_work, max_work, &team);
+    }
 }
-
-weight_entries!(compact_grid_loop => compact_grid_loop_u32, compact_grid_loop_f32 (
-    offsets: *const u32,
-    targets: *const u32,
-    weights: *const u32,
-    n: u32,
-    m: u32,
-    delta_node: *const u32,
-    delta_node_len: u32,
-    dist: *const AtomicU32,
-    frontier: *const AtomicU32,
-    reached0: *const AtomicU32,
-    reached1: *const AtomicU32,
-    state: *const LoopState<AtomicU32>,
-    min_work: u32,
-    max_work: u32,
-    barrier: *const GridBarrier,
-));

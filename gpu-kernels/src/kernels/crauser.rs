@@ -1,7 +1,6 @@
 //! Entry points of the GPU Crauser frontier (Ortega-Arranz et al., §IV). Its
 //! `relax` kernels are DA2CF's; its `minimum2` is DA2CF's.
 
-use crate::distance::Weight;
 use core::sync::atomic::AtomicU32;
 
 use crate::crauser;
@@ -73,47 +72,40 @@ pub unsafe extern "ptx-kernel" fn crauser_delta_node_pred(
     }
 }
 
-/// `minimum1` of the general variant: per-block minima of
-/// `dist(u) + Δ_node(u)` over unsettled `u`.
-///
-/// # Thread mapping
-/// As `da2cf_minimum1`: `ceil(n / (2 * blockDim.x))` blocks, two vertices per
-/// thread, one minimum per block into `block_minima`.
-///
-/// # Safety
-/// `dist`, `delta_node` and `unsettled` hold `n` elements, `block_minima` one per
-/// block; `blockDim.x` is a power of two with 4 bytes of dynamic shared memory per
-/// thread.
-#[inline(always)]
-unsafe fn crauser_minimum1<W: Weight>(
-    dist: *const u32,
-    delta_node: *const u32,
-    unsettled: *const u8,
-    n: u32,
-    block_minima: *mut u32,
-) {
-    let n = n as usize;
-    // SAFETY: lengths as documented; all three arrays are read-only here.
-    let (dist, delta_node, unsettled) =
-        unsafe { (slice(dist, n), slice(delta_node, n), slice(unsettled, n)) };
-    let (i, j) = pair_indices(
-        block_idx_x() as usize,
-        block_dim_x() as usize,
-        thread_idx_x() as usize,
-    );
-    let value = crauser::minimum_input::<W>(i, dist, delta_node, unsettled)
-        .min(crauser::minimum_input::<W>(j, dist, delta_node, unsettled));
-    // SAFETY: every thread of the block gets here; launch shape as documented.
-    unsafe { block_minimum_to(value, block_minima) }
+weight_kernel! {
+    /// `minimum1` of the general variant: per-block minima of
+    /// `dist(u) + Δ_node(u)` over unsettled `u`.
+    ///
+    /// # Thread mapping
+    /// As `da2cf_minimum1`: `ceil(n / (2 * blockDim.x))` blocks, two vertices per
+    /// thread, one minimum per block into `block_minima`.
+    ///
+    /// # Safety
+    /// `dist`, `delta_node` and `unsettled` hold `n` elements, `block_minima` one per
+    /// block; `blockDim.x` is a power of two with 4 bytes of dynamic shared memory per
+    /// thread.
+    fn crauser_minimum1 as crauser_minimum1_u32, crauser_minimum1_f32 (
+        dist: *const u32,
+        delta_node: *const u32,
+        unsettled: *const u8,
+        n: u32,
+        block_minima: *mut u32,
+    ) {
+        let n = n as usize;
+        // SAFETY: lengths as documented; all three arrays are read-only here.
+        let (dist, delta_node, unsettled) =
+            unsafe { (slice(dist, n), slice(delta_node, n), slice(unsettled, n)) };
+        let (i, j) = pair_indices(
+            block_idx_x() as usize,
+            block_dim_x() as usize,
+            thread_idx_x() as usize,
+        );
+        let value = crauser::minimum_input::<W>(i, dist, delta_node, unsettled)
+            .min(crauser::minimum_input::<W>(j, dist, delta_node, unsettled));
+        // SAFETY: every thread of the block gets here; launch shape as documented.
+        unsafe { block_minimum_to(value, block_minima) }
+    }
 }
-
-weight_entries!(crauser_minimum1 => crauser_minimum1_u32, crauser_minimum1_f32 (
-    dist: *const u32,
-    delta_node: *const u32,
-    unsettled: *const u8,
-    n: u32,
-    block_minima: *mut u32,
-));
 
 /// `update` of Crauser's frontier: the frontier becomes the unsettled vertices
 /// with `dist <= delta`.

@@ -1,6 +1,5 @@
 //! Entry points of DA2CF (Martín et al., Fig. 2–4).
 
-use crate::distance::Weight;
 use core::sync::atomic::AtomicU32;
 
 use crate::da2cf;
@@ -45,228 +44,188 @@ pub unsafe extern "ptx-kernel" fn da2cf_initialize(
     }
 }
 
-/// `relax_F` (Fig. 3, left): frontier vertices relax their unsettled successors
-/// with an atomic minimum.
-///
-/// # Thread mapping
-/// One thread per vertex `i`; threads with `i >= n` return, as do threads of
-/// vertices outside the frontier.
-///
-/// # Safety
-/// `offsets` holds `n + 1` elements, `targets` and `weights` `m`, `dist`,
-/// `frontier` and `unsettled` `n` (module contract). `dist` is only accessed
-/// atomically during the launch.
-#[inline(always)]
-unsafe fn da2cf_relax_f<W: Weight>(
-    offsets: *const u32,
-    targets: *const u32,
-    weights: *const u32,
-    n: u32,
-    m: u32,
-    dist: *const AtomicU32,
-    frontier: *const u8,
-    unsettled: *const u8,
-) {
-    let i = index_1d();
-    if i >= n {
-        return;
-    }
-    let (n, m) = (n as usize, m as usize);
-    // SAFETY: lengths as documented; `frontier` and `unsettled` are read-only here.
-    unsafe {
-        da2cf::relax_frontier::<W>(
-            i as usize,
-            csr(offsets, targets, weights, n, m),
-            slice(dist, n),
-            slice(frontier, n),
-            slice(unsettled, n),
-        )
-    }
-}
-
-weight_entries!(da2cf_relax_f => da2cf_relax_f_u32, da2cf_relax_f_f32 (
-    offsets: *const u32,
-    targets: *const u32,
-    weights: *const u32,
-    n: u32,
-    m: u32,
-    dist: *const AtomicU32,
-    frontier: *const u8,
-    unsettled: *const u8,
-));
-
-/// `relax_F` with a plain minimum (F^GPU_no_Atomic): racy, for measurement only.
-///
-/// # Thread mapping
-/// As [`da2cf_relax_f`].
-///
-/// # Safety
-/// As [`da2cf_relax_f`]. The race it has is on values, not on memory safety:
-/// every access is a relaxed atomic load or store.
-#[inline(always)]
-unsafe fn da2cf_relax_f_no_atomic<W: Weight>(
-    offsets: *const u32,
-    targets: *const u32,
-    weights: *const u32,
-    n: u32,
-    m: u32,
-    dist: *const AtomicU32,
-    frontier: *const u8,
-    unsettled: *const u8,
-) {
-    let i = index_1d();
-    if i >= n {
-        return;
-    }
-    let (n, m) = (n as usize, m as usize);
-    // SAFETY: lengths as documented; `frontier` and `unsettled` are read-only here.
-    unsafe {
-        da2cf::relax_frontier_no_atomic::<W>(
-            i as usize,
-            csr(offsets, targets, weights, n, m),
-            slice(dist, n),
-            slice(frontier, n),
-            slice(unsettled, n),
-        )
-    }
-}
-
-weight_entries!(da2cf_relax_f_no_atomic => da2cf_relax_f_no_atomic_u32, da2cf_relax_f_no_atomic_f32 (
-    offsets: *const u32,
-    targets: *const u32,
-    weights: *const u32,
-    n: u32,
-    m: u32,
-    dist: *const AtomicU32,
-    frontier: *const u8,
-    unsettled: *const u8,
-));
-
-/// `relax_U` (Fig. 3, right): unsettled vertices take the minimum over their
-/// frontier predecessors. The CSR is the predecessor CSR.
-///
-/// # Thread mapping
-/// One thread per vertex `i`; threads with `i >= n` return, as do threads of
-/// settled vertices.
-///
-/// # Safety
-/// `offsets` holds `n + 1` elements, `targets` and `weights` `m`, `dist`,
-/// `frontier` and `unsettled` `n` (module contract). Only thread `i` writes
-/// `dist[i]`, and only while `i` is unsettled, so no thread reads it then.
-#[inline(always)]
-unsafe fn da2cf_relax_u<W: Weight>(
-    offsets: *const u32,
-    targets: *const u32,
-    weights: *const u32,
-    n: u32,
-    m: u32,
-    dist: *const AtomicU32,
-    frontier: *const u8,
-    unsettled: *const u8,
-) {
-    let i = index_1d();
-    if i >= n {
-        return;
-    }
-    let (n, m) = (n as usize, m as usize);
-    // SAFETY: lengths as documented; `frontier` and `unsettled` are read-only here.
-    unsafe {
-        da2cf::relax_unsettled::<W>(
-            i as usize,
-            csr(offsets, targets, weights, n, m),
-            slice(dist, n),
-            slice(frontier, n),
-            slice(unsettled, n),
-        )
-    }
-}
-
-weight_entries!(da2cf_relax_u => da2cf_relax_u_u32, da2cf_relax_u_f32 (
-    offsets: *const u32,
-    targets: *const u32,
-    weights: *const u32,
-    n: u32,
-    m: u32,
-    dist: *const AtomicU32,
-    frontier: *const u8,
-    unsettled: *const u8,
-));
-
-/// `relax_U` of U^GPU_PLUS (Martín et al. §4.2): each thread stages its row
-/// offset `offsets[i]` in shared memory (the block's last thread, or the thread
-/// of the last vertex, also `offsets[i + 1]`) and reads its end from its
-/// neighbour's slot; frontier flags are read through the read-only data cache.
-///
-/// # Thread mapping
-/// One thread per vertex `i`; every thread of the block reaches the barrier, then
-/// threads with `i >= n` or of settled vertices return.
-///
-/// # Safety
-/// As [`da2cf_relax_u`], and the launch gives `(blockDim.x + 1) * 4` bytes of
-/// dynamic shared memory.
-#[inline(always)]
-unsafe fn da2cf_relax_u_plus<W: Weight>(
-    offsets: *const u32,
-    targets: *const u32,
-    weights: *const u32,
-    n: u32,
-    m: u32,
-    dist: *const AtomicU32,
-    frontier: *const u8,
-    unsettled: *const u8,
-) {
-    let i = index_1d();
-    let t = thread_idx_x() as usize;
-    let staged = dynamic_shared_mem::<u32>();
-    if i < n {
-        let i = i as usize;
-        // SAFETY: `i < n`, so `offsets[i + 1]` exists; slots `t` and `t + 1` are
-        // within the `blockDim.x + 1` slots of the launch, and only this thread
-        // writes them.
-        unsafe {
-            *staged.add(t) = *offsets.add(i);
-            if t + 1 == block_dim_x() as usize || i + 1 == n as usize {
-                *staged.add(t + 1) = *offsets.add(i + 1);
-            }
-        }
-    }
-    sync_threads();
-    if i >= n {
-        return;
-    }
-    let (i, n, m) = (i as usize, n as usize, m as usize);
-    // SAFETY: lengths as documented; the barrier above ordered the staged
-    // offsets; `frontier` is read-only during the kernel.
-    unsafe {
-        if *unsettled.add(i) == da2cf::FALSE {
+weight_kernel! {
+    /// `relax_F` (Fig. 3, left): frontier vertices relax their unsettled successors
+    /// with an atomic minimum.
+    ///
+    /// # Thread mapping
+    /// One thread per vertex `i`; threads with `i >= n` return, as do threads of
+    /// vertices outside the frontier.
+    ///
+    /// # Safety
+    /// `offsets` holds `n + 1` elements, `targets` and `weights` `m`, `dist`,
+    /// `frontier` and `unsettled` `n` (module contract). `dist` is only accessed
+    /// atomically during the launch.
+    fn da2cf_relax_f as da2cf_relax_f_u32, da2cf_relax_f_f32 (
+        offsets: *const u32,
+        targets: *const u32,
+        weights: *const u32,
+        n: u32,
+        m: u32,
+        dist: *const AtomicU32,
+        frontier: *const u8,
+        unsettled: *const u8,
+    ) {
+        let i = index_1d();
+        if i >= n {
             return;
         }
-        let edges = *staged.add(t) as usize..*staged.add(t + 1) as usize;
-        let is_frontier = |j: usize| {
-            assert!(j < n);
-            load_read_only(frontier.add(j)) != da2cf::FALSE
-        };
-        da2cf::relax_unsettled_edges::<W>(
-            i,
-            edges,
-            slice(targets, m),
-            slice(weights, m),
-            slice(dist, n),
-            is_frontier,
-        );
+        let (n, m) = (n as usize, m as usize);
+        // SAFETY: lengths as documented; `frontier` and `unsettled` are read-only here.
+        unsafe {
+            da2cf::relax_frontier::<W>(
+                i as usize,
+                csr(offsets, targets, weights, n, m),
+                slice(dist, n),
+                slice(frontier, n),
+                slice(unsettled, n),
+            )
+        }
     }
 }
 
-weight_entries!(da2cf_relax_u_plus => da2cf_relax_u_plus_u32, da2cf_relax_u_plus_f32 (
-    offsets: *const u32,
-    targets: *const u32,
-    weights: *const u32,
-    n: u32,
-    m: u32,
-    dist: *const AtomicU32,
-    frontier: *const u8,
-    unsettled: *const u8,
-));
+weight_kernel! {
+    /// `relax_F` with a plain minimum (F^GPU_no_Atomic): racy, for measurement only.
+    ///
+    /// # Thread mapping
+    /// As [`da2cf_relax_f`].
+    ///
+    /// # Safety
+    /// As [`da2cf_relax_f`]. The race it has is on values, not on memory safety:
+    /// every access is a relaxed atomic load or store.
+    fn da2cf_relax_f_no_atomic as da2cf_relax_f_no_atomic_u32, da2cf_relax_f_no_atomic_f32 (
+        offsets: *const u32,
+        targets: *const u32,
+        weights: *const u32,
+        n: u32,
+        m: u32,
+        dist: *const AtomicU32,
+        frontier: *const u8,
+        unsettled: *const u8,
+    ) {
+        let i = index_1d();
+        if i >= n {
+            return;
+        }
+        let (n, m) = (n as usize, m as usize);
+        // SAFETY: lengths as documented; `frontier` and `unsettled` are read-only here.
+        unsafe {
+            da2cf::relax_frontier_no_atomic::<W>(
+                i as usize,
+                csr(offsets, targets, weights, n, m),
+                slice(dist, n),
+                slice(frontier, n),
+                slice(unsettled, n),
+            )
+        }
+    }
+}
+
+weight_kernel! {
+    /// `relax_U` (Fig. 3, right): unsettled vertices take the minimum over their
+    /// frontier predecessors. The CSR is the predecessor CSR.
+    ///
+    /// # Thread mapping
+    /// One thread per vertex `i`; threads with `i >= n` return, as do threads of
+    /// settled vertices.
+    ///
+    /// # Safety
+    /// `offsets` holds `n + 1` elements, `targets` and `weights` `m`, `dist`,
+    /// `frontier` and `unsettled` `n` (module contract). Only thread `i` writes
+    /// `dist[i]`, and only while `i` is unsettled, so no thread reads it then.
+    fn da2cf_relax_u as da2cf_relax_u_u32, da2cf_relax_u_f32 (
+        offsets: *const u32,
+        targets: *const u32,
+        weights: *const u32,
+        n: u32,
+        m: u32,
+        dist: *const AtomicU32,
+        frontier: *const u8,
+        unsettled: *const u8,
+    ) {
+        let i = index_1d();
+        if i >= n {
+            return;
+        }
+        let (n, m) = (n as usize, m as usize);
+        // SAFETY: lengths as documented; `frontier` and `unsettled` are read-only here.
+        unsafe {
+            da2cf::relax_unsettled::<W>(
+                i as usize,
+                csr(offsets, targets, weights, n, m),
+                slice(dist, n),
+                slice(frontier, n),
+                slice(unsettled, n),
+            )
+        }
+    }
+}
+
+weight_kernel! {
+    /// `relax_U` of U^GPU_PLUS (Martín et al. §4.2): each thread stages its row
+    /// offset `offsets[i]` in shared memory (the block's last thread, or the thread
+    /// of the last vertex, also `offsets[i + 1]`) and reads its end from its
+    /// neighbour's slot; frontier flags are read through the read-only data cache.
+    ///
+    /// # Thread mapping
+    /// One thread per vertex `i`; every thread of the block reaches the barrier, then
+    /// threads with `i >= n` or of settled vertices return.
+    ///
+    /// # Safety
+    /// As [`da2cf_relax_u`], and the launch gives `(blockDim.x + 1) * 4` bytes of
+    /// dynamic shared memory.
+    fn da2cf_relax_u_plus as da2cf_relax_u_plus_u32, da2cf_relax_u_plus_f32 (
+        offsets: *const u32,
+        targets: *const u32,
+        weights: *const u32,
+        n: u32,
+        m: u32,
+        dist: *const AtomicU32,
+        frontier: *const u8,
+        unsettled: *const u8,
+    ) {
+        let i = index_1d();
+        let t = thread_idx_x() as usize;
+        let staged = dynamic_shared_mem::<u32>();
+        if i < n {
+            let i = i as usize;
+            // SAFETY: `i < n`, so `offsets[i + 1]` exists; slots `t` and `t + 1` are
+            // within the `blockDim.x + 1` slots of the launch, and only this thread
+            // writes them.
+            unsafe {
+                *staged.add(t) = *offsets.add(i);
+                if t + 1 == block_dim_x() as usize || i + 1 == n as usize {
+                    *staged.add(t + 1) = *offsets.add(i + 1);
+                }
+            }
+        }
+        sync_threads();
+        if i >= n {
+            return;
+        }
+        let (i, n, m) = (i as usize, n as usize, m as usize);
+        // SAFETY: lengths as documented; the barrier above ordered the staged
+        // offsets; `frontier` is read-only during the kernel.
+        unsafe {
+            if *unsettled.add(i) == da2cf::FALSE {
+                return;
+            }
+            let edges = *staged.add(t) as usize..*staged.add(t + 1) as usize;
+            let is_frontier = |j: usize| {
+                assert!(j < n);
+                load_read_only(frontier.add(j)) != da2cf::FALSE
+            };
+            da2cf::relax_unsettled_edges::<W>(
+                i,
+                edges,
+                slice(targets, m),
+                slice(weights, m),
+                slice(dist, n),
+                is_frontier,
+            );
+        }
+    }
+}
 
 /// `minimum1` (Fig. 4, right): per-block minima of the distances of unsettled
 /// vertices (settled ones count as infinity).

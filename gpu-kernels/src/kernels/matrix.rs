@@ -9,7 +9,6 @@
 //! where there is none); its length is computed in 64 bits, so `n` up to
 //! `u32::MAX` indexes correctly (the host refuses far smaller `n`).
 
-use crate::distance::Weight;
 use core::slice::from_raw_parts;
 use core::sync::atomic::AtomicU32;
 use core::sync::atomic::Ordering::Relaxed;
@@ -101,202 +100,188 @@ unsafe fn layout<'a>(words: usize) -> (Votes<'a>, *mut u32, *mut u8) {
     }
 }
 
-/// `relax_U` on an adjacency matrix (U^GPU, Martín et al. §5): every unsettled
-/// vertex `t` lowers its distance to the minimum of `dist(k) + w(k, t)` over its
-/// frontier predecessors `k`, walking its column `t` in chunks of `b` rows
-/// (`b = blockDim.x`). Before each chunk, every thread of the block stages one
-/// row's frontier flag and distance in shared memory; after a barrier, each
-/// unsettled thread scans the chunk, reading the entries of frontier rows only
-/// (the warp's threads read consecutive columns of one row: coalesced); a
-/// second barrier frees the staging slots for the next chunk. Blocks without
-/// an unsettled vertex return at once, and chunks without a frontier row are
-/// not scanned ([`Votes`]). No atomics on distances: only thread `t` writes
-/// `dist[t]`, at the end, and `t` is unsettled, so no thread uses that value
-/// (staging may load it; only frontier distances are used).
-///
-/// # Thread mapping
-/// `ceil(n / blockDim.x)` blocks; thread `threadIdx.x` of block `blockIdx.x`
-/// owns column `t = blockIdx.x * blockDim.x + threadIdx.x`. Every thread, also
-/// those with `t >= n` and those of settled vertices, stages its slot of every
-/// chunk (`false`/infinity past `n`) and reaches every barrier: the chunk loop
-/// (`ceil(n / blockDim.x)` chunks) is the same in the whole block, and a block
-/// returns early only as a whole.
-///
-/// # Safety
-/// `weights` holds `n * n` elements and is not written during the kernel;
-/// `dist`, `frontier` and `unsettled` hold `n` elements (module contract); the
-/// launch gives at least `8 + blockDim.x * 5` bytes of dynamic shared memory
-/// ([`MATRIX_RELAX_U_SHARED_BYTES`](crate::launch::MATRIX_RELAX_U_SHARED_BYTES)
-/// for blocks of [`BLOCK_SIZE`](crate::launch::BLOCK_SIZE)). `dist` is only
-/// accessed atomically (relaxed loads and stores) during the launch.
-#[inline(always)]
-unsafe fn matrix_relax_u<W: Weight>(
-    weights: *const u32,
-    n: u32,
-    dist: *const AtomicU32,
-    frontier: *const u8,
-    unsettled: *const u8,
-) {
-    let n = n as usize;
-    let b = block_dim_x() as usize;
-    let thread = thread_idx_x() as usize;
-    let column = index_1d() as usize;
-    // SAFETY: lengths as documented; `weights`, `frontier` and `unsettled` are
-    // read-only during the kernel, `dist` is accessed atomically.
-    let (weights, dist, frontier, unsettled) = unsafe {
-        (
-            slice(weights, n * n),
-            slice(dist, n),
-            slice(frontier, n),
-            slice(unsettled, n),
-        )
-    };
-    // SAFETY: the launch gives `8 + 5 * b` bytes: the votes, `b` staged
-    // distances, `b` staged frontier flags.
-    let (votes, staged_dist, staged_frontier) = unsafe { layout(b) };
-    let start = matrix::column_start(column, dist, unsettled);
-    if !votes.block_has_work(thread, start.is_some()) {
-        return;
-    }
-    let mut best = start.unwrap_or(INFINITY);
-    // The vote word of the current chunk, `chunk / b % 2`.
-    let mut vote = 0;
-    let mut chunk = 0;
-    while chunk < n {
-        let (flag, d) = matrix::stage_frontier(chunk + thread, dist, frontier);
-        // SAFETY: `thread < b`, so both slots are within the launch's shared
-        // memory; this thread alone writes them, and the barrier that ended the
-        // previous chunk ordered every read of them before these writes.
-        unsafe {
-            *staged_dist.add(thread) = d;
-            *staged_frontier.add(thread) = flag;
+weight_kernel! {
+    /// `relax_U` on an adjacency matrix (U^GPU, Martín et al. §5): every unsettled
+    /// vertex `t` lowers its distance to the minimum of `dist(k) + w(k, t)` over its
+    /// frontier predecessors `k`, walking its column `t` in chunks of `b` rows
+    /// (`b = blockDim.x`). Before each chunk, every thread of the block stages one
+    /// row's frontier flag and distance in shared memory; after a barrier, each
+    /// unsettled thread scans the chunk, reading the entries of frontier rows only
+    /// (the warp's threads read consecutive columns of one row: coalesced); a
+    /// second barrier frees the staging slots for the next chunk. Blocks without
+    /// an unsettled vertex return at once, and chunks without a frontier row are
+    /// not scanned ([`Votes`]). No atomics on distances: only thread `t` writes
+    /// `dist[t]`, at the end, and `t` is unsettled, so no thread uses that value
+    /// (staging may load it; only frontier distances are used).
+    ///
+    /// # Thread mapping
+    /// `ceil(n / blockDim.x)` blocks; thread `threadIdx.x` of block `blockIdx.x`
+    /// owns column `t = blockIdx.x * blockDim.x + threadIdx.x`. Every thread, also
+    /// those with `t >= n` and those of settled vertices, stages its slot of every
+    /// chunk (`false`/infinity past `n`) and reaches every barrier: the chunk loop
+    /// (`ceil(n / blockDim.x)` chunks) is the same in the whole block, and a block
+    /// returns early only as a whole.
+    ///
+    /// # Safety
+    /// `weights` holds `n * n` elements and is not written during the kernel;
+    /// `dist`, `frontier` and `unsettled` hold `n` elements (module contract); the
+    /// launch gives at least `8 + blockDim.x * 5` bytes of dynamic shared memory
+    /// ([`MATRIX_RELAX_U_SHARED_BYTES`](crate::launch::MATRIX_RELAX_U_SHARED_BYTES)
+    /// for blocks of [`BLOCK_SIZE`](crate::launch::BLOCK_SIZE)). `dist` is only
+    /// accessed atomically (relaxed loads and stores) during the launch.
+    fn matrix_relax_u as matrix_relax_u_u32, matrix_relax_u_f32 (
+        weights: *const u32,
+        n: u32,
+        dist: *const AtomicU32,
+        frontier: *const u8,
+        unsettled: *const u8,
+    ) {
+        let n = n as usize;
+        let b = block_dim_x() as usize;
+        let thread = thread_idx_x() as usize;
+        let column = index_1d() as usize;
+        // SAFETY: lengths as documented; `weights`, `frontier` and `unsettled` are
+        // read-only during the kernel, `dist` is accessed atomically.
+        let (weights, dist, frontier, unsettled) = unsafe {
+            (
+                slice(weights, n * n),
+                slice(dist, n),
+                slice(frontier, n),
+                slice(unsettled, n),
+            )
+        };
+        // SAFETY: the launch gives `8 + 5 * b` bytes: the votes, `b` staged
+        // distances, `b` staged frontier flags.
+        let (votes, staged_dist, staged_frontier) = unsafe { layout(b) };
+        let start = matrix::column_start(column, dist, unsettled);
+        if !votes.block_has_work(thread, start.is_some()) {
+            return;
         }
-        if flag != FALSE {
-            votes.raise(vote);
+        let mut best = start.unwrap_or(INFINITY);
+        // The vote word of the current chunk, `chunk / b % 2`.
+        let mut vote = 0;
+        let mut chunk = 0;
+        while chunk < n {
+            let (flag, d) = matrix::stage_frontier(chunk + thread, dist, frontier);
+            // SAFETY: `thread < b`, so both slots are within the launch's shared
+            // memory; this thread alone writes them, and the barrier that ended the
+            // previous chunk ordered every read of them before these writes.
+            unsafe {
+                *staged_dist.add(thread) = d;
+                *staged_frontier.add(thread) = flag;
+            }
+            if flag != FALSE {
+                votes.raise(vote);
+            }
+            sync_threads();
+            if start.is_some() && votes.raised(vote) {
+                let len = b.min(n - chunk);
+                // SAFETY: `len <= b` slots, written by the block's threads before the
+                // barrier above and not written again before the barrier below,
+                // after which these views are no longer used.
+                let (flags, dists) = unsafe {
+                    (
+                        from_raw_parts(staged_frontier, len),
+                        from_raw_parts(staged_dist, len),
+                    )
+                };
+                best = matrix::relax_column_chunk::<W>(best, column, chunk, weights, n, flags, dists);
+            }
+            if thread == 0 {
+                votes.clear(1 - vote);
+            }
+            sync_threads();
+            chunk += b;
+            vote = 1 - vote;
         }
-        sync_threads();
-        if start.is_some() && votes.raised(vote) {
-            let len = b.min(n - chunk);
-            // SAFETY: `len <= b` slots, written by the block's threads before the
-            // barrier above and not written again before the barrier below,
-            // after which these views are no longer used.
-            let (flags, dists) = unsafe {
-                (
-                    from_raw_parts(staged_frontier, len),
-                    from_raw_parts(staged_dist, len),
-                )
-            };
-            best = matrix::relax_column_chunk::<W>(best, column, chunk, weights, n, flags, dists);
+        if let Some(current) = start {
+            matrix::column_finish(column, current, best, dist);
         }
-        if thread == 0 {
-            votes.clear(1 - vote);
-        }
-        sync_threads();
-        chunk += b;
-        vote = 1 - vote;
-    }
-    if let Some(current) = start {
-        matrix::column_finish(column, current, best, dist);
-    }
-}
-
-weight_entries!(matrix_relax_u => matrix_relax_u_u32, matrix_relax_u_f32 (
-    weights: *const u32,
-    n: u32,
-    dist: *const AtomicU32,
-    frontier: *const u8,
-    unsettled: *const u8,
-));
-
-/// `relax_F` on an adjacency matrix (F^GPU, Martín et al. §5): every frontier
-/// vertex `t` walks its row `t` in chunks of `b` columns (`b = blockDim.x`) and
-/// lowers the distance of each unsettled successor `v` to `dist(t) + w(t, v)`
-/// with an atomic minimum (several frontier rows may share `v`). Before each
-/// chunk, every thread of the block stages one column's unsettled flag in shared
-/// memory; after a barrier, each frontier thread scans the chunk, reading the
-/// entries of unsettled columns only; a second barrier frees the slots. Blocks
-/// without a frontier vertex return at once, and chunks without an unsettled
-/// column are not scanned ([`Votes`]).
-///
-/// # Thread mapping
-/// `ceil(n / blockDim.x)` blocks; thread `threadIdx.x` of block `blockIdx.x`
-/// owns row `t = blockIdx.x * blockDim.x + threadIdx.x`. Every thread, also
-/// those with `t >= n` and those outside the frontier, stages its slot of every
-/// chunk (`false` past `n`) and reaches every barrier; a block returns early
-/// only as a whole.
-///
-/// # Safety
-/// `weights` holds `n * n` elements and is not written during the kernel;
-/// `dist`, `frontier` and `unsettled` hold `n` elements (module contract); the
-/// launch gives at least `8 + blockDim.x` bytes of dynamic shared memory
-/// ([`MATRIX_RELAX_F_SHARED_BYTES`](crate::launch::MATRIX_RELAX_F_SHARED_BYTES)
-/// for blocks of [`BLOCK_SIZE`](crate::launch::BLOCK_SIZE)). `dist` is only
-/// accessed atomically during the launch.
-#[inline(always)]
-unsafe fn matrix_relax_f<W: Weight>(
-    weights: *const u32,
-    n: u32,
-    dist: *const AtomicU32,
-    frontier: *const u8,
-    unsettled: *const u8,
-) {
-    let n = n as usize;
-    let b = block_dim_x() as usize;
-    let thread = thread_idx_x() as usize;
-    let row = index_1d() as usize;
-    // SAFETY: lengths as documented; `weights`, `frontier` and `unsettled` are
-    // read-only during the kernel, `dist` is accessed atomically.
-    let (weights, dist, frontier, unsettled) = unsafe {
-        (
-            slice(weights, n * n),
-            slice(dist, n),
-            slice(frontier, n),
-            slice(unsettled, n),
-        )
-    };
-    // SAFETY: the launch gives `8 + b` bytes: the votes and `b` staged flags.
-    let (votes, _, staged_unsettled) = unsafe { layout(0) };
-    let start = matrix::row_start(row, dist, frontier);
-    if !votes.block_has_work(thread, start.is_some()) {
-        return;
-    }
-    // The vote word of the current chunk, `chunk / b % 2`.
-    let mut vote = 0;
-    let mut chunk = 0;
-    while chunk < n {
-        let flag = matrix::stage_unsettled(chunk + thread, unsettled);
-        // SAFETY: `thread < b`, within the launch's `b` staging bytes; this
-        // thread alone writes the slot, and the barrier that ended the previous
-        // chunk ordered every read of it before this write.
-        unsafe { *staged_unsettled.add(thread) = flag };
-        if flag != FALSE {
-            votes.raise(vote);
-        }
-        sync_threads();
-        if let Some(dist_row) = start.filter(|_| votes.raised(vote)) {
-            let len = b.min(n - chunk);
-            // SAFETY: `len <= b` slots, written before the barrier above and not
-            // written again before the barrier below, after which the view is
-            // no longer used.
-            let flags = unsafe { from_raw_parts(staged_unsettled, len) };
-            matrix::relax_row_chunk::<W>(row, dist_row, chunk, weights, n, flags, dist);
-        }
-        if thread == 0 {
-            votes.clear(1 - vote);
-        }
-        sync_threads();
-        chunk += b;
-        vote = 1 - vote;
     }
 }
 
-weight_entries!(matrix_relax_f => matrix_relax_f_u32, matrix_relax_f_f32 (
-    weights: *const u32,
-    n: u32,
-    dist: *const AtomicU32,
-    frontier: *const u8,
-    unsettled: *const u8,
-));
+weight_kernel! {
+    /// `relax_F` on an adjacency matrix (F^GPU, Martín et al. §5): every frontier
+    /// vertex `t` walks its row `t` in chunks of `b` columns (`b = blockDim.x`) and
+    /// lowers the distance of each unsettled successor `v` to `dist(t) + w(t, v)`
+    /// with an atomic minimum (several frontier rows may share `v`). Before each
+    /// chunk, every thread of the block stages one column's unsettled flag in shared
+    /// memory; after a barrier, each frontier thread scans the chunk, reading the
+    /// entries of unsettled columns only; a second barrier frees the slots. Blocks
+    /// without a frontier vertex return at once, and chunks without an unsettled
+    /// column are not scanned ([`Votes`]).
+    ///
+    /// # Thread mapping
+    /// `ceil(n / blockDim.x)` blocks; thread `threadIdx.x` of block `blockIdx.x`
+    /// owns row `t = blockIdx.x * blockDim.x + threadIdx.x`. Every thread, also
+    /// those with `t >= n` and those outside the frontier, stages its slot of every
+    /// chunk (`false` past `n`) and reaches every barrier; a block returns early
+    /// only as a whole.
+    ///
+    /// # Safety
+    /// `weights` holds `n * n` elements and is not written during the kernel;
+    /// `dist`, `frontier` and `unsettled` hold `n` elements (module contract); the
+    /// launch gives at least `8 + blockDim.x` bytes of dynamic shared memory
+    /// ([`MATRIX_RELAX_F_SHARED_BYTES`](crate::launch::MATRIX_RELAX_F_SHARED_BYTES)
+    /// for blocks of [`BLOCK_SIZE`](crate::launch::BLOCK_SIZE)). `dist` is only
+    /// accessed atomically during the launch.
+    fn matrix_relax_f as matrix_relax_f_u32, matrix_relax_f_f32 (
+        weights: *const u32,
+        n: u32,
+        dist: *const AtomicU32,
+        frontier: *const u8,
+        unsettled: *const u8,
+    ) {
+        let n = n as usize;
+        let b = block_dim_x() as usize;
+        let thread = thread_idx_x() as usize;
+        let row = index_1d() as usize;
+        // SAFETY: lengths as documented; `weights`, `frontier` and `unsettled` are
+        // read-only during the kernel, `dist` is accessed atomically.
+        let (weights, dist, frontier, unsettled) = unsafe {
+            (
+                slice(weights, n * n),
+                slice(dist, n),
+                slice(frontier, n),
+                slice(unsettled, n),
+            )
+        };
+        // SAFETY: the launch gives `8 + b` bytes: the votes and `b` staged flags.
+        let (votes, _, staged_unsettled) = unsafe { layout(0) };
+        let start = matrix::row_start(row, dist, frontier);
+        if !votes.block_has_work(thread, start.is_some()) {
+            return;
+        }
+        // The vote word of the current chunk, `chunk / b % 2`.
+        let mut vote = 0;
+        let mut chunk = 0;
+        while chunk < n {
+            let flag = matrix::stage_unsettled(chunk + thread, unsettled);
+            // SAFETY: `thread < b`, within the launch's `b` staging bytes; this
+            // thread alone writes the slot, and the barrier that ended the previous
+            // chunk ordered every read of it before this write.
+            unsafe { *staged_unsettled.add(thread) = flag };
+            if flag != FALSE {
+                votes.raise(vote);
+            }
+            sync_threads();
+            if let Some(dist_row) = start.filter(|_| votes.raised(vote)) {
+                let len = b.min(n - chunk);
+                // SAFETY: `len <= b` slots, written before the barrier above and not
+                // written again before the barrier below, after which the view is
+                // no longer used.
+                let flags = unsafe { from_raw_parts(staged_unsettled, len) };
+                matrix::relax_row_chunk::<W>(row, dist_row, chunk, weights, n, flags, dist);
+            }
+            if thread == 0 {
+                votes.clear(1 - vote);
+            }
+            sync_threads();
+            chunk += b;
+            vote = 1 - vote;
+        }
+    }
+}
 
 /// Crauser general on an adjacency matrix: `Δ_node(t)`, the smallest weight
 /// leaving `t`, is the minimum of row `t` (infinity for a row without edges).

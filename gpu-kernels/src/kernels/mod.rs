@@ -9,15 +9,25 @@
 //! concurrently. An index that is out of range all the same traps; it never
 //! reads or writes outside the slices.
 //!
-//! A kernel that adds weights is a generic body (`unsafe fn name<W: Weight>`,
-//! which carries its `# Safety` and `# Thread mapping` docs) instantiated by
-//! [`weight_entries!`] as one entry per weight type, `name_u32` and `name_f32`.
+//! A kernel that adds weights is written once, generic over the weight type,
+//! inside [`weight_kernel!`], which instantiates it as one entry per weight
+//! type, `name_u32` and `name_f32`.
 
-/// Defines the PTX entries `$u32_name` and `$f32_name` of the generic kernel
-/// body `$body`, instantiated for `u32` and `f32` weights; they only forward
-/// their arguments.
-macro_rules! weight_entries {
-    ($body:ident => $u32_name:ident, $f32_name:ident ($($arg:ident: $ty:ty),* $(,)?)) => {
+/// Defines a kernel generic over the weight type `W` (`unsafe fn $body<W>`,
+/// with the docs given, `# Safety` and `# Thread mapping` included) and its
+/// PTX entries `$u32_name` and `$f32_name`, instantiated for `u32` and `f32`
+/// weights, which only forward their arguments. The names are those of
+/// [`crate::launch::names`].
+macro_rules! weight_kernel {
+    (
+        $(#[$doc:meta])*
+        fn $body:ident as $u32_name:ident, $f32_name:ident ($($arg:ident: $ty:ty),* $(,)?)
+        $block:block
+    ) => {
+        $(#[$doc])*
+        #[inline(always)]
+        unsafe fn $body<W: $crate::distance::Weight>($($arg: $ty),*) $block
+
         #[doc = concat!("[`", stringify!($body), "`] for `u32` weights.")]
         ///
         /// # Safety

@@ -2,7 +2,6 @@
 //! initialization, and the loop on one block or on the whole grid, with the
 //! teams of the compacted DA2CF.
 
-use crate::distance::Weight;
 use core::sync::atomic::AtomicU32;
 
 use crate::device::grid::GridBarrier;
@@ -119,72 +118,54 @@ pub unsafe extern "ptx-kernel" fn near_far_initialize(
 /// [`NEAR_FAR_SHARED_BYTES`](crate::launch::NEAR_FAR_SHARED_BYTES) of dynamic
 /// shared memory.
 #[allow(clippy::too_many_arguments)]
-#[inline(always)]
-unsafe fn near_far_block_loop<W: Weight>(
-    offsets: *const u32,
-    targets: *const u32,
-    weights: *const u32,
-    n: u32,
-    m: u32,
-    dist: *const AtomicU32,
-    stamp: *const AtomicU32,
-    far_stamp: *const AtomicU32,
-    near0: *const AtomicU32,
-    near1: *const AtomicU32,
-    far0: *const AtomicU32,
-    far1: *const AtomicU32,
-    state: *const NearFarState<AtomicU32>,
-    delta: u32,
-    min_work: u32,
-    max_work: u32,
-) {
-    // SAFETY: lengths as documented; the state arrays are only accessed
-    // atomically.
-    let arrays = unsafe {
-        arrays(
-            offsets,
-            targets,
-            weights,
-            n,
-            m,
-            dist,
-            [stamp, far_stamp],
-            [near0, near1],
-            [far0, far1],
-            state,
-        )
-    };
-    // SAFETY: `state` points to a NearFarState, `repr(C)` of `AtomicU32`s;
-    // the launch gives the shared memory for it after the warp slots.
-    unsafe {
-        with_state_in_shared(state, |local| {
-            let arrays = Arrays {
-                state: local,
-                ..arrays
-            };
-            near_far::thread_loop::<W>(arrays, delta, min_work, max_work, &BlockTeam);
-        })
+weight_kernel! {
+    fn near_far_block_loop as near_far_block_loop_u32, near_far_block_loop_f32 (
+        offsets: *const u32,
+        targets: *const u32,
+        weights: *const u32,
+        n: u32,
+        m: u32,
+        dist: *const AtomicU32,
+        stamp: *const AtomicU32,
+        far_stamp: *const AtomicU32,
+        near0: *const AtomicU32,
+        near1: *const AtomicU32,
+        far0: *const AtomicU32,
+        far1: *const AtomicU32,
+        state: *const NearFarState<AtomicU32>,
+        delta: u32,
+        min_work: u32,
+        max_work: u32,
+    ) {
+        // SAFETY: lengths as documented; the state arrays are only accessed
+        // atomically.
+        let arrays = unsafe {
+            arrays(
+                offsets,
+                targets,
+                weights,
+                n,
+                m,
+                dist,
+                [stamp, far_stamp],
+                [near0, near1],
+                [far0, far1],
+                state,
+            )
+        };
+        // SAFETY: `state` points to a NearFarState, `repr(C)` of `AtomicU32`s;
+        // the launch gives the shared memory for it after the warp slots.
+        unsafe {
+            with_state_in_shared(state, |local| {
+                let arrays = Arrays {
+                    state: local,
+                    ..arrays
+                };
+                near_far::thread_loop::<W>(arrays, delta, min_work, max_work, &BlockTeam);
+            })
+        }
     }
 }
-
-weight_entries!(near_far_block_loop => near_far_block_loop_u32, near_far_block_loop_f32 (
-    offsets: *const u32,
-    targets: *const u32,
-    weights: *const u32,
-    n: u32,
-    m: u32,
-    dist: *const AtomicU32,
-    stamp: *const AtomicU32,
-    far_stamp: *const AtomicU32,
-    near0: *const AtomicU32,
-    near1: *const AtomicU32,
-    far0: *const AtomicU32,
-    far1: *const AtomicU32,
-    state: *const NearFarState<AtomicU32>,
-    delta: u32,
-    min_work: u32,
-    max_work: u32,
-));
 
 /// `near_far_grid_loop`: the loop on the whole grid, with grid-wide barriers;
 /// otherwise as `near_far_block_loop` (the state stays in global memory).
@@ -200,65 +181,46 @@ weight_entries!(near_far_block_loop => near_far_block_loop_u32, near_far_block_l
 /// [`GRID_BARRIER_WORDS`](crate::launch::GRID_BARRIER_WORDS) `u32`s with
 /// `arrived` zero at launch.
 #[allow(clippy::too_many_arguments)]
-#[inline(always)]
-unsafe fn near_far_grid_loop<W: Weight>(
-    offsets: *const u32,
-    targets: *const u32,
-    weights: *const u32,
-    n: u32,
-    m: u32,
-    dist: *const AtomicU32,
-    stamp: *const AtomicU32,
-    far_stamp: *const AtomicU32,
-    near0: *const AtomicU32,
-    near1: *const AtomicU32,
-    far0: *const AtomicU32,
-    far1: *const AtomicU32,
-    state: *const NearFarState<AtomicU32>,
-    delta: u32,
-    min_work: u32,
-    max_work: u32,
-    barrier: *const GridBarrier,
-) {
-    // SAFETY: as in `near_far_block_loop`.
-    let arrays = unsafe {
-        arrays(
-            offsets,
-            targets,
-            weights,
-            n,
-            m,
-            dist,
-            [stamp, far_stamp],
-            [near0, near1],
-            [far0, far1],
-            state,
-        )
-    };
-    // SAFETY: `barrier` is a device allocation of the barrier's two words,
-    // accessed only atomically.
-    let team = GridTeam {
-        barrier: unsafe { &*barrier },
-    };
-    near_far::thread_loop::<W>(arrays, delta, min_work, max_work, &team);
+weight_kernel! {
+    fn near_far_grid_loop as near_far_grid_loop_u32, near_far_grid_loop_f32 (
+        offsets: *const u32,
+        targets: *const u32,
+        weights: *const u32,
+        n: u32,
+        m: u32,
+        dist: *const AtomicU32,
+        stamp: *const AtomicU32,
+        far_stamp: *const AtomicU32,
+        near0: *const AtomicU32,
+        near1: *const AtomicU32,
+        far0: *const AtomicU32,
+        far1: *const AtomicU32,
+        state: *const NearFarState<AtomicU32>,
+        delta: u32,
+        min_work: u32,
+        max_work: u32,
+        barrier: *const GridBarrier,
+    ) {
+        // SAFETY: as in `near_far_block_loop`.
+        let arrays = unsafe {
+            arrays(
+                offsets,
+                targets,
+                weights,
+                n,
+                m,
+                dist,
+                [stamp, far_stamp],
+                [near0, near1],
+                [far0, far1],
+                state,
+            )
+        };
+        // SAFETY: `barrier` is a device allocation of the barrier's two words,
+        // accessed only atomically.
+        let team = GridTeam {
+            barrier: unsafe { &*barrier },
+        };
+        near_far::thread_loop::<W>(arrays, delta, min_work, max_work, &team);
+    }
 }
-
-weight_entries!(near_far_grid_loop => near_far_grid_loop_u32, near_far_grid_loop_f32 (
-    offsets: *const u32,
-    targets: *const u32,
-    weights: *const u32,
-    n: u32,
-    m: u32,
-    dist: *const AtomicU32,
-    stamp: *const AtomicU32,
-    far_stamp: *const AtomicU32,
-    near0: *const AtomicU32,
-    near1: *const AtomicU32,
-    far0: *const AtomicU32,
-    far1: *const AtomicU32,
-    state: *const NearFarState<AtomicU32>,
-    delta: u32,
-    min_work: u32,
-    max_work: u32,
-    barrier: *const GridBarrier,
-));

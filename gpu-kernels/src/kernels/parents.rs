@@ -1,6 +1,5 @@
 //! Entry point of the shortest-path tree (`--parents`).
 
-use crate::distance::Weight;
 use core::sync::atomic::{AtomicU32, Ordering};
 
 use crate::device::memory::slice;
@@ -9,68 +8,55 @@ use crate::parents;
 
 use super::csr;
 
-/// One round of the shortest-path tree ([`parents::join_round`]): each vertex
-/// not yet in the tree scans its in-edges (the CSR is the predecessor CSR) for
-/// its parent. Round 0 writes every `parent` and `level`; the host repeats the
-/// launch with rounds 1, 2, … while a round stores 1 to `*more` (zeroed by the
-/// host before each launch).
-///
-/// # Thread mapping
-/// One thread per vertex `v = blockIdx.x * blockDim.x + threadIdx.x`; threads
-/// with `v >= n` return.
-///
-/// # Safety
-/// `offsets` holds `n + 1` elements, `targets` and `weights` `m`, `dist`,
-/// `parent` and `level` `n`, `more` one (module contract).
-/// `level` and `more` are only accessed atomically during the launch; each
-/// thread writes only `parent[v]`, which no thread reads.
-#[inline(always)]
-unsafe fn parents_join_round<W: Weight>(
-    offsets: *const u32,
-    targets: *const u32,
-    weights: *const u32,
-    n: u32,
-    m: u32,
-    source: u32,
-    round: u32,
-    dist: *const u32,
-    parent: *mut u32,
-    level: *const AtomicU32,
-    more: *const AtomicU32,
-) {
-    let v = index_1d();
-    if v >= n {
-        return;
-    }
-    let (v, n, m) = (v as usize, n as usize, m as usize);
-    // SAFETY: lengths as documented; `dist` is read-only here, and element `v`
-    // of `parent` is this thread's alone.
-    unsafe {
-        let another_round = parents::join_round::<W>(
-            v,
-            source as usize,
-            round,
-            csr(offsets, targets, weights, n, m),
-            slice(dist, n),
-            &mut *parent.add(v),
-            slice(level, n),
-        );
-        if another_round {
-            (*more).store(1, Ordering::Relaxed);
+weight_kernel! {
+    /// One round of the shortest-path tree ([`parents::join_round`]): each vertex
+    /// not yet in the tree scans its in-edges (the CSR is the predecessor CSR) for
+    /// its parent. Round 0 writes every `parent` and `level`; the host repeats the
+    /// launch with rounds 1, 2, … while a round stores 1 to `*more` (zeroed by the
+    /// host before each launch).
+    ///
+    /// # Thread mapping
+    /// One thread per vertex `v = blockIdx.x * blockDim.x + threadIdx.x`; threads
+    /// with `v >= n` return.
+    ///
+    /// # Safety
+    /// `offsets` holds `n + 1` elements, `targets` and `weights` `m`, `dist`,
+    /// `parent` and `level` `n`, `more` one (module contract).
+    /// `level` and `more` are only accessed atomically during the launch; each
+    /// thread writes only `parent[v]`, which no thread reads.
+    fn parents_join_round as parents_join_round_u32, parents_join_round_f32 (
+        offsets: *const u32,
+        targets: *const u32,
+        weights: *const u32,
+        n: u32,
+        m: u32,
+        source: u32,
+        round: u32,
+        dist: *const u32,
+        parent: *mut u32,
+        level: *const AtomicU32,
+        more: *const AtomicU32,
+    ) {
+        let v = index_1d();
+        if v >= n {
+            return;
+        }
+        let (v, n, m) = (v as usize, n as usize, m as usize);
+        // SAFETY: lengths as documented; `dist` is read-only here, and element `v`
+        // of `parent` is this thread's alone.
+        unsafe {
+            let another_round = parents::join_round::<W>(
+                v,
+                source as usize,
+                round,
+                csr(offsets, targets, weights, n, m),
+                slice(dist, n),
+                &mut *parent.add(v),
+                slice(level, n),
+            );
+            if another_round {
+                (*more).store(1, Ordering::Relaxed);
+            }
         }
     }
 }
-
-weight_entries!(parents_join_round => parents_join_round_u32, parents_join_round_f32 (
-    offsets: *const u32,
-    targets: *const u32,
-    weights: *const u32,
-    n: u32,
-    m: u32,
-    source: u32,
-    round: u32,
-    dist: *const u32,
-    parent: *mut u32,
-    level: *const AtomicU32,
-    more: *const AtomicU32,
-));
