@@ -22,7 +22,14 @@ fn cpu_benchmark_runs_verifies_and_reports() {
     plan.graphs_per_size = 2;
     plan.cpu_repetitions = 2;
     plan.seed = rng.bits();
-    let records = bench::run(&plan, None, &ProgressBar::hidden()).unwrap();
+    // After each graph the records so far: 5 more each time.
+    let mut saved = Vec::new();
+    let mut save = |so_far: &[bench::Record]| {
+        saved.push(so_far.len());
+        Ok(())
+    };
+    let records = bench::run(&plan, None, &ProgressBar::hidden(), &mut save).unwrap();
+    assert_eq!(saved, [5, 10, 15, 20]);
     assert_eq!(records.len(), 2 * 2 * 5);
     assert!(
         records

@@ -122,8 +122,15 @@ pub fn floor_bytes(layout: Layout, n: usize, m: usize, iterations: u32) -> u64 {
 }
 
 /// Runs `plan`; GPU algorithms need `gpu`. `progress` ticks once per
-/// algorithm and graph.
-pub fn run(plan: &BenchPlan, gpu: Option<&Gpu>, progress: &ProgressBar) -> Result<Vec<Record>> {
+/// algorithm and graph. After each graph, `after_graph` gets the plan's
+/// records so far (the CLI saves them, so that a run cut short keeps its
+/// finished graphs).
+pub fn run(
+    plan: &BenchPlan,
+    gpu: Option<&Gpu>,
+    progress: &ProgressBar,
+    after_graph: &mut dyn FnMut(&[Record]) -> Result<()>,
+) -> Result<Vec<Record>> {
     let algorithms = plan.algorithms()?;
     if gpu.is_none() && algorithms.iter().any(|a| a.info().device == Device::Gpu) {
         return Err(Error::NoGpu(format!(
@@ -237,6 +244,7 @@ pub fn run(plan: &BenchPlan, gpu: Option<&Gpu>, progress: &ProgressBar) -> Resul
                 });
                 progress.inc(1);
             }
+            after_graph(&records)?;
         }
     }
     Ok(records)

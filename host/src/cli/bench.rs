@@ -134,9 +134,27 @@ pub fn run(args: &BenchArgs) -> Result<()> {
             .map_err(|e| Error::InvalidArgument(e.to_string()))?
             .progress_chars("=> "),
     );
+    let out = out_dir(args)?;
     let mut records = Vec::new();
     for plan in &plans {
-        records.extend(bench::run(plan, gpu.as_ref(), &progress)?);
+        // A checkpoint of everything finished so far, so that a run stopped
+        // early (a time limit) still leaves a `runs.json` for `--from`.
+        let mut save = |current: &[bench::Record]| {
+            let so_far = Report {
+                device: device.clone(),
+                copy_bytes_per_s,
+                plans: plans.clone(),
+                records: records.iter().chain(current).cloned().collect(),
+            };
+            let partial = out.join("runs.json.partial");
+            report::write_file(&partial, &report::json(&so_far)?)?;
+            std::fs::rename(&partial, out.join("runs.json")).map_err(|source| Error::Io {
+                path: partial.clone(),
+                source,
+            })
+        };
+        let done = bench::run(plan, gpu.as_ref(), &progress, &mut save)?;
+        records.extend(done);
     }
     progress.finish_and_clear();
 
@@ -151,8 +169,8 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     )
 }
 
-/// Writes `runs.csv`, `runs.json`, `summary.md` and the plots of `report`.
-fn write_outputs(args: &BenchArgs, report: Report) -> Result<()> {
+/// The output folder (`--out`, or `bench-results/<preset>`), created.
+fn out_dir(args: &BenchArgs) -> Result<PathBuf> {
     let out = args
         .out
         .clone()
@@ -161,6 +179,12 @@ fn write_outputs(args: &BenchArgs, report: Report) -> Result<()> {
         path: out.clone(),
         source,
     })?;
+    Ok(out)
+}
+
+/// Writes `runs.csv`, `runs.json`, `summary.md` and the plots of `report`.
+fn write_outputs(args: &BenchArgs, report: Report) -> Result<()> {
+    let out = out_dir(args)?;
     report::write_file(&out.join("runs.csv"), &report::csv(&report))?;
     report::write_file(&out.join("runs.json"), &report::json(&report)?)?;
     let summary = report::markdown(&report);
