@@ -82,7 +82,7 @@ pub const LAUNCH_BOUNDS: &[(&str, u32)] = &[
 ];
 
 /// The PTX entries of a kernel that adds weights, one per weight type (see
-/// `kernels`' `weight_entries!`).
+/// `kernels`' `weight_kernel!`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PerWeight {
     /// The entry for `u32` weights.
