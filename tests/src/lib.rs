@@ -84,6 +84,22 @@ pub fn random_small_graph(rng: &mut TestRng, max_n: usize) -> Graph<'static> {
     random_graph(rng, n, m, max_weight)
 }
 
+/// The algorithms of the catalogue on `device` that must always be right
+/// (all but F^GPU_no_Atomic); the matrix forms, which hold n² entries, only
+/// for graphs of up to `matrix_limit` vertices.
+pub fn exact_algorithms(
+    device: sssp::algorithms::Device,
+    n: usize,
+    matrix_limit: usize,
+) -> Vec<sssp::algorithms::Algorithm> {
+    sssp::algorithms::Algorithm::ALL
+        .iter()
+        .copied()
+        .filter(|a| a.info().device == device && a.info().exact)
+        .filter(|a| !a.name().starts_with("matrix-") || n <= matrix_limit)
+        .collect()
+}
+
 /// How [`random_f32_graph`] draws its weights.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum F32Weights {

@@ -4,23 +4,13 @@
 //! bit for bit.
 
 use gpu_kernels::distance::{INFINITY, SATURATED};
-use sssp::algorithms::{Algorithm, Device};
+use sssp::algorithms::Device;
 use sssp::graph::WeightKind;
 use sssp::{Error, Graph, cpu, oracle};
 use sssp_tests::{
-    F32Weights, TestRng, check_against_oracle, check_tree, random_f32_graph, random_small_f32_graph,
+    F32Weights, TestRng, check_against_oracle, check_tree, exact_algorithms, random_f32_graph,
+    random_small_f32_graph,
 };
-
-/// The exact CPU algorithms (matrices only for graphs of up to `matrix_limit`
-/// vertices).
-fn cpu_algorithms(n: usize, matrix_limit: usize) -> Vec<Algorithm> {
-    Algorithm::ALL
-        .iter()
-        .copied()
-        .filter(|a| a.info().device == Device::Cpu && a.info().exact)
-        .filter(|a| !a.name().starts_with("matrix-") || n <= matrix_limit)
-        .collect()
-}
 
 fn check_cpu_algorithms(graph: &Graph, source: usize, matrix_limit: usize, context: &str) {
     let expected = oracle::dijkstra(graph, source);
@@ -31,7 +21,7 @@ fn check_cpu_algorithms(graph: &Graph, source: usize, matrix_limit: usize, conte
             .unwrap_or_else(|e| panic!("{context}: tree: {e}"));
         check_tree(graph, source, expected, &tree, context);
     }
-    for algo in cpu_algorithms(graph.num_vertices(), matrix_limit) {
+    for algo in exact_algorithms(Device::Cpu, graph.num_vertices(), matrix_limit) {
         let result = algo.solve_cpu(graph, source);
         check_against_oracle(&expected, result, &format!("{context}, {algo}"));
     }
@@ -158,7 +148,7 @@ fn f32_sums_that_overflow_are_errors_not_infinite_distances() {
         }) => {}
         other => panic!("expected an f32 overflow at vertex 2, got {other:?}"),
     }
-    for algo in cpu_algorithms(3, 64) {
+    for algo in exact_algorithms(Device::Cpu, 3, 64) {
         assert!(
             matches!(
                 algo.solve_cpu(&graph, 0),

@@ -11,24 +11,14 @@ use sssp::graph::WeightKind;
 use sssp::variants::{Frontier, Relax};
 use sssp::{Graph, Result, cpu, oracle};
 use sssp_tests::{
-    F32Weights, TestRng, check_against_oracle, check_tree, random_f32_graph, random_small_f32_graph,
+    F32Weights, TestRng, check_against_oracle, check_tree, exact_algorithms, random_f32_graph,
+    random_small_f32_graph,
 };
 
 fn gpu() -> Gpu {
     Gpu::new(0).expect(
         "these tests need a CUDA GPU (run them with --include-ignored only where there is one)",
     )
-}
-
-/// The exact GPU algorithms, the matrix forms only for graphs of up to
-/// `matrix_limit` vertices.
-fn exact_gpu_algorithms(n: usize, matrix_limit: usize) -> Vec<Algorithm> {
-    Algorithm::ALL
-        .iter()
-        .copied()
-        .filter(|a| a.info().device == Device::Gpu && a.info().exact)
-        .filter(|a| !a.name().starts_with("matrix-") || n <= matrix_limit)
-        .collect()
 }
 
 fn solve(
@@ -65,7 +55,7 @@ fn check_all(gpu: &Gpu, graph: &Graph, source: usize, matrix_limit: usize, conte
         oracle::check_f32_against_f64(graph, source, expected)
             .unwrap_or_else(|e| panic!("{context}: the f32 oracle against f64: {e}"));
     }
-    for algo in exact_gpu_algorithms(graph.num_vertices(), matrix_limit) {
+    for algo in exact_algorithms(Device::Gpu, graph.num_vertices(), matrix_limit) {
         let context = format!("{context}, {algo}");
         let result = solve(gpu, algo, graph, source, Tuning::default());
         let Some(iterations) = check_against_oracle(&expected, result, &context) else {
