@@ -45,8 +45,8 @@ fn expected_tree(graph: &Graph, source: usize, dist: &[u32]) -> Result<Vec<u32>>
     let n = graph.num_vertices();
     // The vertices that have a parent: reached at an exact distance, not the source.
     let has_parent = |v: usize| v != source && dist[v] < SATURATED;
-    let sum = |d: u32, w: u32| with_weight_type!(graph.weight_kind(), W => W::extend(d, w));
-    let tight = |u: usize, w: u32, v: usize| sum(dist[u], w) == dist[v];
+    let extend: fn(u32, u32) -> u32 = with_weight_type!(graph.weight_kind(), W => W::extend);
+    let tight = |u: usize, w: u32, v: usize| extend(dist[u], w) == dist[v];
     let successors = graph.csr();
     let mut expected = vec![NO_PARENT; n];
     for u in (0..n).filter(|&u| dist[u] < SATURATED) {
