@@ -34,17 +34,20 @@ fn plot_error(path: &Path, e: impl std::fmt::Display) -> Error {
 /// `<plan>-time.{svg,png}` and `<plan>-speedup.{svg,png}`; returns the files.
 pub fn draw(dir: &Path, plan: &str, layout: Layout, rows: &[Row]) -> Result<Vec<PathBuf>> {
     register_embedded_font();
+    let legend = legend_width(rows);
+    let time_size = (870 + legend, 560);
     let mut files = Vec::new();
     for ext in ["svg", "png"] {
         let time = dir.join(format!("{plan}-time.{ext}"));
         let speedup = dir.join(format!("{plan}-speedup.{ext}"));
         if ext == "svg" {
             time_plot(
-                SVGBackend::new(&time, (900, 560)).into_drawing_area(),
+                SVGBackend::new(&time, time_size).into_drawing_area(),
                 &time,
                 plan,
                 layout,
                 rows,
+                legend,
             )?;
             speedup_plot(
                 SVGBackend::new(&speedup, (900, 560)).into_drawing_area(),
@@ -54,11 +57,12 @@ pub fn draw(dir: &Path, plan: &str, layout: Layout, rows: &[Row]) -> Result<Vec<
             )?;
         } else {
             time_plot(
-                BitMapBackend::new(&time, (900, 560)).into_drawing_area(),
+                BitMapBackend::new(&time, time_size).into_drawing_area(),
                 &time,
                 plan,
                 layout,
                 rows,
+                legend,
             )?;
             speedup_plot(
                 BitMapBackend::new(&speedup, (900, 560)).into_drawing_area(),
@@ -82,12 +86,20 @@ fn algorithms(rows: &[Row]) -> Vec<&str> {
     names
 }
 
+/// Pixels for the legend strip: a line sample and the longest name (about 8
+/// pixels per character of the 13-pixel font).
+fn legend_width(rows: &[Row]) -> u32 {
+    let longest = algorithms(rows).iter().map(|n| n.len()).max().unwrap_or(0);
+    40 + 8 * longest as u32
+}
+
 fn time_plot<DB: DrawingBackend>(
     area: DrawingArea<DB, plotters::coord::Shift>,
     path: &Path,
     plan: &str,
     layout: Layout,
     rows: &[Row],
+    legend: u32,
 ) -> Result<()> {
     let err = |e: &dyn std::fmt::Display| plot_error(path, e);
     area.fill(&WHITE).map_err(|e| err(&e))?;
@@ -109,7 +121,11 @@ fn time_plot<DB: DrawingBackend>(
         .fold(0.0, f64::max)
         .max(y_min * 4.0)
         * 2.0;
-    let mut chart = ChartBuilder::on(&area)
+    // The legend gets its own strip right of the chart, so that it never
+    // covers a line (the slow CPU lines start low on the left).
+    let (chart_area, legend_area) =
+        area.split_horizontally((area.dim_in_pixel().0 - legend) as i32);
+    let mut chart = ChartBuilder::on(&chart_area)
         .caption(format!("{plan}: median solve time"), ("sans-serif", 22))
         .margin(12)
         .x_label_area_size(40)
@@ -133,11 +149,21 @@ fn time_plot<DB: DrawingBackend>(
             .collect();
         chart
             .draw_series(LineSeries::new(points.clone(), color.stroke_width(2)))
-            .map_err(|e| err(&e))?
-            .label(name)
-            .legend(move |(x, y)| {
-                PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(2))
-            });
+            .map_err(|e| err(&e))?;
+        let y = 60 + 20 * k as i32;
+        legend_area
+            .draw(&PathElement::new(
+                vec![(4, y), (24, y)],
+                color.stroke_width(2),
+            ))
+            .map_err(|e| err(&e))?;
+        legend_area
+            .draw(&Text::new(
+                name.to_string(),
+                (30, y - 7),
+                ("sans-serif", 13).into_font(),
+            ))
+            .map_err(|e| err(&e))?;
         chart
             .draw_series(
                 points
@@ -146,14 +172,6 @@ fn time_plot<DB: DrawingBackend>(
             )
             .map_err(|e| err(&e))?;
     }
-    chart
-        .configure_series_labels()
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK)
-        .label_font(("sans-serif", 13))
-        .position(SeriesLabelPosition::MiddleLeft)
-        .draw()
-        .map_err(|e| err(&e))?;
     area.present().map_err(|e| err(&e))
 }
 
