@@ -148,3 +148,75 @@ fn source_out_of_range_is_an_error() {
         Err(Error::SourceOutOfRange { .. })
     ));
 }
+
+/// The measuring mode's count of working `relax` threads, from the distances
+/// alone. Push: every reachable vertex is in the frontier for exactly one
+/// `relax` (Martín's and Crauser's economic rule). Pull with Martín's rule and positive weights:
+/// a vertex whose distance is the r-th smallest distinct value (the source's 0
+/// is the 0th) is unsettled in iterations 1..=r, an unreachable one in all of
+/// them.
+#[test]
+fn working_thread_counts_follow_from_the_distances() {
+    use sssp::variants::{Frontier, Relax};
+    let mut rng = TestRng::new("working_thread_counts_follow_from_the_distances");
+    for case in 0..300 {
+        let context = format!("case {case}, seed {}", rng.seed);
+        let n = rng.range(1, 300) as usize;
+        let m = rng.below(4 * n as u64 + 1) as usize;
+        let max_weight = [1u32, 3, 10, 1000][rng.below(4) as usize];
+        let edges: Vec<(u32, u32, u32)> = (0..m)
+            .map(|_| {
+                let u = rng.below(n as u64) as u32;
+                let v = rng.below(n as u64) as u32;
+                (u, v, rng.range(1, max_weight as u64) as u32)
+            })
+            .collect();
+        let graph = Graph::from_edges(n, &edges).unwrap();
+        let source = rng.below(n as u64) as usize;
+        let dist = oracle::dijkstra(&graph, source).unwrap();
+        let values: Vec<u32> = dist
+            .iter()
+            .copied()
+            .filter(|&d| d != INFINITY)
+            .collect::<BTreeSet<_>>()
+            .into_iter()
+            .collect();
+        let iterations = values.len() as u64;
+        let reachable = dist.iter().filter(|&&d| d != INFINITY).count() as u64;
+        let pull: u64 = dist
+            .iter()
+            .map(|&d| match d {
+                INFINITY => iterations,
+                d => values.binary_search(&d).unwrap() as u64,
+            })
+            .sum();
+        for rule in [Frontier::Martin, Frontier::CrauserEconomic] {
+            let push_model = cpu::da2cf(&graph, source, Relax::Push, rule).unwrap();
+            assert_eq!(
+                push_model.working_threads,
+                Some(reachable),
+                "{context}, push/{rule:?}: working threads"
+            );
+        }
+        // Crauser's general rule stops once only vertices without out-edges
+        // (Δ_node infinite) are left; those may never enter a frontier.
+        let with_out_edges = (0..n)
+            .filter(|&v| dist[v] != INFINITY && graph.offsets()[v] < graph.offsets()[v + 1])
+            .count() as u64;
+        let general = cpu::da2cf(&graph, source, Relax::Push, Frontier::CrauserGeneral)
+            .unwrap()
+            .working_threads
+            .unwrap();
+        assert!(
+            (with_out_edges..=reachable).contains(&general),
+            "{context}, push/CrauserGeneral: {general} working threads, \
+             {with_out_edges} reachable with out-edges, {reachable} reachable"
+        );
+        let pull_model = cpu::da2cf(&graph, source, Relax::Pull, Frontier::Martin).unwrap();
+        assert_eq!(
+            pull_model.working_threads,
+            Some(pull),
+            "{context}, pull/Martin: working threads"
+        );
+    }
+}

@@ -4,6 +4,7 @@
 //! `--include-ignored` on a machine with a CUDA GPU.
 
 use gpu_kernels::distance::MAX_DISTANCE;
+use gpu_kernels::launch::BLOCK_SIZE;
 use sssp::algorithms::{Algorithm, Device};
 use sssp::generate::random_graph as papers_graph;
 use sssp::gpu::Gpu;
@@ -54,9 +55,38 @@ fn solve(gpu: &Gpu, algo: Algorithm, graph: &Graph, source: u32) -> Result<(Vec<
     Ok((solver.distances()?, stats.iterations))
 }
 
+/// The measuring mode (one more solve) against the CPU model's count; every
+/// launched `relax` has one thread per vertex, rounded up to whole blocks.
+fn check_working_threads(
+    gpu: &Gpu,
+    algo: Algorithm,
+    graph: &Graph,
+    source: usize,
+    model: &cpu::Da2cfResult,
+    context: &str,
+) {
+    let mut solver = algo.prepare_gpu(gpu, graph).unwrap();
+    let count = solver
+        .count_working_threads(source as u32)
+        .unwrap()
+        .unwrap_or_else(|| panic!("{context}, {algo}: no thread count"));
+    assert_eq!(
+        Some(count.working),
+        model.working_threads,
+        "{context}, {algo}: working relax threads differ from the CPU model's"
+    );
+    let per_launch = (graph.num_vertices() as u64).div_ceil(BLOCK_SIZE as u64) * BLOCK_SIZE as u64;
+    assert_eq!(
+        count.launched,
+        per_launch * model.iterations as u64,
+        "{context}, {algo}: launched relax threads"
+    );
+}
+
 /// Every matrix GPU algorithm against the oracle on one graph; for graphs of at
-/// most `model_limit` vertices, also its iterations against the CPU model's
-/// (the list form, which settles the same vertices in the same iterations).
+/// most `model_limit` vertices, also its iterations and working `relax`
+/// threads against the CPU model's (the list form, which settles the same
+/// vertices in the same iterations).
 fn check_all(gpu: &Gpu, graph: &Graph, source: usize, model_limit: usize, context: &str) {
     let expected = oracle::dijkstra(graph, source);
     for algo in matrix_gpu_algorithms() {
@@ -69,11 +99,12 @@ fn check_all(gpu: &Gpu, graph: &Graph, source: usize, model_limit: usize, contex
         };
         if graph.num_vertices() <= model_limit {
             let (relax, rule) = form(algo);
-            let model = cpu::da2cf(graph, source, relax, rule).unwrap().iterations;
+            let model = cpu::da2cf(graph, source, relax, rule).unwrap();
             assert_eq!(
-                iterations, model,
+                iterations, model.iterations,
                 "{context}, {algo}: iterations differ from the CPU model's"
             );
+            check_working_threads(gpu, algo, graph, source, &model, context);
         }
     }
 }

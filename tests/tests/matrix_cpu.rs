@@ -25,7 +25,8 @@ const FORMS: [(Relax, Frontier); 6] = [
 const BLOCK_SIZES: [usize; 8] = [1, 2, 3, 4, 5, 7, 32, 256];
 
 /// Compares one matrix form with the oracle's `expected` (overflow included)
-/// and returns its iterations (`None` when both overflow).
+/// and returns its iterations and working `relax` threads (`None` when both
+/// overflow).
 fn check(
     matrix: &WeightMatrix,
     expected: &sssp::Result<Vec<u32>>,
@@ -33,7 +34,7 @@ fn check(
     (relax, rule): (Relax, Frontier),
     block_dim: usize,
     context: &str,
-) -> Option<u32> {
+) -> Option<(u32, Option<u64>)> {
     let result = da2cf_matrix_blocks(matrix, source, relax, rule, block_dim);
     let context = format!("{context}, {relax:?}/{rule:?}, block {block_dim}, source {source}");
     match expected {
@@ -46,7 +47,7 @@ fn check(
                     expected[v], result.dist[v]
                 );
             }
-            Some(result.iterations)
+            Some((result.iterations, result.working_threads))
         }
         Err(Error::DistanceOverflow { vertex, count, .. }) => {
             assert!(
@@ -59,9 +60,9 @@ fn check(
     }
 }
 
-/// Every form on one graph; checks push = pull iterations, iterations equal to
-/// the list forms', and Crauser's never more than Martín's. Returns the
-/// iterations of the six forms.
+/// Every form on one graph; checks push = pull iterations, iterations and
+/// working `relax` threads equal to the list forms', and Crauser's iterations
+/// never more than Martín's. Returns the iterations of the six forms.
 fn check_all_forms(
     graph: &Graph,
     source: usize,
@@ -70,21 +71,24 @@ fn check_all_forms(
 ) -> Vec<Option<u32>> {
     let matrix = WeightMatrix::from_graph(graph).unwrap();
     let expected = oracle::dijkstra(graph, source);
-    let iterations: Vec<Option<u32>> = FORMS
+    let results: Vec<Option<(u32, Option<u64>)>> = FORMS
         .iter()
         .map(|&form| check(&matrix, &expected, source, form, block_dim, context))
         .collect();
     for (k, &(relax, rule)) in FORMS.iter().enumerate() {
-        if let Some(matrix_iterations) = iterations[k] {
+        if let Some(matrix_result) = results[k] {
             // The same algorithm on the same graph: the list form settles the
-            // same vertices in the same iterations.
-            let list = cpu::da2cf(graph, source, relax, rule).unwrap().iterations;
+            // same vertices in the same iterations, with the same flags set
+            // before each `relax`.
+            let list = cpu::da2cf(graph, source, relax, rule).unwrap();
             assert_eq!(
-                matrix_iterations, list,
-                "{context}, {relax:?}/{rule:?}: matrix vs list iterations"
+                matrix_result,
+                (list.iterations, list.working_threads),
+                "{context}, {relax:?}/{rule:?}: matrix vs list iterations and working threads"
             );
         }
     }
+    let iterations: Vec<Option<u32>> = results.iter().map(|r| r.map(|r| r.0)).collect();
     for pair in iterations.chunks(2) {
         assert_eq!(
             pair[0], pair[1],

@@ -1,6 +1,6 @@
 //! Entry points of the measuring mode's counters.
 
-use core::sync::atomic::AtomicU32;
+use core::sync::atomic::AtomicU64;
 
 use crate::device::memory::slice;
 use crate::device::thread::index_1d;
@@ -12,13 +12,13 @@ use crate::stats;
 /// One thread per flag `i`; threads with `i >= n` return.
 ///
 /// # Safety
-/// `flags` holds `n` elements and `counter` points to one `u32` that is only
+/// `flags` holds `n` elements and `counter` points to one `u64` that is only
 /// accessed atomically during the launch.
 #[unsafe(no_mangle)]
 pub unsafe extern "ptx-kernel" fn stats_count_flags(
     flags: *const u8,
     n: u32,
-    counter: *const AtomicU32,
+    counter: *const AtomicU64,
 ) {
     let i = index_1d();
     if i >= n {

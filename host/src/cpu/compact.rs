@@ -106,5 +106,9 @@ pub fn compact_da2cf(
     let iterations = state.state.iteration.into_inner();
     let dist: Vec<u32> = state.dist.into_iter().map(AtomicU32::into_inner).collect();
     check_overflow(graph.weight_kind(), &dist)?;
-    Ok(Da2cfResult { dist, iterations })
+    Ok(Da2cfResult {
+        dist,
+        iterations,
+        working_threads: None,
+    })
 }

@@ -4,13 +4,13 @@
 //! solver in its own right and the CPU model that tests drive to check the
 //! kernels' logic without a GPU.
 
-use std::sync::atomic::AtomicU32;
+use std::sync::atomic::{AtomicU32, AtomicU64};
 
 use gpu_kernels::crauser;
 use gpu_kernels::da2cf;
 use gpu_kernels::distance::{INFINITY, Weight};
 use gpu_kernels::launch::BLOCK_SIZE;
-use gpu_kernels::reduce;
+use gpu_kernels::{reduce, stats};
 
 use crate::distances::{check_overflow, check_source};
 use crate::graph::{Graph, with_weight_type};
@@ -24,6 +24,11 @@ pub struct Da2cfResult {
     pub dist: Vec<u32>,
     /// Iterations of the relax → minimum → update loop.
     pub iterations: u32,
+    /// For the loops whose `relax` has one thread per vertex (DA2CF on lists
+    /// and matrices): the threads that found work, summed over the iterations,
+    /// as the GPU's measuring mode counts them
+    /// ([`crate::gpu::GpuSolver::count_working_threads`]); `None` for others.
+    pub working_threads: Option<u64>,
 }
 
 /// The minimum of `load(0..len)` as the GPU computes it: `minimum1` then
@@ -43,6 +48,15 @@ pub fn block_minimum(len: usize, load: impl Fn(usize) -> u32) -> u32 {
         })
         .collect();
     minima2.into_iter().min().unwrap_or(INFINITY)
+}
+
+/// Adds to `counter` the `relax` threads that will find work, by the measuring
+/// mode's own per-thread logic: the set `flags` (frontier for push, unsettled
+/// for pull).
+pub fn count_working(flags: &[u8], counter: &AtomicU64) {
+    for i in 0..flags.len() {
+        stats::count_flag(i, flags, counter);
+    }
 }
 
 /// DA2CF's `minimum`: the smallest distance of an unsettled vertex.
@@ -97,8 +111,17 @@ fn da2cf_with<W: Weight>(
         da2cf::initialize(i, source, &mut dist[i], &mut frontier[i], &mut unsettled[i]);
     }
     let mut iterations = 0;
+    let working = AtomicU64::new(0);
     loop {
         iterations += 1;
+        count_working(
+            if relax.is_pull() {
+                &unsettled
+            } else {
+                &frontier
+            },
+            &working,
+        );
         let shared = as_atomic(&mut dist);
         for i in 0..n {
             match relax {
@@ -126,7 +149,11 @@ fn da2cf_with<W: Weight>(
         }
     }
     check_overflow(graph.weight_kind(), &dist)?;
-    Ok(Da2cfResult { dist, iterations })
+    Ok(Da2cfResult {
+        dist,
+        iterations,
+        working_threads: Some(working.into_inner()),
+    })
 }
 
 /// The distances as the atomics that `relax` kernels update (`AtomicU32::from_mut_slice`,

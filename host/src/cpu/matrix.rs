@@ -11,7 +11,7 @@
 //! `initialize`, `minimum` (the GPU's two-pass block reduction) and `update`
 //! are the list forms' ([`super::da2cf`]).
 
-use std::sync::atomic::AtomicU32;
+use std::sync::atomic::{AtomicU32, AtomicU64};
 
 use gpu_kernels::crauser;
 use gpu_kernels::da2cf;
@@ -19,7 +19,7 @@ use gpu_kernels::distance::{INFINITY, Weight};
 use gpu_kernels::launch::BLOCK_SIZE;
 use gpu_kernels::matrix;
 
-use super::da2cf::{Da2cfResult, as_atomic, block_minimum, minimum};
+use super::da2cf::{Da2cfResult, as_atomic, block_minimum, count_working, minimum};
 use crate::distances::check_overflow;
 use crate::graph::with_weight_type;
 use crate::matrix::WeightMatrix;
@@ -92,8 +92,17 @@ fn da2cf_matrix_with<W: Weight>(
         da2cf::initialize(i, source, &mut dist[i], &mut frontier[i], &mut unsettled[i]);
     }
     let mut iterations = 0;
+    let working = AtomicU64::new(0);
     loop {
         iterations += 1;
+        count_working(
+            if relax.is_pull() {
+                &unsettled
+            } else {
+                &frontier
+            },
+            &working,
+        );
         let shared = as_atomic(&mut dist);
         match relax {
             Relax::Pull => relax_u::<W>(weights, n, shared, &frontier, &unsettled, block_dim),
@@ -119,7 +128,11 @@ fn da2cf_matrix_with<W: Weight>(
         }
     }
     check_overflow(matrix.weight_kind(), &dist)?;
-    Ok(Da2cfResult { dist, iterations })
+    Ok(Da2cfResult {
+        dist,
+        iterations,
+        working_threads: Some(working.into_inner()),
+    })
 }
 
 /// One launch of `matrix_relax_u` (U^GPU on matrices): `ceil(n / b)` blocks of

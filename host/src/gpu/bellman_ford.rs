@@ -13,9 +13,8 @@
 use gpu_kernels::launch::{BELLMAN_FORD_BLOCK_SIZE, BELLMAN_FORD_FLAG_WORDS, GRID_BARRIER_WORDS};
 
 use super::kernels::BellmanFordBuffers;
-use super::memory::{DeviceGraph, alloc_zeroed, bytes_of};
+use super::memory::{DeviceGraph, alloc_zeroed, bytes_of, download_distances};
 use super::{Gpu, GpuSolver, RunStats};
-use crate::distances::check_overflow;
 use crate::graph::Graph;
 use crate::{Error, Result};
 
@@ -126,13 +125,12 @@ impl GpuSolver for BellmanFord<'_> {
     }
 
     fn distances(&self) -> Result<Vec<u32>> {
-        let mut dist = self
-            .gpu
-            .stream()
-            .clone_dtoh(&self.buffers.dist)
-            .map_err(Error::cuda("copying the distances to the host"))?;
-        dist.truncate(self.graph.num_vertices() as usize);
-        check_overflow(self.graph.weight_kind(), &dist)?;
-        Ok(dist)
+        let graph = &self.graph;
+        download_distances(
+            self.gpu,
+            &self.buffers.dist,
+            graph.num_vertices(),
+            graph.weight_kind(),
+        )
     }
 }

@@ -10,10 +10,9 @@ use gpu_kernels::compact::{LOOP_STATE_WORDS, LoopState};
 use gpu_kernels::launch::{COMPACT_BLOCK_SIZE, GRID_BARRIER_WORDS};
 
 use super::kernels::CompactBuffers;
-use super::memory::{DeviceGraph, alloc_zeroed, bytes_of};
+use super::memory::{DeviceGraph, alloc_zeroed, bytes_of, download_distances};
 use super::{Gpu, GpuSolver, RunStats};
 use crate::cpu::compact::CompactRule;
-use crate::distances::check_overflow;
 use crate::graph::Graph;
 use crate::{Error, Result};
 
@@ -218,13 +217,12 @@ impl GpuSolver for CompactDa2cf<'_> {
     }
 
     fn distances(&self) -> Result<Vec<u32>> {
-        let mut dist = self
-            .gpu
-            .stream()
-            .clone_dtoh(&self.buffers.dist)
-            .map_err(Error::cuda("copying the distances to the host"))?;
-        dist.truncate(self.graph.num_vertices() as usize);
-        check_overflow(self.graph.weight_kind(), &dist)?;
-        Ok(dist)
+        let graph = &self.graph;
+        download_distances(
+            self.gpu,
+            &self.buffers.dist,
+            graph.num_vertices(),
+            graph.weight_kind(),
+        )
     }
 }

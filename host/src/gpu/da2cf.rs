@@ -21,9 +21,9 @@ use gpu_kernels::distance::INFINITY;
 use gpu_kernels::launch::BLOCK_SIZE;
 use gpu_kernels::reduce::num_blocks;
 
-use super::memory::{DeviceGraph, alloc_zeroed, bytes_of};
+use super::memory::{DeviceGraph, alloc_zeroed, bytes_of, download_distances};
+use super::vertex_loop::{self, VertexLoop};
 use super::{Gpu, GpuSolver, RunStats, ThreadCount};
-use crate::distances::check_overflow;
 use crate::graph::{Graph, with_weight_type};
 use crate::variants::delta_base;
 pub use crate::variants::{Frontier, Relax};
@@ -125,27 +125,6 @@ impl<'a> Da2cf<'a> {
         }
     }
 
-    /// `initialize`: only `source` settled, at distance 0, and in the frontier.
-    pub fn reset(&mut self, source: u32) -> Result<()> {
-        let n = self.graph.num_vertices();
-        if source >= n {
-            return Err(Error::SourceOutOfRange {
-                vertex: source as u64,
-                num_vertices: n as usize,
-            });
-        }
-        self.iterations = 0;
-        let stream = self.gpu.stream();
-        self.gpu.kernels().da2cf.initialize(
-            stream,
-            &mut self.dist,
-            &mut self.frontier,
-            &mut self.unsettled,
-            n,
-            source,
-        )
-    }
-
     /// The minimum of the unsettled vertices' values (distances, or distances
     /// plus `Δ_node`): one or two GPU passes, then the host.
     fn minimum(&mut self) -> Result<u32> {
@@ -182,10 +161,38 @@ impl<'a> Da2cf<'a> {
             .map_err(Error::cuda("copying the block minima to the host"))?;
         Ok(host.iter().copied().min().unwrap_or(INFINITY))
     }
+}
 
-    /// One iteration: relax, minimum, and (unless the threshold is infinite)
-    /// update. Returns whether the solve has converged.
-    pub fn step(&mut self) -> Result<bool> {
+impl<'a> VertexLoop<'a> for Da2cf<'a> {
+    fn gpu(&self) -> &'a Gpu {
+        self.gpu
+    }
+
+    fn num_vertices(&self) -> u32 {
+        self.graph.num_vertices()
+    }
+
+    fn reset(&mut self, source: u32) -> Result<()> {
+        let n = self.graph.num_vertices();
+        if source >= n {
+            return Err(Error::SourceOutOfRange {
+                vertex: source as u64,
+                num_vertices: n as usize,
+            });
+        }
+        self.iterations = 0;
+        let stream = self.gpu.stream();
+        self.gpu.kernels().da2cf.initialize(
+            stream,
+            &mut self.dist,
+            &mut self.frontier,
+            &mut self.unsettled,
+            n,
+            source,
+        )
+    }
+
+    fn step(&mut self) -> Result<bool> {
         self.iterations += 1;
         let (kernels, stream) = (self.gpu.kernels(), self.gpu.stream());
         let (graph, dist, frontier, unsettled) =
@@ -228,70 +235,36 @@ impl<'a> Da2cf<'a> {
         }
         Ok(false)
     }
-}
 
-impl Da2cf<'_> {
-    /// Working `relax` threads of the coming `step`: the set flags of the array
-    /// that `relax` tests first.
-    fn count_working(&self, counter: &mut CudaSlice<u32>) -> Result<()> {
-        let flags = if self.config.relax.is_pull() {
+    fn iterations(&self) -> u32 {
+        self.iterations
+    }
+
+    fn relax_flags(&self) -> &CudaSlice<u8> {
+        if self.config.relax.is_pull() {
             &self.unsettled
         } else {
             &self.frontier
-        };
-        let n = self.graph.num_vertices();
-        self.gpu
-            .kernels()
-            .stats
-            .count_flags(self.gpu.stream(), flags, n, counter)
+        }
     }
 }
 
 impl GpuSolver for Da2cf<'_> {
-    fn count_working_threads(&mut self, source: u32) -> Result<Option<ThreadCount>> {
-        let mut counter = alloc_zeroed::<u32>(self.gpu, 1, "the working-thread counter")?;
-        let per_launch =
-            (self.graph.num_vertices() as u64).div_ceil(BLOCK_SIZE as u64) * BLOCK_SIZE as u64;
-        self.reset(source)?;
-        loop {
-            self.count_working(&mut counter)?;
-            if self.step()? {
-                break;
-            }
-        }
-        let working = self
-            .gpu
-            .stream()
-            .clone_dtoh(&counter)
-            .map_err(Error::cuda("reading the counter"))?[0];
-        Ok(Some(ThreadCount {
-            launched: per_launch * self.iterations as u64,
-            working: working as u64,
-        }))
-    }
-
     fn run(&mut self, source: u32) -> Result<RunStats> {
-        let gpu = self.gpu;
-        let ((), solve_ms) = gpu.timed(|| {
-            self.reset(source)?;
-            while !self.step()? {}
-            Ok(())
-        })?;
-        Ok(RunStats {
-            iterations: self.iterations,
-            solve_ms,
-        })
+        vertex_loop::run(self, source)
     }
 
     fn distances(&self) -> Result<Vec<u32>> {
-        let mut dist = self
-            .gpu
-            .stream()
-            .clone_dtoh(&self.dist)
-            .map_err(Error::cuda("copying the distances to the host"))?;
-        dist.truncate(self.graph.num_vertices() as usize);
-        check_overflow(self.graph.weight_kind(), &dist)?;
-        Ok(dist)
+        download_distances(
+            self.gpu,
+            &self.dist,
+            self.num_vertices(),
+            self.graph.weight_kind(),
+        )
+    }
+
+    fn count_working_threads(&mut self, source: u32) -> Result<Option<ThreadCount>> {
+        vertex_loop::count_working_threads(self, source).map(Some)
     }
 }
 

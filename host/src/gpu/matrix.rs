@@ -22,9 +22,9 @@ use gpu_kernels::distance::INFINITY;
 use gpu_kernels::launch::BLOCK_SIZE;
 use gpu_kernels::reduce::num_blocks;
 
-use super::memory::{alloc_zeroed, bytes_of};
-use super::{Gpu, GpuSolver, RunStats};
-use crate::distances::check_overflow;
+use super::memory::{alloc_zeroed, bytes_of, download_distances};
+use super::vertex_loop::{self, VertexLoop};
+use super::{Gpu, GpuSolver, RunStats, ThreadCount};
 use crate::graph::{Graph, WeightKind, with_weight_type};
 use crate::matrix::WeightMatrix;
 pub use crate::variants::{Frontier, Relax};
@@ -163,27 +163,6 @@ impl<'a> MatrixDa2cf<'a> {
         Ok(solver)
     }
 
-    /// `initialize`: only `source` settled, at distance 0, and in the frontier.
-    pub fn reset(&mut self, source: u32) -> Result<()> {
-        let n = self.matrix.num_vertices();
-        if source >= n {
-            return Err(Error::SourceOutOfRange {
-                vertex: source as u64,
-                num_vertices: n as usize,
-            });
-        }
-        self.iterations = 0;
-        let stream = self.gpu.stream();
-        self.gpu.kernels().da2cf.initialize(
-            stream,
-            &mut self.dist,
-            &mut self.frontier,
-            &mut self.unsettled,
-            n,
-            source,
-        )
-    }
-
     /// The minimum of the unsettled vertices' values (distances, or distances
     /// plus `Δ_node`): `minimum1` and `minimum2` on the GPU, then the host.
     fn minimum(&mut self) -> Result<u32> {
@@ -214,10 +193,38 @@ impl<'a> MatrixDa2cf<'a> {
             .map_err(Error::cuda("copying the block minima to the host"))?;
         Ok(host.iter().copied().min().unwrap_or(INFINITY))
     }
+}
 
-    /// One iteration: relax, minimum, and (unless the threshold is infinite)
-    /// update. Returns whether the solve has converged.
-    pub fn step(&mut self) -> Result<bool> {
+impl<'a> VertexLoop<'a> for MatrixDa2cf<'a> {
+    fn gpu(&self) -> &'a Gpu {
+        self.gpu
+    }
+
+    fn num_vertices(&self) -> u32 {
+        self.matrix.num_vertices()
+    }
+
+    fn reset(&mut self, source: u32) -> Result<()> {
+        let n = self.matrix.num_vertices();
+        if source >= n {
+            return Err(Error::SourceOutOfRange {
+                vertex: source as u64,
+                num_vertices: n as usize,
+            });
+        }
+        self.iterations = 0;
+        let stream = self.gpu.stream();
+        self.gpu.kernels().da2cf.initialize(
+            stream,
+            &mut self.dist,
+            &mut self.frontier,
+            &mut self.unsettled,
+            n,
+            source,
+        )
+    }
+
+    fn step(&mut self) -> Result<bool> {
         self.iterations += 1;
         let (kernels, stream) = (self.gpu.kernels(), self.gpu.stream());
         let (n, kind) = (self.matrix.num_vertices(), self.matrix.weight_kind());
@@ -255,31 +262,36 @@ impl<'a> MatrixDa2cf<'a> {
         }
         Ok(false)
     }
+
+    fn iterations(&self) -> u32 {
+        self.iterations
+    }
+
+    fn relax_flags(&self) -> &CudaSlice<u8> {
+        if self.relax.is_pull() {
+            &self.unsettled
+        } else {
+            &self.frontier
+        }
+    }
 }
 
 impl GpuSolver for MatrixDa2cf<'_> {
     fn run(&mut self, source: u32) -> Result<RunStats> {
-        let gpu = self.gpu;
-        let ((), solve_ms) = gpu.timed(|| {
-            self.reset(source)?;
-            while !self.step()? {}
-            Ok(())
-        })?;
-        Ok(RunStats {
-            iterations: self.iterations,
-            solve_ms,
-        })
+        vertex_loop::run(self, source)
     }
 
     fn distances(&self) -> Result<Vec<u32>> {
-        let mut dist = self
-            .gpu
-            .stream()
-            .clone_dtoh(&self.dist)
-            .map_err(Error::cuda("copying the distances to the host"))?;
-        dist.truncate(self.matrix.num_vertices() as usize);
-        check_overflow(self.matrix.weight_kind(), &dist)?;
-        Ok(dist)
+        download_distances(
+            self.gpu,
+            &self.dist,
+            self.num_vertices(),
+            self.matrix.weight_kind(),
+        )
+    }
+
+    fn count_working_threads(&mut self, source: u32) -> Result<Option<ThreadCount>> {
+        vertex_loop::count_working_threads(self, source).map(Some)
     }
 }
 

@@ -5,6 +5,7 @@ use std::sync::Arc;
 use cudarc::driver::{CudaSlice, CudaStream, DeviceRepr, ValidAsZeroBits};
 
 use super::Gpu;
+use crate::distances::check_overflow;
 use crate::graph::{Graph, WeightKind};
 use crate::{Error, Result};
 
@@ -38,6 +39,24 @@ pub fn alloc_zeroed<T: DeviceRepr + ValidAsZeroBits>(
     gpu.stream()
         .alloc_zeros::<T>(len.max(1))
         .map_err(Error::cuda(format!("allocating {what}")))
+}
+
+/// The first `n` words of the device distances `dist` of a solve on a graph
+/// of `kind` weights, copied to the host and checked for overflow
+/// ([`crate::Error::DistanceOverflow`]).
+pub fn download_distances(
+    gpu: &Gpu,
+    dist: &CudaSlice<u32>,
+    n: u32,
+    kind: WeightKind,
+) -> Result<Vec<u32>> {
+    let mut host = gpu
+        .stream()
+        .clone_dtoh(dist)
+        .map_err(Error::cuda("copying the distances to the host"))?;
+    host.truncate(n as usize);
+    check_overflow(kind, &host)?;
+    Ok(host)
 }
 
 /// A CSR graph in device memory.

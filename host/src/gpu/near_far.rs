@@ -9,9 +9,8 @@ use gpu_kernels::near_far::{NEAR_FAR_STATE_WORDS, NearFarState, auto_delta};
 
 use super::compact::WorkLimits;
 use super::kernels::{NearFarBuffers, NearFarLoop};
-use super::memory::{DeviceGraph, alloc_zeroed, bytes_of};
+use super::memory::{DeviceGraph, alloc_zeroed, bytes_of, download_distances};
 use super::{Gpu, GpuSolver, RunStats};
-use crate::distances::check_overflow;
 use crate::graph::{Graph, with_weight_type};
 use crate::{Error, Result};
 
@@ -159,13 +158,12 @@ impl GpuSolver for NearFar<'_> {
     }
 
     fn distances(&self) -> Result<Vec<u32>> {
-        let mut dist = self
-            .gpu
-            .stream()
-            .clone_dtoh(&self.buffers.dist)
-            .map_err(Error::cuda("copying the distances to the host"))?;
-        dist.truncate(self.graph.num_vertices() as usize);
-        check_overflow(self.graph.weight_kind(), &dist)?;
-        Ok(dist)
+        let graph = &self.graph;
+        download_distances(
+            self.gpu,
+            &self.buffers.dist,
+            graph.num_vertices(),
+            graph.weight_kind(),
+        )
     }
 }

@@ -27,7 +27,7 @@ impl StatsKernels {
         stream: &Arc<CudaStream>,
         flags: &CudaSlice<u8>,
         n: u32,
-        counter: &mut CudaSlice<u32>,
+        counter: &mut CudaSlice<u64>,
     ) -> Result<()> {
         let kernel = names::STATS_COUNT_FLAGS;
         check_lengths(
