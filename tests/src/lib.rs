@@ -1,6 +1,7 @@
 //! Helpers shared by the test files: fresh seeds that are printed (and can be
 //! replayed), and random graphs with the awkward cases the solvers must handle.
 
+pub mod models;
 pub mod teams;
 
 use rand_xoshiro::Xoshiro256PlusPlus;

@@ -3,12 +3,11 @@
 //! CUDA GPU.
 
 use gpu_kernels::distance::MAX_DISTANCE;
-use gpu_kernels::launch::BLOCK_SIZE;
 use sssp::algorithms::{Algorithm, Device};
 use sssp::generate::{RandomGraphSpec, random_graph};
 use sssp::gpu::Gpu;
-use sssp::variants::{Frontier, Relax};
 use sssp::{Error, Graph, Result, cpu, oracle};
+use sssp_tests::models::{check_working_threads, da2cf_form};
 use sssp_tests::{
     TestRng, check_against_oracle, fig5_graph, random_graph as random_edges, random_small_graph,
 };
@@ -37,63 +36,6 @@ fn solve(gpu: &Gpu, algo: Algorithm, graph: &Graph, source: u32) -> Result<(Vec<
     Ok((solver.distances()?, stats.iterations))
 }
 
-/// The CPU form whose iterations a GPU DA2CF algorithm must repeat exactly,
-/// with the relaxation whose flags its measuring mode counts.
-fn cpu_model(algo: Algorithm) -> Option<(Relax, Frontier)> {
-    let name = algo.name();
-    let rule = if name.starts_with("crauser-general") || name == "fast-crauser" {
-        Frontier::CrauserGeneral
-    } else if name.starts_with("crauser-economic") {
-        Frontier::CrauserEconomic
-    } else if name.starts_with("f-gpu") || name.starts_with("u-") || name == "fast" {
-        Frontier::Martin
-    } else {
-        return None;
-    };
-    let relax = if name.starts_with("u-") || name.ends_with("-pred") {
-        Relax::Pull
-    } else {
-        Relax::Push
-    };
-    Some((relax, rule))
-}
-
-/// The list solvers whose measuring mode counts working `relax` threads.
-fn counts_threads(algo: Algorithm) -> bool {
-    let name = algo.name();
-    name.starts_with("f-gpu") || name.starts_with("u-gpu") || name.starts_with("crauser-")
-}
-
-/// The measuring mode of `algo` (one more solve) against the CPU model's
-/// count; every launched `relax` has one thread per vertex, rounded up to
-/// whole blocks.
-fn check_working_threads(
-    gpu: &Gpu,
-    algo: Algorithm,
-    graph: &Graph,
-    source: usize,
-    model: &cpu::Da2cfResult,
-    context: &str,
-) {
-    let mut solver = algo.prepare_gpu(gpu, graph).unwrap();
-    let count = solver.count_working_threads(source as u32).unwrap();
-    let Some(count) = count else {
-        assert!(!counts_threads(algo), "{context}, {algo}: no thread count");
-        return;
-    };
-    assert_eq!(
-        Some(count.working),
-        model.working_threads,
-        "{context}, {algo}: working relax threads differ from the CPU model's"
-    );
-    let per_launch = (graph.num_vertices() as u64).div_ceil(BLOCK_SIZE as u64) * BLOCK_SIZE as u64;
-    assert_eq!(
-        count.launched,
-        per_launch * model.iterations as u64,
-        "{context}, {algo}: launched relax threads"
-    );
-}
-
 /// Every exact GPU algorithm against the oracle on one graph.
 fn check_all(gpu: &Gpu, graph: &Graph, source: usize, context: &str) {
     let expected = oracle::dijkstra(graph, source);
@@ -105,7 +47,7 @@ fn check_all(gpu: &Gpu, graph: &Graph, source: usize, context: &str) {
         else {
             continue;
         };
-        if let Some((relax, rule)) = cpu_model(algo).filter(|_| graph.num_vertices() <= 100_000) {
+        if let Some((relax, rule)) = da2cf_form(algo).filter(|_| graph.num_vertices() <= 100_000) {
             let model = cpu::da2cf(graph, source, relax, rule).unwrap();
             assert_eq!(
                 iterations, model.iterations,

@@ -8,8 +8,8 @@ use gpu_kernels::distance::Weight;
 use sssp::algorithms::{Algorithm, Device, Tuning};
 use sssp::gpu::Gpu;
 use sssp::graph::WeightKind;
-use sssp::variants::{Frontier, Relax};
 use sssp::{Graph, Result, cpu, oracle};
+use sssp_tests::models::{check_working_threads, da2cf_form};
 use sssp_tests::{
     F32Weights, TestRng, check_against_oracle, check_tree, exact_algorithms, random_f32_graph,
     random_small_f32_graph,
@@ -33,21 +33,6 @@ fn solve(
     Ok((solver.distances()?, stats.iterations))
 }
 
-/// The CPU DA2CF form whose iterations a GPU DA2CF form must repeat exactly.
-fn cpu_model(algo: Algorithm) -> Option<(Relax, Frontier)> {
-    let name = algo.name().trim_start_matches("matrix-");
-    let rule = if name.starts_with("crauser-general") {
-        Frontier::CrauserGeneral
-    } else if name.starts_with("crauser-economic") {
-        Frontier::CrauserEconomic
-    } else if name.starts_with("f-gpu") || name.starts_with("u-") {
-        Frontier::Martin
-    } else {
-        return None;
-    };
-    Some((Relax::Push, rule))
-}
-
 fn check_all(gpu: &Gpu, graph: &Graph, source: usize, matrix_limit: usize, context: &str) {
     assert_eq!(graph.weight_kind(), WeightKind::F32);
     let expected = oracle::dijkstra(graph, source);
@@ -61,13 +46,14 @@ fn check_all(gpu: &Gpu, graph: &Graph, source: usize, matrix_limit: usize, conte
         let Some(iterations) = check_against_oracle(&expected, result, &context) else {
             continue;
         };
-        if let Some((relax, rule)) = cpu_model(algo) {
+        if let Some((relax, rule)) = da2cf_form(algo) {
             let model = cpu::da2cf(graph, source, relax, rule)
                 .unwrap_or_else(|e| panic!("{context}: CPU model: {e}"));
             assert_eq!(
                 iterations, model.iterations,
                 "{context}: iterations differ from the CPU model's"
             );
+            check_working_threads(gpu, algo, graph, source, &model, &context);
         }
     }
 }

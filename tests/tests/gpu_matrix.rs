@@ -4,7 +4,6 @@
 //! `--include-ignored` on a machine with a CUDA GPU.
 
 use gpu_kernels::distance::MAX_DISTANCE;
-use gpu_kernels::launch::BLOCK_SIZE;
 use sssp::algorithms::{Algorithm, Device};
 use sssp::generate::random_graph as papers_graph;
 use sssp::gpu::Gpu;
@@ -12,6 +11,7 @@ use sssp::gpu::matrix::MatrixDa2cf;
 use sssp::matrix::{MAX_MATRIX_VERTICES, WeightMatrix, matrix_spec};
 use sssp::variants::{Frontier, Relax};
 use sssp::{Error, Graph, Result, cpu, oracle};
+use sssp_tests::models::{check_working_threads, da2cf_form};
 use sssp_tests::{TestRng, check_against_oracle, fig5_graph, random_small_graph};
 
 fn gpu() -> Gpu {
@@ -31,56 +31,10 @@ fn matrix_gpu_algorithms() -> Vec<Algorithm> {
     algorithms
 }
 
-/// The (relax, rule) of a matrix algorithm, for its CPU model.
-fn form(algo: Algorithm) -> (Relax, Frontier) {
-    let name = algo.name();
-    let relax = if name.ends_with("-pred") || name == "matrix-u-gpu" {
-        Relax::Pull
-    } else {
-        Relax::Push
-    };
-    let rule = if name.contains("general") {
-        Frontier::CrauserGeneral
-    } else if name.contains("economic") {
-        Frontier::CrauserEconomic
-    } else {
-        Frontier::Martin
-    };
-    (relax, rule)
-}
-
 fn solve(gpu: &Gpu, algo: Algorithm, graph: &Graph, source: u32) -> Result<(Vec<u32>, u32)> {
     let mut solver = algo.prepare_gpu(gpu, graph)?;
     let stats = solver.run(source)?;
     Ok((solver.distances()?, stats.iterations))
-}
-
-/// The measuring mode (one more solve) against the CPU model's count; every
-/// launched `relax` has one thread per vertex, rounded up to whole blocks.
-fn check_working_threads(
-    gpu: &Gpu,
-    algo: Algorithm,
-    graph: &Graph,
-    source: usize,
-    model: &cpu::Da2cfResult,
-    context: &str,
-) {
-    let mut solver = algo.prepare_gpu(gpu, graph).unwrap();
-    let count = solver
-        .count_working_threads(source as u32)
-        .unwrap()
-        .unwrap_or_else(|| panic!("{context}, {algo}: no thread count"));
-    assert_eq!(
-        Some(count.working),
-        model.working_threads,
-        "{context}, {algo}: working relax threads differ from the CPU model's"
-    );
-    let per_launch = (graph.num_vertices() as u64).div_ceil(BLOCK_SIZE as u64) * BLOCK_SIZE as u64;
-    assert_eq!(
-        count.launched,
-        per_launch * model.iterations as u64,
-        "{context}, {algo}: launched relax threads"
-    );
 }
 
 /// Every matrix GPU algorithm against the oracle on one graph; for graphs of at
@@ -98,7 +52,7 @@ fn check_all(gpu: &Gpu, graph: &Graph, source: usize, model_limit: usize, contex
             continue;
         };
         if graph.num_vertices() <= model_limit {
-            let (relax, rule) = form(algo);
+            let (relax, rule) = da2cf_form(algo).expect("every matrix algorithm has a CPU model");
             let model = cpu::da2cf(graph, source, relax, rule).unwrap();
             assert_eq!(
                 iterations, model.iterations,

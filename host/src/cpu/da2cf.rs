@@ -13,7 +13,7 @@ use gpu_kernels::launch::BLOCK_SIZE;
 use gpu_kernels::{reduce, stats};
 
 use crate::distances::{check_overflow, check_source};
-use crate::graph::{Graph, with_weight_type};
+use crate::graph::{Graph, WeightKind, with_weight_type};
 use crate::variants::{Frontier, Relax, delta_base};
 use crate::{Error, Result};
 
@@ -53,7 +53,7 @@ pub fn block_minimum(len: usize, load: impl Fn(usize) -> u32) -> u32 {
 /// Adds to `counter` the `relax` threads that will find work, by the measuring
 /// mode's own per-thread logic: the set `flags` (frontier for push, unsettled
 /// for pull).
-pub fn count_working(flags: &[u8], counter: &AtomicU64) {
+fn count_working(flags: &[u8], counter: &AtomicU64) {
     for i in 0..flags.len() {
         stats::count_flag(i, flags, counter);
     }
@@ -102,58 +102,137 @@ fn da2cf_with<W: Weight>(
         Frontier::CrauserGeneral => (0..n).map(|i| crauser::delta_node(i, lists)).collect(),
         _ => Vec::new(),
     };
-    let base = delta_base(graph.weights());
-
-    let mut dist = vec![0u32; n];
-    let mut frontier = vec![0u8; n];
-    let mut unsettled = vec![0u8; n];
-    for i in 0..n {
-        da2cf::initialize(i, source, &mut dist[i], &mut frontier[i], &mut unsettled[i]);
-    }
-    let mut iterations = 0;
-    let working = AtomicU64::new(0);
+    let mut model = VertexModel::new(n, source, rule, delta_node, delta_base(graph.weights()));
     loop {
-        iterations += 1;
-        count_working(
-            if relax.is_pull() {
-                &unsettled
-            } else {
-                &frontier
-            },
-            &working,
-        );
-        let shared = as_atomic(&mut dist);
+        let a = model.begin_iteration(relax.is_pull());
         for i in 0..n {
             match relax {
-                Relax::Pull => da2cf::relax_unsettled::<W>(i, lists, shared, &frontier, &unsettled),
-                _ => da2cf::relax_frontier::<W>(i, lists, shared, &frontier, &unsettled),
+                Relax::Pull => {
+                    da2cf::relax_unsettled::<W>(i, lists, a.dist, a.frontier, a.unsettled)
+                }
+                _ => da2cf::relax_frontier::<W>(i, lists, a.dist, a.frontier, a.unsettled),
             }
         }
-        let limit = match rule {
-            Frontier::Martin => minimum(&dist, &unsettled),
-            Frontier::CrauserEconomic => crauser::threshold::<W>(minimum(&dist, &unsettled), base),
+        if model.settle::<W>() {
+            break;
+        }
+    }
+    model.finish(graph.weight_kind())
+}
+
+/// The CPU model of the state that the GPU's DA2CF loops share, lists and
+/// matrices alike (`gpu::vertex_loop`), and of the steps that do not read the
+/// graph: `initialize`, the measuring mode's count, `minimum` and `update`, by
+/// the kernels' own per-thread functions.
+pub struct VertexModel {
+    rule: Frontier,
+    /// Crauser general: the smallest weight leaving each vertex.
+    delta_node: Vec<u32>,
+    /// Crauser economic: the smallest weight of the graph.
+    delta_base: u32,
+    dist: Vec<u32>,
+    frontier: Vec<u8>,
+    unsettled: Vec<u8>,
+    iterations: u32,
+    working: AtomicU64,
+}
+
+/// The arrays a `relax` pass takes.
+pub struct RelaxArrays<'m> {
+    /// Tentative distances, updated atomically.
+    pub dist: &'m [AtomicU32],
+    /// Vertices settled in the last iteration.
+    pub frontier: &'m [u8],
+    /// Vertices not yet settled.
+    pub unsettled: &'m [u8],
+}
+
+impl VertexModel {
+    /// `initialize` for `n` vertices from `source`; `delta_node` is Crauser
+    /// general's `Δ_node` (empty for the other rules), `delta_base` the
+    /// smallest weight.
+    pub fn new(
+        n: usize,
+        source: usize,
+        rule: Frontier,
+        delta_node: Vec<u32>,
+        delta_base: u32,
+    ) -> Self {
+        let mut dist = vec![0u32; n];
+        let mut frontier = vec![0u8; n];
+        let mut unsettled = vec![0u8; n];
+        for i in 0..n {
+            da2cf::initialize(i, source, &mut dist[i], &mut frontier[i], &mut unsettled[i]);
+        }
+        VertexModel {
+            rule,
+            delta_node,
+            delta_base,
+            dist,
+            frontier,
+            unsettled,
+            iterations: 0,
+            working: AtomicU64::new(0),
+        }
+    }
+
+    /// Begins an iteration: counts it, and the `relax` threads that will find
+    /// work (`pull`: one per unsettled vertex, else per frontier vertex);
+    /// returns the arrays of its `relax`.
+    pub fn begin_iteration(&mut self, pull: bool) -> RelaxArrays<'_> {
+        self.iterations += 1;
+        count_working(
+            if pull {
+                &self.unsettled
+            } else {
+                &self.frontier
+            },
+            &self.working,
+        );
+        RelaxArrays {
+            dist: as_atomic(&mut self.dist),
+            frontier: &self.frontier,
+            unsettled: &self.unsettled,
+        }
+    }
+
+    /// After `relax`: `minimum`, and `update` unless the threshold is
+    /// infinite. Returns whether the solve has converged.
+    pub fn settle<W: Weight>(&mut self) -> bool {
+        let n = self.dist.len();
+        let (dist, unsettled) = (&self.dist, &self.unsettled);
+        let limit = match self.rule {
+            Frontier::Martin => minimum(dist, unsettled),
+            Frontier::CrauserEconomic => {
+                crauser::threshold::<W>(minimum(dist, unsettled), self.delta_base)
+            }
             Frontier::CrauserGeneral => block_minimum(n, |i| {
-                crauser::minimum_input::<W>(i, &dist, &delta_node, &unsettled)
+                crauser::minimum_input::<W>(i, dist, &self.delta_node, unsettled)
             }),
         };
         if limit == INFINITY {
-            break;
+            return true;
         }
         for i in 0..n {
-            match rule {
-                Frontier::Martin => {
-                    da2cf::update(dist[i], &mut frontier[i], &mut unsettled[i], limit)
-                }
-                _ => crauser::update(dist[i], &mut frontier[i], &mut unsettled[i], limit),
+            let (frontier, unsettled) = (&mut self.frontier[i], &mut self.unsettled[i]);
+            match self.rule {
+                Frontier::Martin => da2cf::update(self.dist[i], frontier, unsettled, limit),
+                _ => crauser::update(self.dist[i], frontier, unsettled, limit),
             }
         }
+        false
     }
-    check_overflow(graph.weight_kind(), &dist)?;
-    Ok(Da2cfResult {
-        dist,
-        iterations,
-        working_threads: Some(working.into_inner()),
-    })
+
+    /// The distances, iterations and working threads, after the overflow
+    /// check for `kind` weights.
+    pub fn finish(self, kind: WeightKind) -> Result<Da2cfResult> {
+        check_overflow(kind, &self.dist)?;
+        Ok(Da2cfResult {
+            dist: self.dist,
+            iterations: self.iterations,
+            working_threads: Some(self.working.into_inner()),
+        })
+    }
 }
 
 /// The distances as the atomics that `relax` kernels update (`AtomicU32::from_mut_slice`,

@@ -11,16 +11,14 @@
 //! `initialize`, `minimum` (the GPU's two-pass block reduction) and `update`
 //! are the list forms' ([`super::da2cf`]).
 
-use std::sync::atomic::{AtomicU32, AtomicU64};
+use std::sync::atomic::AtomicU32;
 
-use gpu_kernels::crauser;
 use gpu_kernels::da2cf;
 use gpu_kernels::distance::{INFINITY, Weight};
 use gpu_kernels::launch::BLOCK_SIZE;
 use gpu_kernels::matrix;
 
-use super::da2cf::{Da2cfResult, as_atomic, block_minimum, count_working, minimum};
-use crate::distances::check_overflow;
+use super::da2cf::{Da2cfResult, VertexModel};
 use crate::graph::with_weight_type;
 use crate::matrix::WeightMatrix;
 use crate::variants::{Frontier, Relax};
@@ -83,56 +81,18 @@ fn da2cf_matrix_with<W: Weight>(
         Frontier::CrauserGeneral => (0..n).map(|u| matrix::delta_node(u, weights, n)).collect(),
         _ => Vec::new(),
     };
-    let base = matrix.min_weight();
-
-    let mut dist = vec![0u32; n];
-    let mut frontier = vec![0u8; n];
-    let mut unsettled = vec![0u8; n];
-    for i in 0..n {
-        da2cf::initialize(i, source, &mut dist[i], &mut frontier[i], &mut unsettled[i]);
-    }
-    let mut iterations = 0;
-    let working = AtomicU64::new(0);
+    let mut model = VertexModel::new(n, source, rule, delta_node, matrix.min_weight());
     loop {
-        iterations += 1;
-        count_working(
-            if relax.is_pull() {
-                &unsettled
-            } else {
-                &frontier
-            },
-            &working,
-        );
-        let shared = as_atomic(&mut dist);
+        let a = model.begin_iteration(relax.is_pull());
         match relax {
-            Relax::Pull => relax_u::<W>(weights, n, shared, &frontier, &unsettled, block_dim),
-            _ => relax_f::<W>(weights, n, shared, &frontier, &unsettled, block_dim),
+            Relax::Pull => relax_u::<W>(weights, n, a.dist, a.frontier, a.unsettled, block_dim),
+            _ => relax_f::<W>(weights, n, a.dist, a.frontier, a.unsettled, block_dim),
         }
-        let limit = match rule {
-            Frontier::Martin => minimum(&dist, &unsettled),
-            Frontier::CrauserEconomic => crauser::threshold::<W>(minimum(&dist, &unsettled), base),
-            Frontier::CrauserGeneral => block_minimum(n, |i| {
-                crauser::minimum_input::<W>(i, &dist, &delta_node, &unsettled)
-            }),
-        };
-        if limit == INFINITY {
+        if model.settle::<W>() {
             break;
         }
-        for i in 0..n {
-            match rule {
-                Frontier::Martin => {
-                    da2cf::update(dist[i], &mut frontier[i], &mut unsettled[i], limit)
-                }
-                _ => crauser::update(dist[i], &mut frontier[i], &mut unsettled[i], limit),
-            }
-        }
     }
-    check_overflow(matrix.weight_kind(), &dist)?;
-    Ok(Da2cfResult {
-        dist,
-        iterations,
-        working_threads: Some(working.into_inner()),
-    })
+    model.finish(matrix.weight_kind())
 }
 
 /// One launch of `matrix_relax_u` (U^GPU on matrices): `ceil(n / b)` blocks of

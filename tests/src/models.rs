@@ -1,0 +1,73 @@
+//! The CPU models that GPU DA2CF solvers must follow step for step: which
+//! model an algorithm has, and the check of its measuring mode against it.
+
+use gpu_kernels::launch::BLOCK_SIZE;
+use sssp::Graph;
+use sssp::algorithms::Algorithm;
+use sssp::cpu::Da2cfResult;
+use sssp::gpu::Gpu;
+use sssp::variants::{Frontier, Relax};
+
+/// The relaxation and settling rule of the CPU DA2CF loop (`cpu::da2cf`) whose
+/// iterations a GPU algorithm, on lists or matrices, repeats exactly; `None`
+/// for algorithms with another loop. `fast` and `fast-crauser` settle like
+/// push DA2CF with Martín's and Crauser's general rule.
+pub fn da2cf_form(algo: Algorithm) -> Option<(Relax, Frontier)> {
+    let name = algo.name().trim_start_matches("matrix-");
+    let rule = if name.starts_with("crauser-general") || name == "fast-crauser" {
+        Frontier::CrauserGeneral
+    } else if name.starts_with("crauser-economic") {
+        Frontier::CrauserEconomic
+    } else if name.starts_with("f-gpu") || name.starts_with("u-") || name == "fast" {
+        Frontier::Martin
+    } else {
+        return None;
+    };
+    let relax = if name.starts_with("u-") || name.ends_with("-pred") {
+        Relax::Pull
+    } else {
+        Relax::Push
+    };
+    Some((relax, rule))
+}
+
+/// The GPU solvers whose measuring mode counts working `relax` threads: the
+/// host-driven DA2CF loops on lists and matrices.
+pub fn counts_threads(algo: Algorithm) -> bool {
+    let name = algo.name().trim_start_matches("matrix-");
+    name.starts_with("f-gpu") || name.starts_with("u-gpu") || name.starts_with("crauser-")
+}
+
+/// Runs the measuring mode of `algo` (one more solve from `source`) and
+/// compares its count with the CPU `model`'s: the same working threads, and
+/// one launched thread per vertex, rounded up to whole blocks, per iteration.
+pub fn check_working_threads(
+    gpu: &Gpu,
+    algo: Algorithm,
+    graph: &Graph,
+    source: usize,
+    model: &Da2cfResult,
+    context: &str,
+) {
+    let mut solver = algo
+        .prepare_gpu(gpu, graph)
+        .unwrap_or_else(|e| panic!("{context}, {algo}: {e}"));
+    let count = solver
+        .count_working_threads(source as u32)
+        .unwrap_or_else(|e| panic!("{context}, {algo}: measuring mode: {e}"));
+    let Some(count) = count else {
+        assert!(!counts_threads(algo), "{context}, {algo}: no thread count");
+        return;
+    };
+    assert_eq!(
+        Some(count.working),
+        model.working_threads,
+        "{context}, {algo}: working relax threads differ from the CPU model's"
+    );
+    let per_launch = (graph.num_vertices() as u64).div_ceil(BLOCK_SIZE as u64) * BLOCK_SIZE as u64;
+    assert_eq!(
+        count.launched,
+        per_launch * model.iterations as u64,
+        "{context}, {algo}: launched relax threads"
+    );
+}
