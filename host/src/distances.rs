@@ -9,10 +9,15 @@ use crate::{Error, Result};
 
 /// Checks that `source` is a vertex of `graph`.
 pub fn check_source(graph: &Graph, source: usize) -> Result<()> {
-    if source >= graph.num_vertices() {
+    check_source_of(source as u64, graph.num_vertices())
+}
+
+/// [`check_source`] for a solver that knows only its vertex count.
+pub fn check_source_of(source: u64, num_vertices: usize) -> Result<()> {
+    if source >= num_vertices as u64 {
         return Err(Error::SourceOutOfRange {
-            vertex: source as u64,
-            num_vertices: graph.num_vertices(),
+            vertex: source,
+            num_vertices,
         });
     }
     Ok(())

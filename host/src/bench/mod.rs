@@ -270,16 +270,7 @@ fn measure(
             let mut solver = algo.prepare_gpu(gpu, graph)?;
             gpu.synchronize()?;
             let prepare_ms = start.elapsed().as_secs_f64() * 1e3;
-            for _ in 0..plan.warmup {
-                solver.run(0)?;
-            }
-            let mut times_ms = Vec::new();
-            let mut iterations = 0;
-            for _ in 0..plan.repetitions {
-                let stats = solver.run(0)?;
-                iterations = stats.iterations;
-                times_ms.push(stats.solve_ms as f64);
-            }
+            let timed = solver.time_runs(0, plan.warmup, plan.repetitions)?;
             let dist = solver.distances()?;
             let threads = if plan.measure_threads {
                 solver.count_working_threads(0)?
@@ -288,8 +279,8 @@ fn measure(
             };
             Ok(Measured {
                 dist,
-                iterations: Some(iterations),
-                times_ms,
+                iterations: Some(timed.iterations),
+                times_ms: timed.times_ms,
                 prepare_ms,
                 threads,
             })

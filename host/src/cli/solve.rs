@@ -692,16 +692,8 @@ fn solve_on_gpu(
     out.line(format_args!(
         "prepare      {prepare_ms:.1} ms (upload, and transpose or precompute where needed)"
     ));
-    for _ in 0..args.warmup {
-        solver.run(source)?;
-    }
-    let mut times = Vec::with_capacity(args.runs as usize);
-    let mut iterations = 0;
-    for _ in 0..args.runs {
-        let stats = solver.run(source)?;
-        iterations = stats.iterations;
-        times.push(stats.solve_ms as f64);
-    }
+    let timed = solver.time_runs(source, args.warmup, args.runs)?;
+    let (mut times, iterations) = (timed.times_ms, timed.iterations);
     times.sort_by(f64::total_cmp);
     out.line(format_args!("iterations   {iterations}"));
     let (median, min, max) = (times[times.len() / 2], times[0], times[times.len() - 1]);

@@ -19,6 +19,7 @@ use gpu_kernels::launch::BLOCK_SIZE;
 use gpu_kernels::matrix;
 
 use super::da2cf::{Da2cfResult, VertexModel};
+use crate::distances::check_source_of;
 use crate::graph::with_weight_type;
 use crate::matrix::WeightMatrix;
 use crate::variants::{Frontier, Relax};
@@ -55,13 +56,7 @@ pub fn da2cf_matrix_blocks(
             "a block has at least one thread".into(),
         ));
     }
-    let n = matrix.num_vertices();
-    if source >= n {
-        return Err(Error::SourceOutOfRange {
-            vertex: source as u64,
-            num_vertices: n,
-        });
-    }
+    check_source_of(source as u64, matrix.num_vertices())?;
     with_weight_type!(matrix.weight_kind(), W => {
         da2cf_matrix_with::<W>(matrix, source, relax, rule, block_dim)
     })

@@ -15,6 +15,7 @@ use gpu_kernels::launch::{BELLMAN_FORD_BLOCK_SIZE, BELLMAN_FORD_FLAG_WORDS, GRID
 use super::kernels::BellmanFordBuffers;
 use super::memory::{DeviceGraph, alloc_zeroed, bytes_of, download_distances};
 use super::{Gpu, GpuSolver, RunStats};
+use crate::distances::check_source_of;
 use crate::graph::Graph;
 use crate::{Error, Result};
 
@@ -101,13 +102,7 @@ impl<'a> BellmanFord<'a> {
 
 impl GpuSolver for BellmanFord<'_> {
     fn run(&mut self, source: u32) -> Result<RunStats> {
-        let n = self.graph.num_vertices();
-        if source >= n {
-            return Err(Error::SourceOutOfRange {
-                vertex: source as u64,
-                num_vertices: n as usize,
-            });
-        }
+        check_source_of(source as u64, self.graph.num_vertices() as usize)?;
         let (kernels, stream) = (&self.gpu.kernels().bellman_ford, self.gpu.stream());
         let ((), solve_ms) = self.gpu.timed(|| match self.form {
             BellmanFordForm::Block => kernels.block(stream, &self.graph, source, &mut self.buffers),

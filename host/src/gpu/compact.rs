@@ -13,6 +13,7 @@ use super::kernels::CompactBuffers;
 use super::memory::{DeviceGraph, alloc_zeroed, bytes_of, download_distances};
 use super::{Gpu, GpuSolver, RunStats};
 use crate::cpu::compact::CompactRule;
+use crate::distances::check_source_of;
 use crate::graph::Graph;
 use crate::{Error, Result};
 
@@ -201,13 +202,7 @@ impl<'a> CompactDa2cf<'a> {
 
 impl GpuSolver for CompactDa2cf<'_> {
     fn run(&mut self, source: u32) -> Result<RunStats> {
-        let n = self.graph.num_vertices();
-        if source >= n {
-            return Err(Error::SourceOutOfRange {
-                vertex: source as u64,
-                num_vertices: n as usize,
-            });
-        }
+        check_source_of(source as u64, self.graph.num_vertices() as usize)?;
         let gpu = self.gpu;
         let (iterations, solve_ms) = gpu.timed(|| self.solve(source))?;
         Ok(RunStats {

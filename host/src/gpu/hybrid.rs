@@ -18,6 +18,7 @@ use super::memory::{DeviceGraph, alloc_zeroed};
 use super::{Gpu, GpuSolver, RunStats};
 use crate::cpu::da2cf::as_atomic;
 use crate::distances::check_overflow;
+use crate::distances::check_source_of;
 use crate::graph::{Graph, with_weight_type};
 use crate::{Error, Result};
 
@@ -128,12 +129,7 @@ impl<'a> Hybrid<'a> {
 
     fn solve(&mut self, source: u32) -> Result<()> {
         let n = self.n();
-        if source >= n {
-            return Err(Error::SourceOutOfRange {
-                vertex: source as u64,
-                num_vertices: n as usize,
-            });
-        }
+        check_source_of(source as u64, n as usize)?;
         let (kernels, stream) = (&self.gpu.kernels().da2cf, self.gpu.stream());
         self.iterations = 0;
         match self.kind {

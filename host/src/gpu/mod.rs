@@ -53,6 +53,33 @@ pub trait GpuSolver {
         let _ = source;
         Ok(None)
     }
+
+    /// Solves from `source` the way every report times it: `warmup` untimed
+    /// solves, then `runs` timed ones.
+    fn time_runs(&mut self, source: u32, warmup: u32, runs: u32) -> Result<TimedRuns> {
+        for _ in 0..warmup {
+            self.run(source)?;
+        }
+        let mut timed = TimedRuns {
+            times_ms: Vec::with_capacity(runs as usize),
+            iterations: 0,
+        };
+        for _ in 0..runs {
+            let stats = self.run(source)?;
+            timed.iterations = stats.iterations;
+            timed.times_ms.push(stats.solve_ms as f64);
+        }
+        Ok(timed)
+    }
+}
+
+/// What [`GpuSolver::time_runs`] measured.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TimedRuns {
+    /// GPU time of each timed solve, in run order, ms.
+    pub times_ms: Vec<f64>,
+    /// Iterations of the last solve (every solve from one source takes the same).
+    pub iterations: u32,
 }
 
 /// Launched and working threads of the `relax` kernel over one solve.

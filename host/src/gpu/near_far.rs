@@ -11,6 +11,7 @@ use super::compact::WorkLimits;
 use super::kernels::{NearFarBuffers, NearFarLoop};
 use super::memory::{DeviceGraph, alloc_zeroed, bytes_of, download_distances};
 use super::{Gpu, GpuSolver, RunStats};
+use crate::distances::check_source_of;
 use crate::graph::{Graph, with_weight_type};
 use crate::{Error, Result};
 
@@ -142,13 +143,7 @@ impl<'a> NearFar<'a> {
 
 impl GpuSolver for NearFar<'_> {
     fn run(&mut self, source: u32) -> Result<RunStats> {
-        let n = self.graph.num_vertices();
-        if source >= n {
-            return Err(Error::SourceOutOfRange {
-                vertex: source as u64,
-                num_vertices: n as usize,
-            });
-        }
+        check_source_of(source as u64, self.graph.num_vertices() as usize)?;
         let gpu = self.gpu;
         let (iterations, solve_ms) = gpu.timed(|| self.solve(source))?;
         Ok(RunStats {

@@ -13,6 +13,7 @@ use gpu_kernels::reduce::num_blocks;
 
 use super::memory::{alloc_zeroed, bytes_of, download_distances};
 use super::{Gpu, RunStats, ThreadCount};
+use crate::distances::check_source_of;
 use crate::graph::{WeightKind, with_weight_type};
 use crate::variants::Frontier;
 use crate::{Error, Result};
@@ -96,12 +97,7 @@ impl VertexState {
 
     /// `initialize`: only `source` settled, at distance 0, and in the frontier.
     pub fn reset(&mut self, gpu: &Gpu, source: u32) -> Result<()> {
-        if source >= self.n {
-            return Err(Error::SourceOutOfRange {
-                vertex: source as u64,
-                num_vertices: self.n as usize,
-            });
-        }
+        check_source_of(source as u64, self.n as usize)?;
         self.iterations = 0;
         gpu.kernels().da2cf.initialize(
             gpu.stream(),
