@@ -13,7 +13,7 @@
 use gpu_kernels::launch::{BELLMAN_FORD_BLOCK_SIZE, BELLMAN_FORD_FLAG_WORDS, GRID_BARRIER_WORDS};
 
 use super::kernels::BellmanFordBuffers;
-use super::memory::{DeviceGraph, alloc_zeroed, bytes_of, download_distances};
+use super::memory::{DeviceGraph, alloc_zeroed, bytes_of};
 use super::{Gpu, GpuSolver, RunStats};
 use crate::distances::check_source_of;
 use crate::graph::Graph;
@@ -120,12 +120,6 @@ impl GpuSolver for BellmanFord<'_> {
     }
 
     fn distances(&self) -> Result<Vec<u32>> {
-        let graph = &self.graph;
-        download_distances(
-            self.gpu,
-            &self.buffers.dist,
-            graph.num_vertices(),
-            graph.weight_kind(),
-        )
+        self.graph.download_distances(self.gpu, &self.buffers.dist)
     }
 }

@@ -10,7 +10,7 @@ use gpu_kernels::compact::{LOOP_STATE_WORDS, LoopState};
 use gpu_kernels::launch::{COMPACT_BLOCK_SIZE, GRID_BARRIER_WORDS};
 
 use super::kernels::CompactBuffers;
-use super::memory::{DeviceGraph, alloc_zeroed, bytes_of, download_distances};
+use super::memory::{DeviceGraph, alloc_zeroed, bytes_of};
 use super::{Gpu, GpuSolver, RunStats};
 use crate::cpu::compact::CompactRule;
 use crate::distances::check_source_of;
@@ -212,12 +212,6 @@ impl GpuSolver for CompactDa2cf<'_> {
     }
 
     fn distances(&self) -> Result<Vec<u32>> {
-        let graph = &self.graph;
-        download_distances(
-            self.gpu,
-            &self.buffers.dist,
-            graph.num_vertices(),
-            graph.weight_kind(),
-        )
+        self.graph.download_distances(self.gpu, &self.buffers.dist)
     }
 }

@@ -102,6 +102,12 @@ impl DeviceGraph {
         self.weight_kind
     }
 
+    /// The device distances `dist` of a solve on this graph, downloaded and
+    /// checked ([`download_distances`]).
+    pub fn download_distances(&self, gpu: &Gpu, dist: &CudaSlice<u32>) -> Result<Vec<u32>> {
+        download_distances(gpu, dist, self.num_vertices, self.weight_kind)
+    }
+
     /// Number of vertices.
     pub fn num_vertices(&self) -> u32 {
         self.num_vertices

@@ -9,7 +9,7 @@ use gpu_kernels::near_far::{NEAR_FAR_STATE_WORDS, NearFarState, auto_delta};
 
 use super::compact::WorkLimits;
 use super::kernels::{NearFarBuffers, NearFarLoop};
-use super::memory::{DeviceGraph, alloc_zeroed, bytes_of, download_distances};
+use super::memory::{DeviceGraph, alloc_zeroed, bytes_of};
 use super::{Gpu, GpuSolver, RunStats};
 use crate::distances::check_source_of;
 use crate::graph::{Graph, with_weight_type};
@@ -153,12 +153,6 @@ impl GpuSolver for NearFar<'_> {
     }
 
     fn distances(&self) -> Result<Vec<u32>> {
-        let graph = &self.graph;
-        download_distances(
-            self.gpu,
-            &self.buffers.dist,
-            graph.num_vertices(),
-            graph.weight_kind(),
-        )
+        self.graph.download_distances(self.gpu, &self.buffers.dist)
     }
 }
