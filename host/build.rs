@@ -104,6 +104,11 @@ fn main() {
 /// may give a kernel more registers than a block of that size can have (the
 /// launch then fails). `ptxas` keeps such kernels within 65536 / threads
 /// registers.
+///
+/// The parameter list ends at the last `)` of the kernel's header, the text
+/// from `.entry name(` to the `{` that opens its body (`.entry name()` for a
+/// kernel without parameters); nothing past that `{` is searched, so another
+/// kernel is never patched.
 fn with_launch_bounds(ptx: &str) -> String {
     let mut out = ptx.to_string();
     for &(name, threads) in gpu_kernels::launch::LAUNCH_BOUNDS {
@@ -111,10 +116,13 @@ fn with_launch_bounds(ptx: &str) -> String {
         let start = out
             .find(&entry)
             .unwrap_or_else(|| fail(&format!("no `.entry {name}` in the PTX")));
-        let close = out[start..]
-            .find("\n)\n")
+        let body = out[start..]
+            .find('{')
+            .unwrap_or_else(|| fail(&format!("no body after `.entry {name}` in the PTX")));
+        let close = out[start..start + body]
+            .rfind(')')
             .unwrap_or_else(|| fail(&format!("no end of the parameters of `{name}`")));
-        let at = start + close + 2;
+        let at = start + close + 1;
         out.insert_str(at, &format!("\n.maxntid {threads}, 1, 1"));
     }
     out

@@ -103,7 +103,7 @@ const _: () = assert!(LOOP_STATE_WORDS == 13);
 
 /// What a thread of the loop needs from the threads it runs with. Threads come
 /// in warps of [`Team::warp_size`] lanes (32 on the GPU, 1 on the CPU); the
-/// warp-wide calls (`reserve_where`, `warp_max`) must be made by every lane of
+/// warp-wide calls (`reserve_where`, `warp_inclusive_sum`, `warp_shuffle`) must be made by every lane of
 /// a warp together, so the loop keeps its control flow warp-uniform around
 /// them.
 pub trait Team {

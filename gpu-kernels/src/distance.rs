@@ -51,8 +51,6 @@ impl WeightKind {
 /// by `u32` and `f32`; every kernel that adds a weight is generic over it and
 /// instantiated for both.
 pub trait Weight: Copy + 'static {
-    /// The [`WeightKind`] of this type.
-    const KIND: WeightKind;
     /// The largest distance word that is an exact distance.
     const MAX_DISTANCE: u32;
 
@@ -72,7 +70,6 @@ pub trait Weight: Copy + 'static {
 }
 
 impl Weight for u32 {
-    const KIND: WeightKind = WeightKind::U32;
     const MAX_DISTANCE: u32 = MAX_DISTANCE;
 
     #[inline(always)]
@@ -100,7 +97,6 @@ impl Weight for u32 {
 }
 
 impl Weight for f32 {
-    const KIND: WeightKind = WeightKind::F32;
     const MAX_DISTANCE: u32 = f32::MAX.to_bits();
 
     /// The `f32` sum, rounded to nearest like every IEEE addition (the GPU's

@@ -4,7 +4,7 @@
 
 use gpu_kernels::distance::{INFINITY, MAX_DISTANCE, SATURATED, Weight};
 
-use crate::graph::{Graph, WeightKind};
+use crate::graph::{Graph, WeightKind, with_weight_type};
 use crate::{Error, Result};
 
 /// Checks that `source` is a vertex of `graph`.
@@ -23,6 +23,20 @@ pub fn check_source_of(source: u64, num_vertices: usize) -> Result<()> {
     Ok(())
 }
 
+/// Checks the inputs of a check of distances: `source` is a vertex of `graph`
+/// ([`check_source`]) and `dist` has one distance per vertex.
+pub fn check_distances(graph: &Graph, source: usize, dist: &[u32]) -> Result<()> {
+    check_source(graph, source)?;
+    if dist.len() != graph.num_vertices() {
+        return Err(Error::InvalidArgument(format!(
+            "{} distances for {} vertices: one per vertex is needed",
+            dist.len(),
+            graph.num_vertices()
+        )));
+    }
+    Ok(())
+}
+
 /// Rejects a solver's result that contains [`SATURATED`] distances (shortest
 /// distances that do not fit in the distance type of `kind`).
 pub fn check_overflow(kind: WeightKind, dist: &[u32]) -> Result<()> {
@@ -35,10 +49,7 @@ pub fn check_overflow(kind: WeightKind, dist: &[u32]) -> Result<()> {
 
 /// The [`Error::DistanceOverflow`] of `count` vertices, the first `vertex`.
 fn overflow(kind: WeightKind, vertex: usize, count: usize) -> Error {
-    let max = match kind {
-        WeightKind::U32 => <u32 as Weight>::MAX_DISTANCE,
-        WeightKind::F32 => <f32 as Weight>::MAX_DISTANCE,
-    };
+    let max = with_weight_type!(kind, W => W::MAX_DISTANCE);
     Error::DistanceOverflow {
         vertex,
         count,
@@ -136,6 +147,30 @@ pub fn summarize(dist: &[u32]) -> Summary {
     }
 }
 
+/// Checks that [`certify`] can judge distances over `graph`: its weights are
+/// integers (`u32`) and all positive. Depends on the graph alone, so a solve
+/// that is to be certified can be refused before it runs; an
+/// [`Error::InvalidArgument`] names the reason.
+pub fn check_certifiable(graph: &Graph) -> Result<()> {
+    if graph.weight_kind() == WeightKind::F32 {
+        // A float sum can absorb a small weight (`d + w == d`), so tight edges
+        // need not lead back to the source.
+        return Err(Error::InvalidArgument(
+            "the certificate check (--certify) needs integer weights, and this graph has f32 \
+             weights; use --verify"
+                .into(),
+        ));
+    }
+    let zeros = graph.weights().iter().filter(|&&w| w == 0).count();
+    if zeros > 0 {
+        return Err(Error::InvalidArgument(format!(
+            "the certificate check (--certify) needs positive weights, and {zeros} edge(s) of \
+             this graph have weight 0; use --verify"
+        )));
+    }
+    Ok(())
+}
+
 /// Checks, without solving again, that `dist` is the vector of shortest
 /// distances from `source` over `graph`, when every weight is positive: the
 /// classic certificate of Bellman's equations.
@@ -148,32 +183,16 @@ pub fn summarize(dist: &[u32]) -> Summary {
 ///   distance is a real path's length and, by feasibility, no path is shorter.
 ///
 /// Linear in the edges and spread over the CPU's threads: for graphs whose
-/// oracle run would take too long (`--certify`). Zero weights, or a
-/// saturated distance, make it refuse rather than decide.
+/// oracle run would take too long (`--certify`). A graph that
+/// [`check_certifiable`] refuses, or a saturated distance, make it refuse
+/// rather than decide.
 pub fn certify(graph: &Graph, source: usize, dist: &[u32]) -> Result<()> {
     use std::sync::atomic::Ordering::Relaxed;
     use std::sync::atomic::{AtomicU8, AtomicUsize};
 
     let n = graph.num_vertices();
-    check_source(graph, source)?;
-    if dist.len() != n {
-        return Err(Error::InvalidArgument(format!(
-            "certificate: {} distances for {n} vertices",
-            dist.len()
-        )));
-    }
-    if graph.weight_kind() == WeightKind::F32 {
-        // A float sum can absorb a small weight (`d + w == d`), so tight edges
-        // need not lead back to the source.
-        return Err(Error::InvalidArgument(
-            "the certificate check needs integer weights; use --verify".into(),
-        ));
-    }
-    if graph.weights().contains(&0) {
-        return Err(Error::InvalidArgument(
-            "the certificate check needs positive weights; use --verify".into(),
-        ));
-    }
+    check_distances(graph, source, dist)?;
+    check_certifiable(graph)?;
     if dist.contains(&SATURATED) {
         return Err(Error::InvalidArgument(
             "the certificate check cannot judge saturated distances; use --verify".into(),

@@ -17,7 +17,7 @@ use std::collections::BinaryHeap;
 use approx::relative_eq;
 use gpu_kernels::distance::{INFINITY, Weight};
 
-use crate::distances::{check_overflow, display, to_u32_distances};
+use crate::distances::{check_distances, check_overflow, display, to_u32_distances};
 use crate::graph::{Graph, WeightKind};
 use crate::{Error, Result};
 
@@ -67,11 +67,8 @@ pub fn dijkstra(graph: &Graph, source: usize) -> Result<Vec<u32>> {
 }
 
 /// Dijkstra over distance words with the kernels' addition `W::extend`
-/// (saturating, never wrapping).
-///
-/// # Panics
-/// If `source` is not a vertex of `graph`.
-pub fn dijkstra_words<W: Weight>(graph: &Graph, source: usize) -> Vec<u32> {
+/// (saturating, never wrapping), from a `source` already checked.
+fn dijkstra_words<W: Weight>(graph: &Graph, source: usize) -> Vec<u32> {
     let csr = graph.csr();
     let mut dist = vec![INFINITY; graph.num_vertices()];
     let mut heap = BinaryHeap::new();
@@ -96,11 +93,9 @@ pub fn dijkstra_words<W: Weight>(graph: &Graph, source: usize) -> Vec<u32> {
 /// Shortest distances from `source` in `f64` (`f64::INFINITY` when
 /// unreachable), with the number of edges of the shortest path found, for a
 /// graph of `f32` weights. Every `f32` is an `f64`, and an `f64` sum of `h`
-/// of them is within `h · 2^-53` of the exact length (relatively).
-///
-/// # Panics
-/// If `source` is not a vertex of `graph`.
-pub fn dijkstra_f64(graph: &Graph, source: usize) -> (Vec<f64>, Vec<u32>) {
+/// of them is within `h · 2^-53` of the exact length (relatively). `source`
+/// is already checked.
+fn dijkstra_f64(graph: &Graph, source: usize) -> (Vec<f64>, Vec<u32>) {
     let csr = graph.csr();
     let n = graph.num_vertices();
     let (mut dist, mut hops) = (vec![f64::INFINITY; n], vec![0u32; n]);
@@ -140,13 +135,14 @@ pub fn dijkstra_f64(graph: &Graph, source: usize) -> (Vec<f64>, Vec<u32>) {
 /// fewest edges of a path whose rounded length is `d32(v)` (a breadth-first
 /// search over the edges with `extend(d32(u), w) = d32(v)`).
 pub fn check_f32_against_f64(graph: &Graph, source: usize, dist: &[u32]) -> Result<()> {
-    crate::distances::check_source(graph, source)?;
-    let n = graph.num_vertices();
-    if graph.weight_kind() != WeightKind::F32 || dist.len() != n {
+    check_distances(graph, source, dist)?;
+    if graph.weight_kind() != WeightKind::F32 {
         return Err(Error::InvalidArgument(format!(
-            "the f64 check takes {n} f32 distances of a graph with f32 weights"
+            "the f64 check is for f32 weights, and this graph has {} weights",
+            graph.weight_kind().name()
         )));
     }
+    let n = graph.num_vertices();
     let (exact, hops64) = dijkstra_f64(graph, source);
     let hops32 = tight_hops(graph, source, dist);
     let mut first = None;

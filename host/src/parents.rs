@@ -17,23 +17,9 @@
 use gpu_kernels::distance::{SATURATED, Weight};
 pub use gpu_kernels::parents::NO_PARENT;
 
-use crate::distances::check_source;
+use crate::distances::check_distances;
 use crate::graph::{Graph, with_weight_type};
 use crate::{Error, Result};
-
-/// Checks the arguments of a tree computation: `source` is a vertex of `graph`
-/// and `dist` has one distance per vertex.
-pub(crate) fn check_inputs(graph: &Graph, source: usize, dist: &[u32]) -> Result<()> {
-    check_source(graph, source)?;
-    if dist.len() != graph.num_vertices() {
-        return Err(Error::InvalidArgument(format!(
-            "a shortest-path tree needs one distance per vertex: {} distances for {} vertices",
-            dist.len(),
-            graph.num_vertices()
-        )));
-    }
-    Ok(())
-}
 
 /// The tree that the distances `dist` from `source` give on `graph`, computed
 /// independently of the kernels' logic: tight edges from strictly closer
@@ -105,7 +91,7 @@ fn expected_tree(graph: &Graph, source: usize, dist: &[u32]) -> Result<Vec<u32>>
 /// [`NO_PARENT`]. Every vertex is compared; an [`Error::TreeMismatch`] names the
 /// first difference and counts them.
 pub fn check(graph: &Graph, source: usize, dist: &[u32], parent: &[u32]) -> Result<()> {
-    check_inputs(graph, source, dist)?;
+    check_distances(graph, source, dist)?;
     let n = graph.num_vertices();
     if parent.len() != n {
         return Err(Error::TreeMismatch {

@@ -1,5 +1,8 @@
 //! What tells the DA2CF variants apart, shared by the CPU and GPU solvers.
 
+use crate::graph::{Graph, with_weight_type};
+use crate::{Error, Result};
+
 /// How `relax` runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Relax {
@@ -37,4 +40,19 @@ pub enum Frontier {
 pub fn delta_base(weights: &[u32]) -> u32 {
     use gpu_kernels::distance::{INFINITY, SATURATED};
     weights.iter().min().map_or(INFINITY, |&w| w.min(SATURATED))
+}
+
+/// Near-far's band width `Δ` for `graph`, a weight word: the given one, or
+/// [`auto_delta`](gpu_kernels::near_far::auto_delta) when `None`. A zero
+/// width, which would never advance the band, is refused.
+pub fn near_far_delta(graph: &Graph, delta: Option<u32>) -> Result<u32> {
+    match delta {
+        Some(0) => Err(Error::InvalidArgument(
+            "near-far's band width Δ must be positive".into(),
+        )),
+        Some(delta) => Ok(delta),
+        None => Ok(with_weight_type!(graph.weight_kind(), W => {
+            gpu_kernels::near_far::auto_delta::<W>(graph.csr())
+        })),
+    }
 }

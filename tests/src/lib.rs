@@ -65,11 +65,26 @@ impl TestRng {
 /// Sparse draws leave vertices unreachable; small `max_weight` gives many ties
 /// and zero-weight edges.
 pub fn random_graph(rng: &mut TestRng, n: usize, m: usize, max_weight: u32) -> Graph<'static> {
+    random_graph_weighted(rng, n, m, 0..=max_weight)
+}
+
+/// A random directed graph of `n` vertices and `m` uniformly drawn edges
+/// (self-loops and parallel edges included) with weights uniform in `weights`
+/// (e.g. `1..=max` for positive weights). Each edge draws its tail, head and
+/// weight in that order.
+pub fn random_graph_weighted(
+    rng: &mut TestRng,
+    n: usize,
+    m: usize,
+    weights: std::ops::RangeInclusive<u32>,
+) -> Graph<'static> {
+    let (lo, hi) = (*weights.start() as u64, *weights.end() as u64);
+    assert!(lo <= hi, "empty weight range {weights:?}");
     let edges: Vec<(u32, u32, u32)> = (0..m)
         .map(|_| {
             let u = rng.below(n as u64) as u32;
             let v = rng.below(n as u64) as u32;
-            let w = rng.range(0, max_weight as u64) as u32;
+            let w = rng.range(lo, hi) as u32;
             (u, v, w)
         })
         .collect();

@@ -71,3 +71,25 @@ pub fn check_working_threads(
         "{context}, {algo}: launched relax threads"
     );
 }
+
+/// Runs the CPU DA2CF model of `algo`, of form `(relax, rule)` (from
+/// [`da2cf_form`]), from `source` and checks the GPU solver's `iterations`
+/// against the model's, then its working threads with
+/// [`check_working_threads`]. Panics with `context`.
+pub fn check_against_model(
+    gpu: &Gpu,
+    algo: Algorithm,
+    graph: &Graph,
+    source: usize,
+    (relax, rule): (Relax, Frontier),
+    iterations: u32,
+    context: &str,
+) {
+    let model = sssp::cpu::da2cf(graph, source, relax, rule)
+        .unwrap_or_else(|e| panic!("{context}, {algo}: CPU model: {e}"));
+    assert_eq!(
+        iterations, model.iterations,
+        "{context}, {algo}: iterations differ from the CPU model's"
+    );
+    check_working_threads(gpu, algo, graph, source, &model, context);
+}

@@ -73,7 +73,7 @@ impl<'a> WarpShared<'a> {
 }
 
 /// A team of OS threads with a `std` barrier, in warps of `warp_size` lanes
-/// whose warp-wide calls go through their [`WarpShared`] (every lane writes
+/// whose warp-wide calls go through their `WarpShared` (every lane writes
 /// its value, waits for the others, reads what it needs, waits again), so
 /// the warp-uniform structure of the loop and the cross-lane arithmetic of
 /// the relax phase run as on the GPU. `minimum_into` is a plain atomic

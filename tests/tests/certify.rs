@@ -4,7 +4,7 @@
 use gpu_kernels::distance::INFINITY;
 use sssp::distances::certify;
 use sssp::{Error, Graph, oracle};
-use sssp_tests::{TestRng, random_graph};
+use sssp_tests::{TestRng, random_graph_weighted};
 
 #[test]
 fn certify_accepts_the_oracle_and_rejects_any_change() {
@@ -14,7 +14,7 @@ fn certify_accepts_the_oracle_and_rejects_any_change() {
         let m = rng.range(0, 4 * n as u64) as usize;
         let max_weight = [1u32, 3, 1000][rng.below(3) as usize];
         // Weights 1..=max_weight: the certificate needs positive weights.
-        let graph = positive(&random_graph(&mut rng, n, m, max_weight - 1));
+        let graph = random_graph_weighted(&mut rng, n, m, 1..=max_weight);
         let source = rng.below(n as u64) as usize;
         let context = format!("case {case}, n = {n}, m = {m}, seed {}", rng.seed);
         let dist = oracle::dijkstra(&graph, source).unwrap();
@@ -39,17 +39,6 @@ fn certify_accepts_the_oracle_and_rejects_any_change() {
             assert!(certify(&graph, source, &unreached).is_err(), "{context}");
         }
     }
-}
-
-/// `graph` with every weight raised by 1.
-fn positive(graph: &Graph) -> Graph<'static> {
-    let mut edges = Vec::new();
-    for u in 0..graph.num_vertices() {
-        for (v, w) in graph.csr().edges(u) {
-            edges.push((u as u32, v as u32, w + 1));
-        }
-    }
-    Graph::from_edges(graph.num_vertices(), &edges).unwrap()
 }
 
 #[test]

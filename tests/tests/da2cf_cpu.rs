@@ -7,7 +7,8 @@ use gpu_kernels::distance::{INFINITY, MAX_DISTANCE, SATURATED};
 use sssp::generate::{RandomGraphSpec, random_graph};
 use sssp::{Error, Graph, cpu, oracle};
 use sssp_tests::{
-    TestRng, check_against_oracle, fig5_graph, random_graph as random_edges, random_small_graph,
+    TestRng, check_against_oracle, fig5_graph, random_graph as random_edges, random_graph_weighted,
+    random_small_graph,
 };
 
 /// With positive weights DA2CF settles one distance value per iteration: the
@@ -164,14 +165,7 @@ fn working_thread_counts_follow_from_the_distances() {
         let n = rng.range(1, 300) as usize;
         let m = rng.below(4 * n as u64 + 1) as usize;
         let max_weight = [1u32, 3, 10, 1000][rng.below(4) as usize];
-        let edges: Vec<(u32, u32, u32)> = (0..m)
-            .map(|_| {
-                let u = rng.below(n as u64) as u32;
-                let v = rng.below(n as u64) as u32;
-                (u, v, rng.range(1, max_weight as u64) as u32)
-            })
-            .collect();
-        let graph = Graph::from_edges(n, &edges).unwrap();
+        let graph = random_graph_weighted(&mut rng, n, m, 1..=max_weight);
         let source = rng.below(n as u64) as usize;
         let dist = oracle::dijkstra(&graph, source).unwrap();
         let values: Vec<u32> = dist

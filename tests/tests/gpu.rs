@@ -6,8 +6,8 @@ use gpu_kernels::distance::MAX_DISTANCE;
 use sssp::algorithms::{Algorithm, Device};
 use sssp::generate::{RandomGraphSpec, random_graph};
 use sssp::gpu::Gpu;
-use sssp::{Error, Graph, Result, cpu, oracle};
-use sssp_tests::models::{check_working_threads, da2cf_form};
+use sssp::{Error, Graph, Result, oracle};
+use sssp_tests::models::{check_against_model, da2cf_form};
 use sssp_tests::{
     TestRng, check_against_oracle, fig5_graph, random_graph as random_edges, random_small_graph,
 };
@@ -47,13 +47,8 @@ fn check_all(gpu: &Gpu, graph: &Graph, source: usize, context: &str) {
         else {
             continue;
         };
-        if let Some((relax, rule)) = da2cf_form(algo).filter(|_| graph.num_vertices() <= 100_000) {
-            let model = cpu::da2cf(graph, source, relax, rule).unwrap();
-            assert_eq!(
-                iterations, model.iterations,
-                "{context}, {algo}: iterations differ from the CPU model's"
-            );
-            check_working_threads(gpu, algo, graph, source, &model, context);
+        if let Some(form) = da2cf_form(algo).filter(|_| graph.num_vertices() <= 100_000) {
+            check_against_model(gpu, algo, graph, source, form, iterations, context);
         }
     }
 }

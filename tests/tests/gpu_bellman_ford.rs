@@ -271,10 +271,15 @@ fn the_grid_form_uses_every_co_resident_block_it_needs() {
     let n = 1 << 20;
     let graph = random_graph(&RandomGraphSpec::papers(n, 7)).unwrap();
     let solver = BellmanFord::new(&gpu, &graph, BellmanFordForm::Grid).unwrap();
+    // The co-resident maximum: the blocks for more vertices than fit.
     let max = gpu
         .kernels()
         .bellman_ford
-        .grid_max_blocks(gpu.stream().context(), sssp::graph::WeightKind::U32)
+        .grid_blocks(
+            gpu.stream().context(),
+            sssp::graph::WeightKind::U32,
+            u32::MAX,
+        )
         .unwrap();
     println!(
         "grid form: {} blocks, at most {max} co-resident",

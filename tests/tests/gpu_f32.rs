@@ -9,7 +9,7 @@ use sssp::algorithms::{Algorithm, Device, Tuning};
 use sssp::gpu::Gpu;
 use sssp::graph::WeightKind;
 use sssp::{Graph, Result, cpu, oracle};
-use sssp_tests::models::{check_working_threads, da2cf_form};
+use sssp_tests::models::{check_against_model, da2cf_form};
 use sssp_tests::{
     F32Weights, TestRng, check_against_oracle, check_tree, exact_algorithms, random_f32_graph,
     random_small_f32_graph,
@@ -41,19 +41,14 @@ fn check_all(gpu: &Gpu, graph: &Graph, source: usize, matrix_limit: usize, conte
             .unwrap_or_else(|e| panic!("{context}: the f32 oracle against f64: {e}"));
     }
     for algo in exact_algorithms(Device::Gpu, graph.num_vertices(), matrix_limit) {
-        let context = format!("{context}, {algo}");
         let result = solve(gpu, algo, graph, source, Tuning::default());
-        let Some(iterations) = check_against_oracle(&expected, result, &context) else {
+        let Some(iterations) =
+            check_against_oracle(&expected, result, &format!("{context}, {algo}"))
+        else {
             continue;
         };
-        if let Some((relax, rule)) = da2cf_form(algo) {
-            let model = cpu::da2cf(graph, source, relax, rule)
-                .unwrap_or_else(|e| panic!("{context}: CPU model: {e}"));
-            assert_eq!(
-                iterations, model.iterations,
-                "{context}: iterations differ from the CPU model's"
-            );
-            check_working_threads(gpu, algo, graph, source, &model, &context);
+        if let Some(form) = da2cf_form(algo) {
+            check_against_model(gpu, algo, graph, source, form, iterations, context);
         }
     }
 }

@@ -10,8 +10,8 @@ use sssp::gpu::Gpu;
 use sssp::gpu::matrix::MatrixDa2cf;
 use sssp::matrix::{MAX_MATRIX_VERTICES, WeightMatrix, matrix_spec};
 use sssp::variants::{Frontier, Relax};
-use sssp::{Error, Graph, Result, cpu, oracle};
-use sssp_tests::models::{check_working_threads, da2cf_form};
+use sssp::{Error, Graph, Result, oracle};
+use sssp_tests::models::{check_against_model, da2cf_form};
 use sssp_tests::{TestRng, check_against_oracle, fig5_graph, random_small_graph};
 
 fn gpu() -> Gpu {
@@ -52,13 +52,8 @@ fn check_all(gpu: &Gpu, graph: &Graph, source: usize, model_limit: usize, contex
             continue;
         };
         if graph.num_vertices() <= model_limit {
-            let (relax, rule) = da2cf_form(algo).expect("every matrix algorithm has a CPU model");
-            let model = cpu::da2cf(graph, source, relax, rule).unwrap();
-            assert_eq!(
-                iterations, model.iterations,
-                "{context}, {algo}: iterations differ from the CPU model's"
-            );
-            check_working_threads(gpu, algo, graph, source, &model, context);
+            let form = da2cf_form(algo).expect("every matrix algorithm has a CPU model");
+            check_against_model(gpu, algo, graph, source, form, iterations, context);
         }
     }
 }

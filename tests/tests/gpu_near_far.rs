@@ -3,14 +3,12 @@
 //! the block and grid loops), grids, rome99, and the papers' graphs.
 //! Ignored unless run with `--include-ignored` on a machine with a CUDA GPU.
 
-use std::path::Path;
-
 use sssp::generate::{GridSpec, RandomGraphSpec, grid_graph, random_graph};
 use sssp::gpu::compact::WorkLimits;
 use sssp::gpu::near_far::NearFar;
 use sssp::gpu::{Gpu, GpuSolver};
 use sssp::{Graph, formats, oracle};
-use sssp_tests::{TestRng, check_against_oracle, random_graph as random_edges};
+use sssp_tests::{TestRng, check_against_oracle, find_graph, random_graph as random_edges};
 
 fn gpu() -> Gpu {
     Gpu::new(0).expect(
@@ -78,7 +76,7 @@ fn near_far_on_grids_rome99_and_the_papers_graphs() {
         let context = format!("grid {width}×{height}, seed {}", rng.seed);
         check(&gpu, &grid, source, None, limits, &context);
     }
-    let rome = Path::new(env!("CARGO_MANIFEST_DIR")).join("../graphs/rome99.gr");
+    let rome = find_graph("rome99.gr").expect("graphs/rome99.gr");
     let rome = formats::load(&rome, None).expect("graphs/rome99.gr loads");
     let rome = rome.graph().expect("rome99 is a valid graph");
     for delta in [None, Some(1), Some(1000)] {

@@ -4,7 +4,6 @@
 //! between the block and grid kernels. Distances against the oracle, for
 //! every band width from 1 up; and `--algo auto`'s choice.
 
-use std::path::Path;
 use std::sync::atomic::Ordering::Relaxed;
 
 use gpu_kernels::compact::Exit;
@@ -16,7 +15,8 @@ use sssp::generate::{GridSpec, RandomGraphSpec, grid_graph, random_graph};
 use sssp::{Graph, formats, oracle};
 use sssp_tests::teams::run_on_threads;
 use sssp_tests::{
-    TestRng, check_against_oracle, fig5_graph, random_graph as random_edges, random_small_graph,
+    TestRng, check_against_oracle, fig5_graph, find_graph, random_graph as random_edges,
+    random_small_graph,
 };
 
 fn check(graph: &Graph, source: usize, delta: Option<u32>, context: &str) -> Option<u32> {
@@ -87,7 +87,7 @@ fn near_far_takes_few_iterations_on_grids_and_rome99() {
         iterations * 4 < da2cf,
         "{context}: near-far took {iterations} iterations, DA2CF {da2cf}"
     );
-    let rome = Path::new(env!("CARGO_MANIFEST_DIR")).join("../graphs/rome99.gr");
+    let rome = find_graph("rome99.gr").expect("graphs/rome99.gr");
     let rome = formats::load(&rome, None).unwrap();
     let rome = rome.graph().unwrap();
     for delta in [None, Some(1), Some(100), Some(100_000)] {
@@ -193,7 +193,7 @@ fn auto_picks_fast_on_the_papers_graphs_and_near_far_on_grids_and_roads() {
         "seed {}",
         rng.seed
     );
-    let rome = Path::new(env!("CARGO_MANIFEST_DIR")).join("../graphs/rome99.gr");
+    let rome = find_graph("rome99.gr").expect("graphs/rome99.gr");
     let rome = formats::load(&rome, None).unwrap();
     assert_eq!(
         choose(&rome.graph().unwrap(), 0).algorithm,
@@ -218,4 +218,20 @@ fn auto_delta_follows_the_mean_weight_and_degree() {
     assert_eq!(auto_delta::<u32>(ring.csr()), 320);
     let empty = Graph::from_edges(5, &[]).unwrap();
     assert_eq!(auto_delta::<u32>(empty.csr()), 1);
+}
+
+/// A zero band width never advances the band: refused by the one place that
+/// resolves `Δ` for the CPU and GPU solvers alike, and the default is `auto_delta`.
+#[test]
+fn a_zero_delta_is_refused_and_none_is_auto_delta() {
+    let graph = fig5_graph(8);
+    let refused = near_far(&graph, 0, Some(0));
+    assert!(
+        matches!(&refused, Err(sssp::Error::InvalidArgument(m)) if m.contains("band width")),
+        "{refused:?}"
+    );
+    assert_eq!(
+        sssp::variants::near_far_delta(&graph, None).unwrap(),
+        auto_delta::<u32>(graph.csr())
+    );
 }

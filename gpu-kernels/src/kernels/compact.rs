@@ -238,26 +238,26 @@ unsafe fn arrays<'a>(
     }
 }
 
-/// `compact_block_loop`: the loop on one block, from the iteration in `state`
-/// until convergence or until the frontier and `R` together leave
-/// `min_work..=max_work` vertices.
-///
-/// # Thread mapping
-/// One block (`gridDim.x = 1`) of
-/// [`COMPACT_BLOCK_SIZE`](crate::launch::COMPACT_BLOCK_SIZE) threads;
-/// thread `t` relaxes frontier entries `t, t + blockDim.x, …` and updates the
-/// entries of `R` the same way.
-///
-/// # Safety
-/// `offsets` holds `n + 1` elements, `targets` and `weights` `m`; `delta_node`
-/// `delta_node_len` (`n` for Crauser's rule, 0 for Martín's); `dist`,
-/// `frontier`, `reached0` and `reached1` `n`; `state` points to a
-/// [`LoopState`] left by `compact_initialize` or a previous loop launch of the
-/// same solve. `blockDim.x` is a multiple of 32 up to 1024 and the launch gives
-/// [`COMPACT_SHARED_BYTES`](crate::launch::COMPACT_SHARED_BYTES) of dynamic
-/// shared memory.
-#[allow(clippy::too_many_arguments)]
 weight_kernel! {
+    /// `compact_block_loop`: the loop on one block, from the iteration in `state`
+    /// until convergence or until the frontier and `R` together leave
+    /// `min_work..=max_work` vertices.
+    ///
+    /// # Thread mapping
+    /// One block (`gridDim.x = 1`) of
+    /// [`COMPACT_BLOCK_SIZE`](crate::launch::COMPACT_BLOCK_SIZE) threads;
+    /// thread `t` relaxes frontier entries `t, t + blockDim.x, …` and updates the
+    /// entries of `R` the same way.
+    ///
+    /// # Safety
+    /// `offsets` holds `n + 1` elements, `targets` and `weights` `m`; `delta_node`
+    /// `delta_node_len` (`n` for Crauser's rule, 0 for Martín's); `dist`,
+    /// `frontier`, `reached0` and `reached1` `n`; `state` points to a
+    /// [`LoopState`] left by `compact_initialize` or a previous loop launch of the
+    /// same solve. `blockDim.x` is a multiple of 32 up to 1024 and the launch gives
+    /// [`COMPACT_SHARED_BYTES`](crate::launch::COMPACT_SHARED_BYTES) of dynamic
+    /// shared memory.
+    #[allow(clippy::too_many_arguments)]
     fn compact_block_loop as compact_block_loop_u32, compact_block_loop_f32 (
         offsets: *const u32,
         targets: *const u32,
@@ -306,22 +306,22 @@ weight_kernel! {
     }
 }
 
-/// `compact_grid_loop`: the loop on the whole grid, with grid-wide barriers;
-/// otherwise as `compact_block_loop`.
-///
-/// # Thread mapping
-/// A one-dimensional grid whose blocks (of
-/// [`COMPACT_BLOCK_SIZE`](crate::launch::COMPACT_BLOCK_SIZE) threads) are all
-/// resident at once; global thread `t` relaxes frontier entries `t, t + T, …`
-/// (`T` threads in all) and updates the entries of `R` the same way.
-///
-/// # Safety
-/// As `compact_block_loop`, and: the launch is cooperative
-/// (`cuLaunchCooperativeKernel`), and `barrier` points to
-/// [`GRID_BARRIER_WORDS`](crate::launch::GRID_BARRIER_WORDS) `u32`s with
-/// `arrived` zero at launch.
-#[allow(clippy::too_many_arguments)]
 weight_kernel! {
+    /// `compact_grid_loop`: the loop on the whole grid, with grid-wide barriers;
+    /// otherwise as `compact_block_loop`.
+    ///
+    /// # Thread mapping
+    /// A one-dimensional grid whose blocks (of
+    /// [`COMPACT_BLOCK_SIZE`](crate::launch::COMPACT_BLOCK_SIZE) threads) are all
+    /// resident at once; global thread `t` relaxes frontier entries `t, t + T, …`
+    /// (`T` threads in all) and updates the entries of `R` the same way.
+    ///
+    /// # Safety
+    /// As `compact_block_loop`, and: the launch is cooperative
+    /// (`cuLaunchCooperativeKernel`), and `barrier` points to
+    /// [`GRID_BARRIER_WORDS`](crate::launch::GRID_BARRIER_WORDS) `u32`s with
+    /// `arrived` zero at launch.
+    #[allow(clippy::too_many_arguments)]
     fn compact_grid_loop as compact_grid_loop_u32, compact_grid_loop_f32 (
         offsets: *const u32,
         targets: *const u32,

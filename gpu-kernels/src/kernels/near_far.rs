@@ -100,25 +100,25 @@ pub unsafe extern "ptx-kernel" fn near_far_initialize(
     }
 }
 
-/// `near_far_block_loop`: the loop on one block, from the state in `state`
-/// until convergence or until the waiting work leaves
-/// `min_work..=max_work` vertices; the state staged in shared memory.
-///
-/// # Thread mapping
-/// One block (`gridDim.x = 1`) of
-/// [`COMPACT_BLOCK_SIZE`](crate::launch::COMPACT_BLOCK_SIZE) threads; thread
-/// `t` takes worklist entries `t, t + blockDim.x, …`, its warp walking their
-/// edges together.
-///
-/// # Safety
-/// `offsets` holds `n + 1` elements, `targets` and `weights` `m`; `dist`,
-/// `stamp`, `far_stamp`, `near0`, `near1`, `far0` and `far1` `n`; `state`
-/// points to a [`NearFarState`] left by `near_far_initialize` or a previous
-/// loop launch of the same solve; the launch gives
-/// [`NEAR_FAR_SHARED_BYTES`](crate::launch::NEAR_FAR_SHARED_BYTES) of dynamic
-/// shared memory.
-#[allow(clippy::too_many_arguments)]
 weight_kernel! {
+    /// `near_far_block_loop`: the loop on one block, from the state in `state`
+    /// until convergence or until the waiting work leaves
+    /// `min_work..=max_work` vertices; the state staged in shared memory.
+    ///
+    /// # Thread mapping
+    /// One block (`gridDim.x = 1`) of
+    /// [`COMPACT_BLOCK_SIZE`](crate::launch::COMPACT_BLOCK_SIZE) threads; thread
+    /// `t` takes worklist entries `t, t + blockDim.x, …`, its warp walking their
+    /// edges together.
+    ///
+    /// # Safety
+    /// `offsets` holds `n + 1` elements, `targets` and `weights` `m`; `dist`,
+    /// `stamp`, `far_stamp`, `near0`, `near1`, `far0` and `far1` `n`; `state`
+    /// points to a [`NearFarState`] left by `near_far_initialize` or a previous
+    /// loop launch of the same solve; the launch gives
+    /// [`NEAR_FAR_SHARED_BYTES`](crate::launch::NEAR_FAR_SHARED_BYTES) of dynamic
+    /// shared memory.
+    #[allow(clippy::too_many_arguments)]
     fn near_far_block_loop as near_far_block_loop_u32, near_far_block_loop_f32 (
         offsets: *const u32,
         targets: *const u32,
@@ -167,21 +167,21 @@ weight_kernel! {
     }
 }
 
-/// `near_far_grid_loop`: the loop on the whole grid, with grid-wide barriers;
-/// otherwise as `near_far_block_loop` (the state stays in global memory).
-///
-/// # Thread mapping
-/// A one-dimensional grid of co-resident blocks of
-/// [`COMPACT_BLOCK_SIZE`](crate::launch::COMPACT_BLOCK_SIZE) threads; global
-/// thread `t` takes worklist entries `t, t + T, …` (`T` threads in all).
-///
-/// # Safety
-/// As `near_far_block_loop`, and: the launch is cooperative
-/// (`cuLaunchCooperativeKernel`), and `barrier` points to
-/// [`GRID_BARRIER_WORDS`](crate::launch::GRID_BARRIER_WORDS) `u32`s with
-/// `arrived` zero at launch.
-#[allow(clippy::too_many_arguments)]
 weight_kernel! {
+    /// `near_far_grid_loop`: the loop on the whole grid, with grid-wide barriers;
+    /// otherwise as `near_far_block_loop` (the state stays in global memory).
+    ///
+    /// # Thread mapping
+    /// A one-dimensional grid of co-resident blocks of
+    /// [`COMPACT_BLOCK_SIZE`](crate::launch::COMPACT_BLOCK_SIZE) threads; global
+    /// thread `t` takes worklist entries `t, t + T, …` (`T` threads in all).
+    ///
+    /// # Safety
+    /// As `near_far_block_loop`, and: the launch is cooperative
+    /// (`cuLaunchCooperativeKernel`), and `barrier` points to
+    /// [`GRID_BARRIER_WORDS`](crate::launch::GRID_BARRIER_WORDS) `u32`s with
+    /// `arrived` zero at launch.
+    #[allow(clippy::too_many_arguments)]
     fn near_far_grid_loop as near_far_grid_loop_u32, near_far_grid_loop_f32 (
         offsets: *const u32,
         targets: *const u32,

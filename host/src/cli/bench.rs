@@ -42,7 +42,7 @@ pub struct BenchArgs {
     /// Skip the untimed measuring solve that counts working relax threads.
     #[arg(long)]
     no_thread_count: bool,
-    /// Output folder (default: bench-results/<preset>).
+    /// Output folder (default: `bench-results/<preset>`).
     #[arg(long, short)]
     out: Option<PathBuf>,
     /// Do not run anything: merge these earlier `runs.json` files (runs split
@@ -135,10 +135,13 @@ pub fn run(args: &BenchArgs) -> Result<()> {
             .progress_chars("=> "),
     );
     let out = out_dir(args)?;
+    // A checkpoint of everything finished so far, so that a run stopped early
+    // (a time limit) still leaves its graphs for `--from`; a file of its own,
+    // so that an earlier complete `runs.json` in `out` is not replaced by a
+    // partial one. Removed once the full outputs are written.
+    let checkpoint = out.join(CHECKPOINT);
     let mut records = Vec::new();
     for plan in &plans {
-        // A checkpoint of everything finished so far, so that a run stopped
-        // early (a time limit) still leaves a `runs.json` for `--from`.
         let mut save = |current: &[bench::Record]| {
             let so_far = Report {
                 device: device.clone(),
@@ -146,9 +149,9 @@ pub fn run(args: &BenchArgs) -> Result<()> {
                 plans: plans.clone(),
                 records: records.iter().chain(current).cloned().collect(),
             };
-            let partial = out.join("runs.json.partial");
+            let partial = out.join(format!("{CHECKPOINT}.tmp"));
             report::write_file(&partial, &report::json(&so_far)?)?;
-            std::fs::rename(&partial, out.join("runs.json")).map_err(|source| Error::Io {
+            std::fs::rename(&partial, &checkpoint).map_err(|source| Error::Io {
                 path: partial.clone(),
                 source,
             })
@@ -166,8 +169,18 @@ pub fn run(args: &BenchArgs) -> Result<()> {
             plans,
             records,
         },
-    )
+    )?;
+    match std::fs::remove_file(&checkpoint) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(Error::Io {
+            path: checkpoint,
+            source: e,
+        }),
+        _ => Ok(()),
+    }
 }
+
+/// The checkpoint of a bench run in progress, in its output folder.
+const CHECKPOINT: &str = "runs.partial.json";
 
 /// The output folder (`--out`, or `bench-results/<preset>`), created.
 fn out_dir(args: &BenchArgs) -> Result<PathBuf> {

@@ -7,7 +7,6 @@ use std::time::Instant;
 
 use clap::{Args, ValueEnum};
 use sssp::generate::{GridSpec, RandomGraphSpec, grid_graph, random_graph};
-use sssp::graph::WeightKind;
 use sssp::matrix::matrix_spec;
 use sssp::{Error, Result, format};
 
@@ -111,7 +110,7 @@ pub fn run(args: &GenArgs) -> Result<()> {
                     "--vertices and --degree are for --kind random; give --width and --height",
                 ));
             }
-            if WeightKind::from(args.weights) != WeightKind::U32 {
+            if args.weights != WeightsArg::U32 {
                 return Err(usage(
                     "grid",
                     "grids have u32 weights only; leave out --weights f32",

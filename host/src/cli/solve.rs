@@ -93,8 +93,8 @@ pub struct SolveArgs {
     verify: bool,
     /// Check the distances with a linear-time certificate on the CPU (every
     /// edge respected, every reached vertex attained by an in-edge; positive
-    /// weights only) instead of re-solving: for graphs too large for the
-    /// oracle.
+    /// integer weights only, other graphs are refused before solving) instead
+    /// of re-solving: for graphs too large for the oracle.
     #[arg(long)]
     certify: bool,
     /// Write the distances to this file (see --output-format).
@@ -255,6 +255,11 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     )?;
     let graph = loaded.graph()?;
     let load_ms = load_start.elapsed().as_secs_f64() * 1e3;
+    if args.certify {
+        // What the certificate cannot judge depends on the graph alone: refuse
+        // before solving, not as a failed check afterwards.
+        distances::check_certifiable(&graph)?;
+    }
     let kind = graph.weight_kind();
     let tuning = Tuning {
         delta: args

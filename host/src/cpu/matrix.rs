@@ -9,7 +9,7 @@
 //! tests can make chunks small and `n` not a multiple of them.
 //!
 //! `initialize`, `minimum` (the GPU's two-pass block reduction) and `update`
-//! are the list forms' ([`super::da2cf`]).
+//! are the list forms' ([`super::da2cf()`]).
 
 use std::sync::atomic::AtomicU32;
 

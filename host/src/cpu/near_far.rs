@@ -6,11 +6,12 @@ use std::sync::atomic::AtomicU32;
 use std::sync::atomic::Ordering::Relaxed;
 
 use gpu_kernels::compact::{Exit, Sequential};
-use gpu_kernels::near_far::{self, Arrays, NearFarState, auto_delta};
+use gpu_kernels::near_far::{self, Arrays, NearFarState};
 
 use super::Da2cfResult;
 use crate::distances::{check_overflow, check_source};
 use crate::graph::{Graph, with_weight_type};
+use crate::variants::near_far_delta;
 
 /// The state of a near-far solve on the host.
 pub struct NearFarHostState {
@@ -80,13 +81,11 @@ impl NearFarHostState {
 }
 
 /// Shortest distances from `source` with near-far and band width `delta`
-/// ([`auto_delta`] when `None`), and the iterations (relax and split).
+/// ([`near_far_delta`] when `None`), and the iterations (relax and split).
 pub fn near_far(graph: &Graph, source: usize, delta: Option<u32>) -> crate::Result<Da2cfResult> {
     check_source(graph, source)?;
     let kind = graph.weight_kind();
-    let delta = delta
-        .unwrap_or_else(|| with_weight_type!(kind, W => auto_delta::<W>(graph.csr())))
-        .max(1);
+    let delta = near_far_delta(graph, delta)?;
     let state = NearFarHostState::new(graph, source, delta);
     let arrays = state.arrays(graph);
     let exit = with_weight_type!(kind, W => {
@@ -95,7 +94,7 @@ pub fn near_far(graph: &Graph, source: usize, delta: Option<u32>) -> crate::Resu
     debug_assert_eq!(exit, Exit::Converged);
     let iterations = state.state.iteration.into_inner();
     let dist: Vec<u32> = state.dist.into_iter().map(AtomicU32::into_inner).collect();
-    check_overflow(graph.weight_kind(), &dist)?;
+    check_overflow(kind, &dist)?;
     Ok(Da2cfResult {
         dist,
         iterations,

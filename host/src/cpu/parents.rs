@@ -8,14 +8,14 @@ use gpu_kernels::distance::Weight;
 use gpu_kernels::parents::{self, NO_PARENT, NOT_IN_TREE};
 
 use crate::Result;
+use crate::distances::check_distances;
 use crate::graph::{Graph, with_weight_type};
-use crate::parents::check_inputs;
 
 /// The shortest-path tree from `source` that the distances `dist` of a solve
 /// give on the successor CSR `graph` ([`crate::parents`] describes it): one
 /// parent per vertex, [`NO_PARENT`] for the source and unreached vertices.
 pub fn shortest_path_tree(graph: &Graph, source: usize, dist: &[u32]) -> Result<Vec<u32>> {
-    check_inputs(graph, source, dist)?;
+    check_distances(graph, source, dist)?;
     with_weight_type!(graph.weight_kind(), W => Ok(tree_with::<W>(graph, source, dist)))
 }
 

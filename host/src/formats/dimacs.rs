@@ -38,8 +38,11 @@ pub fn parse<R: BufRead>(
     text_bytes: Option<u64>,
     options: LoadOptions,
 ) -> Result<Graph<'static>> {
-    let weights = options.weights.unwrap_or(WeightKind::U32);
     let mut lines = Lines::new(reader, path);
+    // Integers are these formats' own weights; --weights may ask for f32.
+    let weights = options
+        .text_weights(WeightKind::U32)
+        .map_err(|m| lines.error(m))?;
     let mut problem: Option<Problem> = None;
     let mut arcs = Arcs::default();
     while lines.advance()? {

@@ -30,8 +30,11 @@ pub fn parse<R: BufRead>(
     _text_bytes: Option<u64>,
     options: LoadOptions,
 ) -> Result<Graph<'static>> {
-    let kind = options.weights.unwrap_or(WeightKind::U32);
     let mut lines = Lines::new(reader, path);
+    // Integers are these formats' own weights; --weights may ask for f32.
+    let kind = options
+        .text_weights(WeightKind::U32)
+        .map_err(|m| lines.error(m))?;
     let mut arcs = Arcs::default();
     // Columns of the first arc line and where it is.
     let mut columns: Option<(usize, u64)> = None;

@@ -94,20 +94,10 @@ impl Format {
         }
     }
 
-    /// Parses a whole file of this format from `reader` with the default
-    /// [`LoadOptions`]. `path` is for error messages; `text_bytes`, the size of
-    /// the (uncompressed) file when known, bounds what the text parsers reserve
-    /// for declared counts.
-    pub fn parse<R: BufRead>(
-        self,
-        reader: R,
-        path: &Path,
-        text_bytes: Option<u64>,
-    ) -> Result<Graph<'static>> {
-        self.parse_with(reader, path, text_bytes, LoadOptions::default())
-    }
-
-    /// [`Format::parse`] with `options`.
+    /// Parses a whole file of this format from `reader` with `options`.
+    /// `path` is for error messages; `text_bytes`, the size of the
+    /// (uncompressed) file when known, bounds what the text parsers reserve for
+    /// declared counts.
     pub fn parse_with<R: BufRead>(
         self,
         mut reader: R,
@@ -324,17 +314,9 @@ pub fn load(path: impl AsRef<Path>, format: Option<Format>) -> Result<LoadedGrap
     load_with(path, format, LoadOptions::default(), &mut |_| {})
 }
 
-/// [`load`], calling `progress` with the number of bytes of the file (as
-/// stored, compressed or not) read since the last call.
-pub fn load_with_progress(
-    path: impl AsRef<Path>,
-    format: Option<Format>,
-    progress: &mut dyn FnMut(u64),
-) -> Result<LoadedGraph> {
-    load_with(path, format, LoadOptions::default(), progress)
-}
-
-/// [`load_with_progress`] with `options` (`--weights`).
+/// [`load`] with `options` (`--weights`), calling `progress` with the number
+/// of bytes of the file (as stored, compressed or not) read since the last
+/// call.
 pub fn load_with(
     path: impl AsRef<Path>,
     format: Option<Format>,

@@ -10,7 +10,7 @@
 //! and one over all the blocks the device can hold at once, with a grid-wide
 //! barrier (cooperative launch).
 
-use gpu_kernels::launch::{BELLMAN_FORD_BLOCK_SIZE, BELLMAN_FORD_FLAG_WORDS, GRID_BARRIER_WORDS};
+use gpu_kernels::launch::{BELLMAN_FORD_FLAG_WORDS, GRID_BARRIER_WORDS};
 
 use super::kernels::BellmanFordBuffers;
 use super::memory::{DeviceGraph, alloc_zeroed, bytes_of};
@@ -23,7 +23,7 @@ use crate::{Error, Result};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BellmanFordForm {
     /// As the paper writes it: one block of
-    /// [`BELLMAN_FORD_BLOCK_SIZE`] threads, `__syncthreads()` between phases,
+    /// [`BELLMAN_FORD_BLOCK_SIZE`](gpu_kernels::launch::BELLMAN_FORD_BLOCK_SIZE) threads, `__syncthreads()` between phases,
     /// the round flags in shared memory.
     Block,
     /// The whole grid (as many blocks as can be co-resident, and no more than
@@ -70,14 +70,11 @@ impl<'a> BellmanFord<'a> {
         };
         let blocks = match form {
             BellmanFordForm::Block => 1,
-            BellmanFordForm::Grid => {
-                let max = gpu
-                    .kernels()
-                    .bellman_ford
-                    .grid_max_blocks(gpu.stream().context(), graph.weight_kind())?;
-                let needed = (n as u64).div_ceil(BELLMAN_FORD_BLOCK_SIZE as u64).max(1);
-                max.min(needed.min(u32::MAX as u64) as u32)
-            }
+            BellmanFordForm::Grid => gpu.kernels().bellman_ford.grid_blocks(
+                gpu.stream().context(),
+                graph.weight_kind(),
+                device_graph.num_vertices(),
+            )?,
         };
         Ok(BellmanFord {
             gpu,

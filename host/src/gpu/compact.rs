@@ -131,12 +131,11 @@ impl<'a> CompactDa2cf<'a> {
                 &mut buffers.delta_node,
             )?;
         }
-        let max = gpu
-            .kernels()
-            .compact
-            .grid_max_blocks(gpu.stream().context(), graph.weight_kind())?;
-        let needed = (n as u64).div_ceil(COMPACT_BLOCK_SIZE as u64).max(1);
-        let blocks = max.min(needed.min(u32::MAX as u64) as u32);
+        let blocks = gpu.kernels().compact.grid_blocks(
+            gpu.stream().context(),
+            graph.weight_kind(),
+            device_graph.num_vertices(),
+        )?;
         Ok(CompactDa2cf {
             gpu,
             graph: device_graph,

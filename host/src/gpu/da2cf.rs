@@ -20,9 +20,9 @@
 use cudarc::driver::CudaSlice;
 use gpu_kernels::distance::INFINITY;
 
+use super::Gpu;
 use super::memory::{DeviceGraph, alloc_zeroed};
-use super::vertex_loop::{self, VertexLoop, VertexState};
-use super::{Gpu, GpuSolver, RunStats, ThreadCount};
+use super::vertex_loop::{RelaxArrays, RelaxGraph, VertexSolver, VertexState};
 use crate::graph::Graph;
 use crate::variants::delta_base;
 pub use crate::variants::{Frontier, Relax};
@@ -39,21 +39,11 @@ pub struct Da2cfConfig {
     pub minimum_passes: u8,
 }
 
-/// DA2CF on the device for one graph.
-pub struct Da2cf<'a> {
-    gpu: &'a Gpu,
-    relax: Relax,
-    /// Successor CSR for push, predecessor CSR for pull.
-    graph: DeviceGraph,
-    state: VertexState,
-}
+/// DA2CF on the device for one graph's adjacency lists: successor CSR for
+/// push, predecessor CSR for pull.
+pub type Da2cf<'a> = VertexSolver<'a, DeviceGraph>;
 
 impl<'a> Da2cf<'a> {
-    /// Device bytes of the solver state for `n` vertices (the graph excluded).
-    pub fn state_bytes(n: usize) -> u64 {
-        VertexState::bytes(n)
-    }
-
     /// Uploads what `config` needs of `graph` (its transpose for pull forms),
     /// precomputes Crauser's `Δ`, and allocates the state, after checking that it
     /// all fits.
@@ -78,12 +68,12 @@ impl<'a> Da2cf<'a> {
         if config.frontier == Frontier::CrauserGeneral {
             state.set_delta_node(delta_node(gpu, &device_graph, config.relax.is_pull())?);
         }
-        Ok(Da2cf {
+        Ok(VertexSolver::from_parts(
             gpu,
-            relax: config.relax,
-            graph: device_graph,
+            config.relax,
+            device_graph,
             state,
-        })
+        ))
     }
 }
 
@@ -105,50 +95,17 @@ fn delta_node(gpu: &Gpu, graph: &DeviceGraph, pull: bool) -> Result<CudaSlice<u3
     }
 }
 
-impl<'a> VertexLoop<'a> for Da2cf<'a> {
-    fn gpu(&self) -> &'a Gpu {
-        self.gpu
-    }
-
-    fn state(&self) -> &VertexState {
-        &self.state
-    }
-
-    fn state_mut(&mut self) -> &mut VertexState {
-        &mut self.state
-    }
-
-    fn pulls(&self) -> bool {
-        self.relax.is_pull()
-    }
-
-    fn step(&mut self) -> Result<bool> {
-        let (kernels, stream) = (&self.gpu.kernels().da2cf, self.gpu.stream());
-        let graph = &self.graph;
-        let a = self.state.begin_iteration();
+impl RelaxGraph for DeviceGraph {
+    fn relax(&self, gpu: &Gpu, form: Relax, a: RelaxArrays<'_>) -> Result<()> {
+        let (kernels, stream) = (&gpu.kernels().da2cf, gpu.stream());
         let (dist, frontier, unsettled) = (a.dist, a.frontier, a.unsettled);
-        match self.relax {
-            Relax::Push => kernels.relax_f(stream, graph, dist, frontier, unsettled)?,
+        match form {
+            Relax::Push => kernels.relax_f(stream, self, dist, frontier, unsettled),
             Relax::PushNoAtomic => {
-                kernels.relax_f_no_atomic(stream, graph, dist, frontier, unsettled)?
+                kernels.relax_f_no_atomic(stream, self, dist, frontier, unsettled)
             }
-            Relax::Pull => kernels.relax_u(stream, graph, dist, frontier, unsettled)?,
-            Relax::PullPlus => kernels.relax_u_plus(stream, graph, dist, frontier, unsettled)?,
+            Relax::Pull => kernels.relax_u(stream, self, dist, frontier, unsettled),
+            Relax::PullPlus => kernels.relax_u_plus(stream, self, dist, frontier, unsettled),
         }
-        self.state.settle(self.gpu)
-    }
-}
-
-impl GpuSolver for Da2cf<'_> {
-    fn run(&mut self, source: u32) -> Result<RunStats> {
-        vertex_loop::run(self, source)
-    }
-
-    fn distances(&self) -> Result<Vec<u32>> {
-        self.state.distances(self.gpu)
-    }
-
-    fn count_working_threads(&mut self, source: u32) -> Result<Option<ThreadCount>> {
-        vertex_loop::count_working_threads(self, source).map(Some)
     }
 }

@@ -18,9 +18,9 @@
 
 use cudarc::driver::CudaSlice;
 
+use super::Gpu;
 use super::memory::alloc_zeroed;
-use super::vertex_loop::{self, VertexLoop, VertexState};
-use super::{Gpu, GpuSolver, RunStats, ThreadCount};
+use super::vertex_loop::{RelaxArrays, RelaxGraph, VertexSolver, VertexState};
 use crate::graph::{Graph, WeightKind};
 use crate::matrix::WeightMatrix;
 pub use crate::variants::{Frontier, Relax};
@@ -75,20 +75,9 @@ impl DeviceMatrix {
 }
 
 /// DA2CF on the device for one adjacency matrix.
-pub struct MatrixDa2cf<'a> {
-    gpu: &'a Gpu,
-    relax: Relax,
-    matrix: DeviceMatrix,
-    state: VertexState,
-}
+pub type MatrixDa2cf<'a> = VertexSolver<'a, DeviceMatrix>;
 
 impl<'a> MatrixDa2cf<'a> {
-    /// Device bytes of the solver state for `n` vertices (the matrix excluded):
-    /// distances, `Δ_node`, two flag arrays and the block minima.
-    pub fn state_bytes(n: usize) -> u64 {
-        VertexState::bytes(n)
-    }
-
     /// Builds the matrix of `graph` and prepares the solver for it: checks first
     /// that the matrix and the state fit in the free device memory, so that an
     /// impossible size fails before the host builds a matrix of `4·n²` bytes.
@@ -130,55 +119,19 @@ impl<'a> MatrixDa2cf<'a> {
             )?;
             state.set_delta_node(delta_node);
         }
-        Ok(MatrixDa2cf {
-            gpu,
-            relax,
-            matrix: device_matrix,
-            state,
-        })
+        Ok(VertexSolver::from_parts(gpu, relax, device_matrix, state))
     }
 }
 
-impl<'a> VertexLoop<'a> for MatrixDa2cf<'a> {
-    fn gpu(&self) -> &'a Gpu {
-        self.gpu
-    }
-
-    fn state(&self) -> &VertexState {
-        &self.state
-    }
-
-    fn state_mut(&mut self) -> &mut VertexState {
-        &mut self.state
-    }
-
-    fn pulls(&self) -> bool {
-        self.relax.is_pull()
-    }
-
-    fn step(&mut self) -> Result<bool> {
-        let (kernels, stream) = (&self.gpu.kernels().matrix, self.gpu.stream());
-        let matrix = &self.matrix;
-        let a = self.state.begin_iteration();
+impl RelaxGraph for DeviceMatrix {
+    /// `form` is [`Relax::Push`] or [`Relax::Pull`] (checked by
+    /// [`MatrixDa2cf::new`]).
+    fn relax(&self, gpu: &Gpu, form: Relax, a: RelaxArrays<'_>) -> Result<()> {
+        let (kernels, stream) = (&gpu.kernels().matrix, gpu.stream());
         let (dist, frontier, unsettled) = (a.dist, a.frontier, a.unsettled);
-        match self.relax {
-            Relax::Pull => kernels.relax_u(stream, matrix, dist, frontier, unsettled)?,
-            _ => kernels.relax_f(stream, matrix, dist, frontier, unsettled)?,
+        match form {
+            Relax::Pull => kernels.relax_u(stream, self, dist, frontier, unsettled),
+            _ => kernels.relax_f(stream, self, dist, frontier, unsettled),
         }
-        self.state.settle(self.gpu)
-    }
-}
-
-impl GpuSolver for MatrixDa2cf<'_> {
-    fn run(&mut self, source: u32) -> Result<RunStats> {
-        vertex_loop::run(self, source)
-    }
-
-    fn distances(&self) -> Result<Vec<u32>> {
-        self.state.distances(self.gpu)
-    }
-
-    fn count_working_threads(&mut self, source: u32) -> Result<Option<ThreadCount>> {
-        vertex_loop::count_working_threads(self, source).map(Some)
     }
 }

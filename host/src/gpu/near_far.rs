@@ -4,15 +4,16 @@
 //! work is small and on the whole grid while it is large, like the compacted
 //! DA2CF ([`super::compact`]).
 
-use gpu_kernels::launch::{COMPACT_BLOCK_SIZE, GRID_BARRIER_WORDS};
-use gpu_kernels::near_far::{NEAR_FAR_STATE_WORDS, NearFarState, auto_delta};
+use gpu_kernels::launch::GRID_BARRIER_WORDS;
+use gpu_kernels::near_far::{NEAR_FAR_STATE_WORDS, NearFarState};
 
 use super::compact::WorkLimits;
 use super::kernels::{NearFarBuffers, NearFarLoop};
 use super::memory::{DeviceGraph, alloc_zeroed, bytes_of};
 use super::{Gpu, GpuSolver, RunStats};
 use crate::distances::check_source_of;
-use crate::graph::{Graph, with_weight_type};
+use crate::graph::Graph;
+use crate::variants::near_far_delta;
 use crate::{Error, Result};
 
 /// The near-far solver for one graph.
@@ -35,7 +36,7 @@ impl<'a> NearFar<'a> {
 
     /// Uploads the successor CSR of `graph` and allocates the state (after
     /// checking that both fit); band width `delta`, or
-    /// [`auto_delta`] of the graph when `None`; work limits from
+    /// the automatic one when `None` ([`near_far_delta`]); work limits from
     /// [`WorkLimits::from_env`].
     pub fn new(gpu: &'a Gpu, graph: &Graph, delta: Option<u32>) -> Result<Self> {
         Self::with_limits(gpu, graph, delta, WorkLimits::from_env()?)
@@ -48,9 +49,7 @@ impl<'a> NearFar<'a> {
         delta: Option<u32>,
         limits: WorkLimits,
     ) -> Result<Self> {
-        if delta == Some(0) {
-            return Err(Error::InvalidArgument("--delta must be at least 1".into()));
-        }
+        let delta = near_far_delta(graph, delta)?;
         let limits = limits.checked()?;
         let n = graph.num_vertices();
         gpu.check_fits(
@@ -68,27 +67,20 @@ impl<'a> NearFar<'a> {
             state: alloc_zeroed(gpu, NEAR_FAR_STATE_WORDS, "the near-far state")?,
             barrier: alloc_zeroed(gpu, GRID_BARRIER_WORDS, "the grid barrier")?,
         };
-        let max = gpu
-            .kernels()
-            .near_far
-            .grid_max_blocks(gpu.stream().context(), graph.weight_kind())?;
-        let needed = (n as u64).div_ceil(COMPACT_BLOCK_SIZE as u64).max(1);
+        let blocks = gpu.kernels().near_far.grid_blocks(
+            gpu.stream().context(),
+            graph.weight_kind(),
+            device_graph.num_vertices(),
+        )?;
         Ok(NearFar {
             gpu,
             graph: device_graph,
             buffers,
-            delta: delta.unwrap_or_else(
-                || with_weight_type!(graph.weight_kind(), W => auto_delta::<W>(graph.csr())),
-            ),
-            blocks: max.min(needed.min(u32::MAX as u64) as u32),
+            delta,
+            blocks,
             limits,
             launches: 0,
         })
-    }
-
-    /// The band width `Δ` in use.
-    pub fn delta(&self) -> u32 {
-        self.delta
     }
 
     /// Launches of the loop kernels in the last solve.

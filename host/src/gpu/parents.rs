@@ -6,8 +6,8 @@
 use super::Gpu;
 use super::kernels::TreeBuffers;
 use super::memory::{DeviceGraph, alloc_zeroed, bytes_of};
+use crate::distances::check_distances;
 use crate::graph::Graph;
-use crate::parents::check_inputs;
 use crate::{Error, Result};
 
 /// The shortest-path tree from `source` that the distances `dist` of a solve
@@ -20,7 +20,7 @@ pub fn shortest_path_tree(
     source: usize,
     dist: &[u32],
 ) -> Result<Vec<u32>> {
-    check_inputs(graph, source, dist)?;
+    check_distances(graph, source, dist)?;
     let (n, m) = (graph.num_vertices(), graph.num_edges());
     gpu.check_fits(
         "the predecessor CSR and the shortest-path tree",

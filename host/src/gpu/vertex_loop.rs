@@ -1,9 +1,9 @@
-//! What the list and matrix DA2CF solvers share: the per-vertex state and the
+//! The DA2CF solver of lists and matrices alike: the per-vertex state and the
 //! steps that do not read the graph (`initialize`, `minimum`, `update`), and
 //! the loop around them (Gunrock's init / step / converged): `reset`, then
 //! `relax` and `settle` until converged, timed between CUDA events; and the
 //! measuring mode, which counts the working `relax` threads before each step.
-//! A solver adds only its graph and its `relax` launch.
+//! A graph representation adds only its `relax` launch ([`RelaxGraph`]).
 
 use cudarc::driver::CudaSlice;
 use gpu_kernels::crauser::threshold;
@@ -12,10 +12,10 @@ use gpu_kernels::launch::BLOCK_SIZE;
 use gpu_kernels::reduce::num_blocks;
 
 use super::memory::{alloc_zeroed, bytes_of, download_distances};
-use super::{Gpu, RunStats, ThreadCount};
+use super::{Gpu, GpuSolver, RunStats, ThreadCount};
 use crate::distances::check_source_of;
 use crate::graph::{WeightKind, with_weight_type};
-use crate::variants::Frontier;
+use crate::variants::{Frontier, Relax};
 use crate::{Error, Result};
 
 /// The device state of DA2CF over `n` vertices: distances, the frontier and
@@ -51,7 +51,7 @@ pub struct RelaxArrays<'s> {
 
 impl VertexState {
     /// Device bytes of the state for `n` vertices, `Δ_node` included.
-    pub fn bytes(n: usize) -> u64 {
+    fn bytes(n: usize) -> u64 {
         let (b1, b2) = minima_lengths(n);
         bytes_of::<u32>(2 * n) + 2 * bytes_of::<u8>(n) + bytes_of::<u32>(b1 + b2)
     }
@@ -59,7 +59,7 @@ impl VertexState {
     /// Allocates the state of `n` vertices of a graph of `kind` weights whose
     /// smallest weight is `delta_base`; the minimum takes `minimum_passes` (1
     /// or 2) GPU passes.
-    pub fn new(
+    pub(super) fn new(
         gpu: &Gpu,
         n: u32,
         kind: WeightKind,
@@ -91,12 +91,12 @@ impl VertexState {
     }
 
     /// Crauser's general rule: `Δ_node`, computed by the solver from its graph.
-    pub fn set_delta_node(&mut self, delta_node: CudaSlice<u32>) {
+    pub(super) fn set_delta_node(&mut self, delta_node: CudaSlice<u32>) {
         self.delta_node = Some(delta_node);
     }
 
     /// `initialize`: only `source` settled, at distance 0, and in the frontier.
-    pub fn reset(&mut self, gpu: &Gpu, source: u32) -> Result<()> {
+    fn reset(&mut self, gpu: &Gpu, source: u32) -> Result<()> {
         check_source_of(source as u64, self.n as usize)?;
         self.iterations = 0;
         gpu.kernels().da2cf.initialize(
@@ -110,7 +110,7 @@ impl VertexState {
     }
 
     /// The arrays of the next `relax`; counts the iteration it begins.
-    pub fn begin_iteration(&mut self) -> RelaxArrays<'_> {
+    fn begin_iteration(&mut self) -> RelaxArrays<'_> {
         self.iterations += 1;
         RelaxArrays {
             dist: &mut self.dist,
@@ -121,7 +121,7 @@ impl VertexState {
 
     /// After `relax`: `minimum`, and `update` unless the threshold is
     /// infinite. Returns whether the solve has converged.
-    pub fn settle(&mut self, gpu: &Gpu) -> Result<bool> {
+    fn settle(&mut self, gpu: &Gpu) -> Result<bool> {
         let minimum = self.minimum(gpu)?;
         let limit = match self.rule {
             Frontier::Martin | Frontier::CrauserGeneral => minimum,
@@ -183,7 +183,7 @@ impl VertexState {
     }
 
     /// Iterations since the last `reset`.
-    pub fn iterations(&self) -> u32 {
+    fn iterations(&self) -> u32 {
         self.iterations
     }
 
@@ -198,74 +198,98 @@ impl VertexState {
     }
 
     /// The distances of the last solve, checked for overflow.
-    pub fn distances(&self, gpu: &Gpu) -> Result<Vec<u32>> {
+    fn distances(&self, gpu: &Gpu) -> Result<Vec<u32>> {
         download_distances(gpu, &self.dist, self.n, self.kind)
     }
 }
 
-/// A DA2CF solver: a [`VertexState`] and a `relax` with one thread per vertex
-/// in blocks of [`BLOCK_SIZE`].
-pub trait VertexLoop<'a> {
-    /// The GPU the solver's state lives on.
-    fn gpu(&self) -> &'a Gpu;
-
-    /// The shared state.
-    fn state(&self) -> &VertexState;
-
-    /// The shared state, to reset.
-    fn state_mut(&mut self) -> &mut VertexState;
-
-    /// Whether `relax` pulls (a thread per unsettled vertex) rather than pushes
-    /// (a thread per frontier vertex).
-    fn pulls(&self) -> bool;
-
-    /// One iteration: `relax` (after [`VertexState::begin_iteration`]), then
-    /// [`VertexState::settle`]. Returns whether the solve has converged.
-    fn step(&mut self) -> Result<bool>;
+/// A graph representation that DA2CF's `relax` reads: adjacency lists or a
+/// matrix on the device.
+pub trait RelaxGraph {
+    /// One `relax` launch of the given form over `arrays`, one thread per
+    /// vertex in blocks of [`BLOCK_SIZE`].
+    fn relax(&self, gpu: &Gpu, form: Relax, arrays: RelaxArrays<'_>) -> Result<()>;
 }
 
-/// A whole solve from `source`, between two CUDA events.
-pub fn run<'a>(solver: &mut impl VertexLoop<'a>, source: u32) -> Result<RunStats> {
-    let gpu = solver.gpu();
-    let ((), solve_ms) = gpu.timed(|| {
-        solver.state_mut().reset(gpu, source)?;
-        while !solver.step()? {}
-        Ok(())
-    })?;
-    Ok(RunStats {
-        iterations: solver.state().iterations(),
-        solve_ms,
-    })
+/// DA2CF on the device: a graph, its `relax` form and the shared state.
+/// [`super::da2cf::Da2cf`] on lists and [`super::matrix::MatrixDa2cf`] on
+/// matrices are this solver with their graph.
+pub struct VertexSolver<'a, G> {
+    gpu: &'a Gpu,
+    relax: Relax,
+    graph: G,
+    state: VertexState,
 }
 
-/// Measuring mode: one more solve from `source`, untimed, counting the set
-/// relax flags on the device before every `relax`.
-pub fn count_working_threads<'a>(
-    solver: &mut impl VertexLoop<'a>,
-    source: u32,
-) -> Result<ThreadCount> {
-    let gpu = solver.gpu();
-    let n = solver.state().n;
-    let mut counter = alloc_zeroed::<u64>(gpu, 1, "the working-thread counter")?;
-    solver.state_mut().reset(gpu, source)?;
-    loop {
-        let flags = solver.state().relax_flags(solver.pulls());
-        gpu.kernels()
-            .stats
-            .count_flags(gpu.stream(), flags, n, &mut counter)?;
-        if solver.step()? {
-            break;
+impl<'a, G: RelaxGraph> VertexSolver<'a, G> {
+    /// Device bytes of the solver state for `n` vertices (the graph excluded).
+    pub fn state_bytes(n: usize) -> u64 {
+        VertexState::bytes(n)
+    }
+
+    /// A solver from its parts; `relax` is a form that `graph` supports.
+    pub(super) fn from_parts(gpu: &'a Gpu, relax: Relax, graph: G, state: VertexState) -> Self {
+        VertexSolver {
+            gpu,
+            relax,
+            graph,
+            state,
         }
     }
-    let working = gpu
-        .stream()
-        .clone_dtoh(&counter)
-        .map_err(Error::cuda("reading the working-thread counter"))?[0];
-    let per_launch = (n as u64).div_ceil(BLOCK_SIZE as u64) * BLOCK_SIZE as u64;
-    Ok(ThreadCount {
-        launched: per_launch * solver.state().iterations() as u64,
-        working,
-    })
+
+    /// One iteration: `relax`, then `minimum` and `update`. Returns whether
+    /// the solve has converged.
+    fn step(&mut self) -> Result<bool> {
+        let arrays = self.state.begin_iteration();
+        self.graph.relax(self.gpu, self.relax, arrays)?;
+        self.state.settle(self.gpu)
+    }
+}
+
+impl<G: RelaxGraph> GpuSolver for VertexSolver<'_, G> {
+    fn run(&mut self, source: u32) -> Result<RunStats> {
+        let gpu = self.gpu;
+        let ((), solve_ms) = gpu.timed(|| {
+            self.state.reset(gpu, source)?;
+            while !self.step()? {}
+            Ok(())
+        })?;
+        Ok(RunStats {
+            iterations: self.state.iterations(),
+            solve_ms,
+        })
+    }
+
+    fn distances(&self) -> Result<Vec<u32>> {
+        self.state.distances(self.gpu)
+    }
+
+    /// One more solve from `source`, untimed, counting the set relax flags on
+    /// the device before every `relax`.
+    fn count_working_threads(&mut self, source: u32) -> Result<Option<ThreadCount>> {
+        let gpu = self.gpu;
+        let n = self.state.n;
+        let mut counter = alloc_zeroed::<u64>(gpu, 1, "the working-thread counter")?;
+        self.state.reset(gpu, source)?;
+        loop {
+            let flags = self.state.relax_flags(self.relax.is_pull());
+            gpu.kernels()
+                .stats
+                .count_flags(gpu.stream(), flags, n, &mut counter)?;
+            if self.step()? {
+                break;
+            }
+        }
+        let working = gpu
+            .stream()
+            .clone_dtoh(&counter)
+            .map_err(Error::cuda("reading the working-thread counter"))?[0];
+        let per_launch = (n as u64).div_ceil(BLOCK_SIZE as u64) * BLOCK_SIZE as u64;
+        Ok(Some(ThreadCount {
+            launched: per_launch * self.state.iterations() as u64,
+            working,
+        }))
+    }
 }
 
 /// Lengths of the per-block minima of the first and second pass for `n` vertices.

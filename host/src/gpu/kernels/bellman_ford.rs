@@ -9,7 +9,7 @@ use gpu_kernels::launch::{
     GRID_BARRIER_WORDS, names,
 };
 
-use super::{Typed, check_lengths, grid_max_blocks};
+use super::{Typed, check_lengths, grid_blocks};
 use crate::gpu::memory::DeviceGraph;
 use crate::graph::WeightKind;
 use crate::{Error, Result};
@@ -47,12 +47,10 @@ impl BellmanFordKernels {
         })
     }
 
-    /// How many blocks of [`BELLMAN_FORD_BLOCK_SIZE`] threads of
-    /// `bellman_ford_grid` can be resident at once on the device of `ctx`:
-    /// blocks per multiprocessor (occupancy) times multiprocessors, for weights
-    /// of `kind`. A cooperative launch of more fails.
-    pub fn grid_max_blocks(&self, ctx: &Arc<CudaContext>, kind: WeightKind) -> Result<u32> {
-        grid_max_blocks(ctx, self.grid.of(kind), BELLMAN_FORD_BLOCK_SIZE, 0)
+    /// The blocks of a `bellman_ford_grid` launch over `n` vertices for
+    /// weights of `kind` (see `kernels::grid_blocks`).
+    pub fn grid_blocks(&self, ctx: &Arc<CudaContext>, kind: WeightKind, n: u32) -> Result<u32> {
+        grid_blocks(ctx, self.grid.of(kind), (BELLMAN_FORD_BLOCK_SIZE, 0), n)
     }
 
     /// `bellman_ford_block`: the paper's form, one block of
@@ -95,7 +93,7 @@ impl BellmanFordKernels {
 
     /// `bellman_ford_grid`: `blocks` blocks of [`BELLMAN_FORD_BLOCK_SIZE`]
     /// threads, launched cooperatively (all co-resident; at most
-    /// [`BellmanFordKernels::grid_max_blocks`], or the launch fails), from
+    /// [`BellmanFordKernels::grid_blocks`], or the launch fails), from
     /// `source` over the successor CSR `graph`. Zeroes the barrier state first.
     pub fn grid(
         &self,

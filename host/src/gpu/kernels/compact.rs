@@ -9,7 +9,7 @@ use cudarc::driver::{
 use gpu_kernels::compact::LOOP_STATE_WORDS;
 use gpu_kernels::launch::{COMPACT_BLOCK_SIZE, COMPACT_SHARED_BYTES, GRID_BARRIER_WORDS, names};
 
-use super::{Typed, check_lengths, grid_max_blocks, load_function, one_thread_per};
+use super::{Typed, check_lengths, grid_blocks, load_function, one_thread_per};
 use crate::gpu::memory::DeviceGraph;
 use crate::graph::WeightKind;
 use crate::{Error, Result};
@@ -50,12 +50,11 @@ impl CompactKernels {
         })
     }
 
-    /// How many blocks of `compact_grid_loop` can be resident at once on the
-    /// device of `ctx` for weights of `kind` (a cooperative launch of more
-    /// fails).
-    pub fn grid_max_blocks(&self, ctx: &Arc<CudaContext>, kind: WeightKind) -> Result<u32> {
-        let grid_loop = self.grid_loop.of(kind);
-        grid_max_blocks(ctx, grid_loop, COMPACT_BLOCK_SIZE, COMPACT_SHARED_BYTES)
+    /// The blocks of a `compact_grid_loop` launch over `n` vertices for weights
+    /// of `kind` (see `kernels::grid_blocks`).
+    pub fn grid_blocks(&self, ctx: &Arc<CudaContext>, kind: WeightKind, n: u32) -> Result<u32> {
+        let shape = (COMPACT_BLOCK_SIZE, COMPACT_SHARED_BYTES);
+        grid_blocks(ctx, self.grid_loop.of(kind), shape, n)
     }
 
     /// `compact_initialize`: a new solve from `source` (`source < n`).
@@ -117,7 +116,7 @@ impl CompactKernels {
     }
 
     /// `compact_grid_loop`: `blocks` co-resident blocks (at most
-    /// [`CompactKernels::grid_max_blocks`]) resume the solve, as
+    /// [`CompactKernels::grid_blocks`]) resume the solve, as
     /// [`CompactKernels::block_loop`]. Zeroes the barrier first.
     pub fn grid_loop(
         &self,

@@ -100,15 +100,16 @@ impl Typed {
     }
 }
 
-/// How many blocks of `block_size` threads with `shared_bytes` of dynamic
-/// shared memory of `function` (entry `kernel`) can be resident at once on the
-/// device of `ctx`: blocks per multiprocessor (occupancy) times
-/// multiprocessors. A cooperative launch of more fails.
-pub(crate) fn grid_max_blocks(
+/// The blocks of a cooperative launch of `function` (entry `kernel`) over `n`
+/// items, blocks of `block_size` threads with `shared_bytes` of dynamic shared
+/// memory: one thread per item, but no more blocks than can be resident at once
+/// on the device of `ctx` (blocks per multiprocessor, by occupancy, times
+/// multiprocessors; a cooperative launch of more fails), and at least one.
+pub(crate) fn grid_blocks(
     ctx: &Arc<CudaContext>,
     (function, kernel): (&CudaFunction, &str),
-    block_size: u32,
-    shared_bytes: u32,
+    (block_size, shared_bytes): (u32, u32),
+    n: u32,
 ) -> Result<u32> {
     let per_sm = function
         .occupancy_max_active_blocks_per_multiprocessor(block_size, shared_bytes as usize, None)
@@ -122,7 +123,7 @@ pub(crate) fn grid_max_blocks(
             "{kernel}: not one block of {block_size} threads fits on a multiprocessor"
         )));
     }
-    Ok(blocks)
+    Ok(blocks.min(n.div_ceil(block_size).max(1)))
 }
 
 /// Resolves one kernel by name.

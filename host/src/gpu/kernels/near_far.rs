@@ -9,7 +9,7 @@ use cudarc::driver::{
 use gpu_kernels::launch::{COMPACT_BLOCK_SIZE, GRID_BARRIER_WORDS, NEAR_FAR_SHARED_BYTES, names};
 use gpu_kernels::near_far::NEAR_FAR_STATE_WORDS;
 
-use super::{Typed, check_lengths, grid_max_blocks, load_function, one_thread_per};
+use super::{Typed, check_lengths, grid_blocks, load_function, one_thread_per};
 use crate::gpu::memory::DeviceGraph;
 use crate::graph::WeightKind;
 use crate::{Error, Result};
@@ -46,7 +46,7 @@ pub enum NearFarLoop {
     Block,
     /// `blocks` co-resident blocks (cooperative launch).
     Grid {
-        /// Blocks in the grid, at most [`NearFarKernels::grid_max_blocks`].
+        /// Blocks in the grid, at most [`NearFarKernels::grid_blocks`].
         blocks: u32,
     },
 }
@@ -61,11 +61,11 @@ impl NearFarKernels {
         })
     }
 
-    /// How many blocks of `near_far_grid_loop` can be resident at once on the
-    /// device of `ctx` for weights of `kind`.
-    pub fn grid_max_blocks(&self, ctx: &Arc<CudaContext>, kind: WeightKind) -> Result<u32> {
-        let grid_loop = self.grid_loop.of(kind);
-        grid_max_blocks(ctx, grid_loop, COMPACT_BLOCK_SIZE, NEAR_FAR_SHARED_BYTES)
+    /// The blocks of a `near_far_grid_loop` launch over `n` vertices for
+    /// weights of `kind` (see `kernels::grid_blocks`).
+    pub fn grid_blocks(&self, ctx: &Arc<CudaContext>, kind: WeightKind, n: u32) -> Result<u32> {
+        let shape = (COMPACT_BLOCK_SIZE, NEAR_FAR_SHARED_BYTES);
+        grid_blocks(ctx, self.grid_loop.of(kind), shape, n)
     }
 
     /// `near_far_initialize`: a new solve from `source` (`< n`) with band
