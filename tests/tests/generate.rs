@@ -264,7 +264,8 @@ fn grid_has_the_exact_4_neighbor_structure_in_row_major_order() {
 #[test]
 fn grid_weights_are_in_range_and_independent_per_direction() {
     let mut rng = TestRng::new("grid_weights_are_in_range_and_independent_per_direction");
-    let (min_weight, max_weight) = (rng.range(0, 5) as u32, rng.range(5, 12) as u32);
+    // `range` is inclusive: keep min < max so the two directions can differ.
+    let (min_weight, max_weight) = (rng.range(0, 4) as u32, rng.range(5, 12) as u32);
     let spec = GridSpec {
         width: 300,
         height: 200,
