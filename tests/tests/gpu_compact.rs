@@ -8,7 +8,8 @@ use std::path::Path;
 
 use sssp::cpu::compact::{CompactRule, compact_da2cf};
 use sssp::generate::{GridSpec, RandomGraphSpec, grid_graph, random_graph};
-use sssp::gpu::compact::{CompactDa2cf, WorkLimits};
+use sssp::gpu::compact::CompactDa2cf;
+use sssp::gpu::resident::WorkLimits;
 use sssp::gpu::{Gpu, GpuSolver};
 use sssp::{Graph, formats, oracle};
 use sssp_tests::{TestRng, check_against_oracle, random_graph as random_edges};

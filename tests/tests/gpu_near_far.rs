@@ -4,8 +4,8 @@
 //! Ignored unless run with `--include-ignored` on a machine with a CUDA GPU.
 
 use sssp::generate::{GridSpec, RandomGraphSpec, grid_graph, random_graph};
-use sssp::gpu::compact::WorkLimits;
 use sssp::gpu::near_far::NearFar;
+use sssp::gpu::resident::WorkLimits;
 use sssp::gpu::{Gpu, GpuSolver};
 use sssp::{Graph, formats, oracle};
 use sssp_tests::{TestRng, check_against_oracle, find_graph, random_graph as random_edges};

@@ -1,20 +1,17 @@
 //! Entry points of the compacted, device-resident DA2CF ([`crate::compact`]):
 //! an initialization, and the loop on one block or on the whole grid. Both
-//! loops run [`compact::thread_loop`]; they differ in their [`Team`].
+//! loops run [`compact::thread_loop`]; they differ in their team
+//! ([`super::team`]).
 
 use core::sync::atomic::AtomicU32;
-use core::sync::atomic::Ordering::Relaxed;
 
-use crate::compact::{self, Arrays, LoopState, Team};
-use crate::device::grid::{GridBarrier, grid_dim_x, grid_sync};
+use crate::compact::{self, Arrays, LoopState};
+use crate::device::grid::GridBarrier;
 use crate::device::memory::slice;
-use crate::device::shared::dynamic_shared_mem;
-use crate::device::thread::{block_dim_x, index_1d, sync_threads, thread_idx_x};
-use crate::device::warp::{WARP_SIZE, inclusive_sum, lane_id, reduce_min, reserve_where, shfl};
-use crate::distance::INFINITY;
-use crate::launch::COMPACT_BLOCK_SIZE;
+use crate::device::thread::index_1d;
 
 use super::csr;
+use super::team::{Block, GpuTeam, Grid, with_state_in_shared};
 
 /// `compact_initialize`: every distance infinite but the source's (0), and
 /// the loop state of a new solve.
@@ -49,158 +46,6 @@ pub unsafe extern "ptx-kernel" fn compact_initialize(
     compact::initialize_vertex(v as usize, source as usize, dist);
     if v == 0 {
         compact::initialize_state(source, frontier, state);
-    }
-}
-
-/// Lowers `target` to the minimum of `value` over the block: a butterfly in
-/// each warp, the warps' minima through shared memory, one atomic per block
-/// (skipped when it would not lower `target`).
-///
-/// # Safety
-/// Called by every thread of the block together; `blockDim.x` is a multiple
-/// of 32, at most 1024, and the block has at least
-/// [`COMPACT_SHARED_BYTES`](crate::launch::COMPACT_SHARED_BYTES) of dynamic
-/// shared memory, used by nothing else.
-#[inline(always)]
-unsafe fn block_minimum_into(value: u32, target: &AtomicU32) {
-    let warps = block_dim_x() / WARP_SIZE;
-    let warp = thread_idx_x() / WARP_SIZE;
-    let shared = dynamic_shared_mem::<u32>();
-    // SAFETY: all lanes of every warp are here (the caller's contract).
-    let warp_minimum = unsafe { reduce_min(value) };
-    if lane_id() == 0 {
-        // SAFETY: `warp < 32` slots exist; each warp writes its own.
-        unsafe { *shared.add(warp as usize) = warp_minimum };
-    }
-    sync_threads();
-    if warp == 0 {
-        let lane = lane_id();
-        let slot = if lane < warps {
-            // SAFETY: slot `lane < warps <= 32`, written before the barrier.
-            unsafe { *shared.add(lane as usize) }
-        } else {
-            INFINITY
-        };
-        // SAFETY: warp 0 is here whole.
-        let minimum = unsafe { reduce_min(slot) };
-        if lane == 0 && minimum < target.load(Relaxed) {
-            target.fetch_min(minimum, Relaxed);
-        }
-    }
-    // The slots are free again for the next call.
-    sync_threads();
-}
-
-/// Runs `body` (the whole loop, called by every thread of the block) with a
-/// copy of the loop state `S` (`u32` words) in shared memory, after the warp
-/// slots of [`block_minimum_into`], and copies it back afterwards: while one
-/// block runs the loop, every counter read, reservation and minimum would
-/// otherwise be a round trip to global memory, and an iteration is a chain of
-/// them.
-///
-/// # Safety
-/// Called by every thread of the block; `global` points to an `S` in global
-/// memory that nothing else accesses during the launch; `S` is `repr(C)` of
-/// `AtomicU32`s, at most [`COMPACT_BLOCK_SIZE`] of them, and the block has
-/// `COMPACT_BLOCK_SIZE / 32 * 4 + size_of::<S>()` bytes of dynamic shared
-/// memory.
-#[inline(always)]
-pub(super) unsafe fn with_state_in_shared<S>(global: *const S, body: impl FnOnce(&S)) {
-    let words = size_of::<S>() / 4;
-    let thread = thread_idx_x() as usize;
-    // SAFETY: as the caller guarantees: the shared memory after the warp
-    // slots holds an `S`, 4-aligned, and both are arrays of `AtomicU32`.
-    let (local, local_words, global_words) = unsafe {
-        let local = dynamic_shared_mem::<u32>().add((COMPACT_BLOCK_SIZE / WARP_SIZE) as usize);
-        (
-            &*(local as *const S),
-            core::slice::from_raw_parts(local as *const AtomicU32, words),
-            core::slice::from_raw_parts(global as *const AtomicU32, words),
-        )
-    };
-    if thread < words {
-        local_words[thread].store(global_words[thread].load(Relaxed), Relaxed);
-    }
-    sync_threads();
-    body(local);
-    sync_threads();
-    if thread < words {
-        global_words[thread].store(local_words[thread].load(Relaxed), Relaxed);
-    }
-}
-
-/// One block runs the loop: `__syncthreads()` barriers.
-pub(super) struct BlockTeam;
-
-impl Team for BlockTeam {
-    fn thread(&self) -> usize {
-        thread_idx_x() as usize
-    }
-    fn threads(&self) -> usize {
-        block_dim_x() as usize
-    }
-    fn barrier(&self) {
-        sync_threads();
-    }
-    fn warp_size(&self) -> usize {
-        WARP_SIZE as usize
-    }
-    fn reserve_where(&self, wants: bool, len: &AtomicU32) -> u32 {
-        // SAFETY: `thread_loop` calls it from warp-uniform control flow.
-        unsafe { reserve_where(wants, len) }
-    }
-    fn warp_inclusive_sum(&self, value: u32) -> u32 {
-        // SAFETY: as for `reserve_where`.
-        unsafe { inclusive_sum(value) }
-    }
-    fn warp_shuffle(&self, value: u32, src: usize) -> u32 {
-        // SAFETY: as for `reserve_where`.
-        unsafe { shfl(value, src as u32) }
-    }
-    fn minimum_into(&self, value: u32, target: &AtomicU32) {
-        // SAFETY: `thread_loop` calls it from block-uniform control flow; the
-        // launch contract of the loop kernels gives the block size and the
-        // shared memory.
-        unsafe { block_minimum_into(value, target) }
-    }
-}
-
-/// The whole grid runs the loop: grid-wide barriers.
-pub(super) struct GridTeam<'a> {
-    pub(super) barrier: &'a GridBarrier,
-}
-
-impl Team for GridTeam<'_> {
-    fn thread(&self) -> usize {
-        index_1d() as usize
-    }
-    fn threads(&self) -> usize {
-        grid_dim_x() as usize * block_dim_x() as usize
-    }
-    fn barrier(&self) {
-        // SAFETY: the launch is cooperative and the barrier zeroed (the
-        // kernel's contract); `thread_loop` calls it from grid-uniform control
-        // flow, as often in every thread.
-        unsafe { grid_sync(self.barrier) }
-    }
-    fn warp_size(&self) -> usize {
-        WARP_SIZE as usize
-    }
-    fn reserve_where(&self, wants: bool, len: &AtomicU32) -> u32 {
-        // SAFETY: `thread_loop` calls it from warp-uniform control flow.
-        unsafe { reserve_where(wants, len) }
-    }
-    fn warp_inclusive_sum(&self, value: u32) -> u32 {
-        // SAFETY: as for `reserve_where`.
-        unsafe { inclusive_sum(value) }
-    }
-    fn warp_shuffle(&self, value: u32, src: usize) -> u32 {
-        // SAFETY: as for `reserve_where`.
-        unsafe { shfl(value, src as u32) }
-    }
-    fn minimum_into(&self, value: u32, target: &AtomicU32) {
-        // SAFETY: as for `BlockTeam`.
-        unsafe { block_minimum_into(value, target) }
     }
 }
 
@@ -300,7 +145,7 @@ weight_kernel! {
                     state: local,
                     ..arrays
                 };
-                compact::thread_loop::<W>(arrays, min_work, max_work, &BlockTeam);
+                compact::thread_loop::<W>(arrays, min_work, max_work, &GpuTeam(Block));
             })
         }
     }
@@ -358,9 +203,9 @@ weight_kernel! {
         };
         // SAFETY: `barrier` is a device allocation of the barrier's two words,
         // accessed only atomically.
-        let team = GridTeam {
+        let team = GpuTeam(Grid {
             barrier: unsafe { &*barrier },
-        };
+        });
         compact::thread_loop::<W>(arrays, min_work, max_work, &team);
     }
 }

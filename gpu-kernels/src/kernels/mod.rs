@@ -58,6 +58,7 @@ mod matrix;
 mod near_far;
 mod parents;
 mod stats;
+mod team;
 
 use crate::csr::Csr;
 use crate::device::memory::slice;

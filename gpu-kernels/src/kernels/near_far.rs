@@ -9,8 +9,8 @@ use crate::device::memory::slice;
 use crate::device::thread::index_1d;
 use crate::near_far::{self, Arrays, NearFarState};
 
-use super::compact::{BlockTeam, GridTeam, with_state_in_shared};
 use super::csr;
+use super::team::{Block, GpuTeam, Grid, with_state_in_shared};
 
 /// The arrays of the near-far kernels from their arguments.
 ///
@@ -161,7 +161,7 @@ weight_kernel! {
                     state: local,
                     ..arrays
                 };
-                near_far::thread_loop::<W>(arrays, delta, min_work, max_work, &BlockTeam);
+                near_far::thread_loop::<W>(arrays, delta, min_work, max_work, &GpuTeam(Block));
             })
         }
     }
@@ -218,9 +218,9 @@ weight_kernel! {
         };
         // SAFETY: `barrier` is a device allocation of the barrier's two words,
         // accessed only atomically.
-        let team = GridTeam {
+        let team = GpuTeam(Grid {
             barrier: unsafe { &*barrier },
-        };
+        });
         near_far::thread_loop::<W>(arrays, delta, min_work, max_work, &team);
     }
 }

@@ -59,6 +59,21 @@ pub fn download_distances(
     Ok(host)
 }
 
+/// The first `N` words of `buffer` (a small state, such as a loop's
+/// counters), copied to the host; waits for the GPU. `what` names it in
+/// errors.
+pub fn download_words<const N: usize>(
+    gpu: &Gpu,
+    buffer: &CudaSlice<u32>,
+    what: &str,
+) -> Result<[u32; N]> {
+    let mut words = [0u32; N];
+    gpu.stream()
+        .memcpy_dtoh(&buffer.slice(..N), &mut words)
+        .map_err(Error::cuda(format!("copying {what} to the host")))?;
+    Ok(words)
+}
+
 /// A CSR graph in device memory.
 pub struct DeviceGraph {
     offsets: CudaSlice<u32>,

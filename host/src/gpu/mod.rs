@@ -16,6 +16,7 @@ pub mod memory;
 pub mod near_far;
 pub mod parents;
 pub mod ptx;
+pub mod resident;
 pub mod vertex_loop;
 
 use std::sync::Arc;

@@ -1,20 +1,20 @@
 //! The near-far (bucketed Δ-stepping) solver on the GPU
 //! ([`gpu_kernels::near_far`]), for graphs of high diameter such as road
 //! networks: the loop runs inside the kernels, on one block while the waiting
-//! work is small and on the whole grid while it is large, like the compacted
-//! DA2CF ([`super::compact`]).
+//! work is small and on the whole grid while it is large
+//! ([`super::resident`]).
 
 use gpu_kernels::launch::GRID_BARRIER_WORDS;
 use gpu_kernels::near_far::{NEAR_FAR_STATE_WORDS, NearFarState};
 
-use super::compact::WorkLimits;
-use super::kernels::{NearFarBuffers, NearFarLoop};
-use super::memory::{DeviceGraph, alloc_zeroed, bytes_of};
+use super::kernels::NearFarBuffers;
+use super::memory::{DeviceGraph, alloc_zeroed, bytes_of, download_words};
+use super::resident::{LoopStop, WorkLimits, run_loop_launches};
 use super::{Gpu, GpuSolver, RunStats};
+use crate::Result;
 use crate::distances::check_source_of;
 use crate::graph::Graph;
 use crate::variants::near_far_delta;
-use crate::{Error, Result};
 
 /// The near-far solver for one graph.
 pub struct NearFar<'a> {
@@ -88,48 +88,23 @@ impl<'a> NearFar<'a> {
         self.launches
     }
 
-    fn read_state(&self) -> Result<NearFarState<u32>> {
-        let mut words = [0u32; NEAR_FAR_STATE_WORDS];
-        self.gpu
-            .stream()
-            .memcpy_dtoh(&self.buffers.state, &mut words)
-            .map_err(Error::cuda("copying the near-far state to the host"))?;
-        Ok(NearFarState::from_words(&words))
-    }
-
     /// Initialize, then loop launches picked by the waiting work where the
     /// last one stopped. Returns the iterations.
     fn solve(&mut self, source: u32) -> Result<u32> {
         let (kernels, stream) = (&self.gpu.kernels().near_far, self.gpu.stream());
         kernels.initialize(stream, &self.graph, &mut self.buffers, source, self.delta)?;
-        self.launches = 0;
-        let mut work = 1;
-        loop {
-            self.launches += 1;
-            let (limits, form) = if work <= self.limits.block_max {
-                ((0, self.limits.block_max), NearFarLoop::Block)
-            } else {
-                (
-                    (self.limits.grid_min, u32::MAX),
-                    NearFarLoop::Grid {
-                        blocks: self.blocks,
-                    },
-                )
-            };
-            kernels.run_loop(
-                stream,
-                &self.graph,
-                &mut self.buffers,
-                self.delta,
-                limits,
-                form,
-            )?;
-            let state = self.read_state()?;
-            work = state.work();
-            if work == 0 {
-                return Ok(state.iteration);
-            }
-        }
+        let delta = self.delta;
+        let (iterations, launches) = run_loop_launches(self.limits, self.blocks, |form, work| {
+            kernels.run_loop(stream, &self.graph, &mut self.buffers, delta, work, form)?;
+            let words = download_words(self.gpu, &self.buffers.state, "the near-far state")?;
+            let state = NearFarState::<u32>::from_words(&words);
+            Ok(LoopStop {
+                iteration: state.iteration,
+                work: state.work(),
+            })
+        })?;
+        self.launches = launches;
+        Ok(iterations)
     }
 }
 

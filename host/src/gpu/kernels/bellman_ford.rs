@@ -5,11 +5,10 @@ use std::sync::Arc;
 
 use cudarc::driver::{CudaContext, CudaModule, CudaSlice, CudaStream, LaunchConfig, PushKernelArg};
 use gpu_kernels::launch::{
-    BELLMAN_FORD_BLOCK_SHARED_BYTES, BELLMAN_FORD_BLOCK_SIZE, BELLMAN_FORD_FLAG_WORDS,
-    GRID_BARRIER_WORDS, names,
+    BELLMAN_FORD_BLOCK_SHARED_BYTES, BELLMAN_FORD_BLOCK_SIZE, BELLMAN_FORD_FLAG_WORDS, names,
 };
 
-use super::{Typed, check_lengths, grid_blocks};
+use super::{Typed, check_lengths, grid_blocks, zero_grid_barrier};
 use crate::gpu::memory::DeviceGraph;
 use crate::graph::WeightKind;
 use crate::{Error, Result};
@@ -26,7 +25,8 @@ pub struct BellmanFordBuffers {
     /// The two round flags of the grid form
     /// ([`BELLMAN_FORD_FLAG_WORDS`]; the block form keeps them in shared memory).
     pub flags: CudaSlice<u32>,
-    /// The grid barrier's state ([`GRID_BARRIER_WORDS`]).
+    /// The grid barrier's state
+    /// ([`GRID_BARRIER_WORDS`](gpu_kernels::launch::GRID_BARRIER_WORDS)).
     pub barrier: CudaSlice<u32>,
     /// The number of rounds of the last solve, 1 element.
     pub rounds: CudaSlice<u32>,
@@ -108,17 +108,9 @@ impl BellmanFordKernels {
         check_state_lengths(kernel, n, buffers)?;
         check_lengths(
             kernel,
-            &[
-                ("flags", buffers.flags.len(), BELLMAN_FORD_FLAG_WORDS),
-                ("barrier", buffers.barrier.len(), GRID_BARRIER_WORDS),
-            ],
+            &[("flags", buffers.flags.len(), BELLMAN_FORD_FLAG_WORDS)],
         )?;
-        if blocks == 0 {
-            return Err(Error::InvalidArgument(format!("{kernel}: zero blocks")));
-        }
-        stream
-            .memset_zeros(&mut buffers.barrier)
-            .map_err(Error::cuda("zeroing the grid barrier"))?;
+        zero_grid_barrier(stream, kernel, &mut buffers.barrier, blocks)?;
         let config = LaunchConfig {
             grid_dim: (blocks, 1, 1),
             block_dim: (BELLMAN_FORD_BLOCK_SIZE, 1, 1),

@@ -3,13 +3,12 @@
 use std::sync::Arc;
 
 use cudarc::driver::{
-    CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, LaunchArgs, LaunchConfig,
-    PushKernelArg,
+    CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, LaunchArgs, PushKernelArg,
 };
 use gpu_kernels::compact::LOOP_STATE_WORDS;
-use gpu_kernels::launch::{COMPACT_BLOCK_SIZE, COMPACT_SHARED_BYTES, GRID_BARRIER_WORDS, names};
+use gpu_kernels::launch::{COMPACT_BLOCK_SIZE, COMPACT_SHARED_BYTES, names};
 
-use super::{Typed, check_lengths, grid_blocks, load_function, one_thread_per};
+use super::{LoopForm, Typed, check_lengths, grid_blocks, load_function, one_thread_per};
 use crate::gpu::memory::DeviceGraph;
 use crate::graph::WeightKind;
 use crate::{Error, Result};
@@ -29,7 +28,8 @@ pub struct CompactBuffers {
     pub reached: [CudaSlice<u32>; 2],
     /// The loop state ([`LOOP_STATE_WORDS`]).
     pub state: CudaSlice<u32>,
-    /// The grid barrier's state ([`GRID_BARRIER_WORDS`]).
+    /// The grid barrier's state
+    /// ([`GRID_BARRIER_WORDS`](gpu_kernels::launch::GRID_BARRIER_WORDS)).
     pub barrier: CudaSlice<u32>,
 }
 
@@ -85,73 +85,46 @@ impl CompactKernels {
         Ok(())
     }
 
-    /// `compact_block_loop`: one block resumes the solve in `buffers` and runs
-    /// until convergence or until the frontier and `R` together leave
-    /// `min_work..=max_work` vertices.
-    pub fn block_loop(
+    /// A loop launch (`compact_block_loop` or `compact_grid_loop`): resumes
+    /// the solve in `buffers` and runs until convergence or until the frontier
+    /// and `R` together leave `min_work..=max_work` vertices. The grid form
+    /// zeroes the barrier first.
+    pub fn run_loop(
         &self,
         stream: &Arc<CudaStream>,
         graph: &DeviceGraph,
         buffers: &mut CompactBuffers,
-        min_work: u32,
-        max_work: u32,
+        (min_work, max_work): (u32, u32),
+        form: LoopForm,
     ) -> Result<()> {
-        let (function, kernel) = self.block_loop.of(graph.weight_kind());
-        check_state_lengths(kernel, graph.num_vertices(), buffers)?;
-        let config = LaunchConfig {
-            grid_dim: (1, 1, 1),
-            block_dim: (COMPACT_BLOCK_SIZE, 1, 1),
-            shared_mem_bytes: COMPACT_SHARED_BYTES,
+        let (function, kernel) = match form {
+            LoopForm::Block => self.block_loop.of(graph.weight_kind()),
+            LoopForm::Grid { .. } => self.grid_loop.of(graph.weight_kind()),
         };
-        let scalars = LoopScalars::new(graph, buffers, min_work, max_work);
-        let mut launch = stream.launch_builder(function);
-        push_loop_args(&mut launch, graph, &scalars, buffers);
-        // SAFETY: arguments in the kernel's order and types (`push_loop_args`); a
-        // validated CSR of n vertices and m edges; the state arrays hold n
-        // elements and the loop state its words (checked above), left by
-        // `initialize` or a loop launch of the same solve; one block of
-        // COMPACT_BLOCK_SIZE threads with COMPACT_SHARED_BYTES of shared memory.
-        unsafe { launch.launch(config) }.map_err(Error::cuda(kernel))?;
-        Ok(())
-    }
-
-    /// `compact_grid_loop`: `blocks` co-resident blocks (at most
-    /// [`CompactKernels::grid_blocks`]) resume the solve, as
-    /// [`CompactKernels::block_loop`]. Zeroes the barrier first.
-    pub fn grid_loop(
-        &self,
-        stream: &Arc<CudaStream>,
-        graph: &DeviceGraph,
-        buffers: &mut CompactBuffers,
-        min_work: u32,
-        max_work: u32,
-        blocks: u32,
-    ) -> Result<()> {
-        let (function, kernel) = self.grid_loop.of(graph.weight_kind());
         check_state_lengths(kernel, graph.num_vertices(), buffers)?;
-        check_lengths(
-            kernel,
-            &[("barrier", buffers.barrier.len(), GRID_BARRIER_WORDS)],
-        )?;
-        if blocks == 0 {
-            return Err(Error::InvalidArgument(format!("{kernel}: zero blocks")));
-        }
-        stream
-            .memset_zeros(&mut buffers.barrier)
-            .map_err(Error::cuda("zeroing the grid barrier"))?;
-        let config = LaunchConfig {
-            grid_dim: (blocks, 1, 1),
-            block_dim: (COMPACT_BLOCK_SIZE, 1, 1),
-            shared_mem_bytes: COMPACT_SHARED_BYTES,
-        };
+        let config = form.config(stream, kernel, &mut buffers.barrier, COMPACT_SHARED_BYTES)?;
         let scalars = LoopScalars::new(graph, buffers, min_work, max_work);
         let mut launch = stream.launch_builder(function);
         let barrier = push_loop_args(&mut launch, graph, &scalars, buffers);
-        launch.arg(barrier);
-        // SAFETY: as in `block_loop`, and: the barrier was zeroed on this stream
-        // just before, and the launch is cooperative, so the driver runs it only
-        // if all its blocks can be co-resident, as the grid barrier requires.
-        unsafe { launch.launch_cooperative(config) }.map_err(Error::cuda(kernel))?;
+        match form {
+            LoopForm::Block => {
+                // SAFETY: arguments in the kernel's order and types
+                // (`push_loop_args`); a validated CSR of n vertices and m
+                // edges; the state arrays hold n elements and the loop state
+                // its words (checked above), left by `initialize` or a loop
+                // launch of the same solve; one block of COMPACT_BLOCK_SIZE
+                // threads with COMPACT_SHARED_BYTES of shared memory.
+                unsafe { launch.launch(config) }.map_err(Error::cuda(kernel))?;
+            }
+            LoopForm::Grid { .. } => {
+                launch.arg(barrier);
+                // SAFETY: as for the block form, plus the barrier, zeroed on
+                // this stream just before; the launch is cooperative, so the
+                // driver runs it only if all blocks can be co-resident, as the
+                // grid barrier requires.
+                unsafe { launch.launch_cooperative(config) }.map_err(Error::cuda(kernel))?;
+            }
+        }
         Ok(())
     }
 }

@@ -14,9 +14,11 @@ mod stats;
 use std::sync::Arc;
 
 use cudarc::driver::sys::CUdevice_attribute;
-use cudarc::driver::{CudaContext, CudaFunction, CudaModule, LaunchConfig};
+use cudarc::driver::{CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, LaunchConfig};
 use cudarc::nvrtc::Ptx;
-use gpu_kernels::launch::{BLOCK_SIZE, MINIMUM_SHARED_BYTES, PerWeight};
+use gpu_kernels::launch::{
+    BLOCK_SIZE, COMPACT_BLOCK_SIZE, GRID_BARRIER_WORDS, MINIMUM_SHARED_BYTES, PerWeight,
+};
 use gpu_kernels::reduce;
 
 pub use bellman_ford::{BellmanFordBuffers, BellmanFordKernels};
@@ -24,7 +26,7 @@ pub use compact::{CompactBuffers, CompactKernels};
 pub use crauser::CrauserKernels;
 pub use da2cf::Da2cfKernels;
 pub use matrix::MatrixKernels;
-pub use near_far::{NearFarBuffers, NearFarKernels, NearFarLoop};
+pub use near_far::{NearFarBuffers, NearFarKernels};
 pub use parents::{ParentsKernels, TreeBuffers};
 pub use stats::StatsKernels;
 
@@ -124,6 +126,64 @@ pub(crate) fn grid_blocks(
         )));
     }
     Ok(blocks.min(n.div_ceil(block_size).max(1)))
+}
+
+/// Which kernel of a device-resident loop (compacted DA2CF, near-far) a
+/// launch runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LoopForm {
+    /// The block loop: one block.
+    Block,
+    /// The grid loop: `blocks` co-resident blocks, a cooperative launch.
+    Grid {
+        /// Blocks in the grid, at most the kernel's `grid_blocks`.
+        blocks: u32,
+    },
+}
+
+impl LoopForm {
+    /// The launch configuration of this form for a loop kernel with
+    /// `shared_bytes` of dynamic shared memory. For the grid form, first
+    /// checks the block count and `barrier`, and zeroes it on `stream`: a
+    /// grid barrier must start at zero.
+    pub(crate) fn config(
+        self,
+        stream: &Arc<CudaStream>,
+        kernel: &str,
+        barrier: &mut CudaSlice<u32>,
+        shared_bytes: u32,
+    ) -> Result<LaunchConfig> {
+        let blocks = match self {
+            LoopForm::Block => 1,
+            LoopForm::Grid { blocks } => {
+                zero_grid_barrier(stream, kernel, barrier, blocks)?;
+                blocks
+            }
+        };
+        Ok(LaunchConfig {
+            grid_dim: (blocks, 1, 1),
+            block_dim: (COMPACT_BLOCK_SIZE, 1, 1),
+            shared_mem_bytes: shared_bytes,
+        })
+    }
+}
+
+/// Before a cooperative launch of `blocks` blocks with a grid barrier: checks
+/// that there are blocks and that `barrier` has its words, then zeroes it on
+/// `stream`.
+pub(crate) fn zero_grid_barrier(
+    stream: &Arc<CudaStream>,
+    kernel: &str,
+    barrier: &mut CudaSlice<u32>,
+    blocks: u32,
+) -> Result<()> {
+    check_lengths(kernel, &[("barrier", barrier.len(), GRID_BARRIER_WORDS)])?;
+    if blocks == 0 {
+        return Err(Error::InvalidArgument(format!("{kernel}: zero blocks")));
+    }
+    stream
+        .memset_zeros(barrier)
+        .map_err(Error::cuda("zeroing the grid barrier"))
 }
 
 /// Resolves one kernel by name.

@@ -3,13 +3,12 @@
 use std::sync::Arc;
 
 use cudarc::driver::{
-    CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, LaunchArgs, LaunchConfig,
-    PushKernelArg,
+    CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, LaunchArgs, PushKernelArg,
 };
-use gpu_kernels::launch::{COMPACT_BLOCK_SIZE, GRID_BARRIER_WORDS, NEAR_FAR_SHARED_BYTES, names};
+use gpu_kernels::launch::{COMPACT_BLOCK_SIZE, NEAR_FAR_SHARED_BYTES, names};
 use gpu_kernels::near_far::NEAR_FAR_STATE_WORDS;
 
-use super::{Typed, check_lengths, grid_blocks, load_function, one_thread_per};
+use super::{LoopForm, Typed, check_lengths, grid_blocks, load_function, one_thread_per};
 use crate::gpu::memory::DeviceGraph;
 use crate::graph::WeightKind;
 use crate::{Error, Result};
@@ -28,7 +27,8 @@ pub struct NearFarBuffers {
     pub far: [CudaSlice<u32>; 2],
     /// The loop state ([`NEAR_FAR_STATE_WORDS`]).
     pub state: CudaSlice<u32>,
-    /// The grid barrier's state ([`GRID_BARRIER_WORDS`]).
+    /// The grid barrier's state
+    /// ([`GRID_BARRIER_WORDS`](gpu_kernels::launch::GRID_BARRIER_WORDS)).
     pub barrier: CudaSlice<u32>,
 }
 
@@ -37,18 +37,6 @@ pub struct NearFarKernels {
     initialize: CudaFunction,
     block_loop: Typed,
     grid_loop: Typed,
-}
-
-/// Which loop kernel a launch runs, with its limits.
-#[derive(Clone, Copy, Debug)]
-pub enum NearFarLoop {
-    /// One block.
-    Block,
-    /// `blocks` co-resident blocks (cooperative launch).
-    Grid {
-        /// Blocks in the grid, at most [`NearFarKernels::grid_blocks`].
-        blocks: u32,
-    },
 }
 
 impl NearFarKernels {
@@ -109,41 +97,21 @@ impl NearFarKernels {
         buffers: &mut NearFarBuffers,
         delta: u32,
         (min_work, max_work): (u32, u32),
-        form: NearFarLoop,
+        form: LoopForm,
     ) -> Result<()> {
         let (function, kernel) = match form {
-            NearFarLoop::Block => self.block_loop.of(graph.weight_kind()),
-            NearFarLoop::Grid { .. } => self.grid_loop.of(graph.weight_kind()),
+            LoopForm::Block => self.block_loop.of(graph.weight_kind()),
+            LoopForm::Grid { .. } => self.grid_loop.of(graph.weight_kind()),
         };
         let n = graph.num_vertices();
         check_state_lengths(kernel, n, buffers)?;
-        let blocks = match form {
-            NearFarLoop::Block => 1,
-            NearFarLoop::Grid { blocks } => {
-                check_lengths(
-                    kernel,
-                    &[("barrier", buffers.barrier.len(), GRID_BARRIER_WORDS)],
-                )?;
-                if blocks == 0 {
-                    return Err(Error::InvalidArgument(format!("{kernel}: zero blocks")));
-                }
-                stream
-                    .memset_zeros(&mut buffers.barrier)
-                    .map_err(Error::cuda("zeroing the grid barrier"))?;
-                blocks
-            }
-        };
-        let config = LaunchConfig {
-            grid_dim: (blocks, 1, 1),
-            block_dim: (COMPACT_BLOCK_SIZE, 1, 1),
-            shared_mem_bytes: NEAR_FAR_SHARED_BYTES,
-        };
+        let config = form.config(stream, kernel, &mut buffers.barrier, NEAR_FAR_SHARED_BYTES)?;
         let scalars = [n, graph.num_edges(), delta, min_work, max_work];
         let mut launch = stream.launch_builder(function);
         let barrier = push_arrays(&mut launch, graph, &scalars, buffers);
         launch.arg(&scalars[2]).arg(&scalars[3]).arg(&scalars[4]);
         match form {
-            NearFarLoop::Block => {
+            LoopForm::Block => {
                 // SAFETY: arguments in the kernel's order and types
                 // (`push_arrays`, then delta and the limits); a validated CSR
                 // of n vertices and m edges; the state arrays hold n elements
@@ -152,7 +120,7 @@ impl NearFarKernels {
                 // with NEAR_FAR_SHARED_BYTES of shared memory.
                 unsafe { launch.launch(config) }.map_err(Error::cuda(kernel))?;
             }
-            NearFarLoop::Grid { .. } => {
+            LoopForm::Grid { .. } => {
                 launch.arg(barrier);
                 // SAFETY: as for the block form, plus the barrier, zeroed on
                 // this stream just before; the launch is cooperative, so the

@@ -1,0 +1,97 @@
+//! What the device-resident loops (the compacted DA2CF, near-far) share on
+//! the host: one block runs the loop while the waiting work is small (block
+//! barriers cost nanoseconds), the whole grid while it is large (grid barriers
+//! cost microseconds, but the work is spread over every SM). A launch runs
+//! until the loop converges or its work leaves the launch's range; the host
+//! then picks the next one: a round trip per switch, not per iteration.
+
+use gpu_kernels::launch::COMPACT_BLOCK_SIZE;
+
+use super::kernels::LoopForm;
+use crate::{Error, Result};
+
+/// When the block loop hands over to the grid loop and back, in vertices of
+/// frontier plus `R` at the start of an iteration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WorkLimits {
+    /// The block loop runs while the work is at most this.
+    pub block_max: u32,
+    /// The grid loop runs while the work is at least this (below `block_max`,
+    /// so that every launch runs at least one iteration).
+    pub grid_min: u32,
+}
+
+impl Default for WorkLimits {
+    fn default() -> Self {
+        WorkLimits {
+            block_max: 8 * COMPACT_BLOCK_SIZE,
+            grid_min: 2 * COMPACT_BLOCK_SIZE,
+        }
+    }
+}
+
+impl WorkLimits {
+    /// The limits from `SSSP_COMPACT_LIMITS=block_max,grid_min` if set (for
+    /// tuning), else the defaults.
+    pub fn from_env() -> Result<Self> {
+        let Ok(text) = std::env::var("SSSP_COMPACT_LIMITS") else {
+            return Ok(WorkLimits::default());
+        };
+        let bad = || {
+            Error::InvalidArgument(format!(
+                "SSSP_COMPACT_LIMITS=`{text}`: expected `block_max,grid_min`"
+            ))
+        };
+        let (block_max, grid_min) = text.split_once(',').ok_or_else(bad)?;
+        WorkLimits {
+            block_max: block_max.trim().parse().map_err(|_| bad())?,
+            grid_min: grid_min.trim().parse().map_err(|_| bad())?,
+        }
+        .checked()
+    }
+
+    /// These limits, if `grid_min <= block_max` (else a launch could run no
+    /// iteration and the host would switch loops forever).
+    pub fn checked(self) -> Result<Self> {
+        if self.grid_min > self.block_max {
+            return Err(Error::InvalidArgument(format!(
+                "work limits {self:?}: grid_min must not exceed block_max"
+            )));
+        }
+        Ok(self)
+    }
+}
+
+/// Where a loop launch stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LoopStop {
+    /// Iterations of the solve so far.
+    pub iteration: u32,
+    /// The waiting work, in the limits' units; 0 once the loop has converged.
+    pub work: u32,
+}
+
+/// Runs a solve's loop launches from the state an initialization left (one
+/// vertex of work): `launch` runs one launch of the given form, over the given
+/// `(min_work, max_work)`, and reports where it stopped. The grid form gets
+/// `blocks` blocks. Returns the last stop's iterations and the launches.
+pub fn run_loop_launches(
+    limits: WorkLimits,
+    blocks: u32,
+    mut launch: impl FnMut(LoopForm, (u32, u32)) -> Result<LoopStop>,
+) -> Result<(u32, u32)> {
+    let mut work = 1;
+    let mut launches = 0;
+    loop {
+        launches += 1;
+        let stop = if work <= limits.block_max {
+            launch(LoopForm::Block, (0, limits.block_max))?
+        } else {
+            launch(LoopForm::Grid { blocks }, (limits.grid_min, u32::MAX))?
+        };
+        if stop.work == 0 {
+            return Ok((stop.iteration, launches));
+        }
+        work = stop.work;
+    }
+}
