@@ -171,6 +171,15 @@ impl Algorithm {
         format!("matrix-{}", self.name()).parse().ok()
     }
 
+    /// Whether the algorithm reads [`Tuning::delta`]: near-far on either
+    /// device, and `auto`, which may choose near-far.
+    pub fn takes_delta(self) -> bool {
+        matches!(
+            self,
+            Algorithm::NearFar | Algorithm::NearFarCpu | Algorithm::Auto
+        )
+    }
+
     /// Whether a GPU algorithm also computes on the CPU (Martín's hybrids).
     pub fn is_hybrid(self) -> bool {
         matches!(self, Algorithm::UH1 | Algorithm::UH2 | Algorithm::UH3)

@@ -721,6 +721,33 @@ fn bad_delta_and_uncertifiable_graphs_are_errors() {
     assert!(err.contains("positive weights"), "{err}");
 }
 
+#[test]
+fn delta_without_near_far_is_refused_and_an_unused_delta_is_noted() {
+    let rome = rome99();
+    // No requested algorithm takes Δ: refused before the graph is read.
+    for algos in ["f-cpu,fast-cpu", "dijkstra"] {
+        let (code, out, err) = solve(&rome, &["--algo", algos, "--delta", "5"]);
+        assert_eq!(code, 2, "--algo {algos}: {out}{err}");
+        assert!(err.contains("no requested algorithm"), "{err}");
+        assert!(err.contains(algos.replace(',', ", ").as_str()), "{err}");
+        assert!(out.is_empty(), "refused before loading: {out}");
+    }
+    let (code, out, err) = solve(&rome, &["--layout", "matrix", "--delta", "5"]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(err.contains("matrix-f-gpu"), "{err}");
+    // One of them takes it: each other one says it does not use it.
+    let (code, out, err) = solve(
+        &rome,
+        &["--algo", "f-cpu,near-far-cpu", "--delta", "5", "--verify"],
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        err.contains("notice: `f-cpu` does not use --delta"),
+        "{err}"
+    );
+    assert!(!err.contains("`near-far-cpu` does not"), "{err}");
+}
+
 // ---------------------------------------------------------------------------
 // f32 weights: Matrix Market `real`, --weights, output, convert, --delta.
 

@@ -245,6 +245,31 @@ pub fn run(args: &SolveArgs) -> Result<()> {
             )));
         }
     }
+    let algorithms: Vec<Algorithm> = match args.layout {
+        Layout::List if args.algo.is_empty() => vec![Algorithm::Auto],
+        Layout::Matrix if args.algo.is_empty() => vec![Algorithm::MatrixFGpu],
+        Layout::List => args.algo.clone(),
+        Layout::Matrix => args
+            .algo
+            .iter()
+            .map(|&a| {
+                a.on_matrix().ok_or_else(|| {
+                    Error::InvalidArgument(format!("`{a}` has no adjacency-matrix form"))
+                })
+            })
+            .collect::<Result<_>>()?,
+    };
+    if args.delta.is_some() && !algorithms.iter().any(|a| a.takes_delta()) {
+        return Err(Error::InvalidArgument(format!(
+            "--delta is near-far's band width, and no requested algorithm ({}) takes it: \
+             add `--algo near-far` (or `near-far-cpu`, `auto`), or drop --delta",
+            algorithms
+                .iter()
+                .map(|a| a.name())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )));
+    }
     let out = Human { quiet: args.json };
     let load_start = Instant::now();
     let loaded = formats::load_with(
@@ -297,20 +322,6 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         "load         {load_ms:.1} ms (read, parse and validate)"
     ));
 
-    let algorithms: Vec<Algorithm> = match args.layout {
-        Layout::List if args.algo.is_empty() => vec![Algorithm::Auto],
-        Layout::Matrix if args.algo.is_empty() => vec![Algorithm::MatrixFGpu],
-        Layout::List => args.algo.clone(),
-        Layout::Matrix => args
-            .algo
-            .iter()
-            .map(|&a| {
-                a.on_matrix().ok_or_else(|| {
-                    Error::InvalidArgument(format!("`{a}` has no adjacency-matrix form"))
-                })
-            })
-            .collect::<Result<_>>()?,
-    };
     let wants_gpu = algorithms.iter().any(|a| a.info().device == Device::Gpu);
     let gpu = match args.device {
         DeviceChoice::Cpu => None,
@@ -357,6 +368,9 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         } else {
             algo
         };
+        if tuning.delta.is_some() && !algo.takes_delta() {
+            eprintln!("notice: `{algo}` does not use --delta");
+        }
         let info = algo.info();
         out.line("");
         out.line(format_args!("algorithm    {algo} ({})", info.paper));
