@@ -48,7 +48,9 @@ fn near_far_switching_between_block_and_grid_matches_the_oracle() {
         let graph = random_edges(&mut rng, n, m, max_weight);
         let source = rng.below(n as u64) as usize;
         let delta = [None, Some(1), Some(rng.range(1, 100_000) as u32)][rng.below(3) as usize];
-        let block_max = rng.range(1, 20_000) as u32;
+        // Spread over scales (up to 2^5 .. 2^14), so that most cases hand over.
+        let scale = 1 << rng.range(5, 14);
+        let block_max = rng.range(1, scale) as u32;
         let limits = WorkLimits {
             block_max,
             grid_min: rng.range(0, block_max as u64) as u32,
@@ -61,6 +63,7 @@ fn near_far_switching_between_block_and_grid_matches_the_oracle() {
             switched += 1;
         }
     }
+    eprintln!("{switched} cases switched loops");
     assert!(switched >= 5, "only {switched} cases switched loops");
 }
 
