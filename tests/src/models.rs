@@ -8,6 +8,39 @@ use sssp::cpu::Da2cfResult;
 use sssp::gpu::Gpu;
 use sssp::variants::{Frontier, Relax};
 
+/// The six DA2CF forms of the papers: push and pull for Martín's rule, then
+/// for Crauser's general and economic rules (the order
+/// [`check_form_iterations`] reads).
+pub const DA2CF_FORMS: [(Relax, Frontier); 6] = [
+    (Relax::Push, Frontier::Martin),
+    (Relax::Pull, Frontier::Martin),
+    (Relax::Push, Frontier::CrauserGeneral),
+    (Relax::Pull, Frontier::CrauserGeneral),
+    (Relax::Push, Frontier::CrauserEconomic),
+    (Relax::Pull, Frontier::CrauserEconomic),
+];
+
+/// Checks the iterations of the [`DA2CF_FORMS`] on one graph (`None` where a
+/// form reported an error): push and pull settle the same vertices in the same
+/// iterations, and Crauser's frontiers, supersets of Martín's, never take more.
+pub fn check_form_iterations(iterations: &[Option<u32>], context: &str) {
+    assert_eq!(iterations.len(), DA2CF_FORMS.len(), "{context}");
+    for pair in iterations.chunks(2) {
+        assert_eq!(
+            pair[0], pair[1],
+            "{context}: push and pull iterations differ"
+        );
+    }
+    if let (Some(martin), Some(general), Some(economic)) =
+        (iterations[0], iterations[2], iterations[4])
+    {
+        assert!(
+            general <= martin && economic <= martin,
+            "{context}: {iterations:?}"
+        );
+    }
+}
+
 /// The relaxation and settling rule of the CPU DA2CF loop (`cpu::da2cf`) whose
 /// iterations a GPU algorithm, on lists or matrices, repeats exactly; `None`
 /// for algorithms with another loop. `fast` and `fast-crauser` settle like

@@ -10,16 +10,8 @@ use sssp::generate::random_graph as papers_graph;
 use sssp::matrix::{MAX_MATRIX_VERTICES, NO_EDGE, WeightMatrix, matrix_spec};
 use sssp::variants::{Frontier, Relax};
 use sssp::{Error, Graph, cpu, oracle};
+use sssp_tests::models::{DA2CF_FORMS as FORMS, check_form_iterations};
 use sssp_tests::{TestRng, fig5_graph, random_graph, random_small_graph};
-
-const FORMS: [(Relax, Frontier); 6] = [
-    (Relax::Push, Frontier::Martin),
-    (Relax::Pull, Frontier::Martin),
-    (Relax::Push, Frontier::CrauserGeneral),
-    (Relax::Pull, Frontier::CrauserGeneral),
-    (Relax::Push, Frontier::CrauserEconomic),
-    (Relax::Pull, Frontier::CrauserEconomic),
-];
 
 /// Block sizes for the CPU model of a block: tiny, odd, a warp, the GPU's.
 const BLOCK_SIZES: [usize; 8] = [1, 2, 3, 4, 5, 7, 32, 256];
@@ -89,20 +81,7 @@ fn check_all_forms(
         }
     }
     let iterations: Vec<Option<u32>> = results.iter().map(|r| r.map(|r| r.0)).collect();
-    for pair in iterations.chunks(2) {
-        assert_eq!(
-            pair[0], pair[1],
-            "{context}: push and pull iterations differ"
-        );
-    }
-    if let (Some(martin), Some(general), Some(economic)) =
-        (iterations[0], iterations[2], iterations[4])
-    {
-        assert!(
-            general <= martin && economic <= martin,
-            "{context}: {iterations:?}"
-        );
-    }
+    check_form_iterations(&iterations, context);
     iterations
 }
 

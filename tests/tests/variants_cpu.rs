@@ -5,16 +5,8 @@
 use sssp::algorithms::{Algorithm, Device};
 use sssp::variants::{Frontier, Relax};
 use sssp::{Error, Graph, cpu, oracle};
+use sssp_tests::models::{DA2CF_FORMS as FORMS, check_form_iterations};
 use sssp_tests::{TestRng, check_against_oracle, fig5_graph, random_graph, random_small_graph};
-
-const FORMS: [(Relax, Frontier); 6] = [
-    (Relax::Push, Frontier::Martin),
-    (Relax::Pull, Frontier::Martin),
-    (Relax::Push, Frontier::CrauserGeneral),
-    (Relax::Pull, Frontier::CrauserGeneral),
-    (Relax::Push, Frontier::CrauserEconomic),
-    (Relax::Pull, Frontier::CrauserEconomic),
-];
 
 /// Compares one form with the oracle (overflow included) and returns its iterations.
 fn check(graph: &Graph, source: usize, relax: Relax, rule: Frontier, context: &str) -> Option<u32> {
@@ -38,22 +30,7 @@ fn every_form_matches_the_oracle_on_small_random_graphs() {
             .iter()
             .map(|&(relax, rule)| check(&graph, source, relax, rule, &context))
             .collect();
-        // Push and pull settle the same vertices in the same iterations.
-        for pair in iterations.chunks(2) {
-            assert_eq!(
-                pair[0], pair[1],
-                "{context}: push and pull iterations differ"
-            );
-        }
-        // Crauser's frontiers are supersets of Martín's: never more iterations.
-        if let (Some(martin), Some(general), Some(economic)) =
-            (iterations[0], iterations[2], iterations[4])
-        {
-            assert!(
-                general <= martin && economic <= martin,
-                "{context}: {iterations:?}"
-            );
-        }
+        check_form_iterations(&iterations, &context);
     }
 }
 
