@@ -11,6 +11,8 @@ use gpu_kernels::compact::{Exit, Sequential, thread_loop};
 use sssp::cpu::compact::{CompactRule, CompactState, compact_da2cf, delta_node};
 use sssp::cpu::da2cf;
 use sssp::generate::{RandomGraphSpec, random_graph};
+use sssp::gpu::kernels::LoopForm;
+use sssp::gpu::resident::{LoopStop, WorkLimits, run_loop_launches};
 use sssp::variants::{Frontier, Relax};
 use sssp::{Graph, oracle};
 use sssp_tests::teams::run_on_threads;
@@ -93,16 +95,11 @@ fn launch(
     run_on_threads(team, |t| thread_loop::<u32>(arrays, min_work, max_work, t))
 }
 
-/// Work of the state where the last launch stopped, as the host computes it.
-fn work(state: &CompactState) -> u32 {
-    let s = state.snapshot();
-    s.frontier() + s.reached()
-}
-
-/// The host's schedule on the CPU: a "block" of `small` warps while the work
-/// is at most `block_max`, a "grid" of `large` warps while it is at least
-/// `grid_min`, warps of `warp_size` lanes. Returns the distances, iterations
-/// and launches.
+/// The host's schedule (`run_loop_launches`, stopping where `LoopStop` says)
+/// on the CPU: a "block" of `small` warps, a "grid" of `large` warps, warps of
+/// `warp_size` lanes, handing over at `block_max` and `grid_min`. Checks that
+/// the kernel's exit and the host's stop agree. Returns the distances,
+/// iterations and launches.
 fn switching(
     graph: &Graph,
     source: usize,
@@ -112,31 +109,25 @@ fn switching(
 ) -> (Vec<u32>, u32, u32) {
     let delta_node = delta_node(graph, rule);
     let state = CompactState::new(graph.num_vertices(), source);
-    let mut launches = 0;
-    loop {
-        launches += 1;
-        let exit = if work(&state) <= block_max {
-            launch(
-                graph,
-                &delta_node,
-                &state,
-                (small, warp_size),
-                (0, block_max),
-            )
-        } else {
-            launch(
-                graph,
-                &delta_node,
-                &state,
-                (large, warp_size),
-                (grid_min, u32::MAX),
-            )
+    let limits = WorkLimits {
+        block_max,
+        grid_min,
+    };
+    let (iterations, launches) = run_loop_launches(limits, 1, |form, work| {
+        let warps = match form {
+            LoopForm::Block => small,
+            LoopForm::Grid { .. } => large,
         };
-        if exit == Exit::Converged {
-            break;
-        }
-    }
-    let iterations = state.state.iteration.load(Relaxed);
+        let exit = launch(graph, &delta_node, &state, (warps, warp_size), work);
+        let stop = LoopStop::from(state.snapshot());
+        assert_eq!(
+            exit == Exit::Converged,
+            stop.work == 0,
+            "the kernel's exit {exit:?} and the host's stop {stop:?} disagree"
+        );
+        Ok(stop)
+    })
+    .unwrap();
     let dist = state.dist.iter().map(|d| d.load(Relaxed)).collect();
     (dist, iterations, launches)
 }
@@ -189,7 +180,7 @@ fn a_launch_outside_its_range_changes_nothing() {
     let exit = thread_loop::<u32>(state.arrays(&graph, &delta_node), 2, u32::MAX, &Sequential);
     assert_eq!(exit, Exit::OutOfRange);
     assert_eq!(state.state.iteration.load(Relaxed), 0);
-    assert_eq!(work(&state), 1);
+    assert_eq!(LoopStop::from(state.snapshot()).work, 1);
     // Then a launch that accepts it runs to the end, as the oracle says.
     let exit = thread_loop::<u32>(state.arrays(&graph, &delta_node), 0, u32::MAX, &Sequential);
     assert_eq!(exit, Exit::Converged);

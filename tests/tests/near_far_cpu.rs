@@ -12,6 +12,8 @@ use sssp::algorithms::Algorithm;
 use sssp::auto::choose;
 use sssp::cpu::near_far::{NearFarHostState, near_far};
 use sssp::generate::{GridSpec, RandomGraphSpec, grid_graph, random_graph};
+use sssp::gpu::kernels::LoopForm;
+use sssp::gpu::resident::{LoopStop, WorkLimits, run_loop_launches};
 use sssp::{Graph, formats, oracle};
 use sssp_tests::teams::run_on_threads;
 use sssp_tests::{
@@ -95,9 +97,11 @@ fn near_far_takes_few_iterations_on_grids_and_rome99() {
     }
 }
 
-/// Near-far on emulated warps, handing over between a team of `small` warps
-/// while the waiting work is at most `block_max` and one of `large` warps
-/// while it is at least `grid_min`. Returns the distances and launches.
+/// Near-far on emulated warps under the host's schedule
+/// (`run_loop_launches`, stopping where `LoopStop` says): a team of `small`
+/// warps while the waiting work is at most `block_max`, one of `large` warps
+/// while it is at least `grid_min`. Checks that the kernel's exit and the
+/// host's stop agree. Returns the distances and launches.
 fn switching(
     graph: &Graph,
     source: usize,
@@ -107,21 +111,27 @@ fn switching(
 ) -> (Vec<u32>, u32) {
     let state = NearFarHostState::new(graph, source, delta);
     let arrays = state.arrays(graph);
-    let mut launches = 0;
-    loop {
-        launches += 1;
-        let (team, limits) = if state.snapshot().work() <= block_max {
-            ((small, warp_size), (0, block_max))
-        } else {
-            ((large, warp_size), (grid_min, u32::MAX))
+    let limits = WorkLimits {
+        block_max,
+        grid_min,
+    };
+    let (_, launches) = run_loop_launches(limits, 1, |form, (min_work, max_work)| {
+        let warps = match form {
+            LoopForm::Block => small,
+            LoopForm::Grid { .. } => large,
         };
-        let exit = run_on_threads(team, |t| {
-            thread_loop::<u32>(arrays, delta, limits.0, limits.1, t)
+        let exit = run_on_threads((warps, warp_size), |t| {
+            thread_loop::<u32>(arrays, delta, min_work, max_work, t)
         });
-        if exit == Exit::Converged {
-            break;
-        }
-    }
+        let stop = LoopStop::from(state.snapshot());
+        assert_eq!(
+            exit == Exit::Converged,
+            stop.work == 0,
+            "the kernel's exit {exit:?} and the host's stop {stop:?} disagree"
+        );
+        Ok(stop)
+    })
+    .unwrap();
     let dist = state.dist.iter().map(|d| d.load(Relaxed)).collect();
     (dist, launches)
 }

@@ -105,15 +105,7 @@ impl<'a> CompactDa2cf<'a> {
         let (iterations, launches) = run_loop_launches(self.limits, self.blocks, |form, work| {
             kernels.run_loop(stream, &self.graph, &mut self.buffers, work, form)?;
             let words = download_words(self.gpu, &self.buffers.state, "the loop state")?;
-            let state = LoopState::<u32>::from_words(&words);
-            Ok(LoopStop {
-                iteration: state.iteration,
-                work: if state.frontier() == 0 {
-                    0
-                } else {
-                    state.frontier().saturating_add(state.reached())
-                },
-            })
+            Ok(LoopStop::from(LoopState::<u32>::from_words(&words)))
         })?;
         self.launches = launches;
         Ok(iterations)

@@ -97,11 +97,7 @@ impl<'a> NearFar<'a> {
         let (iterations, launches) = run_loop_launches(self.limits, self.blocks, |form, work| {
             kernels.run_loop(stream, &self.graph, &mut self.buffers, delta, work, form)?;
             let words = download_words(self.gpu, &self.buffers.state, "the near-far state")?;
-            let state = NearFarState::<u32>::from_words(&words);
-            Ok(LoopStop {
-                iteration: state.iteration,
-                work: state.work(),
-            })
+            Ok(LoopStop::from(NearFarState::<u32>::from_words(&words)))
         })?;
         self.launches = launches;
         Ok(iterations)

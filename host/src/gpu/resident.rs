@@ -5,7 +5,9 @@
 //! until the loop converges or its work leaves the launch's range; the host
 //! then picks the next one: a round trip per switch, not per iteration.
 
+use gpu_kernels::compact::LoopState;
 use gpu_kernels::launch::COMPACT_BLOCK_SIZE;
+use gpu_kernels::near_far::NearFarState;
 
 use super::kernels::LoopForm;
 use crate::{Error, Result};
@@ -69,6 +71,32 @@ pub struct LoopStop {
     pub iteration: u32,
     /// The waiting work, in the limits' units; 0 once the loop has converged.
     pub work: u32,
+}
+
+impl From<LoopState<u32>> for LoopStop {
+    /// The compacted DA2CF has converged once its frontier is empty; its work
+    /// is the frontier and `R`.
+    fn from(state: LoopState<u32>) -> Self {
+        LoopStop {
+            iteration: state.iteration,
+            work: if state.frontier() == 0 {
+                0
+            } else {
+                state.frontier().saturating_add(state.reached())
+            },
+        }
+    }
+}
+
+impl From<NearFarState<u32>> for LoopStop {
+    /// Near-far's work is its near worklist, or when that is empty its far
+    /// pile; none left means converged.
+    fn from(state: NearFarState<u32>) -> Self {
+        LoopStop {
+            iteration: state.iteration,
+            work: state.work(),
+        }
+    }
 }
 
 /// Runs a solve's loop launches from the state an initialization left (one
