@@ -8,6 +8,8 @@ use std::sync::atomic::Ordering::{AcqRel, Acquire, Relaxed, Release};
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize};
 
 use gpu_kernels::compact::{Exit, Team};
+use sssp::gpu::kernels::LoopForm;
+use sssp::gpu::resident::LoopStop;
 
 /// A barrier for `n` OS threads that gives up, with a panic, once any thread
 /// of the launch has panicked (`aborted`): a bug that panics one lane must
@@ -175,4 +177,24 @@ pub fn run_on_threads(
     });
     assert!(exits.iter().all(|&e| e == exits[0]), "threads disagree");
     exits[0]
+}
+
+/// The team size, in warps, of a loop launch's form when the host's schedule
+/// runs on the CPU: `small` for the block loop, `large` for the grid loop.
+pub fn warps_of(form: LoopForm, (small, large): (usize, usize)) -> usize {
+    match form {
+        LoopForm::Block => small,
+        LoopForm::Grid { .. } => large,
+    }
+}
+
+/// `stop`, after checking that it agrees with the kernel's `exit`: the host
+/// stops (no work left) exactly when the loop converged.
+pub fn agreed_stop(exit: Exit, stop: LoopStop) -> LoopStop {
+    assert_eq!(
+        exit == Exit::Converged,
+        stop.work == 0,
+        "the kernel's exit {exit:?} and the host's stop {stop:?} disagree"
+    );
+    stop
 }

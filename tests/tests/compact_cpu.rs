@@ -11,11 +11,10 @@ use gpu_kernels::compact::{Exit, Sequential, thread_loop};
 use sssp::cpu::compact::{CompactRule, CompactState, compact_da2cf, delta_node};
 use sssp::cpu::da2cf;
 use sssp::generate::{RandomGraphSpec, random_graph};
-use sssp::gpu::kernels::LoopForm;
 use sssp::gpu::resident::{LoopStop, WorkLimits, run_loop_launches};
 use sssp::variants::{Frontier, Relax};
 use sssp::{Graph, oracle};
-use sssp_tests::teams::run_on_threads;
+use sssp_tests::teams::{agreed_stop, run_on_threads, warps_of};
 use sssp_tests::{
     TestRng, check_against_oracle, fig5_graph, random_graph as random_edges, random_small_graph,
 };
@@ -114,18 +113,9 @@ fn switching(
         grid_min,
     };
     let (iterations, launches) = run_loop_launches(limits, 1, |form, work| {
-        let warps = match form {
-            LoopForm::Block => small,
-            LoopForm::Grid { .. } => large,
-        };
+        let warps = warps_of(form, (small, large));
         let exit = launch(graph, &delta_node, &state, (warps, warp_size), work);
-        let stop = LoopStop::from(state.snapshot());
-        assert_eq!(
-            exit == Exit::Converged,
-            stop.work == 0,
-            "the kernel's exit {exit:?} and the host's stop {stop:?} disagree"
-        );
-        Ok(stop)
+        Ok(agreed_stop(exit, LoopStop::from(state.snapshot())))
     })
     .unwrap();
     let dist = state.dist.iter().map(|d| d.load(Relaxed)).collect();

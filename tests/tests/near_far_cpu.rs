@@ -6,16 +6,14 @@
 
 use std::sync::atomic::Ordering::Relaxed;
 
-use gpu_kernels::compact::Exit;
 use gpu_kernels::near_far::{auto_delta, thread_loop};
 use sssp::algorithms::Algorithm;
 use sssp::auto::choose;
 use sssp::cpu::near_far::{NearFarHostState, near_far};
 use sssp::generate::{GridSpec, RandomGraphSpec, grid_graph, random_graph};
-use sssp::gpu::kernels::LoopForm;
 use sssp::gpu::resident::{LoopStop, WorkLimits, run_loop_launches};
 use sssp::{Graph, formats, oracle};
-use sssp_tests::teams::run_on_threads;
+use sssp_tests::teams::{agreed_stop, run_on_threads, warps_of};
 use sssp_tests::{
     TestRng, check_against_oracle, fig5_graph, find_graph, random_graph as random_edges,
     random_small_graph,
@@ -116,20 +114,11 @@ fn switching(
         grid_min,
     };
     let (_, launches) = run_loop_launches(limits, 1, |form, (min_work, max_work)| {
-        let warps = match form {
-            LoopForm::Block => small,
-            LoopForm::Grid { .. } => large,
-        };
+        let warps = warps_of(form, (small, large));
         let exit = run_on_threads((warps, warp_size), |t| {
             thread_loop::<u32>(arrays, delta, min_work, max_work, t)
         });
-        let stop = LoopStop::from(state.snapshot());
-        assert_eq!(
-            exit == Exit::Converged,
-            stop.work == 0,
-            "the kernel's exit {exit:?} and the host's stop {stop:?} disagree"
-        );
-        Ok(stop)
+        Ok(agreed_stop(exit, LoopStop::from(state.snapshot())))
     })
     .unwrap();
     let dist = state.dist.iter().map(|d| d.load(Relaxed)).collect();
