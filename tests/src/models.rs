@@ -118,7 +118,7 @@ pub fn check_against_model(
     iterations: u32,
     context: &str,
 ) {
-    let model = sssp::cpu::da2cf(graph, source, relax, rule)
+    let model = sssp::cpu::da2cf_model(graph, source, relax, rule)
         .unwrap_or_else(|e| panic!("{context}, {algo}: CPU model: {e}"));
     assert_eq!(
         iterations, model.iterations,

@@ -185,7 +185,14 @@ fn working_thread_counts_follow_from_the_distances() {
             })
             .sum();
         for rule in [Frontier::Martin, Frontier::CrauserEconomic] {
-            let push_model = cpu::da2cf(&graph, source, Relax::Push, rule).unwrap();
+            let push_model = cpu::da2cf_model(&graph, source, Relax::Push, rule).unwrap();
+            // The solver is the model without the count.
+            let solver = cpu::da2cf(&graph, source, Relax::Push, rule).unwrap();
+            assert_eq!(
+                (&solver.dist, solver.iterations, solver.working_threads),
+                (&push_model.dist, push_model.iterations, None),
+                "{context}, push/{rule:?}: solver against model"
+            );
             assert_eq!(
                 push_model.working_threads,
                 Some(reachable),
@@ -197,7 +204,7 @@ fn working_thread_counts_follow_from_the_distances() {
         let with_out_edges = (0..n)
             .filter(|&v| dist[v] != INFINITY && graph.offsets()[v] < graph.offsets()[v + 1])
             .count() as u64;
-        let general = cpu::da2cf(&graph, source, Relax::Push, Frontier::CrauserGeneral)
+        let general = cpu::da2cf_model(&graph, source, Relax::Push, Frontier::CrauserGeneral)
             .unwrap()
             .working_threads
             .unwrap();
@@ -206,7 +213,7 @@ fn working_thread_counts_follow_from_the_distances() {
             "{context}, push/CrauserGeneral: {general} working threads, \
              {with_out_edges} reachable with out-edges, {reachable} reachable"
         );
-        let pull_model = cpu::da2cf(&graph, source, Relax::Pull, Frontier::Martin).unwrap();
+        let pull_model = cpu::da2cf_model(&graph, source, Relax::Pull, Frontier::Martin).unwrap();
         assert_eq!(
             pull_model.working_threads,
             Some(pull),

@@ -72,7 +72,7 @@ fn check_all_forms(
             // The same algorithm on the same graph: the list form settles the
             // same vertices in the same iterations, with the same flags set
             // before each `relax`.
-            let list = cpu::da2cf(graph, source, relax, rule).unwrap();
+            let list = cpu::da2cf_model(graph, source, relax, rule).unwrap();
             assert_eq!(
                 matrix_result,
                 (list.iterations, list.working_threads),

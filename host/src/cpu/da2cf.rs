@@ -27,7 +27,9 @@ pub struct Da2cfResult {
     /// For the loops whose `relax` has one thread per vertex (DA2CF on lists
     /// and matrices): the threads that found work, summed over the iterations,
     /// as the GPU's measuring mode counts them
-    /// ([`crate::gpu::GpuSolver::count_working_threads`]); `None` for others.
+    /// ([`crate::gpu::GpuSolver::count_working_threads`]), counted by
+    /// [`da2cf_model`] and the matrix model; `None` for other loops and for
+    /// solves that do not count.
     pub working_threads: Option<u64>,
 }
 
@@ -70,15 +72,49 @@ pub fn da2cf_f(graph: &Graph, source: usize) -> Result<Da2cfResult> {
 }
 
 /// DA2CF with the given relaxation (push or pull) and settling rule on the
-/// successor CSR `graph` (pull forms transpose it first).
+/// successor CSR `graph` (pull forms transpose it first). A solver: it counts
+/// no threads (`working_threads` is `None`).
 pub fn da2cf(graph: &Graph, source: usize, relax: Relax, rule: Frontier) -> Result<Da2cfResult> {
+    da2cf_counting(graph, source, relax, rule, Counting::Off)
+}
+
+/// [`da2cf`] as the CPU model of the GPU's measuring mode: it also counts the
+/// working `relax` threads (`working_threads`), an extra pass per iteration.
+pub fn da2cf_model(
+    graph: &Graph,
+    source: usize,
+    relax: Relax,
+    rule: Frontier,
+) -> Result<Da2cfResult> {
+    da2cf_counting(graph, source, relax, rule, Counting::WorkingThreads)
+}
+
+/// Whether a CPU DA2CF solve counts the working `relax` threads. Timed solves
+/// do not: like the GPU's measuring mode, the count is a separate run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Counting {
+    /// No count (`working_threads` is `None`).
+    Off,
+    /// Count the working threads of every `relax`.
+    WorkingThreads,
+}
+
+fn da2cf_counting(
+    graph: &Graph,
+    source: usize,
+    relax: Relax,
+    rule: Frontier,
+    counting: Counting,
+) -> Result<Da2cfResult> {
     if !matches!(relax, Relax::Push | Relax::Pull) {
         return Err(Error::InvalidArgument(format!(
             "{relax:?} relaxation exists on the GPU only"
         )));
     }
     check_source(graph, source)?;
-    with_weight_type!(graph.weight_kind(), W => da2cf_with::<W>(graph, source, relax, rule))
+    with_weight_type!(graph.weight_kind(), W => {
+        da2cf_with::<W>(graph, source, relax, rule, counting)
+    })
 }
 
 /// [`da2cf`] for weights `W`.
@@ -87,6 +123,7 @@ fn da2cf_with<W: Weight>(
     source: usize,
     relax: Relax,
     rule: Frontier,
+    counting: Counting,
 ) -> Result<Da2cfResult> {
     let n = graph.num_vertices();
     let predecessors = relax.is_pull().then(|| graph.transpose());
@@ -102,7 +139,8 @@ fn da2cf_with<W: Weight>(
         Frontier::CrauserGeneral => (0..n).map(|i| crauser::delta_node(i, lists)).collect(),
         _ => Vec::new(),
     };
-    let mut model = VertexModel::new(n, source, rule, delta_node, delta_base(graph.weights()));
+    let delta_base = delta_base(graph.weights());
+    let mut model = VertexModel::new(n, source, rule, (delta_node, delta_base), counting);
     loop {
         let a = model.begin_iteration(relax.is_pull());
         for i in 0..n {
@@ -134,7 +172,8 @@ pub struct VertexModel {
     frontier: Vec<u8>,
     unsettled: Vec<u8>,
     iterations: u32,
-    working: AtomicU64,
+    /// The working-thread count, when counting.
+    working: Option<AtomicU64>,
 }
 
 /// The arrays a `relax` pass takes.
@@ -155,8 +194,8 @@ impl VertexModel {
         n: usize,
         source: usize,
         rule: Frontier,
-        delta_node: Vec<u32>,
-        delta_base: u32,
+        (delta_node, delta_base): (Vec<u32>, u32),
+        counting: Counting,
     ) -> Self {
         let mut dist = vec![0u32; n];
         let mut frontier = vec![0u8; n];
@@ -172,23 +211,23 @@ impl VertexModel {
             frontier,
             unsettled,
             iterations: 0,
-            working: AtomicU64::new(0),
+            working: (counting == Counting::WorkingThreads).then(|| AtomicU64::new(0)),
         }
     }
 
-    /// Begins an iteration: counts it, and the `relax` threads that will find
-    /// work (`pull`: one per unsettled vertex, else per frontier vertex);
-    /// returns the arrays of its `relax`.
+    /// Begins an iteration: counts it and, when counting, the `relax` threads
+    /// that will find work (`pull`: one per unsettled vertex, else per
+    /// frontier vertex); returns the arrays of its `relax`.
     pub fn begin_iteration(&mut self, pull: bool) -> RelaxArrays<'_> {
         self.iterations += 1;
-        count_working(
-            if pull {
+        if let Some(working) = &self.working {
+            let flags = if pull {
                 &self.unsettled
             } else {
                 &self.frontier
-            },
-            &self.working,
-        );
+            };
+            count_working(flags, working);
+        }
         RelaxArrays {
             dist: as_atomic(&mut self.dist),
             frontier: &self.frontier,
@@ -223,14 +262,14 @@ impl VertexModel {
         false
     }
 
-    /// The distances, iterations and working threads, after the overflow
+    /// The distances, iterations and working threads (when counted), after the overflow
     /// check for `kind` weights.
     pub fn finish(self, kind: WeightKind) -> Result<Da2cfResult> {
         check_overflow(kind, &self.dist)?;
         Ok(Da2cfResult {
             dist: self.dist,
             iterations: self.iterations,
-            working_threads: Some(self.working.into_inner()),
+            working_threads: self.working.map(AtomicU64::into_inner),
         })
     }
 }

@@ -9,7 +9,7 @@
 //! tests can make chunks small and `n` not a multiple of them.
 //!
 //! `initialize`, `minimum` (the GPU's two-pass block reduction) and `update`
-//! are the list forms' ([`super::da2cf()`]).
+//! are the list forms' ([`super::da2cf::VertexModel`]).
 
 use std::sync::atomic::AtomicU32;
 
@@ -18,7 +18,7 @@ use gpu_kernels::distance::{INFINITY, Weight};
 use gpu_kernels::launch::BLOCK_SIZE;
 use gpu_kernels::matrix;
 
-use super::da2cf::{Da2cfResult, VertexModel};
+use super::da2cf::{Counting, Da2cfResult, VertexModel};
 use crate::distances::check_source_of;
 use crate::graph::with_weight_type;
 use crate::matrix::WeightMatrix;
@@ -27,24 +27,37 @@ use crate::{Error, Result};
 
 /// DA2CF on `matrix` from `source` with the given relaxation (`Push`: `relax_F`
 /// along rows; `Pull`: `relax_U` down columns) and settling rule, in blocks of
-/// the GPU's [`BLOCK_SIZE`] threads.
+/// the GPU's [`BLOCK_SIZE`] threads. A solver: it counts no threads.
 pub fn da2cf_matrix(
     matrix: &WeightMatrix,
     source: usize,
     relax: Relax,
     rule: Frontier,
 ) -> Result<Da2cfResult> {
-    da2cf_matrix_blocks(matrix, source, relax, rule, BLOCK_SIZE as usize)
+    let block_dim = BLOCK_SIZE as usize;
+    da2cf_matrix_counting(matrix, source, (relax, rule), block_dim, Counting::Off)
 }
 
-/// [`da2cf_matrix`] with `relax` run in blocks (and chunks) of `block_dim`
-/// threads, any number from 1 up.
+/// [`da2cf_matrix`] as the CPU model of the GPU run: `relax` in blocks (and
+/// chunks) of `block_dim` threads, any number from 1 up, and the working
+/// `relax` threads counted as the measuring mode counts them.
 pub fn da2cf_matrix_blocks(
     matrix: &WeightMatrix,
     source: usize,
     relax: Relax,
     rule: Frontier,
     block_dim: usize,
+) -> Result<Da2cfResult> {
+    let counting = Counting::WorkingThreads;
+    da2cf_matrix_counting(matrix, source, (relax, rule), block_dim, counting)
+}
+
+fn da2cf_matrix_counting(
+    matrix: &WeightMatrix,
+    source: usize,
+    (relax, rule): (Relax, Frontier),
+    block_dim: usize,
+    counting: Counting,
 ) -> Result<Da2cfResult> {
     if !matches!(relax, Relax::Push | Relax::Pull) {
         return Err(Error::InvalidArgument(format!(
@@ -58,7 +71,7 @@ pub fn da2cf_matrix_blocks(
     }
     check_source_of(source as u64, matrix.num_vertices())?;
     with_weight_type!(matrix.weight_kind(), W => {
-        da2cf_matrix_with::<W>(matrix, source, relax, rule, block_dim)
+        da2cf_matrix_with::<W>(matrix, source, relax, rule, block_dim, counting)
     })
 }
 
@@ -69,6 +82,7 @@ fn da2cf_matrix_with<W: Weight>(
     relax: Relax,
     rule: Frontier,
     block_dim: usize,
+    counting: Counting,
 ) -> Result<Da2cfResult> {
     let n = matrix.num_vertices();
     let weights = matrix.weights();
@@ -76,7 +90,8 @@ fn da2cf_matrix_with<W: Weight>(
         Frontier::CrauserGeneral => (0..n).map(|u| matrix::delta_node(u, weights, n)).collect(),
         _ => Vec::new(),
     };
-    let mut model = VertexModel::new(n, source, rule, delta_node, matrix.min_weight());
+    let deltas = (delta_node, matrix.min_weight());
+    let mut model = VertexModel::new(n, source, rule, deltas, counting);
     loop {
         let a = model.begin_iteration(relax.is_pull());
         match relax {

@@ -9,4 +9,4 @@ pub mod matrix;
 pub mod near_far;
 pub mod parents;
 
-pub use da2cf::{Da2cfResult, da2cf, da2cf_f, minimum};
+pub use da2cf::{Da2cfResult, da2cf, da2cf_f, da2cf_model, minimum};
