@@ -97,6 +97,15 @@ impl LoopState<u32> {
     pub fn reached(&self) -> u32 {
         self.kept_len[(self.iteration % 2) as usize]
     }
+
+    /// The work [`thread_loop`] weighs against its launch's range: the
+    /// frontier and the reached list; 0 once converged (empty frontier).
+    pub fn work(&self) -> u32 {
+        match self.frontier() {
+            0 => 0,
+            frontier => frontier.saturating_add(self.reached()),
+        }
+    }
 }
 
 const _: () = assert!(LOOP_STATE_WORDS == 13);

@@ -78,7 +78,7 @@ pub fn da2cf(graph: &Graph, source: usize, relax: Relax, rule: Frontier) -> Resu
     da2cf_counting(graph, source, relax, rule, Counting::Off)
 }
 
-/// [`da2cf`] as the CPU model of the GPU's measuring mode: it also counts the
+/// [`da2cf()`] as the CPU model of the GPU's measuring mode: it also counts the
 /// working `relax` threads (`working_threads`), an extra pass per iteration.
 pub fn da2cf_model(
     graph: &Graph,

@@ -13,11 +13,11 @@
 use gpu_kernels::launch::{BELLMAN_FORD_FLAG_WORDS, GRID_BARRIER_WORDS};
 
 use super::kernels::BellmanFordBuffers;
-use super::memory::{DeviceGraph, alloc_zeroed, bytes_of};
+use super::memory::{DeviceGraph, alloc_zeroed, bytes_of, download_words};
 use super::{Gpu, GpuSolver, RunStats};
+use crate::Result;
 use crate::distances::check_source_of;
 use crate::graph::Graph;
-use crate::{Error, Result};
 
 /// Which threads run the loop.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -107,11 +107,9 @@ impl GpuSolver for BellmanFord<'_> {
                 kernels.grid(stream, &self.graph, source, &mut self.buffers, self.blocks)
             }
         })?;
-        let rounds = stream
-            .clone_dtoh(&self.buffers.rounds)
-            .map_err(Error::cuda("copying the round count to the host"))?;
+        let [rounds] = download_words(self.gpu, &self.buffers.rounds, "the round count")?;
         Ok(RunStats {
-            iterations: rounds[0],
+            iterations: rounds,
             solve_ms,
         })
     }

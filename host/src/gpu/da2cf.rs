@@ -11,11 +11,8 @@
 //! - `update`: the unsettled vertices at the minimum (Martín) or at most the
 //!   threshold (Crauser) become the frontier.
 //!
-//! The loop is split Gunrock-style into `reset` (initialize), `step` (one
-//! iteration, reporting convergence) and `run` (reset, steps, CUDA-event timing),
-//! so that a device-resident loop can replace `step` without touching the rest.
-//! Everything but the graph and `relax` is shared with the matrix solver
-//! ([`super::vertex_loop`]).
+//! Everything but the graph and `relax` (the state, the loop, the measuring
+//! mode) is shared with the matrix solver ([`super::vertex_loop`]).
 
 use cudarc::driver::CudaSlice;
 use gpu_kernels::distance::INFINITY;

@@ -14,11 +14,10 @@ use cudarc::driver::{CudaSlice, DeviceRepr};
 use gpu_kernels::da2cf;
 use gpu_kernels::distance::INFINITY;
 
-use super::memory::{DeviceGraph, alloc_zeroed};
+use super::memory::{DeviceGraph, alloc_zeroed, download_distances};
 use super::{Gpu, GpuSolver, RunStats};
 use crate::cpu::da2cf::as_atomic;
-use crate::distances::check_overflow;
-use crate::distances::check_source_of;
+use crate::distances::{check_overflow, check_source_of};
 use crate::graph::{Graph, with_weight_type};
 use crate::{Error, Result};
 
@@ -227,13 +226,14 @@ impl GpuSolver for Hybrid<'_> {
     fn distances(&self) -> Result<Vec<u32>> {
         let dist = match self.kind {
             HybridKind::H3 => {
-                let mut dist = vec![0; self.dist.len()];
-                download(self.gpu, &self.device_dist, &mut dist)?;
-                dist
+                let kind = self.predecessors.weight_kind();
+                download_distances(self.gpu, &self.device_dist, self.n(), kind)?
             }
-            _ => self.dist.clone(),
+            _ => {
+                check_overflow(self.predecessors.weight_kind(), &self.dist)?;
+                self.dist.clone()
+            }
         };
-        check_overflow(self.predecessors.weight_kind(), &dist)?;
         Ok(dist)
     }
 }

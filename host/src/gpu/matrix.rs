@@ -1,5 +1,5 @@
 //! DA2CF on adjacency matrices on the GPU (Martín et al. §5 and Fig. 7;
-//! Ortega-Arranz et al., Tables I/II): the loop of [`super::da2cf`] with the
+//! Ortega-Arranz et al., Tables I/II): the loop of [`super::vertex_loop`] with the
 //! `relax` kernels of the matrix representation:
 //!
 //! - `relax`: [`Relax::Push`] is F^GPU on the matrix (`matrix_relax_f`: frontier

@@ -1,6 +1,7 @@
 //! The GPU side of the host: the CUDA context and stream ([`Gpu`]), the kernels
 //! resolved from the embedded PTX ([`kernels::Kernels`]), device copies of graphs
-//! ([`memory::DeviceGraph`]) and the solvers' iteration loops ([`da2cf`]).
+//! ([`memory::DeviceGraph`]) and the solvers: the host-driven DA2CF loop
+//! ([`vertex_loop`]), the device-resident loops ([`resident`]) and others.
 //!
 //! Nothing touches the driver until [`Gpu::new`]: the binary runs, and can say
 //! that there is no GPU, on machines without CUDA.

@@ -12,8 +12,9 @@ use gpu_kernels::near_far::NearFarState;
 use super::kernels::LoopForm;
 use crate::{Error, Result};
 
-/// When the block loop hands over to the grid loop and back, in vertices of
-/// frontier plus `R` at the start of an iteration.
+/// When the block loop hands over to the grid loop and back, in the loop's
+/// units of work at the start of an iteration ([`LoopStop::work`]: for the
+/// compacted DA2CF the frontier and `R`, for near-far its waiting list).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct WorkLimits {
     /// The block loop runs while the work is at most this.
@@ -74,23 +75,15 @@ pub struct LoopStop {
 }
 
 impl From<LoopState<u32>> for LoopStop {
-    /// The compacted DA2CF has converged once its frontier is empty; its work
-    /// is the frontier and `R`.
     fn from(state: LoopState<u32>) -> Self {
         LoopStop {
             iteration: state.iteration,
-            work: if state.frontier() == 0 {
-                0
-            } else {
-                state.frontier().saturating_add(state.reached())
-            },
+            work: state.work(),
         }
     }
 }
 
 impl From<NearFarState<u32>> for LoopStop {
-    /// Near-far's work is its near worklist, or when that is empty its far
-    /// pile; none left means converged.
     fn from(state: NearFarState<u32>) -> Self {
         LoopStop {
             iteration: state.iteration,

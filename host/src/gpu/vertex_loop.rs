@@ -11,6 +11,7 @@ use gpu_kernels::distance::INFINITY;
 use gpu_kernels::launch::BLOCK_SIZE;
 use gpu_kernels::reduce::num_blocks;
 
+use super::kernels::one_thread_per;
 use super::memory::{alloc_zeroed, bytes_of, download_distances};
 use super::{Gpu, GpuSolver, RunStats, ThreadCount};
 use crate::distances::check_source_of;
@@ -284,7 +285,8 @@ impl<G: RelaxGraph> GpuSolver for VertexSolver<'_, G> {
             .stream()
             .clone_dtoh(&counter)
             .map_err(Error::cuda("reading the working-thread counter"))?[0];
-        let per_launch = (n as u64).div_ceil(BLOCK_SIZE as u64) * BLOCK_SIZE as u64;
+        let relax = one_thread_per(n);
+        let per_launch = relax.grid_dim.0 as u64 * relax.block_dim.0 as u64;
         Ok(Some(ThreadCount {
             launched: per_launch * self.state.iterations() as u64,
             working,

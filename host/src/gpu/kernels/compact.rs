@@ -102,7 +102,7 @@ impl CompactKernels {
             LoopForm::Grid { .. } => self.grid_loop.of(graph.weight_kind()),
         };
         check_state_lengths(kernel, graph.num_vertices(), buffers)?;
-        let config = form.config(stream, kernel, &mut buffers.barrier, COMPACT_SHARED_BYTES)?;
+        let config = form.prepare(stream, kernel, &mut buffers.barrier, COMPACT_SHARED_BYTES)?;
         let scalars = LoopScalars::new(graph, buffers, min_work, max_work);
         let mut launch = stream.launch_builder(function);
         let barrier = push_loop_args(&mut launch, graph, &scalars, buffers);

@@ -142,11 +142,11 @@ pub enum LoopForm {
 }
 
 impl LoopForm {
-    /// The launch configuration of this form for a loop kernel with
-    /// `shared_bytes` of dynamic shared memory. For the grid form, first
-    /// checks the block count and `barrier`, and zeroes it on `stream`: a
-    /// grid barrier must start at zero.
-    pub(crate) fn config(
+    /// Prepares a launch of this form of a loop kernel with `shared_bytes` of
+    /// dynamic shared memory and returns its configuration. For the grid form,
+    /// first checks the block count and `barrier`, and zeroes it on `stream`:
+    /// a grid barrier must start at zero.
+    pub(crate) fn prepare(
         self,
         stream: &Arc<CudaStream>,
         kernel: &str,

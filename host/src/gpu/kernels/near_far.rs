@@ -105,7 +105,7 @@ impl NearFarKernels {
         };
         let n = graph.num_vertices();
         check_state_lengths(kernel, n, buffers)?;
-        let config = form.config(stream, kernel, &mut buffers.barrier, NEAR_FAR_SHARED_BYTES)?;
+        let config = form.prepare(stream, kernel, &mut buffers.barrier, NEAR_FAR_SHARED_BYTES)?;
         let scalars = [n, graph.num_edges(), delta, min_work, max_work];
         let mut launch = stream.launch_builder(function);
         let barrier = push_arrays(&mut launch, graph, &scalars, buffers);
