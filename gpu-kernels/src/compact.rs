@@ -112,9 +112,9 @@ const _: () = assert!(LOOP_STATE_WORDS == 13);
 
 /// What a thread of the loop needs from the threads it runs with. Threads come
 /// in warps of [`Team::warp_size`] lanes (32 on the GPU, 1 on the CPU); the
-/// warp-wide calls (`reserve_where`, `warp_inclusive_sum`, `warp_shuffle`) must be made by every lane of
-/// a warp together, so the loop keeps its control flow warp-uniform around
-/// them.
+/// warp-wide calls (`reserve_where`, `warp_inclusive_sum`, `warp_shuffle`)
+/// must be made by every lane of a warp together, so the loop keeps its
+/// control flow warp-uniform around them.
 pub trait Team {
     /// This thread's index among [`Team::threads`]; lanes of a warp are
     /// consecutive, starting at a multiple of the warp size.

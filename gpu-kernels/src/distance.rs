@@ -60,7 +60,7 @@ pub trait Weight: Copy + 'static {
     /// when `d` is.
     fn extend(d: u32, w: u32) -> u32;
 
-    /// The value of a distance or weight word (`d` at most
+    /// The value of a distance or weight word (`word` at most
     /// [`Self::MAX_DISTANCE`]).
     fn to_f64(word: u32) -> f64;
 

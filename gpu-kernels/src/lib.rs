@@ -2,10 +2,13 @@
 //!
 //! The crate compiles twice:
 //! - for the host, as an ordinary `no_std` library: the per-thread logic of every
-//!   kernel (the modules [`da2cf`], [`crauser`], [`matrix`], [`parents`], [`reduce`], [`distance`], [`csr`]) is plain Rust
-//!   over slices and `core` atomics, so `cargo test` drives it on the CPU;
+//!   kernel (the modules [`da2cf`], [`crauser`], [`matrix`], [`bellman_ford`],
+//!   [`compact`], [`near_far`], [`parents`], [`reduce`], [`stats`], with
+//!   [`distance`] and [`csr`]) is plain Rust over slices and `core` atomics, so
+//!   `cargo test` drives it on the CPU;
 //! - for the GPU, by `host/build.rs`, into PTX: the `extern "ptx-kernel"` entry
-//!   points in `kernels.rs` only compute the thread's index and call that logic.
+//!   points in `kernels/` only compute the thread's index, turn their pointers
+//!   into slices and call that logic.
 //!
 //! Names, block sizes and shared-memory sizes that the host needs to launch a
 //! kernel live in [`launch`], defined once for both sides.

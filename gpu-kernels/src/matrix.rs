@@ -1,7 +1,7 @@
 //! Per-thread logic of DA2CF on adjacency matrices (Martín et al., ICCS 2009, §5
 //! and Fig. 7; Ortega-Arranz et al., HPCS 2013, Tables I/II).
 //!
-//! The graph is an `n × n` row-major matrix of `u32` weights: `weights[u * n + v]`
+//! The graph is an `n × n` row-major matrix of weight words: `weights[u * n + v]`
 //! is the weight of the edge `u → v`, [`NO_EDGE`] where there is none. Row `u`
 //! holds the successors of `u`, column `v` the predecessors of `v`, so one matrix
 //! serves both the push (`relax_F`) and the pull (`relax_U`) form.
@@ -33,7 +33,7 @@ pub const NO_EDGE: u32 = INFINITY;
 /// The entry stored for an edge of weight `w`: `w`, except that a weight of
 /// `u32::MAX` (which would read as [`NO_EDGE`]) is stored as [`SATURATED`].
 /// That changes no result: a relaxation through an edge of weight
-/// `u32::MAX - 1` or `u32::MAX` saturates either way (`extend(d, w)` is
+/// `u32::MAX - 1` or `u32::MAX` saturates either way (`<u32 as Weight>::extend` is
 /// `SATURATED` for both and every finite `d`), and as a `Δ_node` or `Δ_base` it
 /// only lowers Crauser's threshold to the same saturated value, as in
 /// [`crate::crauser`].

@@ -7,12 +7,13 @@
 use core::sync::atomic::{AtomicU8, AtomicU32};
 
 use crate::bellman_ford::{self, Arrays, RoundFlags};
-use crate::device::grid::{GridBarrier, grid_dim_x, grid_sync};
+use crate::device::grid::GridBarrier;
 use crate::device::memory::slice;
 use crate::device::shared::dynamic_shared_mem;
-use crate::device::thread::{block_dim_x, block_idx_x, index_1d, sync_threads, thread_idx_x};
+use crate::device::thread::block_idx_x;
 
 use super::csr;
+use super::team::{Block, Grid, Scope};
 
 /// The arrays of one solve from the kernel arguments.
 ///
@@ -20,6 +21,7 @@ use super::csr;
 /// `offsets` holds `n + 1` elements, `targets` and `weights` `m` (none written
 /// during the kernel), `dist`, `predist` and `changed` `n` each (accessed only
 /// atomically during the kernel).
+#[allow(clippy::too_many_arguments)]
 #[inline(always)]
 unsafe fn arrays<'a>(
     offsets: *const u32,
@@ -76,7 +78,7 @@ weight_kernel! {
         if block_idx_x() != 0 {
             return;
         }
-        let thread = thread_idx_x() as usize;
+        let thread = Block.thread();
         // SAFETY: lengths as documented; the arrays are only accessed atomically.
         let arrays = unsafe { arrays(offsets, targets, weights, n, m, dist, predist, changed) };
         // SAFETY: the launch gives the block 8 bytes of dynamic shared memory,
@@ -85,11 +87,11 @@ weight_kernel! {
         let flags = unsafe { &*dynamic_shared_mem::<RoundFlags>() };
         let count = bellman_ford::thread_loop::<W>(
             thread,
-            block_dim_x() as usize,
+            Block.threads(),
             source as usize,
             arrays,
             flags,
-            sync_threads,
+            || Block.barrier(),
         );
         if thread == 0 {
             // SAFETY: `rounds` holds one element, written by this thread only.
@@ -116,7 +118,8 @@ weight_kernel! {
     /// `barrier` [`GRID_BARRIER_WORDS`](crate::launch::GRID_BARRIER_WORDS) `u32`s
     /// that are all zero at launch, `rounds` one `u32` (module contract). The grid
     /// is launched cooperatively (`cuLaunchCooperativeKernel`), so that all its
-    /// blocks are co-resident, as [`grid_sync`] requires. Apart from `barrier`,
+    /// blocks are co-resident, as
+    /// [`grid_sync`](crate::device::grid::grid_sync) requires. Apart from `barrier`,
     /// the contents of the arrays at launch do not matter.
     fn bellman_ford_grid as bellman_ford_grid_u32, bellman_ford_grid_f32 (
         offsets: *const u32,
@@ -132,20 +135,24 @@ weight_kernel! {
         barrier: *const GridBarrier,
         rounds: *mut u32,
     ) {
-        let thread = index_1d() as usize;
-        let stride = grid_dim_x() as usize * block_dim_x() as usize;
-        // SAFETY: lengths as documented; the arrays are only accessed atomically.
-        let arrays = unsafe { arrays(offsets, targets, weights, n, m, dist, predist, changed) };
         // SAFETY: `flags` and `barrier` point to device allocations of 2 `u32`s each
         // (the sizes of `RoundFlags` and `GridBarrier`), accessed only atomically.
         let (flags, barrier) = unsafe { (&*flags, &*barrier) };
-        let count =
-            bellman_ford::thread_loop::<W>(thread, stride, source as usize, arrays, flags, || {
-                // SAFETY: the launch is cooperative and `barrier` zeroed at launch, as
-                // documented; `thread_loop` calls this from grid-uniform control flow,
-                // the same number of times in every thread (no thread returns early).
-                unsafe { grid_sync(barrier) }
-            });
+        // The grid's barrier needs the cooperative launch and the zeroed barrier
+        // documented above; `thread_loop` calls it from grid-uniform control
+        // flow, the same number of times in every thread (none returns early).
+        let grid = Grid { barrier };
+        let (thread, stride) = (grid.thread(), grid.threads());
+        // SAFETY: lengths as documented; the arrays are only accessed atomically.
+        let arrays = unsafe { arrays(offsets, targets, weights, n, m, dist, predist, changed) };
+        let count = bellman_ford::thread_loop::<W>(
+            thread,
+            stride,
+            source as usize,
+            arrays,
+            flags,
+            || grid.barrier(),
+        );
         if thread == 0 {
             // SAFETY: `rounds` holds one element, written by this thread only.
             unsafe { *rounds = count };

@@ -102,7 +102,6 @@ weight_kernel! {
     /// same solve. `blockDim.x` is a multiple of 32 up to 1024 and the launch gives
     /// [`COMPACT_SHARED_BYTES`](crate::launch::COMPACT_SHARED_BYTES) of dynamic
     /// shared memory.
-    #[allow(clippy::too_many_arguments)]
     fn compact_block_loop as compact_block_loop_u32, compact_block_loop_f32 (
         offsets: *const u32,
         targets: *const u32,
@@ -166,7 +165,6 @@ weight_kernel! {
     /// (`cuLaunchCooperativeKernel`), and `barrier` points to
     /// [`GRID_BARRIER_WORDS`](crate::launch::GRID_BARRIER_WORDS) `u32`s with
     /// `arrived` zero at launch.
-    #[allow(clippy::too_many_arguments)]
     fn compact_grid_loop as compact_grid_loop_u32, compact_grid_loop_f32 (
         offsets: *const u32,
         targets: *const u32,
@@ -203,9 +201,8 @@ weight_kernel! {
         };
         // SAFETY: `barrier` is a device allocation of the barrier's two words,
         // accessed only atomically.
-        let team = GpuTeam(Grid {
-            barrier: unsafe { &*barrier },
-        });
+        let barrier = unsafe { &*barrier };
+        let team = GpuTeam(Grid { barrier });
         compact::thread_loop::<W>(arrays, min_work, max_work, &team);
     }
 }

@@ -1,6 +1,7 @@
-//! PTX entry points. Each computes its thread's index, turns its raw pointers and
-//! lengths into slices, and calls the per-thread logic of [`crate::da2cf`] and
-//! [`crate::reduce`]. Names and block sizes: [`crate::launch`].
+//! PTX entry points, one file per family. Each computes its thread's index,
+//! turns its raw pointers and lengths into slices, and calls the per-thread
+//! logic of the crate's modules ([`crate::da2cf`], [`crate::reduce`], …).
+//! Names and block sizes: [`crate::launch`].
 //!
 //! Common safety contract of every kernel: each pointer argument is a device
 //! allocation of at least the length given for it (or anything, when that length
@@ -20,11 +21,13 @@
 /// [`crate::launch::names`].
 macro_rules! weight_kernel {
     (
-        $(#[$doc:meta])*
+        $(#[$attr:meta])*
         fn $body:ident as $u32_name:ident, $f32_name:ident ($($arg:ident: $ty:ty),* $(,)?)
         $block:block
     ) => {
-        $(#[$doc])*
+        $(#[$attr])*
+        // A kernel takes its arrays one pointer each.
+        #[allow(clippy::too_many_arguments)]
         #[inline(always)]
         unsafe fn $body<W: $crate::distance::Weight>($($arg: $ty),*) $block
 

@@ -118,7 +118,6 @@ weight_kernel! {
     /// loop launch of the same solve; the launch gives
     /// [`NEAR_FAR_SHARED_BYTES`](crate::launch::NEAR_FAR_SHARED_BYTES) of dynamic
     /// shared memory.
-    #[allow(clippy::too_many_arguments)]
     fn near_far_block_loop as near_far_block_loop_u32, near_far_block_loop_f32 (
         offsets: *const u32,
         targets: *const u32,
@@ -181,7 +180,6 @@ weight_kernel! {
     /// (`cuLaunchCooperativeKernel`), and `barrier` points to
     /// [`GRID_BARRIER_WORDS`](crate::launch::GRID_BARRIER_WORDS) `u32`s with
     /// `arrived` zero at launch.
-    #[allow(clippy::too_many_arguments)]
     fn near_far_grid_loop as near_far_grid_loop_u32, near_far_grid_loop_f32 (
         offsets: *const u32,
         targets: *const u32,
@@ -218,9 +216,8 @@ weight_kernel! {
         };
         // SAFETY: `barrier` is a device allocation of the barrier's two words,
         // accessed only atomically.
-        let team = GpuTeam(Grid {
-            barrier: unsafe { &*barrier },
-        });
+        let barrier = unsafe { &*barrier };
+        let team = GpuTeam(Grid { barrier });
         near_far::thread_loop::<W>(arrays, delta, min_work, max_work, &team);
     }
 }

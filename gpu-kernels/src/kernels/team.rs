@@ -90,7 +90,8 @@ pub(super) unsafe fn with_state_in_shared<S>(global: *const S, body: impl FnOnce
     }
 }
 
-/// Where a [`GpuTeam`]'s threads come from and how they wait for each other.
+/// Where a loop kernel's threads come from and how they wait for each other
+/// (a [`GpuTeam`]'s, and Algorithm 1's).
 pub(super) trait Scope {
     /// This thread's index in the scope.
     fn thread(&self) -> usize;
