@@ -10,7 +10,7 @@ use sssp::formats::{self, Format, InputNumbering, LoadOptions, parse_bytes, pars
 use sssp::graph::{WeightKind, check_csr};
 use sssp::{Error, Graph, format, oracle};
 use sssp_tests::allocation::{LargestAllocation, largest_allocation};
-use sssp_tests::{TempDir, TestRng, random_graph, random_small_graph};
+use sssp_tests::{TempDir, TestRng, find_graph, random_graph, random_small_graph};
 
 // Records the largest allocation of each thread (see `sssp_tests::allocation`).
 #[global_allocator]
@@ -262,19 +262,9 @@ fn rome99_by_hand() -> (usize, Vec<(u32, u32, u32)>) {
     (n, arcs)
 }
 
-/// graphs/rome99.gr: from the source tree, or, for test binaries run elsewhere
-/// (dist/run-tests.sh), from the working directory or its parent.
+/// graphs/rome99.gr, wherever the test binary runs ([`find_graph`]).
 fn rome99_path() -> PathBuf {
-    let candidates = [
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../graphs/rome99.gr"),
-        PathBuf::from("graphs/rome99.gr"),
-        PathBuf::from("../graphs/rome99.gr"),
-    ];
-    candidates
-        .iter()
-        .find(|p| p.exists())
-        .cloned()
-        .unwrap_or_else(|| panic!("graphs/rome99.gr not found (tried {candidates:?})"))
+    find_graph("rome99.gr").expect("graphs/rome99.gr")
 }
 
 #[test]

@@ -4,15 +4,13 @@
 //! thousands of iterations in one launch. Iterations against the CPU model.
 //! Ignored unless run with `--include-ignored` on a machine with a CUDA GPU.
 
-use std::path::Path;
-
 use sssp::cpu::compact::{CompactRule, compact_da2cf};
 use sssp::generate::{GridSpec, RandomGraphSpec, grid_graph, random_graph};
 use sssp::gpu::compact::CompactDa2cf;
 use sssp::gpu::resident::WorkLimits;
 use sssp::gpu::{Gpu, GpuSolver};
 use sssp::{Graph, formats, oracle};
-use sssp_tests::{TestRng, check_against_oracle, random_graph as random_edges};
+use sssp_tests::{TestRng, check_against_oracle, find_graph, random_graph as random_edges};
 
 const RULES: [CompactRule; 2] = [CompactRule::Martin, CompactRule::Crauser];
 
@@ -110,7 +108,7 @@ fn compact_on_high_diameter_graphs() {
         let context = format!("grid {width}×{height}, seed {}", rng.seed);
         check(&gpu, &grid, source, WorkLimits::default(), &context);
     }
-    let rome = Path::new(env!("CARGO_MANIFEST_DIR")).join("../graphs/rome99.gr");
+    let rome = find_graph("rome99.gr").expect("graphs/rome99.gr");
     let loaded = formats::load(&rome, None).expect("graphs/rome99.gr loads");
     check(
         &gpu,
