@@ -1,7 +1,7 @@
 //! `host bench`: runs benchmark plans and writes CSV, JSON, a markdown summary
 //! and plots.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -73,7 +73,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
             .collect::<Result<Vec<_>>>()?;
         let report = Report::merge(reports)
             .ok_or_else(|| Error::InvalidArgument("--from names no file".into()))?;
-        return write_outputs(args, report);
+        return write_outputs(&out_dir(args)?, report);
     }
     let mut plans = BenchPlan::preset(&args.preset)?;
     if let Some(only) = &args.plans {
@@ -162,7 +162,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     progress.finish_and_clear();
 
     write_outputs(
-        args,
+        &out,
         Report {
             device,
             copy_bytes_per_s,
@@ -195,9 +195,9 @@ fn out_dir(args: &BenchArgs) -> Result<PathBuf> {
     Ok(out)
 }
 
-/// Writes `runs.csv`, `runs.json`, `summary.md` and the plots of `report`.
-fn write_outputs(args: &BenchArgs, report: Report) -> Result<()> {
-    let out = out_dir(args)?;
+/// Writes `runs.csv`, `runs.json`, `summary.md` and the plots of `report`
+/// into the folder `out`.
+fn write_outputs(out: &Path, report: Report) -> Result<()> {
     report::write_file(&out.join("runs.csv"), &report::csv(&report))?;
     report::write_file(&out.join("runs.json"), &report::json(&report)?)?;
     let summary = report::markdown(&report);
@@ -210,7 +210,7 @@ fn write_outputs(args: &BenchArgs, report: Report) -> Result<()> {
             .collect();
         let rows = report::rows(&records, &plan.algorithm_names);
         if !rows.is_empty() {
-            plot::draw(&out, &plan.name, plan.layout, &rows)?;
+            plot::draw(out, &plan.name, plan.layout, &rows)?;
         }
     }
     println!("{summary}");
