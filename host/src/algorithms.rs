@@ -27,7 +27,8 @@ pub enum Device {
 /// Parameters some algorithms take (`--delta`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Tuning {
-    /// Near-far's band width Δ; `None`: chosen from the graph.
+    /// Near-far's band width Δ as a weight word of the graph's kind (for `f32`
+    /// weights, the bits of the real); `None`: chosen from the graph.
     pub delta: Option<u32>,
 }
 

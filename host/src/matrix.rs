@@ -169,11 +169,7 @@ impl WeightMatrix {
 pub fn matrix_spec(num_vertices: usize, degree: Option<u32>, seed: u64) -> RandomGraphSpec {
     let default_degree = u32::try_from(num_vertices / 5).unwrap_or(u32::MAX).max(1);
     RandomGraphSpec {
-        num_vertices,
         degree: degree.unwrap_or(default_degree),
-        min_weight: 1,
-        max_weight: 10,
-        seed,
-        weight_kind: crate::graph::WeightKind::U32,
+        ..RandomGraphSpec::papers(num_vertices, seed)
     }
 }
