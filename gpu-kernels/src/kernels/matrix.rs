@@ -100,6 +100,31 @@ unsafe fn layout<'a>(words: usize) -> (Votes<'a>, *mut u32, *mut u8) {
     }
 }
 
+/// The arrays of a matrix `relax` kernel from its arguments: the `n × n`
+/// weights and the three vertex arrays.
+///
+/// # Safety
+/// `weights` holds `n * n` elements, `dist`, `frontier` and `unsettled` `n`;
+/// none but `dist` is written during the kernel, and `dist` only atomically.
+#[inline(always)]
+unsafe fn relax_arrays<'a>(
+    weights: *const u32,
+    n: usize,
+    dist: *const AtomicU32,
+    frontier: *const u8,
+    unsettled: *const u8,
+) -> (&'a [u32], &'a [AtomicU32], &'a [u8], &'a [u8]) {
+    // SAFETY: as the caller guarantees.
+    unsafe {
+        (
+            slice(weights, n * n),
+            slice(dist, n),
+            slice(frontier, n),
+            slice(unsettled, n),
+        )
+    }
+}
+
 weight_kernel! {
     /// `relax_U` on an adjacency matrix (U^GPU, Martín et al. §5): every unsettled
     /// vertex `t` lowers its distance to the minimum of `dist(k) + w(k, t)` over its
@@ -142,14 +167,8 @@ weight_kernel! {
         let column = index_1d() as usize;
         // SAFETY: lengths as documented; `weights`, `frontier` and `unsettled` are
         // read-only during the kernel, `dist` is accessed atomically.
-        let (weights, dist, frontier, unsettled) = unsafe {
-            (
-                slice(weights, n * n),
-                slice(dist, n),
-                slice(frontier, n),
-                slice(unsettled, n),
-            )
-        };
+        let (weights, dist, frontier, unsettled) =
+            unsafe { relax_arrays(weights, n, dist, frontier, unsettled) };
         // SAFETY: the launch gives `8 + 5 * b` bytes: the votes, `b` staged
         // distances, `b` staged frontier flags.
         let (votes, staged_dist, staged_frontier) = unsafe { layout(b) };
@@ -238,14 +257,8 @@ weight_kernel! {
         let row = index_1d() as usize;
         // SAFETY: lengths as documented; `weights`, `frontier` and `unsettled` are
         // read-only during the kernel, `dist` is accessed atomically.
-        let (weights, dist, frontier, unsettled) = unsafe {
-            (
-                slice(weights, n * n),
-                slice(dist, n),
-                slice(frontier, n),
-                slice(unsettled, n),
-            )
-        };
+        let (weights, dist, frontier, unsettled) =
+            unsafe { relax_arrays(weights, n, dist, frontier, unsettled) };
         // SAFETY: the launch gives `8 + b` bytes: the votes and `b` staged flags.
         let (votes, _, staged_unsettled) = unsafe { layout(0) };
         let start = matrix::row_start(row, dist, frontier);
