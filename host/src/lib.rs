@@ -1,5 +1,15 @@
 //! SSSP on NVIDIA GPUs with kernels written in Rust.
 //!
+//! Start with [`solver`]: a [`Solver`] on a device (the GPU, or the CPU where
+//! there is none), a [`Query`] from one or many sources (with a limit, a
+//! target, trees), and a [`Solution`] with distances, trees, iterations and
+//! times. This is `examples/quick_start.rs`:
+//!
+//! ```
+#![doc = include_str!("../examples/quick_start.rs")]
+//! ```
+//!
+//! The modules underneath:
 //! - [`graph`]: the CSR graph; [`mod@format`]: the `g.csr` file; [`generate`]: the
 //!   papers' random graphs and 2-D grids (road-network stand-ins);
 //! - [`reorder`]: vertex orders for locality (BFS, reverse Cuthill–McKee, by
@@ -27,7 +37,10 @@ pub mod matrix;
 pub mod oracle;
 pub mod parents;
 pub mod reorder;
+pub mod solver;
+pub mod transform;
 pub mod variants;
 
 pub use error::{Error, Result};
 pub use graph::Graph;
+pub use solver::{Device, Query, Solution, Solver};

@@ -3,6 +3,7 @@
 mod bench;
 mod convert;
 mod generate;
+mod report;
 mod solve;
 
 use std::path::PathBuf;

@@ -1,21 +1,22 @@
 //! `host --graph FILE`: load, upload, solve, summarize, verify, write.
 
-use std::fmt::Display;
-use std::io::{BufWriter, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Instant;
 
 use clap::{Args, ValueEnum};
 use gpu_kernels::distance::{INFINITY, Weight};
-use serde::Serialize;
 use sssp::algorithms::{Algorithm, Device, Tuning};
 use sssp::distances;
+use sssp::formats::output::{self, Rows};
 use sssp::formats::{self, InputNumbering, LoadedGraph};
-use sssp::gpu::Gpu;
 use sssp::graph::WeightKind;
-use sssp::parents::NO_PARENT;
-use sssp::{Error, Graph, Result, cpu, oracle, parents};
+use sssp::solver::{Prepared, SourceSolution, Stop, Timer, Timing};
+use sssp::{Error, Graph, Result, Solver, oracle, parents};
 
+use super::report::{
+    Human, JsonAlgorithm, JsonDistance, JsonPath, JsonSource, JsonSummary, JsonTimes, TableRow,
+    print_table,
+};
 use super::{FormatArg, WeightsArg};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -43,12 +44,29 @@ pub enum OutputFormat {
     /// `vertex distance` (`vertex parent`) lines with the input's vertex ids
     /// (1-based for .gr and .mtx), `inf` when unreachable (`-` for no parent);
     /// f32 distances in the shortest form that reads back to the same float.
+    /// With --sources: `source vertex distance` lines.
     Text,
     /// Raw little-endian values, one per vertex in order (no header):
     /// distances as u32s, 4294967295 (u32::MAX) when unreachable, or for f32
     /// weights as f32s, +inf when unreachable; parents as 0-based u32 ids,
-    /// 4294967295 for no parent.
+    /// 4294967295 for no parent. With --sources: one row per source, in
+    /// order (a row-major sources × vertices matrix).
     Bin,
+}
+
+impl OutputFormat {
+    fn name(self) -> &'static str {
+        output::OutputFormat::from(self).name()
+    }
+}
+
+impl From<OutputFormat> for output::OutputFormat {
+    fn from(format: OutputFormat) -> output::OutputFormat {
+        match format {
+            OutputFormat::Text => output::OutputFormat::Text,
+            OutputFormat::Bin => output::OutputFormat::Bin,
+        }
+    }
 }
 
 #[derive(Debug, Args)]
@@ -88,6 +106,30 @@ pub struct SolveArgs {
     /// Default: the first vertex.
     #[arg(long)]
     source: Option<u64>,
+    /// Several sources, comma-separated (input numbering): the graph is read
+    /// and uploaded once and solved from each; one distance row per source.
+    #[arg(long, value_delimiter = ',', value_name = "S,S,…")]
+    sources: Option<Vec<u64>>,
+    /// Sources from a file: one id per line, or a DIMACS .ss file (`p aux sp
+    /// ss N`, `s ID` lines); like --sources.
+    #[arg(long, value_name = "FILE")]
+    sources_file: Option<PathBuf>,
+    /// Report only distances <= D (scipy's `limit`): farther vertices are
+    /// reported unreached. A number in the weights' type (`10`, `2.5`).
+    #[arg(long, value_name = "D", value_parser = parse_limit)]
+    limit: Option<String>,
+    /// Point-to-point query: stop once T's distance is final (input
+    /// numbering) and print its distance and a shortest path; vertices farther
+    /// than T are reported unreached.
+    #[arg(long, value_name = "T")]
+    target: Option<u64>,
+    /// Read every arc in both directions (files that list each undirected
+    /// edge once: SNAP, Matrix Market general).
+    #[arg(long)]
+    undirected: bool,
+    /// Every weight 1 (hop counts; u32).
+    #[arg(long)]
+    unweighted: bool,
     /// Also solve with the CPU oracle and compare every distance.
     #[arg(long)]
     verify: bool,
@@ -124,109 +166,12 @@ pub struct SolveArgs {
     /// CUDA device ordinal.
     #[arg(long, default_value_t = 0)]
     gpu: usize,
-    /// Timed GPU solves; the summary gives their median, min and max.
+    /// Timed solves per source; the summary gives their median, min and max.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     runs: u32,
-    /// Untimed GPU solves before the timed ones.
-    #[arg(long, default_value_t = 1)]
-    warmup: u32,
-}
-
-/// The human summary on stdout, or nothing with `--json`.
-struct Human {
-    quiet: bool,
-}
-
-impl Human {
-    fn line(&self, text: impl Display) {
-        if !self.quiet {
-            println!("{text}");
-        }
-    }
-}
-
-/// The `--json` summary.
-#[derive(Serialize)]
-struct JsonSummary {
-    graph: String,
-    format: &'static str,
-    gzip: bool,
-    vertices: usize,
-    edges: usize,
-    /// The weight type, `u32` or `f32`: how to read the distances.
-    weights: &'static str,
-    /// The input's id of the first vertex (0 or 1): `source` and `--output` use it.
-    numbering_base: u32,
-    source: u64,
-    load_ms: f64,
-    device: Option<String>,
-    algorithms: Vec<JsonAlgorithm>,
-    output: Option<String>,
-    /// The `--parents` file.
-    parents: Option<String>,
-    /// The format of `output` and `parents`, when either is written.
-    output_format: Option<&'static str>,
-    /// The `--path-to` path.
-    path: Option<JsonPath>,
-}
-
-/// The `--path-to` entry of the `--json` summary, ids in the input's numbering.
-#[derive(Serialize)]
-struct JsonPath {
-    target: u64,
-    reachable: bool,
-    /// The path's length (the target's distance); `null` when unreachable.
-    distance: Option<JsonDistance>,
-    /// From the source to the target; empty when unreachable.
-    vertices: Vec<u64>,
-}
-
-/// One algorithm's entry of the `--json` summary.
-#[derive(Serialize)]
-struct JsonAlgorithm {
-    name: &'static str,
-    requested: &'static str,
-    paper: &'static str,
-    device: &'static str,
-    iterations: Option<u32>,
-    prepare_ms: Option<f64>,
-    solve_ms: JsonTimes,
-    timer: &'static str,
-    reached: usize,
-    max_distance: JsonDistance,
-    checksum: String,
-    verified: Option<bool>,
-    mismatches: Option<usize>,
-    /// With --verify and a tree (--parents, --path-to): whether it is the one
-    /// the oracle's distances give.
-    tree_verified: Option<bool>,
-}
-
-/// A finite distance in the `--json` summary: an integer for u32 weights, the
-/// exact value of the f32 as a JSON number (an f64) for f32 weights.
-#[derive(Serialize, Clone, Copy)]
-#[serde(untagged)]
-enum JsonDistance {
-    Integer(u32),
-    Real(f64),
-}
-
-impl JsonDistance {
-    /// The finite distance word `d` of `kind`.
-    fn new(kind: WeightKind, d: u32) -> JsonDistance {
-        match kind {
-            WeightKind::U32 => JsonDistance::Integer(d),
-            WeightKind::F32 => JsonDistance::Real(<f32 as Weight>::to_f64(d)),
-        }
-    }
-}
-
-#[derive(Serialize)]
-struct JsonTimes {
-    median: f64,
-    min: f64,
-    max: f64,
-    runs: usize,
+    /// Untimed solves before the timed ones (default: 1 on the GPU, 0 on the CPU).
+    #[arg(long)]
+    warmup: Option<u32>,
 }
 
 pub fn run(args: &SolveArgs) -> Result<()> {
@@ -238,6 +183,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         (args.output.is_some(), "--output"),
         (args.parents.is_some(), "--parents"),
         (args.path_to.is_some(), "--path-to"),
+        (args.target.is_some(), "--target"),
     ] {
         if given && args.algo.len() > 1 {
             return Err(Error::InvalidArgument(format!(
@@ -245,6 +191,306 @@ pub fn run(args: &SolveArgs) -> Result<()> {
             )));
         }
     }
+    let many_sources = args.sources.is_some() || args.sources_file.is_some();
+    if many_sources && args.path_to.is_some() {
+        return Err(Error::InvalidArgument(
+            "--path-to takes a single source (--source), not --sources".into(),
+        ));
+    }
+    let algorithms = requested_algorithms(args)?;
+    let out = Human { quiet: args.json };
+    let load_start = Instant::now();
+    let loaded = formats::load_with(
+        path,
+        args.format.map(Into::into),
+        super::load_options(args.weights),
+        &mut |_| {},
+    )?;
+    let graph = transformed(loaded.graph()?, args)?;
+    let load_ms = load_start.elapsed().as_secs_f64() * 1e3;
+    if args.certify {
+        // What the certificate cannot judge depends on the graph alone: refuse
+        // before solving, not as a failed check afterwards.
+        distances::check_certifiable(&graph)?;
+    }
+    let kind = graph.weight_kind();
+    let tuning = Tuning {
+        delta: args
+            .delta
+            .as_deref()
+            .map(|text| weight_word("--delta", text, kind, false))
+            .transpose()?,
+    };
+    let numbering = loaded.numbering();
+    let source_ids = source_ids(args, numbering)?;
+    let sources = source_ids
+        .iter()
+        .map(|&id| source_vertex(&loaded, &graph, id))
+        .collect::<Result<Vec<_>>>()?;
+    let stop = Stop {
+        limit: args
+            .limit
+            .as_deref()
+            .map(|text| weight_word("--limit", text, kind, true))
+            .transpose()?,
+        target: args
+            .target
+            .map(|id| vertex_of(&loaded, &graph, "--target", id))
+            .transpose()?,
+    };
+    let path_target = match (args.path_to, stop.target) {
+        (Some(id), Some(target)) if vertex_of(&loaded, &graph, "--path-to", id)? != target => {
+            return Err(Error::InvalidArgument(
+                "--path-to and --target name different vertices: --target prints the path to \
+                 its vertex; leave out --path-to"
+                    .into(),
+            ));
+        }
+        (Some(id), _) => Some(vertex_of(&loaded, &graph, "--path-to", id)?),
+        (None, target) => target,
+    };
+    let wants_tree = args.parents.is_some() || path_target.is_some();
+    out.line(format_args!("graph        {}", path.display()));
+    out.line(format_args!(
+        "format       {}{}",
+        loaded.format(),
+        if loaded.gzip() { " (gzip)" } else { "" }
+    ));
+    out.line(format_args!("vertices     {}", graph.num_vertices()));
+    out.line(format_args!("edges        {}", graph.num_edges()));
+    out.line(format_args!("weights      {}", kind.name()));
+    let id_note = if numbering.base == 0 {
+        String::new()
+    } else {
+        format!(" (vertex ids from {} as in the file)", numbering.base)
+    };
+    if many_sources {
+        let shown: Vec<String> = source_ids.iter().take(8).map(u64::to_string).collect();
+        let more = if source_ids.len() > 8 { " …" } else { "" };
+        out.line(format_args!(
+            "sources      {}: {}{more}{id_note}",
+            source_ids.len(),
+            shown.join(" ")
+        ));
+    } else {
+        out.line(format_args!("source       {}{id_note}", source_ids[0]));
+    }
+    if let Some(limit) = stop.limit {
+        out.line(format_args!(
+            "limit        {} (farther vertices are reported unreached)",
+            distances::display(kind, limit)
+        ));
+    }
+    if let Some(target) = args.target {
+        out.line(format_args!(
+            "target       {target} (the solve stops once its distance is final)"
+        ));
+    }
+    out.line(format_args!(
+        "load         {load_ms:.1} ms (read, parse and validate)"
+    ));
+
+    let solver = open_solver(args, &algorithms)?;
+    let device_name = match solver.gpu() {
+        Some(gpu) => Some(gpu.name()?),
+        None => None,
+    };
+    if let Some(name) = &device_name {
+        out.line(format_args!("device       {name}"));
+    }
+
+    let timing = Timing {
+        warmup: args
+            .warmup
+            .unwrap_or(if solver.gpu().is_some() { 1 } else { 0 }),
+        runs: args.runs,
+    };
+    let mut verifier = Verifier::new(args.verify, &graph, &sources, stop);
+    let mut table = Vec::new();
+    let mut json_rows = Vec::new();
+    let mut first_failure = None;
+    let mut json_path = None;
+    for &requested in &algorithms {
+        let (algo, choice) = solver.resolve(&graph, requested, sources[0]);
+        if let Some(choice) = &choice {
+            out.line("");
+            out.line(format_args!(
+                "auto         chose {}: {}",
+                choice.algorithm, choice.reason
+            ));
+        }
+        if tuning.delta.is_some() && !algo.takes_delta() {
+            eprintln!("notice: `{algo}` does not use --delta");
+        }
+        let info = algo.info();
+        out.line("");
+        out.line(format_args!("algorithm    {algo} ({})", info.paper));
+        if !info.exact {
+            eprintln!(
+                "warning: `{algo}` is for measurement only and can give wrong distances; --verify counts them"
+            );
+        }
+        let mut prepared = solver.prepare(&graph, algo, tuning, sources[0])?;
+        if let Some(prepare_ms) = prepared.prepare_ms() {
+            out.line(format_args!(
+                "prepare      {prepare_ms:.1} ms (upload, and transpose or precompute where needed)"
+            ));
+        }
+        let on_gpu = prepared.device() == Device::Gpu;
+        let mut rows = Vec::with_capacity(sources.len());
+        let mut json_sources = Vec::new();
+        let mut verdicts = Vec::new();
+        for (&source, &source_id) in sources.iter().zip(&source_ids) {
+            let row = prepared.solve(source, stop, false, timing)?;
+            let row = SolvedRow {
+                tree: if wants_tree {
+                    Some(timed_tree(&prepared, source, &row.dist, &out)?)
+                } else {
+                    None
+                },
+                row,
+            };
+            let summary = distances::summarize(&row.row.dist);
+            if many_sources {
+                out.line(format_args!(
+                    "source {source_id:<6} reached {}, max distance {}, checksum {:016x}, {}",
+                    summary.reached,
+                    distances::display(kind, summary.max_distance),
+                    summary.checksum,
+                    solve_note(&row.row, timing, on_gpu)
+                ));
+            } else {
+                if let Some(iterations) = row.row.iterations {
+                    out.line(format_args!("iterations   {iterations}"));
+                }
+                out.line(format_args!(
+                    "solve        {}",
+                    solve_note(&row.row, timing, on_gpu)
+                ));
+                out.line(format_args!(
+                    "reached      {} of {} vertices",
+                    summary.reached,
+                    graph.num_vertices()
+                ));
+                out.line(format_args!(
+                    "max distance {}",
+                    distances::display(kind, summary.max_distance)
+                ));
+                out.line(format_args!("checksum     {:016x}", summary.checksum));
+            }
+            if let (Some(tree), Some(target)) = (&row.tree, path_target) {
+                let path = tree_path(tree, &row.row.dist, kind, source, target, numbering)?;
+                if path.reachable {
+                    let ids: Vec<String> = path.vertices.iter().map(u64::to_string).collect();
+                    out.line(format_args!(
+                        "path         to {}: length {}, {} edges: {}",
+                        path.target,
+                        distances::display(kind, row.row.dist[target]),
+                        ids.len().saturating_sub(1),
+                        ids.join(" ")
+                    ));
+                } else {
+                    out.line(format_args!(
+                        "path         to {}: unreachable from {source_id}",
+                        path.target
+                    ));
+                }
+                json_path = Some(path);
+            }
+            let check = check_row(args, &graph, &mut verifier, &row, &out)?;
+            if let Some(failure) = check.failure {
+                first_failure.get_or_insert(failure);
+            }
+            json_sources.push(JsonSource {
+                source: source_id,
+                iterations: row.row.iterations,
+                solve_ms: JsonTimes::of(&row.row.times_ms),
+                reached: summary.reached,
+                max_distance: JsonDistance::new(kind, summary.max_distance),
+                checksum: format!("{:016x}", summary.checksum),
+                verified: check.verified,
+                mismatches: check.mismatches,
+                tree_verified: check.tree_verified,
+            });
+            verdicts.push(check.verdict);
+            rows.push(row);
+        }
+        if many_sources && (args.verify || args.certify) {
+            let failed = verdicts.iter().filter(|v| !is_success(v)).count();
+            out.line(format_args!(
+                "checked      {} of {} sources passed",
+                sources.len() - failed,
+                sources.len()
+            ));
+        }
+        write_outputs(args, &rows, kind, numbering, many_sources, &out)?;
+        let first = json_sources.remove(0);
+        table.push(TableRow {
+            algorithm: algo.name(),
+            iterations: first.iterations,
+            times: first.solve_ms,
+            verdict: verdicts[0].clone(),
+        });
+        json_rows.push(JsonAlgorithm {
+            name: algo.name(),
+            requested: requested.name(),
+            paper: info.paper,
+            device: if on_gpu { "gpu" } else { "cpu" },
+            iterations: first.iterations,
+            prepare_ms: prepared.prepare_ms(),
+            solve_ms: first.solve_ms,
+            timer: match rows[0].row.timer {
+                Timer::CudaEvents => "cuda-events",
+                Timer::Host => "host",
+            },
+            reached: first.reached,
+            max_distance: first.max_distance,
+            checksum: first.checksum.clone(),
+            verified: first.verified,
+            mismatches: first.mismatches,
+            tree_verified: first.tree_verified,
+            sources: many_sources.then(|| {
+                let mut all = vec![first];
+                all.append(&mut json_sources);
+                all
+            }),
+        });
+    }
+    if table.len() > 1 {
+        print_table(&out, &table);
+    }
+    if args.json {
+        let summary = JsonSummary {
+            graph: path.display().to_string(),
+            format: loaded.format().name(),
+            gzip: loaded.gzip(),
+            vertices: graph.num_vertices(),
+            edges: graph.num_edges(),
+            weights: kind.name(),
+            numbering_base: numbering.base,
+            source: source_ids[0],
+            sources: many_sources.then(|| source_ids.clone()),
+            limit: stop.limit.map(|d| JsonDistance::new(kind, d)),
+            target: args.target,
+            load_ms,
+            device: device_name,
+            algorithms: json_rows,
+            output: args.output.as_ref().map(|p| p.display().to_string()),
+            parents: args.parents.as_ref().map(|p| p.display().to_string()),
+            output_format: (args.output.is_some() || args.parents.is_some())
+                .then_some(args.output_format.name()),
+            path: json_path,
+        };
+        let text = serde_json::to_string_pretty(&summary)
+            .map_err(|e| Error::InvalidArgument(format!("cannot write the JSON summary: {e}")))?;
+        println!("{text}");
+    }
+    first_failure.map_or(Ok(()), Err)
+}
+
+/// The algorithms to run: `--algo` (default `auto`), in matrix form with
+/// `--layout matrix`; `--delta` checked against them.
+fn requested_algorithms(args: &SolveArgs) -> Result<Vec<Algorithm>> {
     let algorithms: Vec<Algorithm> = match args.layout {
         Layout::List if args.algo.is_empty() => vec![Algorithm::Auto],
         Layout::Matrix if args.algo.is_empty() => vec![Algorithm::MatrixFGpu],
@@ -270,314 +516,302 @@ pub fn run(args: &SolveArgs) -> Result<()> {
                 .join(", ")
         )));
     }
-    let out = Human { quiet: args.json };
-    let load_start = Instant::now();
-    let loaded = formats::load_with(
-        path,
-        args.format.map(Into::into),
-        super::load_options(args.weights),
-        &mut |_| {},
-    )?;
-    let graph = loaded.graph()?;
-    let load_ms = load_start.elapsed().as_secs_f64() * 1e3;
-    if args.certify {
-        // What the certificate cannot judge depends on the graph alone: refuse
-        // before solving, not as a failed check afterwards.
-        distances::check_certifiable(&graph)?;
-    }
-    let kind = graph.weight_kind();
-    let tuning = Tuning {
-        delta: args
-            .delta
-            .as_deref()
-            .map(|text| delta_word(text, kind))
-            .transpose()?,
-    };
-    let numbering = loaded.numbering();
-    let source_id = args.source.unwrap_or(numbering.external(0));
-    let source = source_vertex(&loaded, &graph, source_id)?;
-    let path_target = args
-        .path_to
-        .map(|id| path_target(&loaded, &graph, id))
-        .transpose()?;
-    let wants_tree = args.parents.is_some() || path_target.is_some();
-    out.line(format_args!("graph        {}", path.display()));
-    out.line(format_args!(
-        "format       {}{}",
-        loaded.format(),
-        if loaded.gzip() { " (gzip)" } else { "" }
-    ));
-    out.line(format_args!("vertices     {}", graph.num_vertices()));
-    out.line(format_args!("edges        {}", graph.num_edges()));
-    out.line(format_args!("weights      {}", kind.name()));
-    if numbering.base == 0 {
-        out.line(format_args!("source       {source_id}"));
+    Ok(algorithms)
+}
+
+/// The loaded graph as `--undirected` and `--unweighted` ask.
+fn transformed<'a>(graph: Graph<'a>, args: &SolveArgs) -> Result<Graph<'a>> {
+    let graph = if args.undirected {
+        graph.undirected()?
     } else {
-        out.line(format_args!(
-            "source       {source_id} (vertex ids from {} as in the file)",
-            numbering.base
+        graph
+    };
+    Ok(if args.unweighted {
+        graph.unweighted()?
+    } else {
+        graph
+    })
+}
+
+/// The sources in the input's numbering: `--sources`, `--sources-file`, or
+/// `--source` (default: the first vertex).
+fn source_ids(args: &SolveArgs, numbering: InputNumbering) -> Result<Vec<u64>> {
+    let given = [
+        args.source.is_some(),
+        args.sources.is_some(),
+        args.sources_file.is_some(),
+    ];
+    if given.iter().filter(|&&g| g).count() > 1 {
+        return Err(Error::InvalidArgument(
+            "give the sources once: --source, --sources or --sources-file".into(),
         ));
     }
-    out.line(format_args!(
-        "load         {load_ms:.1} ms (read, parse and validate)"
-    ));
+    if let Some(list) = &args.sources {
+        return Ok(list.clone());
+    }
+    if let Some(file) = &args.sources_file {
+        return formats::sources::read_sources(file);
+    }
+    Ok(vec![args.source.unwrap_or(numbering.external(0))])
+}
 
+/// The solver for `--device` and `--gpu`; the CPU alone when no requested
+/// algorithm runs on the GPU. Without a GPU under `--device auto`, GPU
+/// algorithms run as the CPU fallback, with a notice.
+fn open_solver(args: &SolveArgs, algorithms: &[Algorithm]) -> Result<Solver> {
     let wants_gpu = algorithms.iter().any(|a| a.info().device == Device::Gpu);
-    let gpu = match args.device {
-        DeviceChoice::Cpu => None,
-        _ if !wants_gpu => None,
-        DeviceChoice::Gpu => Some(Gpu::new(args.gpu)?),
-        DeviceChoice::Auto => match Gpu::new(args.gpu) {
-            Ok(gpu) => Some(gpu),
+    let solver = match args.device {
+        DeviceChoice::Cpu => Solver::new(sssp::solver::Device::Cpu)?,
+        _ if !wants_gpu => Solver::new(sssp::solver::Device::Cpu)?,
+        DeviceChoice::Gpu => Solver::new(sssp::solver::Device::Gpu(args.gpu))?,
+        DeviceChoice::Auto => match Solver::new(sssp::solver::Device::Gpu(args.gpu)) {
+            Ok(solver) => solver,
             Err(Error::NoGpu(reason)) => {
                 eprintln!(
-                    "notice: no CUDA GPU available ({reason}); solving on the CPU with the oracle instead"
+                    "notice: no CUDA GPU available ({reason}); solving on the CPU with {} instead",
+                    fallback_name()
                 );
-                None
+                Solver::new(sssp::solver::Device::Cpu)?
             }
             Err(e) => return Err(e),
         },
     };
-    let device_name = match &gpu {
-        Some(gpu) => Some(gpu.name()?),
-        None => None,
+    Ok(solver)
+}
+
+/// The CPU fallback as the notice names it.
+fn fallback_name() -> String {
+    match sssp::solver::FALLBACK {
+        Algorithm::Dijkstra => "the oracle".to_string(),
+        other => format!("`{other}`"),
+    }
+}
+
+/// How a row was solved, for the `solve` line.
+fn solve_note(row: &SourceSolution, timing: Timing, on_gpu: bool) -> String {
+    let times = JsonTimes::of(&row.times_ms);
+    match (on_gpu, times.runs) {
+        (true, 1) => format!(
+            "{:.3} ms (GPU, CUDA events, after {} warm-up runs)",
+            times.median, timing.warmup
+        ),
+        (true, runs) => format!(
+            "{:.3} ms (GPU, CUDA events; median of {runs} runs after {} warm-up, min {:.3}, max {:.3})",
+            times.median, timing.warmup, times.min, times.max
+        ),
+        (false, 1) => format!("{:.1} ms (CPU, host timer)", times.median),
+        (false, runs) => format!(
+            "{:.3} ms (CPU, host timer; median of {runs} runs after {} warm-up, min {:.3}, max {:.3})",
+            times.median, timing.warmup, times.min, times.max
+        ),
+    }
+}
+
+/// One source's solve and, when asked for, its tree.
+struct SolvedRow {
+    row: SourceSolution,
+    tree: Option<Vec<u32>>,
+}
+
+/// The tree of a solve, timed on the host.
+fn timed_tree(prepared: &Prepared, source: usize, dist: &[u32], out: &Human) -> Result<Vec<u32>> {
+    let start = Instant::now();
+    let tree = prepared.tree(source, dist)?;
+    let device = match prepared.device() {
+        Device::Gpu => "GPU",
+        Device::Cpu => "CPU",
     };
-    if let Some(name) = &device_name {
-        out.line(format_args!("device       {name}"));
+    out.line(format_args!(
+        "tree         {:.1} ms ({device}, host timer, transpose and copies included)",
+        start.elapsed().as_secs_f64() * 1e3
+    ));
+    Ok(tree)
+}
+
+/// The oracle's distances for `--verify`, solved once per source and kept
+/// for every algorithm, bounded like the solves.
+struct Verifier<'g> {
+    enabled: bool,
+    graph: &'g Graph<'g>,
+    stop: Stop,
+    expected: Vec<Option<Vec<u32>>>,
+    sources: Vec<usize>,
+}
+
+impl<'g> Verifier<'g> {
+    fn new(enabled: bool, graph: &'g Graph<'g>, sources: &[usize], stop: Stop) -> Self {
+        Verifier {
+            enabled,
+            graph,
+            stop,
+            expected: vec![None; sources.len()],
+            sources: sources.to_vec(),
+        }
     }
 
-    let mut expected: Option<Vec<u32>> = None;
-    let mut rows = Vec::new();
-    let mut json_rows = Vec::new();
-    let mut first_failure = None;
-    let mut json_path = None;
-    for &requested in &algorithms {
-        // Without a GPU, a GPU algorithm is replaced by the oracle.
-        let algo = match (&gpu, requested.info().device) {
-            (None, Device::Gpu) => Algorithm::Dijkstra,
-            _ => requested,
-        };
-        let algo = if algo == Algorithm::Auto {
-            let choice = sssp::auto::choose(&graph, source);
-            out.line("");
-            out.line(format_args!(
-                "auto         chose {}: {}",
-                choice.algorithm, choice.reason
-            ));
-            choice.algorithm
-        } else {
-            algo
-        };
-        if tuning.delta.is_some() && !algo.takes_delta() {
-            eprintln!("notice: `{algo}` does not use --delta");
-        }
-        let info = algo.info();
-        out.line("");
-        out.line(format_args!("algorithm    {algo} ({})", info.paper));
-        if !info.exact {
-            eprintln!(
-                "warning: `{algo}` is for measurement only and can give wrong distances; --verify counts them"
-            );
-        }
-        let on_gpu = gpu.as_ref().filter(|_| info.device == Device::Gpu);
-        let run = match on_gpu {
-            Some(gpu) => solve_on_gpu(gpu, &graph, algo, source as u32, tuning, args, &out)?,
-            None => solve_on_cpu(&graph, algo, source, tuning, &out)?,
-        };
-        let summary = distances::summarize(&run.dist);
-        out.line(format_args!(
-            "reached      {} of {} vertices",
-            summary.reached,
-            graph.num_vertices()
-        ));
-        out.line(format_args!(
-            "max distance {}",
-            distances::display(kind, summary.max_distance)
-        ));
-        out.line(format_args!("checksum     {:016x}", summary.checksum));
-        if let Some(output) = &args.output {
-            write_distances(output, &run.dist, kind, numbering, args.output_format)?;
-            out.line(format_args!("output       {}", output.display()));
-        }
-        let tree = if wants_tree {
-            Some(shortest_path_tree(on_gpu, &graph, source, &run.dist, &out)?)
-        } else {
-            None
-        };
-        if let (Some(tree), Some(file)) = (&tree, &args.parents) {
-            write_parents(file, tree, numbering, args.output_format)?;
-            out.line(format_args!("parents      {}", file.display()));
-        }
-        if let (Some(tree), Some(target)) = (&tree, path_target) {
-            let path = tree_path(tree, &run.dist, kind, source, target, numbering)?;
-            if path.reachable {
-                let ids: Vec<String> = path.vertices.iter().map(u64::to_string).collect();
-                out.line(format_args!(
-                    "path         to {}: length {}, {} edges: {}",
-                    path.target,
-                    distances::display(kind, run.dist[target]),
-                    ids.len().saturating_sub(1),
-                    ids.join(" ")
-                ));
-            } else {
-                out.line(format_args!(
-                    "path         to {}: unreachable from {source_id}",
-                    path.target
-                ));
-            }
-            json_path = Some(path);
-        }
-        let mut verdict = "-".to_string();
-        let (mut verified, mut mismatches, mut tree_verified) = (None, None, None);
-        if args.certify {
+    /// The oracle's distances from `source` (bounded by the query's stop).
+    fn expected(&mut self, source: usize, out: &Human) -> Result<&[u32]> {
+        let slot = self
+            .sources
+            .iter()
+            .position(|&s| s == source)
+            .ok_or_else(|| Error::InvalidArgument(format!("{source} is not a source")))?;
+        if self.expected[slot].is_none() {
             let start = Instant::now();
-            let result = distances::certify(&graph, source, &run.dist);
-            let ms = start.elapsed().as_secs_f64() * 1e3;
-            match result {
+            let mut dist = oracle::dijkstra(self.graph, source)?;
+            // For f32 the oracle's distances must also be within rounding
+            // of the exact (f64) lengths: equality with the f32 oracle
+            // alone would not catch a rounding error shared by both. Once
+            // per graph and source: every run is then compared with them exactly.
+            if self.graph.weight_kind() == WeightKind::F32 {
+                oracle::check_f32_against_f64(self.graph, source, &dist)?;
+            }
+            self.stop.apply(&mut dist);
+            self.expected[slot] = Some(dist);
+            out.line(format_args!(
+                "oracle       {:.1} ms (CPU Dijkstra)",
+                start.elapsed().as_secs_f64() * 1e3
+            ));
+        }
+        Ok(self.expected[slot].as_deref().unwrap_or_default())
+    }
+}
+
+/// What `--verify` and `--certify` said of one row.
+struct RowCheck {
+    verdict: String,
+    verified: Option<bool>,
+    mismatches: Option<usize>,
+    tree_verified: Option<bool>,
+    failure: Option<Error>,
+}
+
+/// Whether a verdict is a pass (or no check).
+fn is_success(verdict: &str) -> bool {
+    matches!(verdict, "-" | "verified" | "certified")
+}
+
+/// Checks one row with `--certify` and `--verify`, printing the verdicts.
+fn check_row(
+    args: &SolveArgs,
+    graph: &Graph,
+    verifier: &mut Verifier,
+    solved: &SolvedRow,
+    out: &Human,
+) -> Result<RowCheck> {
+    let (row, kind) = (&solved.row, graph.weight_kind());
+    let mut check = RowCheck {
+        verdict: "-".into(),
+        verified: None,
+        mismatches: None,
+        tree_verified: None,
+        failure: None,
+    };
+    if args.certify {
+        let start = Instant::now();
+        let result = if verifier.stop.is_bounded() {
+            Err(Error::InvalidArgument(
+                "--certify checks complete distances; with --limit or --target use --verify".into(),
+            ))
+        } else {
+            distances::certify(graph, row.source, &row.dist)
+        };
+        let ms = start.elapsed().as_secs_f64() * 1e3;
+        match result {
+            Ok(()) => {
+                out.line(format_args!(
+                    "certified: all {} distances are shortest ({ms:.1} ms, CPU certificate)",
+                    row.dist.len()
+                ));
+                check.verdict = "certified".into();
+                check.verified = Some(true);
+            }
+            Err(wrong) => {
+                out.line(format_args!("NOT certified: {wrong}"));
+                check.verdict = "not certified".into();
+                check.verified = Some(false);
+                check.failure = Some(wrong);
+            }
+        }
+    }
+    if verifier.enabled {
+        let expected = verifier.expected(row.source, out)?;
+        let what = match kind {
+            WeightKind::U32 => "the oracle's",
+            WeightKind::F32 => "the f32 oracle's and are within f32 rounding of the f64 oracle's",
+        };
+        match distances::compare(kind, expected, &row.dist) {
+            Ok(()) => {
+                out.line(format_args!(
+                    "verified: all {} distances equal {what}",
+                    row.dist.len()
+                ));
+                check.verdict = "verified".into();
+                (check.verified, check.mismatches) = (Some(true), Some(0));
+            }
+            Err(mismatch) => {
+                out.line(format_args!("NOT verified: {mismatch}"));
+                let count = match &mismatch {
+                    Error::Mismatch { count, .. } => *count,
+                    _ => row.dist.len(),
+                };
+                check.verdict = format!("{count} wrong");
+                (check.verified, check.mismatches) = (Some(false), Some(count));
+                check.failure.get_or_insert(mismatch);
+            }
+        }
+        if let Some(tree) = &solved.tree {
+            match parents::check(graph, row.source, expected, tree) {
                 Ok(()) => {
-                    out.line(format_args!(
-                        "certified: all {} distances are shortest ({ms:.1} ms, CPU certificate)",
-                        run.dist.len()
-                    ));
-                    verdict = "certified".into();
-                    verified = Some(true);
+                    out.line("verified: the tree is the one the oracle's distances give");
+                    check.tree_verified = Some(true);
                 }
                 Err(wrong) => {
-                    out.line(format_args!("NOT certified: {wrong}"));
-                    verdict = "not certified".into();
-                    verified = Some(false);
-                    first_failure.get_or_insert(wrong);
+                    out.line(format_args!("NOT verified: {wrong}"));
+                    check.tree_verified = Some(false);
+                    check.failure.get_or_insert(wrong);
                 }
             }
         }
-        if args.verify {
-            if expected.is_none() {
-                let start = Instant::now();
-                let dist = oracle::dijkstra(&graph, source)?;
-                // For f32 the oracle's distances must also be within rounding
-                // of the exact (f64) lengths: equality with the f32 oracle
-                // alone would not catch a rounding error shared by both. Once
-                // per graph: every run is then compared with them exactly.
-                if kind == WeightKind::F32 {
-                    oracle::check_f32_against_f64(&graph, source, &dist)?;
-                }
-                expected = Some(dist);
-                out.line(format_args!(
-                    "oracle       {:.1} ms (CPU Dijkstra)",
-                    start.elapsed().as_secs_f64() * 1e3
-                ));
-            }
-            let expected = expected.as_deref().unwrap_or_default();
-            let what = match kind {
-                WeightKind::U32 => "the oracle's",
-                WeightKind::F32 => {
-                    "the f32 oracle's and are within f32 rounding of the f64 oracle's"
-                }
-            };
-            match distances::compare(kind, expected, &run.dist) {
-                Ok(()) => {
-                    out.line(format_args!(
-                        "verified: all {} distances equal {what}",
-                        run.dist.len()
-                    ));
-                    verdict = "verified".into();
-                    (verified, mismatches) = (Some(true), Some(0));
-                }
-                Err(mismatch) => {
-                    out.line(format_args!("NOT verified: {mismatch}"));
-                    let count = match &mismatch {
-                        Error::Mismatch { count, .. } => *count,
-                        _ => run.dist.len(),
-                    };
-                    verdict = format!("{count} wrong");
-                    (verified, mismatches) = (Some(false), Some(count));
-                    first_failure.get_or_insert(mismatch);
-                }
-            }
-            if let Some(tree) = &tree {
-                match parents::check(&graph, source, expected, tree) {
-                    Ok(()) => {
-                        out.line("verified: the tree is the one the oracle's distances give");
-                        tree_verified = Some(true);
-                    }
-                    Err(wrong) => {
-                        out.line(format_args!("NOT verified: {wrong}"));
-                        tree_verified = Some(false);
-                        first_failure.get_or_insert(wrong);
-                    }
-                }
-            }
-        }
-        let (median, min, max) = run.times_ms;
-        json_rows.push(JsonAlgorithm {
-            name: algo.name(),
-            requested: requested.name(),
-            paper: info.paper,
-            device: if on_gpu.is_some() { "gpu" } else { "cpu" },
-            iterations: run.iterations,
-            prepare_ms: run.prepare_ms,
-            solve_ms: JsonTimes {
-                median,
-                min,
-                max,
-                runs: run.runs,
-            },
-            timer: if on_gpu.is_some() {
-                "cuda-events"
-            } else {
-                "host"
-            },
-            reached: summary.reached,
-            max_distance: JsonDistance::new(kind, summary.max_distance),
-            checksum: format!("{:016x}", summary.checksum),
-            verified,
-            mismatches,
-            tree_verified,
-        });
-        rows.push((algo, run, verdict));
     }
-    if rows.len() > 1 {
-        out.line("");
-        out.line(format_args!(
-            "{:<26} {:>10} {:>12} {:>12} {:>12}  verify",
-            "algorithm", "iterations", "median ms", "min ms", "max ms"
-        ));
-        for (algo, run, verdict) in &rows {
-            let iterations = run.iterations.map_or("-".to_string(), |i| i.to_string());
-            let (median, min, max) = run.times_ms;
-            out.line(format_args!(
-                "{:<26} {iterations:>10} {median:>12.3} {min:>12.3} {max:>12.3}  {verdict}",
-                algo.name()
-            ));
-        }
+    Ok(check)
+}
+
+/// Writes `--output` and `--parents`: one row per source.
+fn write_outputs(
+    args: &SolveArgs,
+    rows: &[SolvedRow],
+    kind: WeightKind,
+    numbering: InputNumbering,
+    many_sources: bool,
+    out: &Human,
+) -> Result<()> {
+    let format = args.output_format.into();
+    if let Some(file) = &args.output {
+        let dist: Vec<(usize, &[u32])> = rows
+            .iter()
+            .map(|r| (r.row.source, &r.row.dist[..]))
+            .collect();
+        output::write_distances(file, shape(&dist, many_sources), kind, numbering, format)?;
+        out.line(format_args!("output       {}", file.display()));
     }
-    if args.json {
-        let format_name = match args.output_format {
-            OutputFormat::Text => "text",
-            OutputFormat::Bin => "bin",
-        };
-        let summary = JsonSummary {
-            graph: path.display().to_string(),
-            format: loaded.format().name(),
-            gzip: loaded.gzip(),
-            vertices: graph.num_vertices(),
-            edges: graph.num_edges(),
-            weights: kind.name(),
-            numbering_base: numbering.base,
-            source: source_id,
-            load_ms,
-            device: device_name,
-            algorithms: json_rows,
-            output: args.output.as_ref().map(|p| p.display().to_string()),
-            parents: args.parents.as_ref().map(|p| p.display().to_string()),
-            output_format: (args.output.is_some() || args.parents.is_some()).then_some(format_name),
-            path: json_path,
-        };
-        let text = serde_json::to_string_pretty(&summary)
-            .map_err(|e| Error::InvalidArgument(format!("cannot write the JSON summary: {e}")))?;
-        println!("{text}");
+    if let Some(file) = &args.parents {
+        let trees: Vec<(usize, &[u32])> = rows
+            .iter()
+            .filter_map(|r| r.tree.as_deref().map(|t| (r.row.source, t)))
+            .collect();
+        output::write_parents(file, shape(&trees, many_sources), numbering, format)?;
+        out.line(format_args!("parents      {}", file.display()));
     }
-    first_failure.map_or(Ok(()), Err)
+    Ok(())
+}
+
+/// The rows as written: without their source for a single `--source`.
+fn shape<'a>(rows: &'a [(usize, &'a [u32])], many_sources: bool) -> Rows<'a> {
+    match rows {
+        [(_, row)] if !many_sources => Rows::Single(row),
+        _ => Rows::PerSource(rows),
+    }
 }
 
 /// The graph vertex of `--source`, given in the input's numbering.
@@ -599,45 +833,19 @@ fn source_vertex(loaded: &LoadedGraph, graph: &Graph, id: u64) -> Result<usize> 
     }
 }
 
-/// The graph vertex of `--path-to`, given in the input's numbering.
-fn path_target(loaded: &LoadedGraph, graph: &Graph, id: u64) -> Result<usize> {
+/// The graph vertex of a vertex option (`--path-to`, `--target`), given in the
+/// input's numbering.
+fn vertex_of(loaded: &LoadedGraph, graph: &Graph, flag: &str, id: u64) -> Result<usize> {
     let numbering = loaded.numbering();
     let n = graph.num_vertices();
     numbering.internal(id, n).ok_or_else(|| {
         Error::InvalidArgument(format!(
-            "--path-to vertex {id} is out of range: the graph has {n} vertices, numbered {} as \
+            "{flag} vertex {id} is out of range: the graph has {n} vertices, numbered {} as \
              in the {} file",
             numbering.id_range(n),
             loaded.format()
         ))
     })
-}
-
-/// The shortest-path tree of a solve's distances, on the GPU that solved or on
-/// the CPU.
-fn shortest_path_tree(
-    gpu: Option<&Gpu>,
-    graph: &Graph,
-    source: usize,
-    dist: &[u32],
-    out: &Human,
-) -> Result<Vec<u32>> {
-    let start = Instant::now();
-    let (tree, device) = match gpu {
-        Some(gpu) => (
-            sssp::gpu::parents::shortest_path_tree(gpu, graph, source, dist)?,
-            "GPU",
-        ),
-        None => (
-            cpu::parents::shortest_path_tree(graph, source, dist)?,
-            "CPU",
-        ),
-    };
-    out.line(format_args!(
-        "tree         {:.1} ms ({device}, host timer, transpose and copies included)",
-        start.elapsed().as_secs_f64() * 1e3
-    ));
-    Ok(tree)
 }
 
 /// The `--path-to` path from `source` to `target` in `tree`, in the input's
@@ -663,110 +871,8 @@ fn tree_path(
     })
 }
 
-/// One algorithm's result: distances, iterations and (median, min, max) times.
-struct Run {
-    dist: Vec<u32>,
-    iterations: Option<u32>,
-    prepare_ms: Option<f64>,
-    times_ms: (f64, f64, f64),
-    runs: usize,
-}
-
-fn solve_on_cpu(
-    graph: &Graph,
-    algo: Algorithm,
-    source: usize,
-    tuning: Tuning,
-    out: &Human,
-) -> Result<Run> {
-    let start = Instant::now();
-    let (dist, iterations) = algo.solve_cpu_tuned(graph, source, tuning)?;
-    let ms = start.elapsed().as_secs_f64() * 1e3;
-    if let Some(iterations) = iterations {
-        out.line(format_args!("iterations   {iterations}"));
-    }
-    out.line(format_args!("solve        {ms:.1} ms (CPU, host timer)"));
-    Ok(Run {
-        dist,
-        iterations,
-        prepare_ms: None,
-        times_ms: (ms, ms, ms),
-        runs: 1,
-    })
-}
-
-fn solve_on_gpu(
-    gpu: &Gpu,
-    graph: &Graph,
-    algo: Algorithm,
-    source: u32,
-    tuning: Tuning,
-    args: &SolveArgs,
-    out: &Human,
-) -> Result<Run> {
-    let start = Instant::now();
-    let mut solver = algo.prepare_gpu_tuned(gpu, graph, tuning)?;
-    gpu.synchronize()?;
-    let prepare_ms = start.elapsed().as_secs_f64() * 1e3;
-    out.line(format_args!(
-        "prepare      {prepare_ms:.1} ms (upload, and transpose or precompute where needed)"
-    ));
-    let timed = solver.time_runs(source, args.warmup, args.runs)?;
-    let (mut times, iterations) = (timed.times_ms, timed.iterations);
-    times.sort_by(f64::total_cmp);
-    out.line(format_args!("iterations   {iterations}"));
-    let (median, min, max) = (times[times.len() / 2], times[0], times[times.len() - 1]);
-    if times.len() == 1 {
-        out.line(format_args!(
-            "solve        {median:.3} ms (GPU, CUDA events, after {} warm-up runs)",
-            args.warmup
-        ));
-    } else {
-        out.line(format_args!(
-            "solve        {median:.3} ms (GPU, CUDA events; median of {} runs after {} warm-up, min {min:.3}, max {max:.3})",
-            times.len(),
-            args.warmup,
-        ));
-    }
-    Ok(Run {
-        dist: solver.distances()?,
-        iterations: Some(iterations),
-        prepare_ms: Some(prepare_ms),
-        times_ms: (median, min, max),
-        runs: times.len(),
-    })
-}
-
-/// Writes `dist`, distance words of `kind`, to `path`: `vertex distance`
-/// lines with the input's vertex ids, or the raw little-endian values: the
-/// words themselves for `u32` ([`INFINITY`] = `u32::MAX` when unreachable);
-/// for `f32` the floats, whose bit patterns the words are, with `+inf` for
-/// [`INFINITY`] so that the file is a plain `f32` array.
-fn write_distances(
-    path: &Path,
-    dist: &[u32],
-    kind: WeightKind,
-    numbering: InputNumbering,
-    format: OutputFormat,
-) -> Result<()> {
-    let text = |d| distances::display(kind, d);
-    match (kind, format) {
-        (WeightKind::F32, OutputFormat::Bin) => {
-            let floats: Vec<u32> = dist
-                .iter()
-                .map(|&d| match d {
-                    INFINITY => f32::INFINITY.to_bits(),
-                    d => d,
-                })
-                .collect();
-            write_per_vertex(path, &floats, numbering, format, text)
-        }
-        _ => write_per_vertex(path, dist, numbering, format, text),
-    }
-}
-
 /// Checks the syntax of `--delta` at once: a positive finite number (whether
-/// it must be an integer depends on the graph's weights, see [`delta_word`]).
+/// it must be an integer depends on the graph's weights, see [`weight_word`]).
 fn parse_delta(text: &str) -> std::result::Result<String, String> {
     match text.trim().parse::<f64>() {
         Ok(x) if x.is_finite() && x > 0.0 => Ok(text.trim().to_string()),
@@ -774,12 +880,48 @@ fn parse_delta(text: &str) -> std::result::Result<String, String> {
     }
 }
 
-/// The weight word of `--delta`: a positive integer for `u32` weights, a
-/// positive real that is a finite nonzero `f32` for `f32` weights.
-fn delta_word(text: &str, kind: WeightKind) -> Result<u32> {
+/// Checks the syntax of `--limit` at once: a non-negative number.
+fn parse_limit(text: &str) -> std::result::Result<String, String> {
+    match text.trim().parse::<f64>() {
+        Ok(x) if x >= 0.0 && !x.is_nan() => Ok(text.trim().to_string()),
+        _ => Err(format!("`{text}` is not a non-negative number")),
+    }
+}
+
+/// The weight word of `--delta` (`zero_ok` false: a positive integer for
+/// `u32` weights, a positive real that is a finite nonzero `f32` for `f32`
+/// weights) or `--limit` (`zero_ok` true: any non-negative number; for `u32`
+/// weights its integer part, so that `d <= limit` keeps its meaning; `inf`
+/// or a number past the largest distance bounds nothing).
+fn weight_word(flag: &str, text: &str, kind: WeightKind, zero_ok: bool) -> Result<u32> {
+    if zero_ok {
+        let value = text.trim().parse::<f64>().unwrap_or(f64::NAN);
+        if value.is_nan() || value < 0.0 {
+            return Err(Error::InvalidArgument(format!(
+                "{flag} {text}: a non-negative number is needed"
+            )));
+        }
+        let max = match kind {
+            WeightKind::U32 => <u32 as Weight>::to_f64(<u32 as Weight>::MAX_DISTANCE),
+            WeightKind::F32 => <f32 as Weight>::to_f64(<f32 as Weight>::MAX_DISTANCE),
+        };
+        return Ok(match kind {
+            _ if value >= max => INFINITY,
+            WeightKind::U32 => value.floor() as u32,
+            // The largest f32 not above the value: `d <= limit` for f32 words.
+            WeightKind::F32 => {
+                let rounded = value as f32;
+                if f64::from(rounded) > value {
+                    f32::from_bits(rounded.to_bits() - 1).to_bits()
+                } else {
+                    rounded.to_bits()
+                }
+            }
+        });
+    }
     let invalid = |what: &str| {
         Err(Error::InvalidArgument(format!(
-            "--delta {text}: the graph has {} weights, so Δ must be {what}",
+            "{flag} {text}: the graph has {} weights, so Δ must be {what}",
             kind.name()
         )))
     };
@@ -796,50 +938,4 @@ fn delta_word(text: &str, kind: WeightKind) -> Result<u32> {
             )),
         },
     }
-}
-
-/// Writes the tree `parent` to `path`: `vertex parent` lines with the input's
-/// vertex ids and `-` for no parent, or the raw little-endian `u32`s (0-based
-/// ids, [`NO_PARENT`] for none).
-fn write_parents(
-    path: &Path,
-    parent: &[u32],
-    numbering: InputNumbering,
-    format: OutputFormat,
-) -> Result<()> {
-    write_per_vertex(path, parent, numbering, format, |p| match p {
-        NO_PARENT => "-".to_string(),
-        p => numbering.external(p as usize).to_string(),
-    })
-}
-
-/// Writes one `u32` per vertex to `path`: `vertex text(value)` lines with the
-/// input's vertex ids, or the raw little-endian values.
-fn write_per_vertex(
-    path: &Path,
-    values: &[u32],
-    numbering: InputNumbering,
-    format: OutputFormat,
-    text: impl Fn(u32) -> String,
-) -> Result<()> {
-    let io_error = |source| Error::Io {
-        path: path.to_path_buf(),
-        source,
-    };
-    let file = std::fs::File::create(path).map_err(io_error)?;
-    let mut out = BufWriter::with_capacity(1 << 20, file);
-    match format {
-        OutputFormat::Text => {
-            for (v, &value) in values.iter().enumerate() {
-                writeln!(out, "{} {}", numbering.external(v), text(value)).map_err(io_error)?;
-            }
-        }
-        OutputFormat::Bin => {
-            for chunk in values.chunks(1 << 14) {
-                let bytes: Vec<u8> = chunk.iter().flat_map(|d| d.to_le_bytes()).collect();
-                out.write_all(&bytes).map_err(io_error)?;
-            }
-        }
-    }
-    out.flush().map_err(io_error)
 }

@@ -27,6 +27,8 @@
 pub mod dimacs;
 pub mod edge_list;
 pub mod matrix_market;
+pub mod output;
+pub mod sources;
 pub mod text;
 
 use std::fmt;

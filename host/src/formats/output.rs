@@ -1,0 +1,132 @@
+//! Writing results: distances and shortest-path trees, one row per source, as
+//! text in the input's numbering or as raw little-endian words.
+
+use std::io::{BufWriter, Write};
+use std::path::Path;
+
+use gpu_kernels::distance::INFINITY;
+
+use super::InputNumbering;
+use crate::distances;
+use crate::graph::WeightKind;
+use crate::parents::NO_PARENT;
+use crate::{Error, Result};
+
+/// How results are written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OutputFormat {
+    /// Lines with the input's vertex ids: `vertex value` for one source
+    /// ([`Rows::Single`]), `source vertex value` for several; `inf` for
+    /// unreached vertices, `-` for no parent; `f32` distances in the shortest
+    /// form that reads back to the same float.
+    Text,
+    /// Raw little-endian 32-bit values, one per vertex, rows one after another
+    /// (a row-major matrix, rows in the sources' order), no header: distances
+    /// as `u32` (`u32::MAX` unreached) or `f32` (`+inf` unreached), parents as
+    /// 0-based `u32` ids (`u32::MAX` for none).
+    Bin,
+}
+
+impl OutputFormat {
+    /// The name `--output-format` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            OutputFormat::Text => "text",
+            OutputFormat::Bin => "bin",
+        }
+    }
+}
+
+/// Per-vertex rows to write.
+#[derive(Clone, Copy, Debug)]
+pub enum Rows<'a> {
+    /// One row without its source (text: `vertex value` lines).
+    Single(&'a [u32]),
+    /// One row per source (text: `source vertex value` lines).
+    PerSource(&'a [(usize, &'a [u32])]),
+}
+
+impl<'a> Rows<'a> {
+    /// Every row with its source, if written.
+    fn each(self) -> Vec<(Option<usize>, &'a [u32])> {
+        match self {
+            Rows::Single(row) => vec![(None, row)],
+            Rows::PerSource(rows) => rows.iter().map(|&(s, row)| (Some(s), row)).collect(),
+        }
+    }
+}
+
+/// Writes distance words of `kind`; unreached vertices are [`INFINITY`].
+pub fn write_distances(
+    path: &Path,
+    rows: Rows,
+    kind: WeightKind,
+    numbering: InputNumbering,
+    format: OutputFormat,
+) -> Result<()> {
+    // For f32 the raw words are the floats' bits, with +inf for unreached, so
+    // that the file is a plain f32 array.
+    let raw = |d: u32| match (kind, d) {
+        (WeightKind::F32, INFINITY) => f32::INFINITY.to_bits(),
+        _ => d,
+    };
+    write_rows(path, rows, numbering, format, raw, |d| {
+        distances::display(kind, d)
+    })
+}
+
+/// Writes shortest-path trees: parents as 0-based ids, [`NO_PARENT`] for none.
+pub fn write_parents(
+    path: &Path,
+    rows: Rows,
+    numbering: InputNumbering,
+    format: OutputFormat,
+) -> Result<()> {
+    write_rows(
+        path,
+        rows,
+        numbering,
+        format,
+        |p| p,
+        |p| match p {
+            NO_PARENT => "-".to_string(),
+            p => numbering.external(p as usize).to_string(),
+        },
+    )
+}
+
+/// Writes `rows`: text lines with `text(value)`, or the little-endian `raw(value)`s.
+fn write_rows(
+    path: &Path,
+    rows: Rows,
+    numbering: InputNumbering,
+    format: OutputFormat,
+    raw: impl Fn(u32) -> u32,
+    text: impl Fn(u32) -> String,
+) -> Result<()> {
+    let io_error = |source| Error::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let file = std::fs::File::create(path).map_err(io_error)?;
+    let mut out = BufWriter::with_capacity(1 << 20, file);
+    for (source, values) in rows.each() {
+        match format {
+            OutputFormat::Text => {
+                let prefix =
+                    source.map_or(String::new(), |s| format!("{} ", numbering.external(s)));
+                for (v, &value) in values.iter().enumerate() {
+                    writeln!(out, "{prefix}{} {}", numbering.external(v), text(value))
+                        .map_err(io_error)?;
+                }
+            }
+            OutputFormat::Bin => {
+                for chunk in values.chunks(1 << 14) {
+                    let bytes: Vec<u8> = chunk.iter().flat_map(|&d| raw(d).to_le_bytes()).collect();
+                    out.write_all(&bytes).map_err(io_error)?;
+                }
+            }
+        }
+    }
+    out.flush().map_err(io_error)
+}

@@ -1,0 +1,96 @@
+//! Lists of source vertices (`--sources-file`): one id per line, or a DIMACS
+//! 9th Challenge `.ss` file (`p aux sp ss N`, then `s ID` lines). Ids are in
+//! the input graph's numbering; `c` lines (DIMACS), `#` lines and blank lines
+//! are skipped.
+
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+
+use crate::{Error, Result};
+
+/// The source ids in `path`, in file order, as written (the graph's input
+/// numbering).
+pub fn read_sources(path: &Path) -> Result<Vec<u64>> {
+    let file = std::fs::File::open(path).map_err(|source| Error::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    parse_sources(BufReader::new(file), path)
+}
+
+/// [`read_sources`] from any reader; `path` names it in errors.
+pub fn parse_sources(reader: impl BufRead, path: &Path) -> Result<Vec<u64>> {
+    let parse_error = |line: u64, message: String| Error::Parse {
+        path: path.to_path_buf(),
+        line,
+        message,
+    };
+    let mut sources = Vec::new();
+    // `Some(n)` once a DIMACS problem line announced `n` sources.
+    let mut announced: Option<u64> = None;
+    let mut last_line = 0;
+    for (index, line) in reader.lines().enumerate() {
+        let number = index as u64 + 1;
+        last_line = number;
+        let line = line.map_err(|source| Error::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        let words: Vec<&str> = line.split_whitespace().collect();
+        match words.as_slice() {
+            [] => {}
+            [first, ..] if first.starts_with('#') || *first == "c" => {}
+            ["p", "aux", "sp", "ss", count] if announced.is_none() && sources.is_empty() => {
+                let count = count.parse::<u64>().map_err(|_| {
+                    parse_error(number, format!("`{count}` is not a count of sources"))
+                })?;
+                announced = Some(count);
+            }
+            ["p", ..] => {
+                return Err(parse_error(
+                    number,
+                    format!(
+                        "expected the problem line `p aux sp ss N` before any source, found `{line}`"
+                    ),
+                ));
+            }
+            ["s", id] if announced.is_some() => sources.push(parse_id(id, number, &parse_error)?),
+            [id] if announced.is_none() => sources.push(parse_id(id, number, &parse_error)?),
+            _ => {
+                let expected = if announced.is_some() {
+                    "a source line `s ID`"
+                } else {
+                    "one vertex id per line"
+                };
+                return Err(parse_error(
+                    number,
+                    format!("expected {expected}, found `{line}`"),
+                ));
+            }
+        }
+    }
+    if let Some(count) = announced
+        && count != sources.len() as u64
+    {
+        return Err(parse_error(
+            last_line + 1,
+            format!(
+                "the problem line announces {count} sources, the file lists {}",
+                sources.len()
+            ),
+        ));
+    }
+    if sources.is_empty() {
+        return Err(parse_error(
+            last_line + 1,
+            "the file lists no source".into(),
+        ));
+    }
+    Ok(sources)
+}
+
+/// A vertex id of line `line`.
+fn parse_id(word: &str, line: u64, parse_error: &impl Fn(u64, String) -> Error) -> Result<u64> {
+    word.parse::<u64>()
+        .map_err(|_| parse_error(line, format!("`{word}` is not a vertex id")))
+}

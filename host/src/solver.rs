@@ -1,0 +1,481 @@
+//! The library's front door: a [`Solver`] bound to a device, [`Query`]s from
+//! one or many sources with optional bounds ([`Stop`]), and their
+//! [`Solution`]s.
+//!
+//! ```
+//! use sssp::solver::{Device, Query, Solver};
+//!
+//! let graph = sssp::formats::load(concat!(env!("CARGO_MANIFEST_DIR"), "/../graphs/rome99.gr"), None)?
+//!     .into_graph()?;
+//! let solver = Solver::new(Device::Auto)?; // the GPU if there is one, else the CPU
+//! let solution = solver.solve(&graph, &Query::from_sources([0, 41]))?;
+//! println!("vertex 9 is {:?} from vertex 0", solution.rows[0].distance(9));
+//! # assert_eq!(solution.rows[0].dist, sssp::oracle::dijkstra(&graph, 0)?);
+//! # Ok::<(), sssp::Error>(())
+//! ```
+//!
+//! The GPU state is reused: the [`Solver`] holds the CUDA context and the
+//! loaded kernels for its whole life, and a [`Prepared`] solver keeps the
+//! graph on the device for any number of solves (every buffer is freed when it
+//! is dropped).
+
+use std::time::Instant;
+
+use gpu_kernels::distance::{INFINITY, Weight};
+
+use crate::algorithms::{self, Algorithm, Tuning};
+use crate::auto::{self, Choice};
+use crate::gpu::{Gpu, GpuSolver};
+use crate::graph::{Graph, WeightKind, with_weight_type};
+use crate::{Error, Result, cpu, distances};
+
+/// Where a [`Solver`] runs GPU algorithms.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Device {
+    /// The first CUDA GPU if there is one; otherwise GPU algorithms are
+    /// replaced by the [CPU fallback](FALLBACK) (see [`Solver::no_gpu_reason`]).
+    #[default]
+    Auto,
+    /// The CUDA GPU of this ordinal; [`Error::NoGpu`] if there is none.
+    Gpu(usize),
+    /// The CPU only: GPU algorithms are replaced by the [CPU fallback](FALLBACK).
+    Cpu,
+}
+
+/// The CPU algorithm that stands in for a GPU algorithm where there is no GPU.
+pub const FALLBACK: Algorithm = Algorithm::Dijkstra;
+
+/// Where a solve may stop early. Bounds keep the distances they report exact:
+/// a vertex is either reported with its shortest distance or as unreached
+/// ([`INFINITY`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stop {
+    /// Report only distances `<=` this weight word (scipy's `limit`); farther
+    /// vertices are unreached.
+    pub limit: Option<u32>,
+    /// Stop once this vertex's distance is final: exactly the vertices no
+    /// farther than it are reported (all reached ones if it is unreachable).
+    pub target: Option<usize>,
+}
+
+impl Stop {
+    /// Whether this stop bounds anything.
+    pub fn is_bounded(&self) -> bool {
+        self.limit.is_some() || self.target.is_some()
+    }
+
+    /// The largest distance reported for full distances `dist` (from a solve
+    /// that ran to the end, or far enough for the target's distance to be
+    /// final).
+    pub fn bound(&self, dist: &[u32]) -> u32 {
+        let target = self.target.map_or(INFINITY, |t| dist[t]);
+        self.limit.unwrap_or(INFINITY).min(target)
+    }
+
+    /// Marks every vertex beyond [`Stop::bound`] unreached.
+    pub fn apply(&self, dist: &mut [u32]) {
+        let bound = self.bound(dist);
+        if bound != INFINITY {
+            dist.iter_mut()
+                .filter(|d| **d > bound)
+                .for_each(|d| *d = INFINITY);
+        }
+    }
+
+    /// Checks the target against the graph's `num_vertices`.
+    fn check(&self, num_vertices: usize) -> Result<()> {
+        match self.target {
+            Some(t) if t >= num_vertices => Err(Error::InvalidArgument(format!(
+                "target vertex {t} is out of range: the graph has {num_vertices} vertices"
+            ))),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// How many solves to run per source: `warmup` untimed ones, then `runs`
+/// timed ones (the distances are those of the last).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Timing {
+    /// Untimed solves first.
+    pub warmup: u32,
+    /// Timed solves, at least 1.
+    pub runs: u32,
+}
+
+impl Default for Timing {
+    /// One solve, untimed warm-up none.
+    fn default() -> Self {
+        Timing { warmup: 0, runs: 1 }
+    }
+}
+
+/// What to solve: sources, algorithm and options.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Query {
+    /// The sources (graph vertices, 0-based); one distance row each, in this order.
+    pub sources: Vec<usize>,
+    /// The algorithm; [`Algorithm::Auto`] by default.
+    pub algorithm: Algorithm,
+    /// Parameters (near-far's Δ).
+    pub tuning: Tuning,
+    /// Early stop and reporting bound.
+    pub stop: Stop,
+    /// Also compute each source's shortest-path tree.
+    pub parents: bool,
+    /// Warm-up and timed solves per source.
+    pub timing: Timing,
+}
+
+impl Query {
+    /// A query from these sources with the default algorithm and options.
+    pub fn from_sources(sources: impl IntoIterator<Item = usize>) -> Query {
+        Query {
+            sources: sources.into_iter().collect(),
+            algorithm: Algorithm::Auto,
+            tuning: Tuning::default(),
+            stop: Stop::default(),
+            parents: false,
+            timing: Timing::default(),
+        }
+    }
+
+    /// This query with another algorithm.
+    pub fn algorithm(mut self, algorithm: Algorithm) -> Query {
+        self.algorithm = algorithm;
+        self
+    }
+
+    /// This query with a distance limit (a weight word, see [`Stop::limit`]).
+    pub fn limit(mut self, limit: u32) -> Query {
+        self.stop.limit = Some(limit);
+        self
+    }
+
+    /// This query stopped at a target vertex (see [`Stop::target`]).
+    pub fn target(mut self, target: usize) -> Query {
+        self.stop.target = Some(target);
+        self
+    }
+
+    /// This query with shortest-path trees.
+    pub fn with_parents(mut self) -> Query {
+        self.parents = true;
+        self
+    }
+}
+
+/// How a solve's times were taken.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Timer {
+    /// CUDA events around the whole solve on the GPU.
+    CudaEvents,
+    /// The host's monotonic clock around the call.
+    Host,
+}
+
+/// The result for one source.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SourceSolution {
+    /// The source (graph vertex).
+    pub source: usize,
+    /// One distance word per vertex ([`INFINITY`] when unreached or beyond
+    /// the query's bound); [`SourceSolution::distance`] reads one as a number.
+    pub dist: Vec<u32>,
+    /// The shortest-path tree, when asked for: each reported vertex's parent,
+    /// [`crate::parents::NO_PARENT`] for the source and unreported vertices.
+    pub parents: Option<Vec<u32>>,
+    /// Iterations of the algorithm's main loop, where it has one.
+    pub iterations: Option<u32>,
+    /// The time of each timed solve, ms.
+    pub times_ms: Vec<f64>,
+    /// How the times were taken.
+    pub timer: Timer,
+    weights: WeightKind,
+}
+
+impl SourceSolution {
+    /// The distance of `v` as a number; `None` when unreached.
+    pub fn distance(&self, v: usize) -> Option<f64> {
+        match self.dist[v] {
+            INFINITY => None,
+            d => Some(with_weight_type!(self.weights, W => W::to_f64(d))),
+        }
+    }
+
+    /// Every distance as an `f64`, `f64::INFINITY` when unreached.
+    pub fn distances_f64(&self) -> Vec<f64> {
+        (0..self.dist.len())
+            .map(|v| self.distance(v).unwrap_or(f64::INFINITY))
+            .collect()
+    }
+
+    /// The median of [`SourceSolution::times_ms`] (the upper one of an even count).
+    pub fn median_ms(&self) -> f64 {
+        median(&self.times_ms)
+    }
+
+    /// The path from the source to `target` in the tree (`None` when
+    /// unreached); an error if the query did not ask for parents.
+    pub fn path_to(&self, target: usize) -> Result<Option<Vec<usize>>> {
+        let tree = self.parents.as_deref().ok_or_else(|| {
+            Error::InvalidArgument("a path needs the shortest-path tree: ask for parents".into())
+        })?;
+        crate::parents::path(tree, self.source, target)
+    }
+}
+
+/// The result of a [`Query`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct Solution {
+    /// The algorithm the query asked for.
+    pub requested: Algorithm,
+    /// The algorithm that ran (`auto` resolved, the fallback for a GPU
+    /// algorithm without a GPU).
+    pub algorithm: Algorithm,
+    /// What `auto` chose, and why.
+    pub auto: Option<Choice>,
+    /// Where it ran.
+    pub device: algorithms::Device,
+    /// Time to prepare the GPU solver (uploads, allocations), ms.
+    pub prepare_ms: Option<f64>,
+    /// One row per source, in the query's order.
+    pub rows: Vec<SourceSolution>,
+}
+
+/// Runs queries on one device. Cheap to keep: the CUDA context and the kernels
+/// are loaded once, in [`Solver::new`].
+pub struct Solver {
+    gpu: Option<Gpu>,
+    no_gpu: Option<String>,
+}
+
+impl Solver {
+    /// A solver on `device`. With [`Device::Auto`], a machine without a usable
+    /// GPU gives a CPU solver ([`Solver::no_gpu_reason`] says why); with
+    /// [`Device::Gpu`] that is [`Error::NoGpu`].
+    pub fn new(device: Device) -> Result<Solver> {
+        let (gpu, no_gpu) = match device {
+            Device::Cpu => (None, Some("the CPU was asked for".to_string())),
+            Device::Gpu(ordinal) => (Some(Gpu::new(ordinal)?), None),
+            Device::Auto => match Gpu::new(0) {
+                Ok(gpu) => (Some(gpu), None),
+                Err(Error::NoGpu(reason)) => (None, Some(reason)),
+                Err(e) => return Err(e),
+            },
+        };
+        Ok(Solver { gpu, no_gpu })
+    }
+
+    /// The GPU, if the solver has one.
+    pub fn gpu(&self) -> Option<&Gpu> {
+        self.gpu.as_ref()
+    }
+
+    /// Why the solver has no GPU (`None` when it has one).
+    pub fn no_gpu_reason(&self) -> Option<&str> {
+        self.no_gpu.as_deref()
+    }
+
+    /// The algorithm that runs for `requested` on this solver from `source`:
+    /// `auto` resolved (with its choice), a GPU algorithm replaced by
+    /// [`FALLBACK`] without a GPU.
+    pub fn resolve(
+        &self,
+        graph: &Graph,
+        requested: Algorithm,
+        source: usize,
+    ) -> (Algorithm, Option<Choice>) {
+        match (requested, &self.gpu, requested.info().device) {
+            (_, None, algorithms::Device::Gpu) => (FALLBACK, None),
+            (Algorithm::Auto, Some(_), _) => {
+                let choice = auto::choose(graph, source);
+                (choice.algorithm, Some(choice))
+            }
+            _ => (requested, None),
+        }
+    }
+
+    /// Prepares `algorithm` (resolved with [`Solver::resolve`] from
+    /// `first_source`) for `graph`: on the GPU, uploads the graph and
+    /// allocates the solver's state once for every later solve.
+    pub fn prepare<'a>(
+        &'a self,
+        graph: &'a Graph<'a>,
+        algorithm: Algorithm,
+        tuning: Tuning,
+        first_source: usize,
+    ) -> Result<Prepared<'a>> {
+        distances::check_source(graph, first_source)?;
+        let (resolved, auto) = self.resolve(graph, algorithm, first_source);
+        let (engine, prepare_ms) = match (&self.gpu, resolved.info().device) {
+            (Some(gpu), algorithms::Device::Gpu) => {
+                let start = Instant::now();
+                let solver = resolved.prepare_gpu_tuned(gpu, graph, tuning)?;
+                gpu.synchronize()?;
+                (
+                    Engine::Gpu(gpu, solver),
+                    Some(start.elapsed().as_secs_f64() * 1e3),
+                )
+            }
+            _ => (Engine::Cpu, None),
+        };
+        Ok(Prepared {
+            graph,
+            requested: algorithm,
+            algorithm: resolved,
+            auto,
+            tuning,
+            engine,
+            prepare_ms,
+        })
+    }
+
+    /// Solves `query` on `graph`: prepares once, then solves from each source.
+    pub fn solve(&self, graph: &Graph, query: &Query) -> Result<Solution> {
+        let first = *query
+            .sources
+            .first()
+            .ok_or_else(|| Error::InvalidArgument("a query needs at least one source".into()))?;
+        let mut prepared = self.prepare(graph, query.algorithm, query.tuning, first)?;
+        let rows = query
+            .sources
+            .iter()
+            .map(|&source| prepared.solve(source, query.stop, query.parents, query.timing))
+            .collect::<Result<Vec<_>>>()?;
+        Ok(prepared.into_solution(rows))
+    }
+}
+
+/// What runs the solves of a [`Prepared`].
+enum Engine<'a> {
+    Gpu(&'a Gpu, Box<dyn GpuSolver + 'a>),
+    Cpu,
+}
+
+/// An algorithm ready to solve on one graph from any number of sources.
+pub struct Prepared<'a> {
+    graph: &'a Graph<'a>,
+    requested: Algorithm,
+    algorithm: Algorithm,
+    auto: Option<Choice>,
+    tuning: Tuning,
+    engine: Engine<'a>,
+    prepare_ms: Option<f64>,
+}
+
+impl<'a> Prepared<'a> {
+    /// The algorithm that runs.
+    pub fn algorithm(&self) -> Algorithm {
+        self.algorithm
+    }
+
+    /// What `auto` chose, if it was asked for.
+    pub fn auto_choice(&self) -> Option<&Choice> {
+        self.auto.as_ref()
+    }
+
+    /// Where the solves run.
+    pub fn device(&self) -> algorithms::Device {
+        match self.engine {
+            Engine::Gpu(..) => algorithms::Device::Gpu,
+            Engine::Cpu => algorithms::Device::Cpu,
+        }
+    }
+
+    /// The preparation time (GPU uploads and allocations), ms.
+    pub fn prepare_ms(&self) -> Option<f64> {
+        self.prepare_ms
+    }
+
+    /// Solves from `source`, `timing.warmup` untimed and `timing.runs` timed
+    /// times, reporting the distances within `stop` and, with `parents`, the
+    /// shortest-path tree computed on the same device.
+    pub fn solve(
+        &mut self,
+        source: usize,
+        stop: Stop,
+        parents: bool,
+        timing: Timing,
+    ) -> Result<SourceSolution> {
+        let graph = self.graph;
+        distances::check_source(graph, source)?;
+        stop.check(graph.num_vertices())?;
+        if timing.runs == 0 {
+            return Err(Error::InvalidArgument(
+                "at least one timed run is needed".into(),
+            ));
+        }
+        let (mut dist, iterations, times_ms, timer) = match &mut self.engine {
+            Engine::Gpu(_, solver) => {
+                let timed = solver.time_runs(source as u32, timing.warmup, timing.runs)?;
+                let dist = solver.distances()?;
+                (
+                    dist,
+                    Some(timed.iterations),
+                    timed.times_ms,
+                    Timer::CudaEvents,
+                )
+            }
+            Engine::Cpu => {
+                let mut times_ms = Vec::with_capacity(timing.runs as usize);
+                let mut last = None;
+                for run in 0..timing.warmup + timing.runs {
+                    let start = Instant::now();
+                    let solved = self.algorithm.solve_cpu_tuned(graph, source, self.tuning)?;
+                    if run >= timing.warmup {
+                        times_ms.push(start.elapsed().as_secs_f64() * 1e3);
+                    }
+                    last = Some(solved);
+                }
+                let (dist, iterations) = last.unwrap_or_default();
+                (dist, iterations, times_ms, Timer::Host)
+            }
+        };
+        stop.apply(&mut dist);
+        let parents = if parents {
+            Some(self.tree(source, &dist)?)
+        } else {
+            None
+        };
+        Ok(SourceSolution {
+            source,
+            dist,
+            parents,
+            iterations,
+            times_ms,
+            timer,
+            weights: graph.weight_kind(),
+        })
+    }
+
+    /// The shortest-path tree from `source` that the distances `dist` give,
+    /// computed where the solves run.
+    pub fn tree(&self, source: usize, dist: &[u32]) -> Result<Vec<u32>> {
+        match &self.engine {
+            Engine::Gpu(gpu, _) => {
+                crate::gpu::parents::shortest_path_tree(gpu, self.graph, source, dist)
+            }
+            Engine::Cpu => cpu::parents::shortest_path_tree(self.graph, source, dist),
+        }
+    }
+
+    /// The [`Solution`] of `rows` solved by this solver.
+    pub fn into_solution(self, rows: Vec<SourceSolution>) -> Solution {
+        Solution {
+            requested: self.requested,
+            device: self.device(),
+            algorithm: self.algorithm,
+            auto: self.auto,
+            prepare_ms: self.prepare_ms,
+            rows,
+        }
+    }
+}
+
+/// The median of `values` (the upper one of an even count); 0 when empty.
+pub fn median(values: &[f64]) -> f64 {
+    let mut sorted = values.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    sorted.get(sorted.len() / 2).copied().unwrap_or(0.0)
+}
