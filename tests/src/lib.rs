@@ -2,6 +2,7 @@
 //! replayed), and random graphs with the awkward cases the solvers must handle.
 
 pub mod models;
+pub mod queries;
 pub mod teams;
 
 use rand_xoshiro::Xoshiro256PlusPlus;

@@ -116,7 +116,7 @@ pub struct SolveArgs {
     sources_file: Option<PathBuf>,
     /// Report only distances <= D (scipy's `limit`): farther vertices are
     /// reported unreached. A number in the weights' type (`10`, `2.5`).
-    #[arg(long, value_name = "D", value_parser = parse_limit)]
+    #[arg(long, value_name = "D", value_parser = parse_limit, allow_negative_numbers = true)]
     limit: Option<String>,
     /// Point-to-point query: stop once T's distance is final (input
     /// numbering) and print its distance and a shortest path; vertices farther

@@ -93,6 +93,12 @@ pub struct ThreadCount {
     pub working: u64,
 }
 
+/// Whether the NVIDIA driver library (`libcuda.so`) can be opened here.
+pub fn driver_present() -> bool {
+    // SAFETY: only tries to open the driver library.
+    unsafe { cudarc::driver::sys::is_culib_present() }
+}
+
 /// One CUDA device with a context, the stream all work goes to, and the kernels.
 pub struct Gpu {
     ctx: Arc<CudaContext>,
@@ -104,9 +110,9 @@ impl Gpu {
     /// Opens device `ordinal` and loads the kernels. Without a driver or a device
     /// this is [`Error::NoGpu`], never a panic.
     pub fn new(ordinal: usize) -> Result<Gpu> {
-        // SAFETY: only tries to open the driver library; cudarc would panic on
-        // first use if it were missing, hence this check first.
-        if !unsafe { cudarc::driver::sys::is_culib_present() } {
+        // cudarc would panic on first use if the library were missing, hence
+        // this check first.
+        if !driver_present() {
             return Err(Error::NoGpu(
                 "the NVIDIA driver library (libcuda.so) was not found on this machine".into(),
             ));

@@ -1,0 +1,78 @@
+//! One test body for the library facade (`sssp::solver`), run on the CPU and
+//! on the GPU: random graphs with unreachable parts and zero weights, several
+//! sources (repeats included), limits, targets and trees, every row compared
+//! with the oracle bounded independently of `Stop::apply`.
+
+use gpu_kernels::distance::INFINITY;
+use sssp::algorithms::Algorithm;
+use sssp::solver::{Query, Solver, Stop};
+
+use crate::{TestRng, check_tree, random_graph};
+
+/// The oracle's distances from `source`, bounded as a query's stop says:
+/// written out here, not through `Stop`, so that the facade is checked
+/// against an independent reading of the contract.
+pub fn bounded_oracle(graph: &sssp::Graph, source: usize, stop: Stop) -> Vec<u32> {
+    let full = sssp::oracle::dijkstra(graph, source).expect("the oracle solves");
+    let mut bound = stop.limit.unwrap_or(INFINITY);
+    if let Some(target) = stop.target {
+        bound = bound.min(full[target]);
+    }
+    full.into_iter()
+        .map(|d| if d <= bound { d } else { INFINITY })
+        .collect()
+}
+
+/// Solves random queries with each of `algorithms` on `solver` and checks
+/// every distance and tree; `rounds` graphs of up to `max_n` vertices.
+pub fn check_random_queries(
+    solver: &Solver,
+    algorithms: &[Algorithm],
+    rng: &mut TestRng,
+    rounds: usize,
+    max_n: usize,
+) {
+    for round in 0..rounds {
+        let n = rng.range(1, max_n as u64) as usize;
+        // From empty (every vertex but the source unreachable) to dense.
+        let m = rng.below(4 * n as u64 + 1) as usize;
+        let max_weight = [0u32, 1, 5, 100][rng.below(4) as usize];
+        let graph = random_graph(rng, n, m, max_weight);
+        let sources: Vec<usize> = (0..rng.range(1, 4))
+            .map(|_| rng.below(n as u64) as usize)
+            .collect();
+        let stop = Stop {
+            limit: rng
+                .chance(0.4)
+                .then(|| rng.below(3 * max_weight as u64 + 2) as u32),
+            target: rng.chance(0.4).then(|| rng.below(n as u64) as usize),
+        };
+        for &algorithm in algorithms {
+            let context = format!(
+                "round {round}, {algorithm}, n = {n}, m = {m}, weights 0..={max_weight}, \
+                 sources {sources:?}, {stop:?}, seed {}",
+                rng.seed
+            );
+            let mut query = Query::from_sources(sources.clone()).algorithm(algorithm);
+            query.stop = stop;
+            query.parents = true;
+            let solution = solver
+                .solve(&graph, &query)
+                .unwrap_or_else(|e| panic!("{context}: {e}"));
+            assert_eq!(solution.rows.len(), sources.len(), "{context}: rows");
+            for (row, &source) in solution.rows.iter().zip(&sources) {
+                assert_eq!(row.source, source, "{context}: row order");
+                let expected = bounded_oracle(&graph, source, stop);
+                if let Some(v) = (0..n).find(|&v| row.dist[v] != expected[v]) {
+                    panic!(
+                        "{context}: from {source}, vertex {v}: expected {}, got {}",
+                        expected[v], row.dist[v]
+                    );
+                }
+                let tree = row.parents.as_deref().expect("parents were asked for");
+                check_tree(&graph, source, &expected, tree, &context);
+                assert!(!row.times_ms.is_empty(), "{context}: no time");
+            }
+        }
+    }
+}

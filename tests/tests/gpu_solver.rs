@@ -1,0 +1,75 @@
+//! The library facade on the GPU: the same random queries as on the CPU (several
+//! sources, limits, targets, trees) for every exact GPU algorithm on lists, and
+//! repeated solves that must not leak device memory.
+
+use sssp::algorithms::{self, Algorithm};
+use sssp::solver::{Device, Query, Solver, Stop};
+use sssp_tests::queries::check_random_queries;
+use sssp_tests::{TestRng, random_graph};
+
+fn gpu_solver() -> Solver {
+    Solver::new(Device::Gpu(0)).expect("a CUDA GPU")
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn gpu_queries_of_several_sources_with_limits_targets_and_trees_match_the_oracle() {
+    let mut rng = TestRng::new("gpu_queries");
+    let solver = gpu_solver();
+    let algorithms: Vec<Algorithm> = sssp_tests::exact_algorithms(algorithms::Device::Gpu, 0, 0);
+    check_random_queries(&solver, &algorithms, &mut rng, 12, 300);
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn a_thousand_solves_leak_no_device_memory() {
+    let mut rng = TestRng::new("gpu_leak");
+    let solver = gpu_solver();
+    let gpu = solver.gpu().expect("a GPU");
+    let graph = random_graph(&mut rng, 20_000, 80_000, 100);
+    let expected = sssp::oracle::dijkstra(&graph, 0).expect("oracle");
+    for algorithm in [Algorithm::Fast, Algorithm::NearFar, Algorithm::FGpu] {
+        let query = Query::from_sources([0]).algorithm(algorithm);
+        // One solve first: the context's own allocations settle.
+        solver.solve(&graph, &query).expect("solves");
+        let (free_before, _) = gpu.memory_info().expect("memory info");
+        // Each call uploads the graph and allocates the solver's state anew.
+        for k in 0..1000 {
+            let solution = solver.solve(&graph, &query).expect("solves");
+            if k % 250 == 0 {
+                assert_eq!(solution.rows[0].dist, expected, "{algorithm}, solve {k}");
+            }
+        }
+        let (free_after, _) = gpu.memory_info().expect("memory info");
+        // The graph and state are ~1 MB: a leak of one solve's buffers per
+        // call would be ~1 GB after 1000 calls.
+        assert!(
+            free_before.abs_diff(free_after) < 4 << 20,
+            "{algorithm}: free device memory {free_before} before and {free_after} after 1000 solves"
+        );
+        // And a prepared solver: the graph stays on the device.
+        let mut prepared = solver
+            .prepare(&graph, algorithm, Default::default(), 0)
+            .expect("prepares");
+        for k in 0..1000 {
+            let source = rng.below(graph.num_vertices() as u64) as usize;
+            let row = prepared
+                .solve(source, Stop::default(), false, Default::default())
+                .expect("solves");
+            if k % 100 == 0 {
+                assert_eq!(
+                    row.dist,
+                    sssp::oracle::dijkstra(&graph, source).expect("oracle"),
+                    "{algorithm}, prepared solve {k} from {source}, seed {}",
+                    rng.seed
+                );
+            }
+        }
+        drop(prepared);
+        let (free_end, _) = gpu.memory_info().expect("memory info");
+        assert!(
+            free_before.abs_diff(free_end) < 4 << 20,
+            "{algorithm}: free device memory {free_before} before and {free_end} after a prepared solver"
+        );
+    }
+}
