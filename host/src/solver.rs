@@ -25,7 +25,7 @@ use gpu_kernels::distance::{INFINITY, Weight};
 
 use crate::algorithms::{self, Algorithm, Tuning};
 use crate::auto::{self, Choice};
-use crate::gpu::{Gpu, GpuSolver};
+use crate::gpu::{Gpu, GpuSolver, ThreadCount};
 use crate::graph::{Graph, WeightKind, with_weight_type};
 use crate::{Error, Result, cpu, distances};
 
@@ -447,6 +447,16 @@ impl<'a> Prepared<'a> {
             timer,
             weights: graph.weight_kind(),
         })
+    }
+
+    /// Measuring mode of GPU solvers: one more untimed solve from `source`
+    /// counting the `relax` threads that found work (`None` where the solver
+    /// does not count, and on the CPU).
+    pub fn count_working_threads(&mut self, source: usize) -> Result<Option<ThreadCount>> {
+        match &mut self.engine {
+            Engine::Gpu(_, solver) => solver.count_working_threads(source as u32),
+            Engine::Cpu => Ok(None),
+        }
     }
 
     /// The shortest-path tree from `source` that the distances `dist` give,

@@ -28,7 +28,8 @@ fn cpu_benchmark_runs_verifies_and_reports() {
         saved.push(so_far.len());
         Ok(())
     };
-    let records = bench::run(&plan, None, &ProgressBar::hidden(), &mut save).unwrap();
+    let solver = sssp::Solver::new(sssp::Device::Cpu).unwrap();
+    let records = bench::run(&plan, &solver, &ProgressBar::hidden(), &mut save).unwrap();
     assert_eq!(saved, [5, 10, 15, 20]);
     assert_eq!(records.len(), 2 * 2 * 5);
     assert!(

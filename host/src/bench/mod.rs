@@ -19,10 +19,10 @@ use std::time::Instant;
 use indicatif::ProgressBar;
 use serde::{Deserialize, Serialize};
 
-use crate::algorithms::{Algorithm, Device};
+use crate::algorithms::{Algorithm, Device, Tuning};
 use crate::generate::random_graph;
-use crate::gpu::Gpu;
 use crate::graph::Graph;
+use crate::solver::{Solver, Stop, Timing};
 use crate::{Error, Result, distances, oracle};
 pub use plan::{BenchPlan, Layout};
 
@@ -127,12 +127,12 @@ pub fn floor_bytes(layout: Layout, n: usize, m: usize, iterations: u32) -> u64 {
 /// finished graphs).
 pub fn run(
     plan: &BenchPlan,
-    gpu: Option<&Gpu>,
+    solver: &Solver,
     progress: &ProgressBar,
     after_graph: &mut dyn FnMut(&[Record]) -> Result<()>,
 ) -> Result<Vec<Record>> {
     let algorithms = plan.algorithms()?;
-    if gpu.is_none() && algorithms.iter().any(|a| a.info().device == Device::Gpu) {
+    if solver.gpu().is_none() && algorithms.iter().any(|a| a.info().device == Device::Gpu) {
         return Err(Error::NoGpu(format!(
             "plan `{}` times GPU algorithms",
             plan.name
@@ -170,7 +170,7 @@ pub fn run(
                             plan.name,
                             graph_index + 1
                         ));
-                        (algo, measure(plan, gpu, &graph, algo))
+                        (algo, measure(plan, solver, &graph, algo))
                     })
                     .collect();
                 (
@@ -187,7 +187,7 @@ pub fn run(
                     plan.name,
                     graph_index + 1
                 ));
-                measured.push((algo, measure(plan, gpu, &graph, algo)));
+                measured.push((algo, measure(plan, solver, &graph, algo)));
             }
             measured.sort_by_key(|(algo, _)| algorithms.iter().position(|a| a == algo));
             for (algo, measured) in measured {
@@ -258,58 +258,34 @@ struct Measured {
     threads: Option<crate::gpu::ThreadCount>,
 }
 
-fn measure(
-    plan: &BenchPlan,
-    gpu: Option<&Gpu>,
-    graph: &Graph,
-    algo: Algorithm,
-) -> Result<Measured> {
-    match (algo.info().device, gpu) {
-        (Device::Gpu, Some(gpu)) => {
-            let start = Instant::now();
-            let mut solver = algo.prepare_gpu(gpu, graph)?;
-            gpu.synchronize()?;
-            let prepare_ms = start.elapsed().as_secs_f64() * 1e3;
-            let timed = solver.time_runs(0, plan.warmup, plan.repetitions)?;
-            let dist = solver.distances()?;
-            let threads = if plan.measure_threads {
-                solver.count_working_threads(0)?
-            } else {
-                None
-            };
-            Ok(Measured {
-                dist,
-                iterations: Some(timed.iterations),
-                times_ms: timed.times_ms,
-                prepare_ms,
-                threads,
-            })
-        }
-        (Device::Gpu, None) => Err(Error::NoGpu(format!("{algo} needs a GPU"))),
-        (Device::Cpu, _) => {
-            let mut times_ms = Vec::new();
-            let mut result = None;
-            for _ in 0..plan.cpu_repetitions.max(1) {
-                let start = Instant::now();
-                let solved = algo.solve_cpu(graph, 0)?;
-                times_ms.push(start.elapsed().as_secs_f64() * 1e3);
-                result = Some(solved);
-            }
-            let (dist, iterations) = result.unwrap_or_default();
-            Ok(Measured {
-                dist,
-                iterations,
-                times_ms,
-                prepare_ms: 0.0,
-                threads: None,
-            })
-        }
-    }
+/// Solves from vertex 0 the way the CLI does ([`Solver::prepare`], then
+/// [`crate::solver::Prepared::solve`]): GPU algorithms with the plan's warm-up
+/// and repetitions, CPU ones `cpu_repetitions` times.
+fn measure(plan: &BenchPlan, solver: &Solver, graph: &Graph, algo: Algorithm) -> Result<Measured> {
+    let mut prepared = solver.prepare(graph, algo, Tuning::default(), 0)?;
+    let timing = match prepared.device() {
+        Device::Gpu => Timing {
+            warmup: plan.warmup,
+            runs: plan.repetitions.max(1),
+        },
+        Device::Cpu => Timing {
+            warmup: 0,
+            runs: plan.cpu_repetitions.max(1),
+        },
+    };
+    let row = prepared.solve(0, Stop::default(), false, timing)?;
+    let threads = if plan.measure_threads {
+        prepared.count_working_threads(0)?
+    } else {
+        None
+    };
+    Ok(Measured {
+        dist: row.dist,
+        iterations: row.iterations,
+        times_ms: row.times_ms,
+        prepare_ms: prepared.prepare_ms().unwrap_or(0.0),
+        threads,
+    })
 }
 
-/// The median of `values` (the upper one of an even count); 0 when empty.
-pub fn median(values: &[f64]) -> f64 {
-    let mut sorted = values.to_vec();
-    sorted.sort_by(f64::total_cmp);
-    sorted.get(sorted.len() / 2).copied().unwrap_or(0.0)
-}
+pub use crate::solver::median;

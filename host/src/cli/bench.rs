@@ -5,9 +5,9 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use sssp::Solver;
 use sssp::algorithms::Device;
 use sssp::bench::{self, BenchPlan, Report, plot, report};
-use sssp::gpu::Gpu;
 use sssp::gpu::bandwidth::copy_bandwidth;
 use sssp::{Error, Result};
 
@@ -105,8 +105,13 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         p.algorithms()
             .is_ok_and(|a| a.iter().any(|a| a.info().device == Device::Gpu))
     });
-    let gpu = if needs_gpu { Some(Gpu::new(0)?) } else { None };
-    let (device, copy_bytes_per_s) = match &gpu {
+    let solver = Solver::new(if needs_gpu {
+        sssp::solver::Device::Gpu(0)
+    } else {
+        sssp::solver::Device::Cpu
+    })?;
+    let gpu = solver.gpu();
+    let (device, copy_bytes_per_s) = match gpu {
         Some(gpu) => {
             let (free, _) = gpu.memory_info()?;
             let bytes = (1usize << 30).min(free as usize / 4);
@@ -156,7 +161,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
                 source,
             })
         };
-        let done = bench::run(plan, gpu.as_ref(), &progress, &mut save)?;
+        let done = bench::run(plan, &solver, &progress, &mut save)?;
         records.extend(done);
     }
     progress.finish_and_clear();
