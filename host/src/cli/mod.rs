@@ -20,6 +20,10 @@ Examples:
   host --graph g.csr --source 3 --output distances.txt
   host --graph graphs/rome99.gr --device cpu --verify --source 1
   host --graph graphs/rome99.gr --path-to 3353 --parents tree.txt
+  host --graph graphs/rome99.gr --sources 1,5,9 --limit 5000 --output d.txt
+  host --graph graphs/rome99.gr --sources-file sources.ss --output-format bin --output d.bin
+  host --graph graphs/rome99.gr --target 3353
+  host --graph soc.el --undirected --unweighted --source 0
   host --graph web.mtx.gz --json --output d.bin --output-format bin
   host --graph roads-km.gr --weights f32 --device cpu --verify
   host convert roads.gr.gz roads.csr
