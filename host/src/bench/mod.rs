@@ -12,6 +12,7 @@
 
 pub mod plan;
 pub mod plot;
+pub mod real;
 pub mod report;
 
 use std::time::Instant;

@@ -6,16 +6,19 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use sssp::Solver;
-use sssp::algorithms::Device;
+use sssp::algorithms::{Algorithm, Device};
+use sssp::bench::real;
 use sssp::bench::{self, BenchPlan, Report, plot, report};
 use sssp::gpu::bandwidth::copy_bandwidth;
+use sssp::solver::Timing;
 use sssp::{Error, Result};
 
 #[derive(Debug, Args)]
 pub struct BenchArgs {
     /// quick (under a minute), fig6 (Martín et al. Fig. 6, lists), fig7 (Fig. 7,
     /// matrices), tables (Ortega-Arranz et al. Tables I and II), beyond (fast,
-    /// near-far and auto against the paper variants, lists).
+    /// near-far and auto against the paper variants, lists), real (graph files:
+    /// --graphs or --graph-dir, optionally against GAPBS with --gapbs).
     #[arg(long, default_value = "quick")]
     preset: String,
     /// Run only these plans of the preset (e.g. `tables-lists`; comma-separated).
@@ -52,6 +55,20 @@ pub struct BenchArgs {
     /// No progress bar.
     #[arg(long, short)]
     quiet: bool,
+    /// `--preset real`: these graph files (any format the solver reads).
+    #[arg(long, value_delimiter = ',')]
+    graphs: Option<Vec<PathBuf>>,
+    /// `--preset real`: every graph file of this folder (when --graphs is not
+    /// given).
+    #[arg(long, default_value = "../shared/graphs")]
+    graph_dir: PathBuf,
+    /// `--preset real`: GAPBS's `sssp` binary, run on the same graph and
+    /// source in the same run with its Δ swept (its threads: OMP_NUM_THREADS).
+    #[arg(long, value_name = "PATH")]
+    gapbs: Option<PathBuf>,
+    /// `--preset real`: trials of each GAPBS run (its median is taken).
+    #[arg(long, default_value_t = 8)]
+    gapbs_trials: u32,
 }
 
 pub fn run(args: &BenchArgs) -> Result<()> {
@@ -74,6 +91,9 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         let report = Report::merge(reports)
             .ok_or_else(|| Error::InvalidArgument("--from names no file".into()))?;
         return write_outputs(&out_dir(args)?, report);
+    }
+    if args.preset == "real" {
+        return run_real(args);
     }
     let mut plans = BenchPlan::preset(&args.preset)?;
     if let Some(only) = &args.plans {
@@ -182,6 +202,56 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         }),
         _ => Ok(()),
     }
+}
+
+/// `host bench --preset real`: graph files, every candidate verified, GAPBS
+/// in the same run.
+fn run_real(args: &BenchArgs) -> Result<()> {
+    let graphs = match &args.graphs {
+        Some(graphs) => graphs.clone(),
+        None => real::graphs_in(&args.graph_dir)?,
+    };
+    let algorithms = match &args.algos {
+        Some(names) => names
+            .iter()
+            .map(|name| name.parse().map_err(Error::InvalidArgument))
+            .collect::<Result<Vec<Algorithm>>>()?,
+        None => real::RealPlan::DEFAULT_ALGORITHMS.to_vec(),
+    };
+    let out = out_dir(args)?;
+    let plan = real::RealPlan {
+        graphs,
+        algorithms,
+        timing: Timing {
+            warmup: 1,
+            runs: args.reps.unwrap_or(10).max(1),
+        },
+        gapbs: args.gapbs.clone(),
+        gapbs_trials: args.gapbs_trials,
+        scratch: out.clone(),
+    };
+    let solver = Solver::new(sssp::solver::Device::Auto)?;
+    if let Some(reason) = solver.no_gpu_reason() {
+        eprintln!("notice: no CUDA GPU ({reason}): GPU algorithms run as their CPU fallback");
+    }
+    let quiet = args.quiet;
+    let report = real::run(&plan, &solver, &mut |step| {
+        if !quiet {
+            eprintln!("{step}");
+        }
+    })?;
+    report::write_file(&out.join("runs.csv"), &real::csv(&report))?;
+    let json = serde_json::to_string_pretty(&report)
+        .map_err(|e| Error::InvalidArgument(format!("cannot write runs.json: {e}")))?;
+    report::write_file(&out.join("runs.json"), &json)?;
+    let summary = real::markdown(&report);
+    report::write_file(&out.join("summary.md"), &summary)?;
+    println!("{summary}");
+    println!(
+        "wrote runs.csv, runs.json and summary.md to {}",
+        out.display()
+    );
+    Ok(())
 }
 
 /// The checkpoint of a bench run in progress, in its output folder.

@@ -1,0 +1,395 @@
+//! `host bench --preset real`: the project's algorithms on graph files (road
+//! networks, social graphs, meshes…), every result verified against the
+//! oracle, and optionally GAPBS's parallel Δ-stepping (`sssp` of the GAP
+//! Benchmark Suite) on the same graph and source in the same run, its Δ swept,
+//! so that the speed-ups are ratios measured together.
+//!
+//! GAPBS reads the graph from a weighted edge list (`.wel`, 0-based `u v w`
+//! lines) that this module writes from the loaded graph, so both solve exactly
+//! the same arcs from the same vertex; its times are the median of its trials
+//! ("Trial Time"), which exclude reading and building the graph, like the
+//! GPU's CUDA-event times exclude loading and upload.
+
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde::{Deserialize, Serialize};
+
+use crate::algorithms::{self, Algorithm, Tuning};
+use crate::formats::{self, LoadOptions};
+use crate::graph::{Graph, WeightKind};
+use crate::solver::{Solver, Stop, Timing, median};
+use crate::{Error, Result, distances, oracle};
+
+/// What a real-graph benchmark runs.
+#[derive(Clone, Debug)]
+pub struct RealPlan {
+    /// The graph files, any format the CLI reads.
+    pub graphs: Vec<PathBuf>,
+    /// The project's algorithms, in order (`auto` included to see its choice).
+    pub algorithms: Vec<Algorithm>,
+    /// Warm-up and timed solves of each algorithm.
+    pub timing: Timing,
+    /// GAPBS's `sssp` binary, if it is to run too.
+    pub gapbs: Option<PathBuf>,
+    /// Trials of each GAPBS run (`-n`).
+    pub gapbs_trials: u32,
+    /// Where GAPBS's edge lists are written.
+    pub scratch: PathBuf,
+}
+
+impl RealPlan {
+    /// The default candidates: every algorithm `auto` chooses from, and `auto`.
+    pub const DEFAULT_ALGORITHMS: [Algorithm; 4] = [
+        Algorithm::Auto,
+        Algorithm::Fast,
+        Algorithm::FastCrauser,
+        Algorithm::NearFar,
+    ];
+}
+
+/// One algorithm on one graph.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct RealRecord {
+    /// The graph file's name.
+    pub graph: String,
+    /// Vertices and arcs.
+    pub n: usize,
+    /// Arcs.
+    pub m: usize,
+    /// The source (0-based graph id).
+    pub source: usize,
+    /// The algorithm asked for.
+    pub algorithm: String,
+    /// What ran (`auto`'s choice).
+    pub ran: String,
+    /// `GPU` or `CPU`.
+    pub device: String,
+    /// Iterations of its main loop.
+    pub iterations: Option<u32>,
+    /// Every timed solve, ms.
+    pub times_ms: Vec<f64>,
+    /// Their median, ms.
+    pub median_ms: f64,
+    /// Whether every distance equals the oracle's.
+    pub verified: bool,
+}
+
+/// GAPBS on one graph: its best Δ and every Δ tried.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct GapbsRecord {
+    /// The graph file's name.
+    pub graph: String,
+    /// (Δ, median trial time in ms) for every Δ of the sweep.
+    pub sweep: Vec<(u64, f64)>,
+    /// The Δ with the smallest median.
+    pub best_delta: u64,
+    /// That median, ms.
+    pub best_ms: f64,
+}
+
+/// Everything one real-graph benchmark measured.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct RealReport {
+    /// The GPU's name, or `none`.
+    pub device: String,
+    /// GAPBS's threads (`OMP_NUM_THREADS`, or all cores).
+    pub gapbs_threads: Option<String>,
+    /// The project's runs.
+    pub records: Vec<RealRecord>,
+    /// GAPBS's runs.
+    pub gapbs: Vec<GapbsRecord>,
+}
+
+/// Runs `plan` on `solver`; `progress` gets a line per step.
+pub fn run(plan: &RealPlan, solver: &Solver, progress: &mut dyn FnMut(&str)) -> Result<RealReport> {
+    let mut report = RealReport {
+        device: match solver.gpu() {
+            Some(gpu) => gpu.name()?,
+            None => "none".into(),
+        },
+        gapbs_threads: plan.gapbs.as_ref().map(|_| {
+            std::env::var("OMP_NUM_THREADS").unwrap_or_else(|_| {
+                std::thread::available_parallelism()
+                    .map_or("?".into(), |n| format!("{n} (all cores)"))
+            })
+        }),
+        records: Vec::new(),
+        gapbs: Vec::new(),
+    };
+    for path in &plan.graphs {
+        let name = path.file_name().map_or_else(
+            || path.display().to_string(),
+            |n| n.to_string_lossy().into(),
+        );
+        progress(&format!("{name}: loading"));
+        let graph =
+            formats::load_with(path, None, LoadOptions::default(), &mut |_| {})?.into_graph()?;
+        let source = 0;
+        let expected = oracle::dijkstra(&graph, source)?;
+        for &algorithm in &plan.algorithms {
+            progress(&format!("{name}: {algorithm}"));
+            let mut prepared = solver.prepare(&graph, algorithm, Tuning::default(), source)?;
+            let row = prepared.solve(source, Stop::default(), false, plan.timing)?;
+            let verified = distances::compare(graph.weight_kind(), &expected, &row.dist).is_ok();
+            if !verified && algorithm.info().exact {
+                return Err(Error::Mismatch {
+                    vertex: 0,
+                    expected: "the oracle's distances".into(),
+                    found: format!("different distances from {algorithm} on {name}"),
+                    count: 1,
+                    num_vertices: graph.num_vertices(),
+                });
+            }
+            report.records.push(RealRecord {
+                graph: name.clone(),
+                n: graph.num_vertices(),
+                m: graph.num_edges(),
+                source,
+                algorithm: algorithm.name().into(),
+                ran: prepared.algorithm().name().into(),
+                device: match prepared.device() {
+                    algorithms::Device::Gpu => "GPU".into(),
+                    algorithms::Device::Cpu => "CPU".into(),
+                },
+                iterations: row.iterations,
+                median_ms: row.median_ms(),
+                times_ms: row.times_ms,
+                verified,
+            });
+        }
+        if let Some(gapbs) = &plan.gapbs {
+            match graph.weight_kind() {
+                WeightKind::F32 => progress(&format!(
+                    "{name}: GAPBS skipped: it takes integer weights only"
+                )),
+                WeightKind::U32 => {
+                    progress(&format!("{name}: GAPBS Δ sweep"));
+                    report
+                        .gapbs
+                        .push(run_gapbs(gapbs, plan, &graph, source, &name)?);
+                }
+            }
+        }
+    }
+    Ok(report)
+}
+
+/// The Δ values GAPBS may try on `graph`, ascending: powers of two from 1/16
+/// to 1024 times its mean weight (social graphs do best near the mean weight,
+/// road networks at tens to hundreds of times it), at least 1. The sweep stops
+/// once two Δ in a row are slower than the best so far.
+pub fn gapbs_deltas(graph: &Graph) -> Vec<u64> {
+    let weights = graph.weights();
+    let mean = if weights.is_empty() {
+        1.0
+    } else {
+        weights.iter().map(|&w| w as f64).sum::<f64>() / weights.len() as f64
+    };
+    let mut deltas: Vec<u64> = (-4..=10)
+        .map(|k| ((mean * 2f64.powi(k)).round() as u64).max(1))
+        .collect();
+    deltas.dedup();
+    deltas
+}
+
+/// Runs GAPBS's `sssp` on `graph` from `source` for each Δ of [`gapbs_deltas`].
+fn run_gapbs(
+    gapbs: &Path,
+    plan: &RealPlan,
+    graph: &Graph,
+    source: usize,
+    name: &str,
+) -> Result<GapbsRecord> {
+    let wel = plan.scratch.join(format!("{name}.wel"));
+    write_wel(&wel, graph)?;
+    let mut sweep = Vec::new();
+    for delta in gapbs_deltas(graph) {
+        let output = Command::new(gapbs)
+            .arg("-f")
+            .arg(&wel)
+            .args(["-r", &source.to_string()])
+            .args(["-n", &plan.gapbs_trials.max(1).to_string()])
+            .args(["-d", &delta.to_string()])
+            .output()
+            .map_err(|source| Error::Io {
+                path: gapbs.to_path_buf(),
+                source,
+            })?;
+        let text = String::from_utf8_lossy(&output.stdout);
+        let trials: Vec<f64> = text
+            .lines()
+            .filter_map(|line| line.trim().strip_prefix("Trial Time:"))
+            .filter_map(|t| t.trim().parse::<f64>().ok())
+            .map(|s| s * 1e3)
+            .collect();
+        if !output.status.success() || trials.is_empty() {
+            return Err(Error::InvalidArgument(format!(
+                "{}: GAPBS on {name} with Δ {delta} printed no trial time (exit {}): {}",
+                gapbs.display(),
+                output.status,
+                String::from_utf8_lossy(&output.stderr)
+            )));
+        }
+        sweep.push((delta, median(&trials)));
+        let best = sweep.iter().map(|s| s.1).fold(f64::INFINITY, f64::min);
+        if sweep.len() >= 3 && sweep[sweep.len() - 2..].iter().all(|s| s.1 > best) {
+            break;
+        }
+    }
+    let (best_delta, best_ms) = sweep
+        .iter()
+        .copied()
+        .min_by(|a, b| a.1.total_cmp(&b.1))
+        .unwrap_or((0, f64::NAN));
+    std::fs::remove_file(&wel).map_err(|source| Error::Io { path: wel, source })?;
+    Ok(GapbsRecord {
+        graph: name.into(),
+        sweep,
+        best_delta,
+        best_ms,
+    })
+}
+
+/// Writes `graph` as a weighted edge list: `u v w` lines, 0-based.
+fn write_wel(path: &Path, graph: &Graph) -> Result<()> {
+    let io_error = |source| Error::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let mut out = BufWriter::new(std::fs::File::create(path).map_err(io_error)?);
+    let csr = graph.csr();
+    for u in 0..graph.num_vertices() {
+        for (v, w) in csr.edges(u) {
+            writeln!(out, "{u} {v} {w}").map_err(io_error)?;
+        }
+    }
+    out.flush().map_err(io_error)
+}
+
+/// The markdown summary: per graph, each algorithm's median and its speed-up
+/// over GAPBS's best Δ, and `auto` against the fastest project algorithm.
+pub fn markdown(report: &RealReport) -> String {
+    let mut text = format!(
+        "# Real graphs\n\nDevice: {}. GAPBS threads: {}. Times are medians in ms; every \
+         project result verified against the oracle; source = vertex 0 (the file's first).\n\n",
+        report.device,
+        report.gapbs_threads.as_deref().unwrap_or("GAPBS not run")
+    );
+    text.push_str(
+        "| graph | n | m | algorithm | ran | iterations | median ms | GAPBS best ms (Δ) | speed-up over GAPBS | verified |\n|---|---|---|---|---|---|---|---|---|---|\n",
+    );
+    let mut graphs: Vec<&str> = report.records.iter().map(|r| r.graph.as_str()).collect();
+    graphs.dedup();
+    let mut auto_lines = Vec::new();
+    for graph in graphs {
+        let gapbs = report.gapbs.iter().find(|g| g.graph == graph);
+        let records: Vec<&RealRecord> =
+            report.records.iter().filter(|r| r.graph == graph).collect();
+        for r in &records {
+            let (gapbs_cell, speedup) = match gapbs {
+                Some(g) => (
+                    format!("{:.3} ({})", g.best_ms, g.best_delta),
+                    format!("{:.2}×", g.best_ms / r.median_ms),
+                ),
+                None => ("-".into(), "-".into()),
+            };
+            text.push_str(&format!(
+                "| {graph} | {} | {} | {} | {} | {} | {:.3} | {gapbs_cell} | {speedup} | {} |\n",
+                r.n,
+                r.m,
+                r.algorithm,
+                r.ran,
+                r.iterations.map_or("-".into(), |i| i.to_string()),
+                r.median_ms,
+                r.verified
+            ));
+        }
+        let best = records
+            .iter()
+            .filter(|r| r.algorithm != "auto")
+            .min_by(|a, b| a.median_ms.total_cmp(&b.median_ms));
+        if let (Some(auto), Some(best)) = (records.iter().find(|r| r.algorithm == "auto"), best) {
+            auto_lines.push(format!(
+                "- {graph}: auto ran {} in {:.3} ms; the fastest candidate, {}, {:.3} ms: auto is {:.2}× the best",
+                auto.ran,
+                auto.median_ms,
+                best.algorithm,
+                best.median_ms,
+                auto.median_ms / best.median_ms
+            ));
+        }
+    }
+    if !auto_lines.is_empty() {
+        text.push_str("\n`auto` against the fastest candidate:\n\n");
+        text.push_str(&auto_lines.join("\n"));
+        text.push('\n');
+    }
+    if !report.gapbs.is_empty() {
+        text.push_str("\nGAPBS Δ sweeps (Δ: median ms):\n\n");
+        for g in &report.gapbs {
+            let cells: Vec<String> = g
+                .sweep
+                .iter()
+                .map(|(d, ms)| format!("{d}: {ms:.3}"))
+                .collect();
+            text.push_str(&format!("- {}: {}\n", g.graph, cells.join(", ")));
+        }
+    }
+    text
+}
+
+/// `runs.csv`: one line per project run and per GAPBS Δ.
+pub fn csv(report: &RealReport) -> String {
+    let mut text =
+        String::from("graph,n,m,solver,ran,device,iterations,delta,median_ms,verified\n");
+    for r in &report.records {
+        text.push_str(&format!(
+            "{},{},{},{},{},{},{},,{:.4},{}\n",
+            r.graph,
+            r.n,
+            r.m,
+            r.algorithm,
+            r.ran,
+            r.device,
+            r.iterations.map_or(String::new(), |i| i.to_string()),
+            r.median_ms,
+            r.verified
+        ));
+    }
+    for g in &report.gapbs {
+        let (n, m) = report
+            .records
+            .iter()
+            .find(|r| r.graph == g.graph)
+            .map_or((0, 0), |r| (r.n, r.m));
+        for (delta, ms) in &g.sweep {
+            text.push_str(&format!(
+                "{},{n},{m},gapbs,gapbs,CPU,,{delta},{ms:.4},\n",
+                g.graph
+            ));
+        }
+    }
+    text
+}
+
+/// The graph files of a directory that the CLI reads (by extension), sorted.
+pub fn graphs_in(dir: &Path) -> Result<Vec<PathBuf>> {
+    let entries = std::fs::read_dir(dir).map_err(|source| Error::Io {
+        path: dir.to_path_buf(),
+        source,
+    })?;
+    let mut graphs: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.is_file() && formats::detect(p).is_ok())
+        .collect();
+    graphs.sort();
+    if graphs.is_empty() {
+        return Err(Error::InvalidArgument(format!(
+            "{}: no graph file (.gr, .mtx, .el, .csr, optionally .gz) in this folder",
+            dir.display()
+        )));
+    }
+    Ok(graphs)
+}
