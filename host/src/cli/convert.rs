@@ -16,7 +16,7 @@ const PROGRESS_MIN_BYTES: u64 = 4 << 20;
 
 #[derive(Debug, Args)]
 pub struct ConvertArgs {
-    /// The graph to read: .gr, .mtx, .el, .txt (optionally .gz) or .csr.
+    /// The graph to read: .gr, .mtx, .el, .wel, .txt (optionally .gz) or .csr.
     input: PathBuf,
     /// The g.csr file to write.
     output: PathBuf,

@@ -72,7 +72,7 @@ impl From<OutputFormat> for output::OutputFormat {
 #[derive(Debug, Args)]
 pub struct SolveArgs {
     /// The graph: g.csr (.csr, see graphs/README.md), DIMACS (.gr), Matrix Market
-    /// (.mtx), edge list (.el, .txt); a text format may be gzipped (.gr.gz, …).
+    /// (.mtx), edge list (.el, .wel, .txt); a text format may be gzipped (.gr.gz, …).
     /// The format comes from the extension unless --format names it.
     #[arg(long, required = true)]
     graph: Option<PathBuf>,

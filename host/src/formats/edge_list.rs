@@ -1,4 +1,4 @@
-//! Plain edge lists (`.el`, `.txt`), as SNAP and many tools write them:
+//! Plain edge lists (`.el`, `.wel`, `.txt`), as SNAP, GAPBS and many tools write them:
 //!
 //! ```text
 //! # comment (or % comment)

@@ -91,7 +91,7 @@ impl Format {
             "csr" => Some(Format::Csr),
             "gr" => Some(Format::Dimacs),
             "mtx" => Some(Format::MatrixMarket),
-            "el" | "txt" => Some(Format::EdgeList),
+            "el" | "wel" | "txt" => Some(Format::EdgeList),
             _ => None,
         }
     }
