@@ -84,3 +84,48 @@ fn cpu_benchmark_runs_verifies_and_reports() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn real_graph_bench_verifies_every_candidate_and_reports_them() {
+    use sssp::algorithms::Algorithm;
+    use sssp::bench::real::{self, RealPlan};
+    let rome = sssp_tests::find_graph("rome99.gr").expect("graphs/rome99.gr");
+    let dir = sssp_tests::TempDir::new("real-bench");
+    let plan = RealPlan {
+        graphs: vec![rome],
+        algorithms: vec![Algorithm::Auto, Algorithm::NearFarCpu, Algorithm::Dijkstra],
+        timing: sssp::solver::Timing { warmup: 0, runs: 2 },
+        gapbs: None,
+        gapbs_trials: 1,
+        scratch: dir.path(""),
+    };
+    let solver = sssp::Solver::new(sssp::Device::Cpu).unwrap();
+    let mut steps = Vec::new();
+    let report = real::run(&plan, &solver, &mut |s| steps.push(s.to_string())).unwrap();
+    assert_eq!(report.records.len(), 3);
+    for record in &report.records {
+        assert!(record.verified, "{record:?}");
+        assert_eq!((record.n, record.m), (3353, 8870));
+        assert_eq!(record.times_ms.len(), 2);
+    }
+    // Without a GPU, `auto` runs the CPU fallback.
+    assert_eq!(report.records[0].ran, sssp::solver::FALLBACK.name());
+    let summary = real::markdown(&report);
+    assert!(
+        summary.contains("| rome99.gr | 3353 | 8870 | near-far-cpu |"),
+        "{summary}"
+    );
+    assert!(summary.contains("auto is"), "{summary}");
+    assert_eq!(real::csv(&report).lines().count(), 1 + 3);
+}
+
+#[test]
+fn gapbs_deltas_span_the_mean_weight() {
+    let graph = sssp::Graph::from_edges(3, &[(0, 1, 100), (1, 2, 300)]).unwrap();
+    let deltas = sssp::bench::real::gapbs_deltas(&graph);
+    // Mean 200: 200/16 rounded .. 200·1024, ascending powers of two.
+    assert_eq!(deltas.first(), Some(&13));
+    assert_eq!(deltas.last(), Some(&204_800));
+    assert!(deltas.contains(&200));
+    assert!(deltas.windows(2).all(|w| w[0] < w[1]));
+}

@@ -74,6 +74,10 @@ pub struct RealRecord {
     pub median_ms: f64,
     /// Whether every distance equals the oracle's.
     pub verified: bool,
+    /// Why the algorithm did not run on this graph (it refused it: too large
+    /// for its mode, say); the times are then empty.
+    #[serde(default)]
+    pub refused: Option<String>,
 }
 
 /// GAPBS on one graph: its best Δ and every Δ tried.
@@ -130,7 +134,34 @@ pub fn run(plan: &RealPlan, solver: &Solver, progress: &mut dyn FnMut(&str)) -> 
         let expected = oracle::dijkstra(&graph, source)?;
         for &algorithm in &plan.algorithms {
             progress(&format!("{name}: {algorithm}"));
-            let mut prepared = solver.prepare(&graph, algorithm, Tuning::default(), source)?;
+            let record = |ran: Algorithm, device: &str| RealRecord {
+                graph: name.clone(),
+                n: graph.num_vertices(),
+                m: graph.num_edges(),
+                source,
+                algorithm: algorithm.name().into(),
+                ran: ran.name().into(),
+                device: device.into(),
+                iterations: None,
+                times_ms: Vec::new(),
+                median_ms: f64::NAN,
+                verified: false,
+                refused: None,
+            };
+            let mut prepared = match solver.prepare(&graph, algorithm, Tuning::default(), source) {
+                Ok(prepared) => prepared,
+                // A solver that does not take this graph (a mode's size
+                // limit, device memory) is reported, and the others go on.
+                Err(e @ (Error::InvalidArgument(_) | Error::OutOfMemory { .. })) => {
+                    progress(&format!("{name}: {algorithm} refused: {e}"));
+                    report.records.push(RealRecord {
+                        refused: Some(e.to_string()),
+                        ..record(algorithm, "-")
+                    });
+                    continue;
+                }
+                Err(e) => return Err(e),
+            };
             let row = prepared.solve(source, Stop::default(), false, plan.timing)?;
             let verified = distances::compare(graph.weight_kind(), &expected, &row.dist).is_ok();
             if !verified && algorithm.info().exact {
@@ -142,21 +173,16 @@ pub fn run(plan: &RealPlan, solver: &Solver, progress: &mut dyn FnMut(&str)) -> 
                     num_vertices: graph.num_vertices(),
                 });
             }
+            let device = match prepared.device() {
+                algorithms::Device::Gpu => "GPU",
+                algorithms::Device::Cpu => "CPU",
+            };
             report.records.push(RealRecord {
-                graph: name.clone(),
-                n: graph.num_vertices(),
-                m: graph.num_edges(),
-                source,
-                algorithm: algorithm.name().into(),
-                ran: prepared.algorithm().name().into(),
-                device: match prepared.device() {
-                    algorithms::Device::Gpu => "GPU".into(),
-                    algorithms::Device::Cpu => "CPU".into(),
-                },
                 iterations: row.iterations,
                 median_ms: row.median_ms(),
                 times_ms: row.times_ms,
                 verified,
+                ..record(prepared.algorithm(), device)
             });
         }
         if let Some(gapbs) = &plan.gapbs {
@@ -288,6 +314,13 @@ pub fn markdown(report: &RealReport) -> String {
         let records: Vec<&RealRecord> =
             report.records.iter().filter(|r| r.graph == graph).collect();
         for r in &records {
+            if let Some(why) = &r.refused {
+                text.push_str(&format!(
+                    "| {graph} | {} | {} | {} | refused: {why} | | | | | |\n",
+                    r.n, r.m, r.algorithm
+                ));
+                continue;
+            }
             let (gapbs_cell, speedup) = match gapbs {
                 Some(g) => (
                     format!("{:.3} ({})", g.best_ms, g.best_delta),
@@ -308,7 +341,7 @@ pub fn markdown(report: &RealReport) -> String {
         }
         let best = records
             .iter()
-            .filter(|r| r.algorithm != "auto")
+            .filter(|r| r.algorithm != "auto" && r.refused.is_none())
             .min_by(|a, b| a.median_ms.total_cmp(&b.median_ms));
         if let (Some(auto), Some(best)) = (records.iter().find(|r| r.algorithm == "auto"), best) {
             auto_lines.push(format!(
@@ -344,7 +377,7 @@ pub fn markdown(report: &RealReport) -> String {
 pub fn csv(report: &RealReport) -> String {
     let mut text =
         String::from("graph,n,m,solver,ran,device,iterations,delta,median_ms,verified\n");
-    for r in &report.records {
+    for r in report.records.iter().filter(|r| r.refused.is_none()) {
         text.push_str(&format!(
             "{},{},{},{},{},{},{},,{:.4},{}\n",
             r.graph,
