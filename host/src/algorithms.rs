@@ -153,6 +153,8 @@ catalogue! {
         "sequential DA2CF on the weight matrix, push, running the matrix kernels' per-thread logic block by block";
     MatrixUCpu => "matrix-u-cpu", "U^CPU on adjacency matrices (Martín et al.)", Cpu, true,
         "sequential DA2CF on the weight matrix, pull, running the matrix kernels' per-thread logic block by block";
+    DeltaCpu => "delta-cpu", "parallel Δ-stepping (GAPBS's design)", Cpu, true,
+        "Δ-stepping on every CPU core (rayon): buckets of width Δ (--delta, or 32 · mean weight / mean degree) in order, thread-local bins, bucket fusion; the solver where there is no GPU";
     Dijkstra => "dijkstra", "Dijkstra (binary heap)", Cpu, true,
         "the CPU oracle: Dijkstra with a binary heap in 64-bit distances";
 }
@@ -173,11 +175,11 @@ impl Algorithm {
     }
 
     /// Whether the algorithm reads [`Tuning::delta`]: near-far on either
-    /// device, and `auto`, which may choose near-far.
+    /// device, `delta-cpu`, and `auto`, which may choose near-far.
     pub fn takes_delta(self) -> bool {
         matches!(
             self,
-            Algorithm::NearFar | Algorithm::NearFarCpu | Algorithm::Auto
+            Algorithm::NearFar | Algorithm::NearFarCpu | Algorithm::DeltaCpu | Algorithm::Auto
         )
     }
 
@@ -304,6 +306,15 @@ impl Algorithm {
         }
         match self {
             Dijkstra => Ok((oracle::dijkstra(graph, source)?, None)),
+            DeltaCpu => {
+                let result = cpu::delta_stepping::delta_stepping(
+                    graph,
+                    source,
+                    tuning.delta,
+                    Default::default(),
+                )?;
+                Ok((result.dist, Some(result.rounds)))
+            }
             NearFarCpu => {
                 let result = cpu::near_far::near_far(graph, source, tuning.delta)?;
                 Ok((result.dist, Some(result.iterations)))

@@ -508,7 +508,7 @@ fn requested_algorithms(args: &SolveArgs) -> Result<Vec<Algorithm>> {
     if args.delta.is_some() && !algorithms.iter().any(|a| a.takes_delta()) {
         return Err(Error::InvalidArgument(format!(
             "--delta is near-far's band width, and no requested algorithm ({}) takes it: \
-             add `--algo near-far` (or `near-far-cpu`, `auto`), or drop --delta",
+             add `--algo near-far` (or `near-far-cpu`, `delta-cpu`, `auto`), or drop --delta",
             algorithms
                 .iter()
                 .map(|a| a.name())

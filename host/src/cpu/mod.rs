@@ -5,6 +5,7 @@
 pub mod bellman_ford;
 pub mod compact;
 pub mod da2cf;
+pub mod delta_stepping;
 pub mod matrix;
 pub mod near_far;
 pub mod parents;
