@@ -19,14 +19,16 @@
 //! Δ = 1 need no bins for every bucket in between.
 
 use std::collections::VecDeque;
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering::Relaxed};
+use std::sync::atomic::Ordering::{AcqRel, Acquire, Relaxed, Release};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize};
+use std::sync::{Mutex, RwLock};
 
 use gpu_kernels::distance::{INFINITY, Weight};
 
 use crate::graph::{Graph, with_weight_type};
 use crate::solver::Stop;
-use crate::{Error, Result, distances, variants};
+use crate::{Error, Result, distances};
+use gpu_kernels::csr::Csr;
 
 /// What one solve returns.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -50,9 +52,8 @@ const FUSION_LIMIT: usize = 1000;
 const CHUNK: usize = 64;
 
 /// Solves from `source` with bucket width `delta` (a positive weight word of
-/// the graph's kind; default: [`variants::near_far_delta`]'s rule,
-/// 32 · mean weight / mean out-degree) on the threads of rayon's current
-/// pool, stopping early as `stop` allows: once every remaining bucket lies
+/// the graph's kind; default: [`default_delta`]) on the threads of rayon's
+/// current pool, stopping early as `stop` allows: once every remaining bucket lies
 /// beyond the limit, or once the target's bucket is done. The distances come
 /// back bounded as [`Stop::apply`] says. A distance too large for the weight
 /// type is [`Error::DistanceOverflow`].
@@ -69,12 +70,45 @@ pub fn delta_stepping(
             graph.num_vertices()
         )));
     }
-    let delta = variants::near_far_delta(graph, delta)?;
+    let delta = match delta {
+        Some(0) => {
+            return Err(Error::InvalidArgument(
+                "delta-cpu's bucket width Δ must be positive".into(),
+            ));
+        }
+        Some(delta) => delta,
+        None => with_weight_type!(graph.weight_kind(), W => default_delta::<W>(graph)),
+    };
     let mut result =
         with_weight_type!(graph.weight_kind(), W => solve::<W>(graph, source, delta, stop));
     distances::check_overflow(graph.weight_kind(), &result.dist)?;
     stop.apply(&mut result.dist);
     Ok(result)
+}
+
+/// The default bucket width, a weight word: the 99th percentile of the
+/// weights (of an even sample of 1024) over the mean out-degree, at least the
+/// smallest positive word. Meyer and Sanders' analysis takes Δ ≈ (largest
+/// weight) / (degree), so that a bucket's vertices relax about one edge each
+/// into the same bucket; the percentile keeps a few outlier weights from
+/// setting it. Measured on this project's shared graphs on 2 cores
+/// (docs/PERFORMANCE.md), it lands in each graph's flat optimum.
+pub fn default_delta<W: Weight>(graph: &Graph) -> u32 {
+    let (n, m) = (graph.num_vertices(), graph.num_edges());
+    if n == 0 || m == 0 {
+        return 1;
+    }
+    let weights = graph.weights();
+    let step = m.div_ceil(1024);
+    let mut sample: Vec<f64> = weights
+        .iter()
+        .step_by(step)
+        .map(|&w| W::to_f64(w))
+        .collect();
+    sample.sort_by(f64::total_cmp);
+    let p99 = sample[(sample.len() - 1) * 99 / 100];
+    let delta = p99 * n as f64 / m as f64;
+    W::from_f64(delta.min(W::to_f64(W::MAX_DISTANCE) / 2.0)).max(1)
 }
 
 /// One thread's bins: `window[k]` holds vertices put into bucket `base + k`
@@ -128,118 +162,209 @@ fn bucket<W: Weight>(d: u32, delta: f64) -> u64 {
     ((W::to_f64(d) / delta) as u64).min(u64::MAX - 1)
 }
 
-/// [`delta_stepping`] for weights `W`, before the overflow check and the bound.
+/// A barrier for the threads of one parallel region that spins briefly, then
+/// yields: a round of a road network is a few microseconds of work, less than
+/// a sleeping barrier takes to wake its threads.
+struct SpinBarrier {
+    threads: usize,
+    arrived: AtomicUsize,
+    generation: AtomicUsize,
+}
+
+impl SpinBarrier {
+    fn new(threads: usize) -> Self {
+        SpinBarrier {
+            threads,
+            arrived: AtomicUsize::new(0),
+            generation: AtomicUsize::new(0),
+        }
+    }
+
+    /// Returns once every thread has called it (as often).
+    fn wait(&self) {
+        let generation = self.generation.load(Acquire);
+        if self.arrived.fetch_add(1, AcqRel) + 1 == self.threads {
+            self.arrived.store(0, Relaxed);
+            self.generation.store(generation.wrapping_add(1), Release);
+            return;
+        }
+        let mut spins = 0u32;
+        while self.generation.load(Acquire) == generation {
+            if spins < 4096 {
+                std::hint::spin_loop();
+                spins += 1;
+            } else {
+                std::thread::yield_now();
+            }
+        }
+    }
+}
+
+/// The state every thread of a solve shares.
+struct Shared<'a> {
+    csr: Csr<'a>,
+    dist: Vec<AtomicU32>,
+    delta: f64,
+    bins: Vec<Mutex<Bins>>,
+    /// The current round's vertices; written by thread 0 between barriers.
+    frontier: RwLock<Vec<u32>>,
+    /// The next chunk of the frontier to take.
+    cursor: AtomicUsize,
+    /// The current bucket, and whether the solve is over (thread 0 writes both
+    /// between barriers).
+    base: AtomicU64,
+    done: AtomicBool,
+    rounds: AtomicU32,
+    barrier: SpinBarrier,
+}
+
+/// [`delta_stepping`] for weights `W`, before the overflow check and the
+/// bound: one parallel region on rayon's pool, rounds separated by
+/// [`SpinBarrier`]s, thread 0 choosing the next bucket between them.
 fn solve<W: Weight>(graph: &Graph, source: usize, delta_word: u32, stop: Stop) -> DeltaStepping {
     let n = graph.num_vertices();
-    let csr = graph.csr();
-    let delta = W::to_f64(delta_word);
-    let dist: Vec<AtomicU32> = (0..n).map(|_| AtomicU32::new(INFINITY)).collect();
-    dist[source].store(0, Relaxed);
     let threads = rayon::current_num_threads().max(1);
-    let bins: Vec<Mutex<Bins>> = (0..threads).map(|_| Mutex::default()).collect();
-    let limit_bucket = stop.limit.map(|l| bucket::<W>(l, delta));
-    let mut frontier: Vec<u32> = vec![source as u32];
-    let mut base: u64 = 0;
-    let mut rounds = 0;
-    loop {
-        if limit_bucket.is_some_and(|b| base > b) {
-            break;
-        }
-        if let Some(t) = stop.target {
-            let dt = dist[t].load(Relaxed);
-            if dt != INFINITY && bucket::<W>(dt, delta) < base {
+    let shared = Shared {
+        csr: graph.csr(),
+        dist: (0..n).map(|_| AtomicU32::new(INFINITY)).collect(),
+        delta: W::to_f64(delta_word),
+        bins: (0..threads).map(|_| Mutex::default()).collect(),
+        frontier: RwLock::new(vec![source as u32]),
+        cursor: AtomicUsize::new(0),
+        base: AtomicU64::new(0),
+        done: AtomicBool::new(false),
+        rounds: AtomicU32::new(1),
+        barrier: SpinBarrier::new(threads),
+    };
+    shared.dist[source].store(0, Relaxed);
+    rayon::broadcast(|context| {
+        // A pool smaller than the count taken above cannot occur inside
+        // one `broadcast`; a larger index would be a rayon bug.
+        let me = context.index();
+        loop {
+            relax_round::<W>(&shared, me);
+            shared.barrier.wait();
+            if me == 0 {
+                next_round::<W>(&shared, stop);
+            }
+            shared.barrier.wait();
+            if shared.done.load(Relaxed) {
                 break;
             }
         }
-        rounds += 1;
-        let cursor = AtomicUsize::new(0);
-        let relax = |u: u32, bins: &mut Bins| {
-            let du = dist[u as usize].load(Relaxed);
-            // Stale: lowered into an earlier bucket is impossible (every
-            // relaxation now starts at `base` or later), so only a distance
-            // that is no longer in this bucket's range is skipped.
-            if du == INFINITY || bucket::<W>(du, delta) != base {
-                return;
-            }
-            for (v, w) in csr.edges(u as usize) {
-                let candidate = W::extend(du, w);
-                let slot = &dist[v];
-                if candidate < slot.load(Relaxed) && candidate < slot.fetch_min(candidate, Relaxed)
-                {
-                    bins.put(v as u32, bucket::<W>(candidate, delta), base);
-                }
-            }
-        };
-        rayon::broadcast(|context| {
-            let mut mine = bins[context.index()]
-                .lock()
-                .unwrap_or_else(|e| e.into_inner());
-            loop {
-                let start = cursor.fetch_add(CHUNK, Relaxed);
-                if start >= frontier.len() {
-                    break;
-                }
-                for &u in &frontier[start..(start + CHUNK).min(frontier.len())] {
-                    relax(u, &mut mine);
-                }
-            }
-            // Bucket fusion: the thread's own small share of this bucket.
-            while mine
-                .window
-                .front()
-                .is_some_and(|bin| !bin.is_empty() && bin.len() < FUSION_LIMIT)
-            {
-                let own = std::mem::take(&mut mine.window[0]);
-                for u in own {
-                    relax(u, &mut mine);
-                }
-            }
-        });
-        // The next bucket: the smallest non-empty one of any thread, in a
-        // window or a far list.
-        let mut all: Vec<std::sync::MutexGuard<'_, Bins>> = bins
-            .iter()
-            .map(|b| b.lock().unwrap_or_else(|e| e.into_inner()))
-            .collect();
-        let next = loop {
-            let in_window = all.iter().filter_map(|b| b.first()).min();
-            let far_min = all.iter().map(|b| b.far_min).min().unwrap_or(u64::MAX);
-            match in_window {
-                Some(k) if base + (k as u64) < far_min => break Some(base + k as u64),
-                _ if far_min == u64::MAX => break None,
-                // A far list reaches the next bucket: every far vertex is
-                // binned again from there by its current distance (the
-                // windows below it are empty); entries whose distance has
-                // dropped below it are stale.
-                _ => {
-                    for bins in all.iter_mut() {
-                        let steps = ((far_min - base) as usize).min(bins.window.len());
-                        bins.window.drain(..steps);
-                        bins.far_min = u64::MAX;
-                        for v in std::mem::take(&mut bins.far) {
-                            let b = bucket::<W>(dist[v as usize].load(Relaxed), delta);
-                            if b >= far_min {
-                                bins.put(v, b, far_min);
-                            }
-                        }
-                    }
-                    base = far_min;
-                }
-            }
-        };
-        let Some(next) = next else { break };
-        frontier.clear();
-        for bins in all.iter_mut() {
-            let steps = ((next - base) as usize).min(bins.window.len());
-            bins.window.drain(..steps);
-            if let Some(bin) = bins.window.front_mut() {
-                frontier.append(bin);
+    });
+    DeltaStepping {
+        dist: shared.dist.into_iter().map(AtomicU32::into_inner).collect(),
+        rounds: shared.rounds.into_inner(),
+    }
+}
+
+/// One thread's share of a round: chunks of the frontier, then its own small
+/// bin of the current bucket (bucket fusion).
+fn relax_round<W: Weight>(shared: &Shared, me: usize) {
+    let base = shared.base.load(Relaxed);
+    let delta = shared.delta;
+    let mut mine = shared.bins[me].lock().unwrap_or_else(|e| e.into_inner());
+    let relax = |u: u32, bins: &mut Bins| {
+        let du = shared.dist[u as usize].load(Relaxed);
+        // Every relaxation now starts at `base` or later, so a distance can
+        // only have left this bucket downwards within it or not at all: a
+        // vertex whose distance is in another bucket is a stale entry.
+        if du == INFINITY || bucket::<W>(du, delta) != base {
+            return;
+        }
+        for (v, w) in shared.csr.edges(u as usize) {
+            let candidate = W::extend(du, w);
+            let slot = &shared.dist[v];
+            if candidate < slot.load(Relaxed) && candidate < slot.fetch_min(candidate, Relaxed) {
+                bins.put(v as u32, bucket::<W>(candidate, delta), base);
             }
         }
-        base = next;
+    };
+    {
+        let frontier = shared.frontier.read().unwrap_or_else(|e| e.into_inner());
+        loop {
+            let start = shared.cursor.fetch_add(CHUNK, Relaxed);
+            if start >= frontier.len() {
+                break;
+            }
+            for &u in &frontier[start..(start + CHUNK).min(frontier.len())] {
+                relax(u, &mut mine);
+            }
+        }
     }
-    DeltaStepping {
-        dist: dist.into_iter().map(AtomicU32::into_inner).collect(),
-        rounds,
+    while mine
+        .window
+        .front()
+        .is_some_and(|bin| !bin.is_empty() && bin.len() < FUSION_LIMIT)
+    {
+        let own = std::mem::take(&mut mine.window[0]);
+        for u in own {
+            relax(u, &mut mine);
+        }
+    }
+}
+
+/// Thread 0 between two rounds: the next bucket (the smallest non-empty one
+/// of any thread, in a window or a far list) and its frontier, or the end.
+fn next_round<W: Weight>(shared: &Shared, stop: Stop) {
+    let delta = shared.delta;
+    let mut base = shared.base.load(Relaxed);
+    let mut all: Vec<std::sync::MutexGuard<'_, Bins>> = shared
+        .bins
+        .iter()
+        .map(|b| b.lock().unwrap_or_else(|e| e.into_inner()))
+        .collect();
+    let next = loop {
+        let in_window = all.iter().filter_map(|b| b.first()).min();
+        let far_min = all.iter().map(|b| b.far_min).min().unwrap_or(u64::MAX);
+        match in_window {
+            Some(k) if base + (k as u64) < far_min => break Some(base + k as u64),
+            _ if far_min == u64::MAX => break None,
+            // A far list reaches the next bucket: every far vertex is binned
+            // again from there by its current distance (the windows below it
+            // are empty); entries whose distance has dropped below it are stale.
+            _ => {
+                for bins in all.iter_mut() {
+                    let steps = ((far_min - base) as usize).min(bins.window.len());
+                    bins.window.drain(..steps);
+                    bins.far_min = u64::MAX;
+                    for v in std::mem::take(&mut bins.far) {
+                        let b = bucket::<W>(shared.dist[v as usize].load(Relaxed), delta);
+                        if b >= far_min {
+                            bins.put(v, b, far_min);
+                        }
+                    }
+                }
+                base = far_min;
+            }
+        }
+    };
+    let stopped = |next: u64| {
+        // Every bucket below `next` is done: a limit below it, or a target
+        // in one of them, ends the solve.
+        let past_limit = stop.limit.is_some_and(|l| bucket::<W>(l, delta) < next);
+        let target_final = stop.target.is_some_and(|t| {
+            let dt = shared.dist[t].load(Relaxed);
+            dt != INFINITY && bucket::<W>(dt, delta) < next
+        });
+        past_limit || target_final
+    };
+    let mut frontier = shared.frontier.write().unwrap_or_else(|e| e.into_inner());
+    frontier.clear();
+    match next {
+        Some(next) if !stopped(next) => {
+            for bins in all.iter_mut() {
+                let steps = ((next - base) as usize).min(bins.window.len());
+                bins.window.drain(..steps);
+                if let Some(bin) = bins.window.front_mut() {
+                    frontier.append(bin);
+                }
+            }
+            shared.base.store(next, Relaxed);
+            shared.cursor.store(0, Relaxed);
+            shared.rounds.fetch_add(1, Relaxed);
+        }
+        _ => shared.done.store(true, Relaxed),
     }
 }
