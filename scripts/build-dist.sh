@@ -24,6 +24,7 @@ cat > dist/run-tests.sh <<'RUN'
 # to each binary (e.g. a test name filter). Exit status: 0 only if all pass.
 cd "$(dirname "$0")"
 export SSSP_HOST_BIN="$PWD/host"
+export SSSP_GRAPHS_DIR="$PWD/graphs"
 status=0
 for t in tests/*; do
     echo "== $t"
@@ -32,4 +33,13 @@ done
 exit $status
 RUN
 chmod +x dist/run-tests.sh
+# The graphs the tests read travel with them (SSSP_GRAPHS_DIR).
+mkdir -p dist/graphs
+cp graphs/rome99.gr graphs/sample.csr dist/graphs/
+# Symbols are not needed there; stripped, dist fits the device tool's transfer.
+if command -v strip > /dev/null; then
+    strip dist/host dist/tests/*
+else
+    echo "strip not found: binaries keep their symbols" >&2
+fi
 du -sh dist

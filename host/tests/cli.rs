@@ -221,11 +221,15 @@ fn algos_lists_every_algorithm_and_unknown_names_are_usage_errors() {
 /// graphs/rome99.gr: from the source tree, or, for test binaries run elsewhere
 /// (dist/run-tests.sh), from the working directory or its parent.
 fn rome99() -> PathBuf {
-    let candidates = [
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../graphs/rome99.gr"),
-        PathBuf::from("graphs/rome99.gr"),
-        PathBuf::from("../graphs/rome99.gr"),
-    ];
+    let from_env = std::env::var_os("SSSP_GRAPHS_DIR").map(|d| PathBuf::from(d).join("rome99.gr"));
+    let candidates: Vec<PathBuf> = from_env
+        .into_iter()
+        .chain([
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../graphs/rome99.gr"),
+            PathBuf::from("graphs/rome99.gr"),
+            PathBuf::from("../graphs/rome99.gr"),
+        ])
+        .collect();
     candidates
         .iter()
         .find(|p| p.exists())

@@ -299,18 +299,27 @@ pub fn check_tree(graph: &Graph, source: usize, expected: &[u32], tree: &[u32], 
     }
 }
 
-/// `graphs/NAME` (e.g. `rome99.gr`): from the source tree, or, for test
-/// binaries run elsewhere (dist/run-tests.sh), from the working directory or
-/// its parent; `None` where it is in none of them.
-pub fn find_graph(name: &str) -> Option<std::path::PathBuf> {
-    [
+/// `graphs/NAME` (e.g. `rome99.gr`): from `$SSSP_GRAPHS_DIR` (set by
+/// `dist/run-tests.sh` to the graphs copied beside the test binaries), the
+/// source tree, or the working directory or its parent. A graph found in none
+/// of them fails the test, naming every path tried: a test that cannot read
+/// its graph must not pass.
+pub fn find_graph(name: &str) -> std::path::PathBuf {
+    let mut dirs: Vec<std::path::PathBuf> = std::env::var_os("SSSP_GRAPHS_DIR")
+        .map(std::path::PathBuf::from)
+        .into_iter()
+        .collect();
+    dirs.extend([
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../graphs"),
         std::path::PathBuf::from("graphs"),
         std::path::PathBuf::from("../graphs"),
-    ]
-    .iter()
-    .map(|dir| dir.join(name))
-    .find(|path| path.exists())
+    ]);
+    let tried: Vec<std::path::PathBuf> = dirs.iter().map(|dir| dir.join(name)).collect();
+    tried
+        .iter()
+        .find(|path| path.exists())
+        .cloned()
+        .unwrap_or_else(|| panic!("graphs/{name} not found; tried {tried:?} (set SSSP_GRAPHS_DIR)"))
 }
 
 /// Checks that a lying header allocates nothing big: an allocator that records

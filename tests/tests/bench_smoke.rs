@@ -89,7 +89,7 @@ fn cpu_benchmark_runs_verifies_and_reports() {
 fn real_graph_bench_verifies_every_candidate_and_reports_them() {
     use sssp::algorithms::Algorithm;
     use sssp::bench::real::{self, RealPlan};
-    let rome = sssp_tests::find_graph("rome99.gr").expect("graphs/rome99.gr");
+    let rome = sssp_tests::find_graph("rome99.gr");
     let dir = sssp_tests::TempDir::new("real-bench");
     let plan = RealPlan {
         graphs: vec![rome],

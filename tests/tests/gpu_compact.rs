@@ -108,7 +108,7 @@ fn compact_on_high_diameter_graphs() {
         let context = format!("grid {width}×{height}, seed {}", rng.seed);
         check(&gpu, &grid, source, WorkLimits::default(), &context);
     }
-    let rome = find_graph("rome99.gr").expect("graphs/rome99.gr");
+    let rome = find_graph("rome99.gr");
     let loaded = formats::load(&rome, None).expect("graphs/rome99.gr loads");
     check(
         &gpu,

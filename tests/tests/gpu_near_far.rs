@@ -79,7 +79,7 @@ fn near_far_on_grids_rome99_and_the_papers_graphs() {
         let context = format!("grid {width}×{height}, seed {}", rng.seed);
         check(&gpu, &grid, source, None, limits, &context);
     }
-    let rome = find_graph("rome99.gr").expect("graphs/rome99.gr");
+    let rome = find_graph("rome99.gr");
     let rome = formats::load(&rome, None).expect("graphs/rome99.gr loads");
     let rome = rome.graph().expect("rome99 is a valid graph");
     for delta in [None, Some(1), Some(1000)] {

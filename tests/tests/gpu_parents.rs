@@ -111,10 +111,7 @@ fn gpu_tree_across_block_boundaries_with_zero_weights_and_ties() {
 #[test]
 #[ignore = "needs a CUDA GPU"]
 fn gpu_tree_of_rome99_is_the_oracles() {
-    let Some(path) = find_graph("rome99.gr") else {
-        println!("graphs/rome99.gr not found: skipped");
-        return;
-    };
+    let path = find_graph("rome99.gr");
     let gpu = gpu();
     let loaded = formats::load(&path, None).unwrap();
     let graph = loaded.graph().unwrap();

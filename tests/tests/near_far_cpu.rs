@@ -87,7 +87,7 @@ fn near_far_takes_few_iterations_on_grids_and_rome99() {
         iterations * 4 < da2cf,
         "{context}: near-far took {iterations} iterations, DA2CF {da2cf}"
     );
-    let rome = find_graph("rome99.gr").expect("graphs/rome99.gr");
+    let rome = find_graph("rome99.gr");
     let rome = formats::load(&rome, None).unwrap();
     let rome = rome.graph().unwrap();
     for delta in [None, Some(1), Some(100), Some(100_000)] {
@@ -192,7 +192,7 @@ fn auto_picks_fast_on_the_papers_graphs_and_near_far_on_grids_and_roads() {
         "seed {}",
         rng.seed
     );
-    let rome = find_graph("rome99.gr").expect("graphs/rome99.gr");
+    let rome = find_graph("rome99.gr");
     let rome = formats::load(&rome, None).unwrap();
     assert_eq!(
         choose(&rome.graph().unwrap(), 0).algorithm,

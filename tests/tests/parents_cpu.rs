@@ -98,10 +98,7 @@ fn cpu_tree_is_the_oracles_on_larger_graphs_with_zero_weights_and_ties() {
 
 #[test]
 fn cpu_tree_of_rome99_is_the_oracles() {
-    let Some(path) = find_graph("rome99.gr") else {
-        println!("graphs/rome99.gr not found: skipped");
-        return;
-    };
+    let path = find_graph("rome99.gr");
     let loaded = formats::load(&path, None).unwrap();
     let graph = loaded.graph().unwrap();
     let mut rng = TestRng::new("cpu_tree_of_rome99_is_the_oracles");
