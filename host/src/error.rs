@@ -121,6 +121,12 @@ pub enum Error {
         num_vertices: usize,
     },
 
+    /// A failure inside the program, not caused by its input: a buffer
+    /// shorter than a kernel's launch needs, a kernel contract the host broke.
+    /// A bug: please report it with the command that caused it.
+    #[error("internal error (a bug in this program, please report it): {0}")]
+    Internal(String),
+
     /// A shortest-path tree differs from the one that the distances give
     /// (`--verify` with `--parents` or `--path-to`; [`crate::parents::check`]).
     #[error(
@@ -156,7 +162,55 @@ impl Error {
             | Error::Cuda { .. }
             | Error::OutOfMemory { .. }
             | Error::Mismatch { .. }
-            | Error::TreeMismatch { .. } => 1,
+            | Error::TreeMismatch { .. }
+            | Error::Internal(_) => 1,
+        }
+    }
+
+    /// The same error with its vertex ids in an input numbering that starts at
+    /// `base` (1 for DIMACS and Matrix Market files): the library speaks of
+    /// 0-based graph vertices, a person of the file's ids.
+    pub fn renumbered(self, base: u32) -> Error {
+        let shift = |v: usize| v + base as usize;
+        match self {
+            Error::DistanceOverflow {
+                vertex,
+                count,
+                weight_type,
+                max,
+            } => Error::DistanceOverflow {
+                vertex: shift(vertex),
+                count,
+                weight_type,
+                max,
+            },
+            Error::Mismatch {
+                vertex,
+                expected,
+                found,
+                count,
+                num_vertices,
+            } => Error::Mismatch {
+                vertex: shift(vertex),
+                expected,
+                found,
+                count,
+                num_vertices,
+            },
+            Error::TreeMismatch {
+                vertex,
+                expected,
+                found,
+                count,
+                num_vertices,
+            } => Error::TreeMismatch {
+                vertex: shift(vertex),
+                expected,
+                found,
+                count,
+                num_vertices,
+            },
+            other => other,
         }
     }
 

@@ -157,6 +157,19 @@ fn overflow_exits_with_2_and_says_so() {
     let (code, _, err) = solve(&path, &["--device", "cpu"]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("does not fit in a u32 distance"), "{err}");
+    assert!(err.contains("vertex 1 does not fit"), "0-based in a g.csr file: {err}");
+    // A DIMACS file numbers from 1: the message names the file's id.
+    let dimacs = dir.path("g.gr");
+    let max = u32::MAX;
+    std::fs::write(&dimacs, format!("p sp 3 2\na 1 2 {max}\na 2 3 {max}\n")).unwrap();
+    for device in ["cpu", "auto"] {
+        let (code, _, err) = solve(&dimacs, &["--device", device]);
+        assert_eq!(code, 2, "{err}");
+        assert!(
+            err.contains("vertex 2 does not fit"),
+            "1-based in a DIMACS file: {err}"
+        );
+    }
 }
 
 #[test]

@@ -199,3 +199,19 @@ fn source_lists_read_ids_and_dimacs_ss_files() {
     assert!(error("1 2\n").contains("one vertex id per line"));
     assert!(error("1\np aux sp ss 1\n").contains("problem line"));
 }
+
+#[test]
+fn internal_errors_exit_with_1_and_errors_renumber_their_vertices() {
+    let internal = Error::Internal("a buffer too short".into());
+    assert_eq!(internal.exit_code(), 1);
+    assert!(internal.to_string().contains("a bug"), "{internal}");
+    let overflow = Error::DistanceOverflow {
+        vertex: 4,
+        count: 2,
+        weight_type: "u32",
+        max: "1".into(),
+    };
+    assert_eq!(overflow.exit_code(), 2);
+    let shown = overflow.renumbered(1).to_string();
+    assert!(shown.contains("vertex 5 does not fit"), "{shown}");
+}

@@ -176,7 +176,7 @@ pub fn run(
                     .collect();
                 (
                     oracle.join().unwrap_or_else(|_| {
-                        Err(Error::InvalidArgument("the oracle thread panicked".into()))
+                        Err(Error::Internal("the oracle thread panicked".into()))
                     }),
                     measured,
                 )

@@ -174,7 +174,20 @@ pub struct SolveArgs {
     warmup: Option<u32>,
 }
 
+/// Solves as `args` say. Errors name vertices in the input's numbering.
 pub fn run(args: &SolveArgs) -> Result<()> {
+    let mut base = 0;
+    match solve(args, &mut base) {
+        Ok(None) => Ok(()),
+        Ok(Some(failed_check)) => Err(failed_check),
+        Err(e) => Err(e.renumbered(base)),
+    }
+}
+
+/// [`run`], setting `base` to the input's first vertex id once it is known;
+/// `Ok(Some(..))` is the first failed `--verify` or `--certify` check, its
+/// vertices already in the input's numbering.
+fn solve(args: &SolveArgs, base: &mut u32) -> Result<Option<Error>> {
     let path = args
         .graph
         .as_deref()
@@ -222,6 +235,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
             .transpose()?,
     };
     let numbering = loaded.numbering();
+    *base = numbering.base;
     let source_ids = source_ids(args, numbering)?;
     let sources = source_ids
         .iter()
@@ -305,7 +319,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
             .unwrap_or(if solver.gpu().is_some() { 1 } else { 0 }),
         runs: args.runs,
     };
-    let mut verifier = Verifier::new(args.verify, &graph, &sources, stop);
+    let mut verifier = Verifier::new(args.verify, &graph, &sources, stop, numbering.base);
     let mut table = Vec::new();
     let mut json_rows = Vec::new();
     let mut first_failure = None;
@@ -485,7 +499,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
             .map_err(|e| Error::InvalidArgument(format!("cannot write the JSON summary: {e}")))?;
         println!("{text}");
     }
-    first_failure.map_or(Ok(()), Err)
+    Ok(first_failure)
 }
 
 /// The algorithms to run: `--algo` (default `auto`), in matrix form with
@@ -632,6 +646,8 @@ fn timed_tree(prepared: &Prepared, source: usize, dist: &[u32], out: &Human) -> 
 /// for every algorithm, bounded like the solves.
 struct Verifier<'g> {
     enabled: bool,
+    /// The input's first vertex id, for messages.
+    base: u32,
     graph: &'g Graph<'g>,
     stop: Stop,
     expected: Vec<Option<Vec<u32>>>,
@@ -639,9 +655,10 @@ struct Verifier<'g> {
 }
 
 impl<'g> Verifier<'g> {
-    fn new(enabled: bool, graph: &'g Graph<'g>, sources: &[usize], stop: Stop) -> Self {
+    fn new(enabled: bool, graph: &'g Graph<'g>, sources: &[usize], stop: Stop, base: u32) -> Self {
         Verifier {
             enabled,
+            base,
             graph,
             stop,
             expected: vec![None; sources.len()],
@@ -735,6 +752,7 @@ fn check_row(
         }
     }
     if verifier.enabled {
+        let base = verifier.base;
         let expected = verifier.expected(row.source, out)?;
         let what = match kind {
             WeightKind::U32 => "the oracle's",
@@ -750,6 +768,7 @@ fn check_row(
                 (check.verified, check.mismatches) = (Some(true), Some(0));
             }
             Err(mismatch) => {
+                let mismatch = mismatch.renumbered(base);
                 out.line(format_args!("NOT verified: {mismatch}"));
                 let count = match &mismatch {
                     Error::Mismatch { count, .. } => *count,
@@ -767,6 +786,7 @@ fn check_row(
                     check.tree_verified = Some(true);
                 }
                 Err(wrong) => {
+                    let wrong = wrong.renumbered(base);
                     out.line(format_args!("NOT verified: {wrong}"));
                     check.tree_verified = Some(false);
                     check.failure.get_or_insert(wrong);

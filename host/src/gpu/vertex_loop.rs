@@ -68,7 +68,7 @@ impl VertexState {
         minimum_passes: u8,
     ) -> Result<Self> {
         if !matches!(minimum_passes, 1 | 2) {
-            return Err(Error::InvalidArgument(format!(
+            return Err(Error::Internal(format!(
                 "the minimum takes 1 or 2 GPU passes, not {minimum_passes}"
             )));
         }

@@ -68,7 +68,7 @@ impl CompactKernels {
         let kernel = names::COMPACT_INITIALIZE;
         check_state_lengths(kernel, n, buffers)?;
         if source >= n {
-            return Err(Error::InvalidArgument(format!(
+            return Err(Error::Internal(format!(
                 "{kernel}: source {source} of {n} vertices"
             )));
         }

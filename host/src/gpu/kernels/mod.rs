@@ -121,7 +121,7 @@ pub(crate) fn grid_blocks(
         .map_err(Error::cuda("querying the number of multiprocessors"))?;
     let blocks = per_sm.saturating_mul(sms.max(0) as u32);
     if blocks == 0 {
-        return Err(Error::InvalidArgument(format!(
+        return Err(Error::Internal(format!(
             "{kernel}: not one block of {block_size} threads fits on a multiprocessor"
         )));
     }
@@ -179,7 +179,7 @@ pub(crate) fn zero_grid_barrier(
 ) -> Result<()> {
     check_lengths(kernel, &[("barrier", barrier.len(), GRID_BARRIER_WORDS)])?;
     if blocks == 0 {
-        return Err(Error::InvalidArgument(format!("{kernel}: zero blocks")));
+        return Err(Error::Internal(format!("{kernel}: zero blocks")));
     }
     stream
         .memset_zeros(barrier)
@@ -219,7 +219,7 @@ pub(crate) fn minimum_launch(len: u32) -> LaunchConfig {
 pub(crate) fn check_lengths(kernel: &str, buffers: &[(&str, usize, usize)]) -> Result<()> {
     for &(name, len, needed) in buffers {
         if len < needed {
-            return Err(Error::InvalidArgument(format!(
+            return Err(Error::Internal(format!(
                 "{kernel}: buffer `{name}` holds {len} elements, the launch needs {needed}"
             )));
         }

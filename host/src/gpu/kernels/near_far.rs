@@ -70,7 +70,7 @@ impl NearFarKernels {
         let n = graph.num_vertices();
         check_state_lengths(kernel, n, buffers)?;
         if source >= n {
-            return Err(Error::InvalidArgument(format!(
+            return Err(Error::Internal(format!(
                 "{kernel}: source {source} of {n} vertices"
             )));
         }
