@@ -157,7 +157,10 @@ fn overflow_exits_with_2_and_says_so() {
     let (code, _, err) = solve(&path, &["--device", "cpu"]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("does not fit in a u32 distance"), "{err}");
-    assert!(err.contains("vertex 1 does not fit"), "0-based in a g.csr file: {err}");
+    assert!(
+        err.contains("vertex 1 does not fit"),
+        "0-based in a g.csr file: {err}"
+    );
     // A DIMACS file numbers from 1: the message names the file's id.
     let dimacs = dir.path("g.gr");
     let max = u32::MAX;

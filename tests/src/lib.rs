@@ -1,6 +1,7 @@
 //! Helpers shared by the test files: fresh seeds that are printed (and can be
 //! replayed), and random graphs with the awkward cases the solvers must handle.
 
+pub mod gpu;
 pub mod models;
 pub mod queries;
 pub mod teams;

@@ -3,20 +3,15 @@
 //! CUDA GPU.
 
 use gpu_kernels::distance::MAX_DISTANCE;
-use sssp::algorithms::{Algorithm, Device};
+use sssp::algorithms::{Algorithm, Device, Tuning};
 use sssp::generate::{RandomGraphSpec, random_graph};
 use sssp::gpu::Gpu;
-use sssp::{Error, Graph, Result, oracle};
+use sssp::{Error, Graph, oracle};
+use sssp_tests::gpu::{gpu, solve};
 use sssp_tests::models::{check_against_model, da2cf_form};
 use sssp_tests::{
     TestRng, check_against_oracle, fig5_graph, random_graph as random_edges, random_small_graph,
 };
-
-fn gpu() -> Gpu {
-    Gpu::new(0).expect(
-        "these tests need a CUDA GPU (run them with --include-ignored only where there is one)",
-    )
-}
 
 /// The GPU algorithms that must always be right (all but F^GPU_no_Atomic).
 fn exact_gpu_algorithms() -> Vec<Algorithm> {
@@ -30,17 +25,11 @@ fn exact_gpu_algorithms() -> Vec<Algorithm> {
         .collect()
 }
 
-fn solve(gpu: &Gpu, algo: Algorithm, graph: &Graph, source: u32) -> Result<(Vec<u32>, u32)> {
-    let mut solver = algo.prepare_gpu(gpu, graph)?;
-    let stats = solver.run(source)?;
-    Ok((solver.distances()?, stats.iterations))
-}
-
 /// Every exact GPU algorithm against the oracle on one graph.
 fn check_all(gpu: &Gpu, graph: &Graph, source: usize, context: &str) {
     let expected = oracle::dijkstra(graph, source);
     for algo in exact_gpu_algorithms() {
-        let result = solve(gpu, algo, graph, source as u32);
+        let result = solve(gpu, algo, graph, source, Tuning::default());
         // A matched overflow has nothing more to check.
         let Some(iterations) =
             check_against_oracle(&expected, result, &format!("{context}, {algo}"))
@@ -147,7 +136,7 @@ fn overflow_is_reported_not_wrapped() {
     let overflowing = Graph::from_edges(4, &[(0, 1, w), (1, 2, w), (1, 3, w), (0, 3, 5)]).unwrap();
     let fitting = Graph::from_edges(3, &[(0, 1, w), (1, 2, w - 1), (2, 0, u32::MAX)]).unwrap();
     for algo in exact_gpu_algorithms() {
-        match solve(&gpu, algo, &overflowing, 0) {
+        match solve(&gpu, algo, &overflowing, 0, Tuning::default()) {
             Err(Error::DistanceOverflow {
                 vertex: 2,
                 count: 1,
@@ -156,7 +145,7 @@ fn overflow_is_reported_not_wrapped() {
             other => panic!("{algo}: expected an overflow at vertex 2, got {other:?}"),
         }
         assert_eq!(
-            solve(&gpu, algo, &fitting, 0).unwrap().0,
+            solve(&gpu, algo, &fitting, 0, Tuning::default()).unwrap().0,
             vec![0, w, MAX_DISTANCE],
             "{algo}"
         );

@@ -9,26 +9,24 @@ use sssp::generate::{RandomGraphSpec, random_graph};
 use sssp::gpu::bellman_ford::{BellmanFord, BellmanFordForm};
 use sssp::gpu::{Gpu, GpuSolver};
 use sssp::{Error, Graph, Result, oracle};
+use sssp_tests::gpu::gpu;
 use sssp_tests::{TestRng, fig5_graph, random_graph as random_edges, random_small_graph};
 
 const FORMS: [BellmanFordForm; 2] = [BellmanFordForm::Block, BellmanFordForm::Grid];
 
-fn gpu() -> Gpu {
-    Gpu::new(0).expect(
-        "these tests need a CUDA GPU (run them with --include-ignored only where there is one)",
-    )
-}
-
 /// Solves on the GPU and returns the distances and the rounds.
-fn solve(gpu: &Gpu, graph: &Graph, form: BellmanFordForm, source: u32) -> Result<(Vec<u32>, u32)> {
-    let mut solver = BellmanFord::new(gpu, graph, form)?;
-    let stats = solver.run(source)?;
-    Ok((solver.distances()?, stats.iterations))
+fn solve(
+    gpu: &Gpu,
+    graph: &Graph,
+    form: BellmanFordForm,
+    source: usize,
+) -> Result<(Vec<u32>, u32)> {
+    sssp_tests::gpu::run(&mut BellmanFord::new(gpu, graph, form)?, source)
 }
 
 fn check(gpu: &Gpu, graph: &Graph, form: BellmanFordForm, source: usize, context: &str) {
     let context = format!("{form:?}: {context}");
-    let result = solve(gpu, graph, form, source as u32);
+    let result = solve(gpu, graph, form, source);
     let expected = match oracle::dijkstra(graph, source) {
         Ok(expected) => expected,
         // Large weights on long paths: both must report the same overflow.

@@ -10,15 +10,10 @@ use sssp::gpu::compact::CompactDa2cf;
 use sssp::gpu::resident::WorkLimits;
 use sssp::gpu::{Gpu, GpuSolver};
 use sssp::{Graph, formats, oracle};
+use sssp_tests::gpu::gpu;
 use sssp_tests::{TestRng, check_against_oracle, find_graph, random_graph as random_edges};
 
 const RULES: [CompactRule; 2] = [CompactRule::Martin, CompactRule::Crauser];
-
-fn gpu() -> Gpu {
-    Gpu::new(0).expect(
-        "these tests need a CUDA GPU (run them with --include-ignored only where there is one)",
-    )
-}
 
 /// Solves from `source` with `limits` on the GPU; checks distances against
 /// the oracle and iterations against the CPU model. Returns the launches.

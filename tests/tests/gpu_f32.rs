@@ -8,30 +8,13 @@ use gpu_kernels::distance::Weight;
 use sssp::algorithms::{Algorithm, Device, Tuning};
 use sssp::gpu::Gpu;
 use sssp::graph::WeightKind;
-use sssp::{Graph, Result, cpu, oracle};
+use sssp::{Graph, cpu, oracle};
+use sssp_tests::gpu::{gpu, solve};
 use sssp_tests::models::{check_against_model, da2cf_form};
 use sssp_tests::{
     F32Weights, TestRng, check_against_oracle, check_tree, exact_algorithms, random_f32_graph,
     random_small_f32_graph,
 };
-
-fn gpu() -> Gpu {
-    Gpu::new(0).expect(
-        "these tests need a CUDA GPU (run them with --include-ignored only where there is one)",
-    )
-}
-
-fn solve(
-    gpu: &Gpu,
-    algo: Algorithm,
-    graph: &Graph,
-    source: usize,
-    tuning: Tuning,
-) -> Result<(Vec<u32>, u32)> {
-    let mut solver = algo.prepare_gpu_tuned(gpu, graph, tuning)?;
-    let stats = solver.run(source as u32)?;
-    Ok((solver.distances()?, stats.iterations))
-}
 
 fn check_all(gpu: &Gpu, graph: &Graph, source: usize, matrix_limit: usize, context: &str) {
     assert_eq!(graph.weight_kind(), WeightKind::F32);

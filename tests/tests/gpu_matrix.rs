@@ -11,14 +11,9 @@ use sssp::gpu::matrix::MatrixDa2cf;
 use sssp::matrix::{MAX_MATRIX_VERTICES, WeightMatrix, matrix_spec};
 use sssp::variants::{Frontier, Relax};
 use sssp::{Error, Graph, Result, oracle};
+use sssp_tests::gpu::gpu;
 use sssp_tests::models::{check_against_model, da2cf_form};
 use sssp_tests::{TestRng, check_against_oracle, fig5_graph, random_small_graph};
-
-fn gpu() -> Gpu {
-    Gpu::new(0).expect(
-        "these tests need a CUDA GPU (run them with --include-ignored only where there is one)",
-    )
-}
 
 /// The GPU algorithms of the catalogue that work on adjacency matrices.
 fn matrix_gpu_algorithms() -> Vec<Algorithm> {

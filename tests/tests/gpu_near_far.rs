@@ -8,13 +8,8 @@ use sssp::gpu::near_far::NearFar;
 use sssp::gpu::resident::WorkLimits;
 use sssp::gpu::{Gpu, GpuSolver};
 use sssp::{Graph, formats, oracle};
+use sssp_tests::gpu::gpu;
 use sssp_tests::{TestRng, check_against_oracle, find_graph, random_graph as random_edges};
-
-fn gpu() -> Gpu {
-    Gpu::new(0).expect(
-        "these tests need a CUDA GPU (run them with --include-ignored only where there is one)",
-    )
-}
 
 /// Solves on the GPU and checks every distance; returns the launches.
 fn check(

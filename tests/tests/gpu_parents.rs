@@ -7,15 +7,10 @@ use sssp::algorithms::{Algorithm, Device};
 use sssp::generate::{GridSpec, RandomGraphSpec, grid_graph, random_graph};
 use sssp::gpu::Gpu;
 use sssp::{Graph, cpu, formats, oracle};
+use sssp_tests::gpu::gpu;
 use sssp_tests::{
     TestRng, check_tree, find_graph, random_graph as random_edges, random_small_graph,
 };
-
-fn gpu() -> Gpu {
-    Gpu::new(0).expect(
-        "these tests need a CUDA GPU (run them with --include-ignored only where there is one)",
-    )
-}
 
 /// The GPU algorithms that must always be right (all but F^GPU_no_Atomic),
 /// the matrix forms only where `matrix` (they need n² entries).
