@@ -1,4 +1,4 @@
-//! Fuzzes the g.csr reader (`sssp::format::parse`): no input may panic; an
+//! Fuzzes the g.csr reader (`sssp::formats::csr::parse`): no input may panic; an
 //! accepted file is a valid CSR whose canonical encoding is the input itself;
 //! a rejection is a format error with an offset inside the file or header.
 #![no_main]
@@ -7,14 +7,14 @@ use std::path::Path;
 
 use libfuzzer_sys::fuzz_target;
 use sssp::Error;
-use sssp::format::{self, HEADER_BYTES};
+use sssp::formats::csr::{self, HEADER_BYTES};
 
 fuzz_target!(|data: &[u8]| {
-    match format::parse(data, Path::new("fuzz-input.csr")) {
+    match csr::parse(data, Path::new("fuzz-input.csr")) {
         Ok(graph) => {
             sssp_fuzz::check_graph(&graph);
             assert_eq!(
-                format::to_bytes(&graph),
+                csr::to_bytes(&graph),
                 data,
                 "an accepted file is not canonical"
             );

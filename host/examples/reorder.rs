@@ -9,8 +9,9 @@
 
 use std::time::Instant;
 
+use sssp::formats::csr;
 use sssp::reorder::{self, Permutation};
-use sssp::{Graph, Result, format};
+use sssp::{Graph, Result};
 
 fn main() -> Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -22,7 +23,7 @@ fn main() -> Result<()> {
             .map(|k| args[k + 1].parse::<u64>().expect(usage))
     };
     let start = Instant::now();
-    let mut graph = format::read(path)?;
+    let mut graph = csr::read(path)?;
     println!(
         "{path}: {} vertices, {} edges (read in {:.2} s)",
         graph.num_vertices(),

@@ -10,7 +10,7 @@
 //! ```
 //!
 //! The modules underneath:
-//! - [`graph`]: the CSR graph; [`mod@format`]: the `g.csr` file; [`generate`]: the
+//! - [`graph`]: the CSR graph; [`formats::csr`]: the `g.csr` file; [`generate`]: the
 //!   papers' random graphs and 2-D grids (road-network stand-ins);
 //! - [`reorder`]: vertex orders for locality (BFS, reverse Cuthill–McKee, by
 //!   degree), applied at load time and mapped back on output;
@@ -28,7 +28,6 @@ pub mod bench;
 pub mod cpu;
 pub mod distances;
 pub mod error;
-pub mod format;
 pub mod formats;
 pub mod generate;
 pub mod gpu;

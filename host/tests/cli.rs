@@ -4,7 +4,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use sssp::{Graph, format};
+use sssp::Graph;
+use sssp::formats::csr;
 
 fn host() -> Command {
     let bin =
@@ -100,7 +101,7 @@ fn output_file_has_one_line_per_vertex_with_inf_for_unreachable() {
     let dir = TempDir::new("output");
     let graph_path = dir.path("g.csr");
     let graph = Graph::from_edges(4, &[(0, 1, 7), (1, 2, 3), (3, 0, 1)]).unwrap();
-    format::write(&graph, &graph_path).unwrap();
+    csr::write(&graph, &graph_path).unwrap();
     let output = dir.path("dist.txt");
     let (code, _, err) = solve(
         &graph_path,
@@ -134,7 +135,7 @@ fn bad_input_exits_with_2_and_names_the_problem() {
     assert!(err.contains("missing.csr"), "{err}");
 
     let good = dir.path("good.csr");
-    format::write(&Graph::from_edges(2, &[(0, 1, 1)]).unwrap(), &good).unwrap();
+    csr::write(&Graph::from_edges(2, &[(0, 1, 1)]).unwrap(), &good).unwrap();
     let (code, _, err) = solve(&good, &["--device", "cpu", "--source", "5"]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("source vertex 5 is out of range"), "{err}");
@@ -149,7 +150,7 @@ fn bad_input_exits_with_2_and_names_the_problem() {
 fn overflow_exits_with_2_and_says_so() {
     let dir = TempDir::new("overflow");
     let path = dir.path("g.csr");
-    format::write(
+    csr::write(
         &Graph::from_edges(3, &[(0, 1, u32::MAX), (1, 2, u32::MAX)]).unwrap(),
         &path,
     )
@@ -470,7 +471,7 @@ fn convert_round_trips_every_format() {
         let (code, out, err) = run(host().arg("convert").args(extra).arg(&input).arg(&output));
         assert_eq!(code, 0, "{name}: {err}");
         assert!(out.contains("4 vertices, 3 edges"), "{out}");
-        let graph = format::read(&output).unwrap();
+        let graph = csr::read(&output).unwrap();
         assert_eq!(graph, expected, "{name}");
         // The text parsed directly gives the same graph.
         let direct = sssp::formats::load(
@@ -932,7 +933,7 @@ fn convert_keeps_f32_weights_and_the_csr_solves_the_same() {
     let (code, out, err) = run(host().arg("convert").arg(&mtx).arg(&csr));
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("5 vertices, 5 edges (f32 weights)"), "{out}");
-    let graph = format::read(&csr).unwrap();
+    let graph = csr::read(&csr).unwrap();
     assert_eq!(graph.weight_kind(), sssp::graph::WeightKind::F32);
     let bytes = std::fs::read(&csr).unwrap();
     assert_eq!(&bytes[16..20], &2u32.to_le_bytes(), "weight_type 2");
@@ -976,7 +977,7 @@ fn convert_keeps_f32_weights_and_the_csr_solves_the_same() {
         .arg(&gr)
         .arg(&half));
     assert_eq!(code, 0, "{err}");
-    let graph = format::read(&half).unwrap();
+    let graph = csr::read(&half).unwrap();
     assert_eq!(graph.weights(), &[0.5f32.to_bits()]);
 }
 
@@ -1095,7 +1096,7 @@ fn gen_writes_f32_random_graphs_that_solve_and_verify() {
         out.contains("3000 vertices, 21000 edges, f32 weights"),
         "{out}"
     );
-    let g = format::read(&graph).unwrap();
+    let g = csr::read(&graph).unwrap();
     assert_eq!(g.weight_kind(), sssp::graph::WeightKind::F32);
     assert!(
         g.weights()

@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
-use sssp::format;
+use sssp::formats::csr;
 use sssp::generate::{GridSpec, grid_graph};
 
 fn host() -> Command {
@@ -70,7 +70,7 @@ fn gen_grid_writes_the_librarys_grid_and_it_verifies() {
         seed: 5,
     })
     .unwrap();
-    assert_eq!(format::read(&path).unwrap(), expected);
+    assert_eq!(csr::read(&path).unwrap(), expected);
     let (code, out, err) = run(host()
         .arg("--graph")
         .arg(&path)
@@ -83,7 +83,7 @@ fn gen_grid_writes_the_librarys_grid_and_it_verifies() {
         .args(["--min-weight", "7", "--max-weight", "7", "--output"])
         .arg(&path));
     assert_eq!(code, 0, "gen failed: {err}");
-    let graph = format::read(&path).unwrap();
+    let graph = csr::read(&path).unwrap();
     assert_eq!(graph.num_vertices(), 2048 * 3);
     assert!(graph.weights().iter().all(|&w| w == 7));
 }

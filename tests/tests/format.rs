@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use sssp::format::{
+use sssp::formats::csr::{
     self, GraphFile, HEADER_BYTES, MAGIC, VERSION, WEIGHT_TYPE_F32, WEIGHT_TYPE_U32,
 };
 use sssp::graph::{WeightKind, check_csr};
@@ -80,7 +80,7 @@ fn format_error(result: sssp::Result<Graph<'_>>) -> (&'static str, u64, String) 
 
 #[track_caller]
 fn assert_rejected(bytes: &[u8], field: &str, offset: u64) -> String {
-    let (f, o, reason) = format_error(format::parse(bytes, path()));
+    let (f, o, reason) = format_error(csr::parse(bytes, path()));
     assert_eq!(
         (f, o),
         (field, offset),
@@ -136,7 +136,7 @@ fn layout_matches_the_specification() {
         expected.extend_from_slice(&word.to_le_bytes());
     }
     assert_eq!(expected.len(), 40 + 4 * 4 + 8 * 2);
-    assert_eq!(format::to_bytes(&g), expected);
+    assert_eq!(csr::to_bytes(&g), expected);
     assert_eq!(&expected[..8], &MAGIC);
     assert_eq!(VERSION, 1);
     assert_eq!(HEADER_BYTES, 40);
@@ -158,7 +158,7 @@ fn round_trip_graphs(rng: &mut TestRng) -> Vec<Graph<'static>> {
 fn round_trip_in_memory() {
     let mut rng = TestRng::new("round_trip_in_memory");
     for g in round_trip_graphs(&mut rng) {
-        let bytes = format::to_bytes(&g);
+        let bytes = csr::to_bytes(&g);
         assert_eq!(
             bytes.len(),
             40 + 4 * (g.num_vertices() + 1) + 8 * g.num_edges()
@@ -166,7 +166,7 @@ fn round_trip_in_memory() {
         for misalign in [0, 1, 2, 3] {
             let (buf, skip) = placed(&bytes, misalign);
             let file = &buf[skip..skip + bytes.len()];
-            let parsed = format::parse(file, path()).expect("a written graph parses");
+            let parsed = csr::parse(file, path()).expect("a written graph parses");
             assert_same(&parsed, &g);
             // Aligned input is borrowed; unaligned input must be copied.
             let borrowed = within(parsed.offsets(), file)
@@ -180,7 +180,7 @@ fn round_trip_in_memory() {
                 );
             }
             // Every accepted file is the canonical encoding of its graph.
-            assert_eq!(format::to_bytes(&parsed), bytes);
+            assert_eq!(csr::to_bytes(&parsed), bytes);
         }
     }
 }
@@ -191,16 +191,16 @@ fn round_trip_through_files() {
     let dir = TempDir::new("round_trip_through_files");
     for (i, g) in round_trip_graphs(&mut rng).into_iter().enumerate() {
         let file = dir.path(&format!("g{i}.csr"));
-        format::write(&g, &file).expect("write");
+        csr::write(&g, &file).expect("write");
         assert_eq!(
             std::fs::read(&file).unwrap(),
-            format::to_bytes(&g),
+            csr::to_bytes(&g),
             "write and to_bytes differ"
         );
         let mapped = GraphFile::open(&file).expect("open");
         assert_eq!(mapped.path(), file);
         assert_same(&mapped.graph().expect("parse mapped file"), &g);
-        assert_same(&format::read(&file).expect("read"), &g);
+        assert_same(&csr::read(&file).expect("read"), &g);
     }
 }
 
@@ -210,7 +210,7 @@ fn graph_file_borrows_from_the_map() {
     let dir = TempDir::new("graph_file_borrows_from_the_map");
     let file = dir.path("g.csr");
     let g = graph_at_least(&mut rng, 1, 1);
-    format::write(&g, &file).unwrap();
+    csr::write(&g, &file).unwrap();
     let mapped = GraphFile::open(&file).unwrap();
     let parsed = mapped.graph().unwrap();
     let bytes = mapped.bytes();
@@ -232,7 +232,7 @@ fn graph_file_borrows_from_the_map() {
         bytes.as_ptr() as usize + HEADER_BYTES
     );
     // `read` hands back an owned copy instead.
-    let owned = format::read(&file).unwrap();
+    let owned = csr::read(&file).unwrap();
     assert!(!within(owned.offsets(), bytes));
     assert_same(&owned, &g);
 }
@@ -261,7 +261,7 @@ fn f32_graphs_round_trip_with_weight_type_2() {
     let dir = TempDir::new("f32_graphs_round_trip_with_weight_type_2");
     // The exact layout: weight_type 2, the weights as little-endian f32s.
     let g = Graph::from_f32_weights(vec![0u32, 1, 2], vec![1u32, 0], &[0.5, 0.0]).unwrap();
-    let bytes = format::to_bytes(&g);
+    let bytes = csr::to_bytes(&g);
     assert_eq!(&bytes[16..20], &WEIGHT_TYPE_F32.to_le_bytes());
     assert_eq!((WEIGHT_TYPE_U32, WEIGHT_TYPE_F32), (1, 2));
     assert_eq!(
@@ -270,24 +270,24 @@ fn f32_graphs_round_trip_with_weight_type_2() {
     );
     assert_eq!(&bytes[bytes.len() - 4..], &0.0f32.to_le_bytes());
     // u32 graphs keep weight_type 1.
-    let bytes = format::to_bytes(&random_small_graph(&mut rng, 5));
+    let bytes = csr::to_bytes(&random_small_graph(&mut rng, 5));
     assert_eq!(&bytes[16..20], &WEIGHT_TYPE_U32.to_le_bytes());
     for i in 0..100 {
         let g = random_f32_graph(&mut rng, 30);
         assert_eq!(g.weight_kind(), WeightKind::F32);
-        let bytes = format::to_bytes(&g);
+        let bytes = csr::to_bytes(&g);
         for misalign in [0, 3] {
             let (buf, skip) = placed(&bytes, misalign);
-            let parsed = format::parse(&buf[skip..skip + bytes.len()], path()).unwrap();
+            let parsed = csr::parse(&buf[skip..skip + bytes.len()], path()).unwrap();
             assert_same(&parsed, &g);
-            assert_eq!(format::to_bytes(&parsed), bytes);
+            assert_eq!(csr::to_bytes(&parsed), bytes);
         }
         let file = dir.path(&format!("g{i}.csr"));
-        format::write(&g, &file).unwrap();
+        csr::write(&g, &file).unwrap();
         let mapped = GraphFile::open(&file).unwrap();
         assert_eq!(mapped.weight_kind(), WeightKind::F32);
         assert_same(&mapped.graph().unwrap(), &g);
-        assert_same(&format::read(&file).unwrap(), &g);
+        assert_same(&csr::read(&file).unwrap(), &g);
     }
 }
 
@@ -313,7 +313,7 @@ fn rejects_f32_weights_that_are_negative_nan_infinite_or_minus_zero() {
         };
         let weights_at = targets_at(&g) + 4 * g.num_edges();
         for w in bad {
-            let mut bytes = format::to_bytes(&g);
+            let mut bytes = csr::to_bytes(&g);
             let e = rng.below(g.num_edges() as u64) as usize;
             put_u32(&mut bytes, weights_at + 4 * e, w.to_bits());
             let reason = assert_rejected(&bytes, "weights", (weights_at + 4 * e) as u64);
@@ -323,16 +323,16 @@ fn rejects_f32_weights_that_are_negative_nan_infinite_or_minus_zero() {
             );
             // The same words are fine as u32 weights.
             put_u32(&mut bytes, 16, WEIGHT_TYPE_U32);
-            let parsed = format::parse(&bytes, path()).unwrap();
+            let parsed = csr::parse(&bytes, path()).unwrap();
             assert_eq!(parsed.weight_kind(), WeightKind::U32);
             assert_eq!(parsed.weights()[e], w.to_bits());
         }
     }
     // The message names the file, field, offset and value.
     let g = Graph::from_f32_weights(vec![0u32, 2], vec![0u32, 0], &[1.0, 2.0]).unwrap();
-    let mut bytes = format::to_bytes(&g);
+    let mut bytes = csr::to_bytes(&g);
     put_u32(&mut bytes, targets_at(&g) + 8 + 4, (-0.0f32).to_bits());
-    let err = format::parse(&bytes, Path::new("graphs/x.csr")).unwrap_err();
+    let err = csr::parse(&bytes, Path::new("graphs/x.csr")).unwrap_err();
     assert_eq!(
         err.to_string(),
         "graphs/x.csr: invalid g.csr file: weights (byte offset 60): weights[1]: weight -0 of \
@@ -346,7 +346,7 @@ fn rejects_f32_weights_that_are_negative_nan_infinite_or_minus_zero() {
 #[test]
 fn rejects_bad_magic() {
     let mut rng = TestRng::new("rejects_bad_magic");
-    let valid = format::to_bytes(&random_small_graph(&mut rng, 20));
+    let valid = csr::to_bytes(&random_small_graph(&mut rng, 20));
     for _ in 0..100 {
         let mut bytes = valid.clone();
         let at = rng.below(8) as usize;
@@ -362,7 +362,7 @@ fn rejects_bad_magic() {
 #[test]
 fn rejects_unknown_version() {
     let mut rng = TestRng::new("rejects_unknown_version");
-    let mut bytes = format::to_bytes(&random_small_graph(&mut rng, 20));
+    let mut bytes = csr::to_bytes(&random_small_graph(&mut rng, 20));
     for version in [0, 2, 3, rng.range(2, u32::MAX as u64) as u32, u32::MAX] {
         put_u32(&mut bytes, 8, version);
         let reason = assert_rejected(&bytes, "version", 8);
@@ -376,7 +376,7 @@ fn rejects_unknown_version() {
 #[test]
 fn rejects_unknown_index_type() {
     let mut rng = TestRng::new("rejects_unknown_index_type");
-    let mut bytes = format::to_bytes(&random_small_graph(&mut rng, 20));
+    let mut bytes = csr::to_bytes(&random_small_graph(&mut rng, 20));
     for code in [0, 2, 7, rng.range(2, u32::MAX as u64) as u32] {
         put_u32(&mut bytes, 12, code);
         let reason = assert_rejected(&bytes, "index_type", 12);
@@ -387,7 +387,7 @@ fn rejects_unknown_index_type() {
 #[test]
 fn rejects_unknown_weight_type() {
     let mut rng = TestRng::new("rejects_unknown_weight_type");
-    let mut bytes = format::to_bytes(&random_small_graph(&mut rng, 20));
+    let mut bytes = csr::to_bytes(&random_small_graph(&mut rng, 20));
     // 1 (u32) and 2 (f32) are defined.
     for code in [0, 3, 7, rng.range(3, u32::MAX as u64) as u32] {
         put_u32(&mut bytes, 16, code);
@@ -400,7 +400,7 @@ fn rejects_unknown_weight_type() {
 #[test]
 fn rejects_nonzero_flags() {
     let mut rng = TestRng::new("rejects_nonzero_flags");
-    let mut bytes = format::to_bytes(&random_small_graph(&mut rng, 20));
+    let mut bytes = csr::to_bytes(&random_small_graph(&mut rng, 20));
     for flags in [1, 1 << 31, rng.range(1, u32::MAX as u64) as u32] {
         put_u32(&mut bytes, 20, flags);
         assert_rejected(&bytes, "flags", 20);
@@ -410,7 +410,7 @@ fn rejects_nonzero_flags() {
 #[test]
 fn rejects_too_many_vertices() {
     let mut rng = TestRng::new("rejects_too_many_vertices");
-    let mut bytes = format::to_bytes(&random_small_graph(&mut rng, 20));
+    let mut bytes = csr::to_bytes(&random_small_graph(&mut rng, 20));
     for n in [
         u32::MAX as u64 + 1,
         rng.range(u32::MAX as u64 + 1, u64::MAX),
@@ -425,7 +425,7 @@ fn rejects_too_many_vertices() {
 #[test]
 fn rejects_too_many_edges() {
     let mut rng = TestRng::new("rejects_too_many_edges");
-    let mut bytes = format::to_bytes(&random_small_graph(&mut rng, 20));
+    let mut bytes = csr::to_bytes(&random_small_graph(&mut rng, 20));
     for m in [
         u32::MAX as u64 + 1,
         rng.range(u32::MAX as u64 + 1, u64::MAX),
@@ -440,7 +440,7 @@ fn rejects_too_many_edges() {
 #[test]
 fn rejects_every_truncation() {
     let mut rng = TestRng::new("rejects_every_truncation");
-    let bytes = format::to_bytes(&graph_at_least(&mut rng, 1, 1));
+    let bytes = csr::to_bytes(&graph_at_least(&mut rng, 1, 1));
     for len in 0..bytes.len() {
         let reason = assert_rejected(&bytes[..len], "file length", len as u64);
         assert!(
@@ -459,7 +459,7 @@ fn rejects_every_truncation() {
 #[test]
 fn rejects_trailing_bytes() {
     let mut rng = TestRng::new("rejects_trailing_bytes");
-    let bytes = format::to_bytes(&random_small_graph(&mut rng, 20));
+    let bytes = csr::to_bytes(&random_small_graph(&mut rng, 20));
     for extra in [1, 3, 4, 8, rng.range(1, 100) as usize] {
         let mut longer = bytes.clone();
         longer.extend((0..extra).map(|_| rng.bits() as u8));
@@ -477,7 +477,7 @@ fn rejects_trailing_bytes() {
 fn rejects_huge_claims_without_allocating() {
     let mut rng = TestRng::new("rejects_huge_claims_without_allocating");
     let dir = TempDir::new("rejects_huge_claims_without_allocating");
-    let mut bytes = format::to_bytes(&edgeless(0));
+    let mut bytes = csr::to_bytes(&edgeless(0));
     bytes.truncate(HEADER_BYTES);
     let claims = [
         (u32::MAX as u64, u32::MAX as u64),
@@ -491,7 +491,7 @@ fn rejects_huge_claims_without_allocating() {
     for (n, m) in claims {
         put_u64(&mut bytes, 24, n);
         put_u64(&mut bytes, 32, m);
-        let (result, largest) = largest_allocation(|| format::parse(&bytes, path()));
+        let (result, largest) = largest_allocation(|| csr::parse(&bytes, path()));
         let (field, offset, _) = format_error(result);
         assert_eq!((field, offset), ("file length", HEADER_BYTES as u64));
         assert!(
@@ -536,7 +536,7 @@ fn empty_file_is_a_format_error() {
         Ok(_) => panic!("an empty file was accepted"),
     }
     assert!(matches!(
-        format::read(&file),
+        csr::read(&file),
         Err(Error::Format {
             field: "file length",
             offset: 0,
@@ -567,11 +567,11 @@ fn missing_file_is_an_io_error() {
         Err(e) => panic!("expected an I/O error, got {e}"),
         Ok(_) => panic!("a missing file was opened"),
     }
-    assert!(matches!(format::read(&file), Err(Error::Io { .. })));
+    assert!(matches!(csr::read(&file), Err(Error::Io { .. })));
     let g = edgeless(0);
     let unwritable = dir.path("no-such-dir").join("g.csr");
     assert!(
-        matches!(format::write(&g, &unwritable), Err(Error::Io { path, .. }) if path == unwritable)
+        matches!(csr::write(&g, &unwritable), Err(Error::Io { path, .. }) if path == unwritable)
     );
 }
 
@@ -583,7 +583,7 @@ fn rejects_nonzero_first_offset() {
     let mut rng = TestRng::new("rejects_nonzero_first_offset");
     for _ in 0..50 {
         let g = graph_at_least(&mut rng, 1, 0);
-        let mut bytes = format::to_bytes(&g);
+        let mut bytes = csr::to_bytes(&g);
         put_u32(
             &mut bytes,
             offsets_at(&g),
@@ -600,7 +600,7 @@ fn rejects_decreasing_offsets() {
     for _ in 0..50 {
         let g = graph_at_least(&mut rng, 2, 0);
         let n = g.num_vertices();
-        let mut bytes = format::to_bytes(&g);
+        let mut bytes = csr::to_bytes(&g);
         // Raise offsets[k] above every later offset: the decrease is at k + 1.
         let k = rng.range(1, n as u64 - 1) as usize;
         put_u32(
@@ -620,7 +620,7 @@ fn rejects_last_offset_other_than_m() {
     for _ in 0..50 {
         let g = graph_at_least(&mut rng, 1, 0);
         let n = g.num_vertices();
-        let mut bytes = format::to_bytes(&g);
+        let mut bytes = csr::to_bytes(&g);
         let last = rng.range(g.num_edges() as u64 + 1, u32::MAX as u64) as u32;
         put_u32(&mut bytes, offsets_at(&g) + 4 * n, last);
         let reason = assert_rejected(&bytes, "offsets", (offsets_at(&g) + 4 * n) as u64);
@@ -634,7 +634,7 @@ fn rejects_target_out_of_range() {
     for _ in 0..50 {
         let g = graph_at_least(&mut rng, 1, 1);
         let (n, m) = (g.num_vertices(), g.num_edges());
-        let mut bytes = format::to_bytes(&g);
+        let mut bytes = csr::to_bytes(&g);
         let e = rng.below(m as u64) as usize;
         let bad = rng.range(n as u64, u32::MAX as u64) as u32;
         put_u32(&mut bytes, targets_at(&g) + 4 * e, bad);
@@ -648,9 +648,9 @@ fn rejects_target_out_of_range() {
 #[test]
 fn error_message_names_file_field_and_offset() {
     let g = Graph::from_edges(5, &[(0, 1, 1), (1, 2, 1), (2, 3, 1), (3, 4, 1)]).unwrap();
-    let mut bytes = format::to_bytes(&g);
+    let mut bytes = csr::to_bytes(&g);
     put_u32(&mut bytes, targets_at(&g) + 4 * 3, 9);
-    let err = format::parse(&bytes, Path::new("graphs/x.csr")).unwrap_err();
+    let err = csr::parse(&bytes, Path::new("graphs/x.csr")).unwrap_err();
     assert_eq!(
         err.to_string(),
         "graphs/x.csr: invalid g.csr file: targets (byte offset 76): \
@@ -668,12 +668,12 @@ fn parse_or_reject(bytes: &[u8]) -> bool {
     for misalign in [0, 1] {
         let (buf, skip) = placed(bytes, misalign);
         let file = &buf[skip..skip + bytes.len()];
-        let ok = match format::parse(file, path()) {
+        let ok = match csr::parse(file, path()) {
             Ok(g) => {
                 check_csr(g.offsets(), g.targets(), g.weights())
                     .expect("an accepted graph is a valid CSR");
                 assert_eq!(
-                    format::to_bytes(&g),
+                    csr::to_bytes(&g),
                     bytes,
                     "an accepted file is not canonical"
                 );
@@ -719,7 +719,7 @@ fn random_bodies_never_panic() {
     for _ in 0..5000 {
         let n = rng.below(8);
         let m = rng.below(8);
-        let mut bytes = format::to_bytes(&edgeless(0));
+        let mut bytes = csr::to_bytes(&edgeless(0));
         bytes.truncate(HEADER_BYTES);
         put_u64(&mut bytes, 24, n);
         put_u64(&mut bytes, 32, m);
@@ -741,7 +741,7 @@ fn corrupted_files_never_panic() {
     let mut rng = TestRng::new("corrupted_files_never_panic");
     for _ in 0..200 {
         let g = random_small_graph(&mut rng, 12);
-        let valid = format::to_bytes(&g);
+        let valid = csr::to_bytes(&g);
         for _ in 0..20 {
             let mut bytes = valid.clone();
             let at = rng.below(bytes.len() as u64) as usize;

@@ -6,9 +6,10 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use sssp::formats::csr;
 use sssp::formats::{self, Format, InputNumbering, LoadOptions, parse_bytes, parse_bytes_with};
 use sssp::graph::{WeightKind, check_csr};
-use sssp::{Error, Graph, format, oracle};
+use sssp::{Error, Graph, oracle};
 use sssp_tests::allocation::{LargestAllocation, largest_allocation};
 use sssp_tests::{TempDir, TestRng, find_graph, random_graph, random_small_graph};
 
@@ -653,9 +654,9 @@ fn load_options_apply_to_text_and_gzip_and_must_match_a_csr_file() {
     // A g.csr file is read as its header says: a matching option is fine, the
     // other type is refused (mapped or gzipped).
     let csr = dir.path("g.csr");
-    format::write(&expected, &csr).unwrap();
+    csr::write(&expected, &csr).unwrap();
     let csr_gz = dir.path("g.csr.gz");
-    std::fs::write(&csr_gz, gzip(&format::to_bytes(&expected))).unwrap();
+    std::fs::write(&csr_gz, gzip(&csr::to_bytes(&expected))).unwrap();
     for path in [&csr, &csr_gz] {
         assert_same(
             &formats::load(path, None).unwrap().into_graph().unwrap(),
@@ -741,7 +742,7 @@ fn gzip_files_load_like_plain_ones_in_every_format() {
         }
         // A gzipped g.csr file too.
         let csr = dir.path(&format!("g{k}.csr.gz"));
-        std::fs::write(&csr, gzip(&format::to_bytes(&g))).unwrap();
+        std::fs::write(&csr, gzip(&csr::to_bytes(&g))).unwrap();
         assert_same(
             &formats::load(&csr, None).unwrap().into_graph().unwrap(),
             &g,

@@ -1,8 +1,9 @@
 //! The papers' random graph generator: determinism and the shape of its output.
 
+use sssp::Error;
+use sssp::formats::csr;
 use sssp::generate::{CHUNK, RandomGraphSpec, random_graph};
 use sssp::graph::WeightKind;
-use sssp::{Error, format};
 use sssp_tests::TestRng;
 
 #[test]
@@ -36,7 +37,7 @@ fn same_parameters_give_the_same_graph() {
 #[test]
 fn output_is_pinned_across_machines_and_versions() {
     let graph = random_graph(&RandomGraphSpec::papers(1000, 1)).unwrap();
-    let hash = format::to_bytes(&graph)
+    let hash = csr::to_bytes(&graph)
         .iter()
         .fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
             (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3)
@@ -144,7 +145,7 @@ fn f32_weights_are_uniform_reals_on_the_edges_of_the_u32_graph() {
     })
     .unwrap();
     assert_eq!(
-        fnv1a(&format::to_bytes(&pinned)),
+        fnv1a(&csr::to_bytes(&pinned)),
         PINNED_F32_HASH,
         "the f32 generator's output changed"
     );
@@ -346,7 +347,7 @@ fn grid_output_is_pinned_across_machines_and_versions() {
             max_weight: 100,
             seed: 1,
         };
-        let hash = fnv1a(&format::to_bytes(&grid_graph(&spec).unwrap()));
+        let hash = fnv1a(&csr::to_bytes(&grid_graph(&spec).unwrap()));
         assert_eq!(
             hash, pinned,
             "the grid generator's output changed for {width} × {height} (hash {hash:#018x})"

@@ -6,8 +6,9 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
+use sssp::formats::csr;
 use sssp::formats::{self, Format};
-use sssp::{Error, Result, format};
+use sssp::{Error, Result};
 
 use super::{FormatArg, WeightsArg};
 
@@ -80,7 +81,7 @@ pub fn run(args: &ConvertArgs) -> Result<()> {
     let numbering = loaded.numbering();
     let graph = loaded.graph()?;
     let read = start.elapsed();
-    format::write(&graph, &args.output)?;
+    csr::write(&graph, &args.output)?;
     if !args.quiet {
         let renumbered = if numbering.base != 0 {
             format!(

@@ -6,9 +6,10 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use clap::{Args, ValueEnum};
+use sssp::formats::csr;
 use sssp::generate::{GridSpec, RandomGraphSpec, grid_graph, random_graph};
 use sssp::matrix::matrix_spec;
-use sssp::{Error, Result, format};
+use sssp::{Error, Result};
 
 use super::WeightsArg;
 
@@ -129,7 +130,7 @@ pub fn run(args: &GenArgs) -> Result<()> {
         }
     };
     let generated = start.elapsed();
-    format::write(&graph, &args.output)?;
+    csr::write(&graph, &args.output)?;
     println!(
         "wrote {}: {} vertices, {} edges, {} weights (generated in {:.2} s, written in {:.2} s)",
         args.output.display(),

@@ -1,9 +1,9 @@
-//! Graph input formats: the binary `g.csr` ([`crate::format`]) and three text
+//! Graph input formats: the binary `g.csr` ([`csr`]) and three text
 //! formats, each parsed into a [`Graph`] (successor CSR):
 //!
 //! | format | extensions | vertex ids | module |
 //! | --- | --- | --- | --- |
-//! | g.csr | `.csr` | 0-based | [`crate::format`] |
+//! | g.csr | `.csr` | 0-based | [`csr`] |
 //! | DIMACS 9th Challenge | `.gr` | 1-based | [`dimacs`] |
 //! | Matrix Market coordinate | `.mtx` | 1-based | [`matrix_market`] |
 //! | edge list (SNAP style) | `.el`, `.txt` | 0-based | [`edge_list`] |
@@ -24,6 +24,7 @@
 //! that the file declares beyond what its size can hold. A file's vertex ids
 //! are kept in an [`InputNumbering`] so that results can be reported in them.
 
+pub mod csr;
 pub mod dimacs;
 pub mod edge_list;
 pub mod matrix_market;
@@ -38,9 +39,9 @@ use std::path::{Path, PathBuf};
 
 use flate2::bufread::MultiGzDecoder;
 
-use crate::format::{self, GraphFile};
 use crate::graph::{Graph, WeightKind};
 use crate::{Error, Result};
+use csr::GraphFile;
 
 /// Buffer size of the text readers.
 const READ_BUFFER_BYTES: usize = 256 << 10;
@@ -114,7 +115,7 @@ impl Format {
                     path: path.to_path_buf(),
                     source,
                 })?;
-                let graph = format::parse(&bytes, path)?.into_owned();
+                let graph = csr::parse(&bytes, path)?.into_owned();
                 options.check_csr_weights(path, graph.weight_kind())?;
                 Ok(graph)
             }
