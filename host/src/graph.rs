@@ -348,7 +348,8 @@ impl<'a> Graph<'a> {
         }
     }
 
-    /// [`Graph::transpose`] on one thread (a counting sort).
+    /// [`Graph::transpose`] on one thread (a counting sort): its path for
+    /// small graphs, and the reference the tests check it against.
     pub fn transpose_sequential(&self) -> Graph<'static> {
         let n = self.num_vertices();
         let mut offsets = vec![0u32; n + 1];

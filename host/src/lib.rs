@@ -12,8 +12,9 @@
 //! The modules underneath:
 //! - [`graph`]: the CSR graph; [`formats::csr`]: the `g.csr` file; [`generate`]: the
 //!   papers' random graphs and 2-D grids (road-network stand-ins);
-//! - [`reorder`]: vertex orders for locality (BFS, reverse Cuthill–McKee, by
-//!   degree), applied at load time and mapped back on output;
+//! - `reorder` (cargo feature `reorder`): vertex orders for locality (BFS,
+//!   reverse Cuthill–McKee, by degree) as permutations; no solver uses them
+//!   yet;
 //! - [`formats`]: text inputs (DIMACS `.gr`, Matrix Market `.mtx`, edge lists,
 //!   gzip) and format detection by extension;
 //! - [`oracle`]: Dijkstra on the CPU, the reference for every result;
@@ -35,6 +36,7 @@ pub mod graph;
 pub mod matrix;
 pub mod oracle;
 pub mod parents;
+#[cfg(feature = "reorder")]
 pub mod reorder;
 pub mod solver;
 pub mod transform;

@@ -1,6 +1,13 @@
-//! Vertex orders for locality: relabel a graph's vertices at load time so that
-//! vertices that are adjacent get nearby ids, solve on the relabelled graph and
-//! map the distances back to the original ids.
+//! Vertex orders for locality: relabel a graph's vertices so that vertices
+//! that are adjacent get nearby ids, solve on the relabelled graph and map the
+//! distances back to the original ids.
+//!
+//! Status: behind the cargo feature `reorder`, since no solver uses it yet
+//! (docs/PERFORMANCE.md, "CPU-side: reordering", has the orders' cost and
+//! locality; no solve has been timed on a reordered graph). Build and test it with `cargo test -p sssp-tests
+//! --features reorder --test reorder`; `host/examples/reorder.rs` times the
+//! orders (`cargo run --release -p host --features reorder --example reorder
+//! -- g.csr`).
 //!
 //! Why: every relaxation reads or writes the distance (and flags) of the edge's
 //! other end. In a graph whose ids carry no locality (the papers' random graphs,
@@ -372,7 +379,8 @@ struct Undirected {
 impl Undirected {
     fn new(graph: &Graph) -> Undirected {
         let n = graph.num_vertices();
-        let (pred_offsets, preds) = predecessors(graph);
+        let transposed = graph.transpose();
+        let (pred_offsets, preds) = (transposed.offsets(), transposed.targets());
         let threads = threads_for(graph.num_edges());
         let ranges = split_by_edges(graph.offsets(), threads);
         let mut degree = vec![0u32; n];
@@ -407,7 +415,7 @@ impl Undirected {
             }
             parts.extend(handles.into_iter().map(|h| h.join().expect("no panic")));
         });
-        drop((pred_offsets, preds));
+        drop(transposed);
         // ...then they are concatenated.
         let mut neighbors = Vec::with_capacity(parts.iter().map(Vec::len).sum());
         for part in parts {
@@ -452,151 +460,6 @@ impl Undirected {
             prefetch(first);
         }
     }
-}
-
-/// log2 of the vertices per bucket of [`predecessors`]: the bucket's counters
-/// (128 KiB) stay in the L2 cache.
-const BUCKET_BITS: u32 = 15;
-
-/// The predecessor lists (offsets, tails) of a successor CSR, each list in
-/// increasing order of tail (the transpose without the weights).
-///
-/// A cache-blocked counting sort in two passes, each over all cores: the edges
-/// are first scattered, as `(head, tail)` pairs, into buckets of 2^15
-/// consecutive heads (few, so the writes stream), then each bucket is
-/// counting-sorted by head within its small range. A plain counting sort
-/// scatters every edge to a random place in memory, several times slower on a
-/// graph without locality. Pairs keep the order of their edges, so each list
-/// comes out in increasing tail order whatever the number of threads.
-fn predecessors(graph: &Graph) -> (Vec<u32>, Vec<u32>) {
-    let n = graph.num_vertices();
-    let m = graph.num_edges();
-    let buckets = n.div_ceil(1 << BUCKET_BITS).max(1);
-    let threads = threads_for(m);
-    let parts = split_by_edges(graph.offsets(), threads);
-    let csr = graph.csr();
-    let edges_of = |vertices: &std::ops::Range<usize>| {
-        &csr.targets[csr.offsets[vertices.start] as usize..csr.offsets[vertices.end] as usize]
-    };
-    // Pass 1: count each part's edges per bucket...
-    let counts: Vec<Vec<usize>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = parts
-            .iter()
-            .map(|vertices| {
-                let targets = edges_of(vertices);
-                scope.spawn(move || {
-                    let mut count = vec![0usize; buckets];
-                    for &v in targets {
-                        count[(v >> BUCKET_BITS) as usize] += 1;
-                    }
-                    count
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().expect("no panic"))
-            .collect()
-    });
-    // ...lay the pairs out bucket by bucket, each bucket part by part...
-    let mut bucket_start = Vec::with_capacity(buckets + 1);
-    bucket_start.push(0usize);
-    for b in 0..buckets {
-        let size: usize = counts.iter().map(|c| c[b]).sum();
-        bucket_start.push(bucket_start[b] + size);
-    }
-    let mut pairs = vec![0u64; m];
-    let mut slots: Vec<Vec<&mut [u64]>> =
-        parts.iter().map(|_| Vec::with_capacity(buckets)).collect();
-    let mut rest = &mut pairs[..];
-    for b in 0..buckets {
-        for (part_slots, count) in slots.iter_mut().zip(&counts) {
-            let (slot, next) = std::mem::take(&mut rest).split_at_mut(count[b]);
-            part_slots.push(slot);
-            rest = next;
-        }
-    }
-    // ...and scatter them.
-    std::thread::scope(|scope| {
-        for (vertices, mut part_slots) in parts.iter().zip(slots) {
-            let offsets = &csr.offsets[vertices.start..=vertices.end];
-            let targets = edges_of(vertices);
-            let first_edge = offsets[0] as usize;
-            let first = vertices.start;
-            scope.spawn(move || {
-                let mut cursor = vec![0usize; buckets];
-                for (i, list) in offsets.windows(2).enumerate() {
-                    let tail = (first + i) as u64;
-                    for &v in &targets[list[0] as usize - first_edge..list[1] as usize - first_edge]
-                    {
-                        let b = (v >> BUCKET_BITS) as usize;
-                        part_slots[b][cursor[b]] = (v as u64) << 32 | tail;
-                        cursor[b] += 1;
-                    }
-                }
-            });
-        }
-    });
-    drop(counts);
-    // Pass 2: counting-sort each bucket by head; groups of consecutive buckets
-    // go to the threads.
-    let mut offsets = vec![0u32; n + 1];
-    let mut tails = vec![0u32; m];
-    let group_ends: Vec<usize> = (1..=threads)
-        .map(|k| {
-            if k == threads {
-                buckets
-            } else {
-                bucket_start
-                    .partition_point(|&s| s < m * k / threads)
-                    .min(buckets)
-            }
-        })
-        .collect();
-    std::thread::scope(|scope| {
-        let (mut o_rest, mut t_rest, mut first_bucket) = (&mut offsets[..n], &mut tails[..], 0);
-        for &end_bucket in &group_ends {
-            if end_bucket <= first_bucket {
-                continue;
-            }
-            let vertices = (first_bucket << BUCKET_BITS)..(end_bucket << BUCKET_BITS).min(n);
-            let edges = bucket_start[first_bucket]..bucket_start[end_bucket];
-            let (o, o_next) = std::mem::take(&mut o_rest).split_at_mut(vertices.len());
-            let (t, t_next) = std::mem::take(&mut t_rest).split_at_mut(edges.len());
-            (o_rest, t_rest) = (o_next, t_next);
-            let (pairs, bucket_start) = (&pairs[edges.clone()], &bucket_start);
-            let group = first_bucket..end_bucket;
-            first_bucket = end_bucket;
-            scope.spawn(move || {
-                let mut next = vec![0u32; 1 << BUCKET_BITS];
-                for b in group {
-                    let base = b << BUCKET_BITS;
-                    let size = (n - base).min(1 << BUCKET_BITS);
-                    let local = |pair: u64| (pair >> 32) as usize - base;
-                    let region = bucket_start[b] - edges.start..bucket_start[b + 1] - edges.start;
-                    let next = &mut next[..size];
-                    next.fill(0);
-                    for &pair in &pairs[region.clone()] {
-                        next[local(pair)] += 1;
-                    }
-                    let mut position = bucket_start[b] as u32;
-                    for (v, slot) in next.iter_mut().enumerate() {
-                        let degree = *slot;
-                        o[base - vertices.start + v] = position;
-                        *slot = position;
-                        position += degree;
-                    }
-                    for &pair in &pairs[region] {
-                        let slot = &mut next[local(pair)];
-                        t[*slot as usize - edges.start] = pair as u32;
-                        *slot += 1;
-                    }
-                }
-            });
-        }
-    });
-    offsets[n] = m as u32;
-    (offsets, tails)
 }
 
 /// Appends to `out` the union of `succ` and `pred` (sorted), without
