@@ -5,13 +5,13 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::cpu;
-use crate::cpu::compact::CompactRule;
 use crate::gpu::bellman_ford::{BellmanFord, BellmanFordForm};
 use crate::gpu::compact::CompactDa2cf;
 use crate::gpu::da2cf::{Da2cf, Da2cfConfig};
 use crate::gpu::hybrid::{Hybrid, HybridKind};
 use crate::gpu::{Gpu, GpuSolver};
 use crate::graph::Graph;
+use crate::variants::CompactRule;
 use crate::variants::{Frontier, Relax};
 use crate::{Error, Result, oracle};
 
@@ -218,9 +218,9 @@ impl Algorithm {
         self.prepare_gpu_tuned(gpu, graph, Tuning::default())
     }
 
-    /// [`Algorithm::prepare_gpu`] with parameters. `auto` chooses with a probe
-    /// from vertex 0 (the CLI resolves it from the real source first, with
-    /// [`crate::auto::choose`]).
+    /// [`Algorithm::prepare_gpu`] with parameters. `auto` is not an algorithm
+    /// of its own here: [`crate::solver::Solver`] resolves it from the source
+    /// first ([`crate::auto::choose`]), and asking for it is an error.
     pub fn prepare_gpu_tuned<'a>(
         self,
         gpu: &'a Gpu,
@@ -249,9 +249,12 @@ impl Algorithm {
             UH1 => hybrid(HybridKind::H1),
             UH2 => hybrid(HybridKind::H2),
             UH3 => hybrid(HybridKind::H3),
-            Auto => crate::auto::choose(graph, 0)
-                .algorithm
-                .prepare_gpu_tuned(gpu, graph, tuning),
+            // `auto` depends on the catalogue, not the other way round.
+            Auto => Err(Error::InvalidArgument(
+                "`auto` is resolved before preparing: sssp::solver::Solver::resolve, or \
+                 sssp::auto::choose"
+                    .into(),
+            )),
             NearFar => Ok(Box::new(crate::gpu::near_far::NearFar::new(
                 gpu,
                 graph,

@@ -2,6 +2,8 @@
 //! Distances are `u32` words of the graph's [`WeightKind`] (see
 //! [`gpu_kernels::distance`]); people see them through [`display`].
 
+use std::sync::atomic::AtomicU32;
+
 use gpu_kernels::distance::{INFINITY, MAX_DISTANCE, SATURATED, Weight};
 
 use crate::graph::{Graph, WeightKind, with_weight_type};
@@ -247,3 +249,14 @@ pub fn certify(graph: &Graph, source: usize, dist: &[u32]) -> Result<()> {
     }
     Ok(())
 }
+
+/// The distances as the atomics that `relax` kernels update (`AtomicU32::from_mut_slice`,
+/// which is not stable yet).
+pub fn as_atomic(dist: &mut [u32]) -> &[AtomicU32] {
+    // SAFETY: `AtomicU32` has the same size and bit validity as `u32` (core
+    // documentation) and, as asserted below, the same alignment on this target;
+    // the `&mut` borrow makes the returned view the only access while it lives.
+    unsafe { &*(dist as *mut [u32] as *const [AtomicU32]) }
+}
+
+const _: () = assert!(align_of::<u32>() == align_of::<AtomicU32>());

@@ -23,6 +23,15 @@ impl Relax {
     }
 }
 
+/// The settling rule of the compacted DA2CF (`fast`, `fast-crauser`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CompactRule {
+    /// Martín's: the vertices at the smallest tentative distance.
+    Martin,
+    /// Crauser's general rule: `dist <= min(dist(u) + Δ_node(u))`.
+    Crauser,
+}
+
 /// Which vertices each iteration settles.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Frontier {

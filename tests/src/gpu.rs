@@ -19,7 +19,23 @@ pub fn run(solver: &mut dyn GpuSolver, source: usize) -> Result<(Vec<u32>, u32)>
     Ok((solver.distances()?, stats.iterations))
 }
 
-/// Prepares `algo` for `graph` with `tuning` and solves once from `source`.
+/// Prepares `algo` for `graph` with `tuning`; `auto` is resolved from
+/// `source` first, as the library's solver does.
+pub fn prepare<'a>(
+    gpu: &'a Gpu,
+    algo: Algorithm,
+    graph: &Graph,
+    source: usize,
+    tuning: Tuning,
+) -> Result<Box<dyn GpuSolver + 'a>> {
+    let algo = match algo {
+        Algorithm::Auto => sssp::auto::choose(graph, source).algorithm,
+        algo => algo,
+    };
+    algo.prepare_gpu_tuned(gpu, graph, tuning)
+}
+
+/// [`prepare`], then one solve from `source`.
 pub fn solve(
     gpu: &Gpu,
     algo: Algorithm,
@@ -27,5 +43,5 @@ pub fn solve(
     source: usize,
     tuning: Tuning,
 ) -> Result<(Vec<u32>, u32)> {
-    run(algo.prepare_gpu_tuned(gpu, graph, tuning)?.as_mut(), source)
+    run(prepare(gpu, algo, graph, source, tuning)?.as_mut(), source)
 }

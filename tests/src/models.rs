@@ -82,8 +82,7 @@ pub fn check_working_threads(
     model: &Da2cfResult,
     context: &str,
 ) {
-    let mut solver = algo
-        .prepare_gpu(gpu, graph)
+    let mut solver = crate::gpu::prepare(gpu, algo, graph, source, Default::default())
         .unwrap_or_else(|e| panic!("{context}, {algo}: {e}"));
     let count = solver
         .count_working_threads(source as u32)

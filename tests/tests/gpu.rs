@@ -102,7 +102,8 @@ fn fig5_counterexample_every_exact_algorithm_100_times_and_no_atomic_measured() 
     let graph = fig5_graph(1024);
     let expected = oracle::dijkstra(&graph, 0).unwrap();
     for algo in exact_gpu_algorithms() {
-        let mut solver = algo.prepare_gpu(&gpu, &graph).unwrap();
+        let mut solver =
+            sssp_tests::gpu::prepare(&gpu, algo, &graph, 0, Tuning::default()).unwrap();
         for run in 0..100 {
             solver.run(0).unwrap();
             let dist = solver.distances().unwrap();
@@ -158,7 +159,8 @@ fn bad_source_is_an_error_and_the_solver_stays_usable() {
     let gpu = gpu();
     let graph = Graph::from_edges(3, &[(0, 1, 4), (1, 2, 4)]).unwrap();
     for algo in exact_gpu_algorithms() {
-        let mut solver = algo.prepare_gpu(&gpu, &graph).unwrap();
+        let mut solver =
+            sssp_tests::gpu::prepare(&gpu, algo, &graph, 0, Tuning::default()).unwrap();
         assert!(
             matches!(
                 solver.run(3),

@@ -31,8 +31,7 @@ fn check(gpu: &Gpu, graph: &Graph, source: usize, algo: Algorithm, context: &str
     let Ok(expected) = oracle::dijkstra(graph, source) else {
         return;
     };
-    let mut solver = algo
-        .prepare_gpu(gpu, graph)
+    let mut solver = sssp_tests::gpu::prepare(gpu, algo, graph, source, Default::default())
         .unwrap_or_else(|e| panic!("{context}: {e}"));
     solver
         .run(source as u32)

@@ -13,14 +13,7 @@ use super::Da2cfResult;
 use crate::distances::{check_overflow, check_source};
 use crate::graph::{Graph, with_weight_type};
 
-/// The settling rule of the compacted DA2CF.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CompactRule {
-    /// Martín's: the vertices at the smallest tentative distance.
-    Martin,
-    /// Crauser's general rule: `dist <= min(dist(u) + Δ_node(u))`.
-    Crauser,
-}
+pub use crate::variants::CompactRule;
 
 /// `Δ_node` of every vertex for `rule` (empty for Martín's rule).
 pub fn delta_node(graph: &Graph, rule: CompactRule) -> Vec<u32> {

@@ -12,6 +12,7 @@ use gpu_kernels::distance::{INFINITY, Weight};
 use gpu_kernels::launch::BLOCK_SIZE;
 use gpu_kernels::{reduce, stats};
 
+use crate::distances::as_atomic;
 use crate::distances::{check_overflow, check_source};
 use crate::graph::{Graph, WeightKind, with_weight_type};
 use crate::variants::{Frontier, Relax, delta_base};
@@ -273,14 +274,3 @@ impl VertexModel {
         })
     }
 }
-
-/// The distances as the atomics that `relax` kernels update (`AtomicU32::from_mut_slice`,
-/// which is not stable yet).
-pub fn as_atomic(dist: &mut [u32]) -> &[AtomicU32] {
-    // SAFETY: `AtomicU32` has the same size and bit validity as `u32` (core
-    // documentation) and, as asserted below, the same alignment on this target;
-    // the `&mut` borrow makes the returned view the only access while it lives.
-    unsafe { &*(dist as *mut [u32] as *const [AtomicU32]) }
-}
-
-const _: () = assert!(align_of::<u32>() == align_of::<AtomicU32>());

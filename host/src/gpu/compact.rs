@@ -11,9 +11,9 @@ use super::memory::{DeviceGraph, alloc_zeroed, bytes_of, download_words};
 use super::resident::{LoopStop, WorkLimits, run_loop_launches};
 use super::{Gpu, GpuSolver, RunStats};
 use crate::Result;
-use crate::cpu::compact::CompactRule;
 use crate::distances::check_source_of;
 use crate::graph::Graph;
+use crate::variants::CompactRule;
 
 /// The compacted DA2CF for one graph: its successor CSR and state on the device.
 pub struct CompactDa2cf<'a> {

@@ -16,7 +16,7 @@ use gpu_kernels::distance::INFINITY;
 
 use super::memory::{DeviceGraph, alloc_zeroed, download_distances};
 use super::{Gpu, GpuSolver, RunStats};
-use crate::cpu::da2cf::as_atomic;
+use crate::distances::as_atomic;
 use crate::distances::{check_overflow, check_source_of};
 use crate::graph::{Graph, with_weight_type};
 use crate::{Error, Result};
