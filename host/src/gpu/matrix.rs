@@ -16,63 +16,14 @@
 //! The matrix takes `4·n²` bytes of device memory, checked against the free
 //! memory before anything is allocated.
 
-use cudarc::driver::CudaSlice;
-
 use super::Gpu;
+pub use super::memory::DeviceMatrix;
 use super::memory::alloc_zeroed;
 use super::vertex_loop::{RelaxArrays, RelaxGraph, VertexSolver, VertexState};
-use crate::graph::{Graph, WeightKind};
+use crate::graph::Graph;
 use crate::matrix::WeightMatrix;
 pub use crate::variants::{Frontier, Relax};
 use crate::{Error, Result};
-
-/// A [`WeightMatrix`] in device memory.
-pub struct DeviceMatrix {
-    weights: CudaSlice<u32>,
-    num_vertices: u32,
-    weight_kind: WeightKind,
-}
-
-impl DeviceMatrix {
-    /// Copies `matrix` to the device, after checking that its `4·n²` bytes fit
-    /// in the free device memory ([`Error::OutOfMemory`] otherwise).
-    pub fn upload(gpu: &Gpu, matrix: &WeightMatrix) -> Result<DeviceMatrix> {
-        let n = matrix.num_vertices();
-        let num_vertices = u32::try_from(n).map_err(|_| {
-            Error::InvalidArgument(format!(
-                "{n} vertices do not fit the kernels' 32-bit indices"
-            ))
-        })?;
-        gpu.check_fits("the adjacency matrix", matrix.bytes())?;
-        let stream = gpu.stream();
-        let weights = if matrix.weights().is_empty() {
-            stream.alloc_zeros::<u32>(1)
-        } else {
-            stream.clone_htod(matrix.weights())
-        }
-        .map_err(Error::cuda("copying the adjacency matrix to the GPU"))?;
-        Ok(DeviceMatrix {
-            weights,
-            num_vertices,
-            weight_kind: matrix.weight_kind(),
-        })
-    }
-
-    /// What the weight words hold: it picks the kernels' instantiation.
-    pub fn weight_kind(&self) -> WeightKind {
-        self.weight_kind
-    }
-
-    /// Number of vertices `n`.
-    pub fn num_vertices(&self) -> u32 {
-        self.num_vertices
-    }
-
-    /// The `n * n` entries, row-major (one padding element when `n = 0`).
-    pub fn weights(&self) -> &CudaSlice<u32> {
-        &self.weights
-    }
-}
 
 /// DA2CF on the device for one adjacency matrix.
 pub type MatrixDa2cf<'a> = VertexSolver<'a, DeviceMatrix>;

@@ -7,6 +7,7 @@ use cudarc::driver::{CudaSlice, CudaStream, DeviceRepr, ValidAsZeroBits};
 use super::Gpu;
 use crate::distances::check_overflow;
 use crate::graph::{Graph, WeightKind};
+use crate::matrix::WeightMatrix;
 use crate::{Error, Result};
 
 /// Bytes of `len` elements of `T`.
@@ -144,6 +145,54 @@ impl DeviceGraph {
     }
 
     /// Weight of each edge (one padding element when `m = 0`).
+    pub fn weights(&self) -> &CudaSlice<u32> {
+        &self.weights
+    }
+}
+
+/// A [`WeightMatrix`] in device memory.
+pub struct DeviceMatrix {
+    weights: CudaSlice<u32>,
+    num_vertices: u32,
+    weight_kind: WeightKind,
+}
+
+impl DeviceMatrix {
+    /// Copies `matrix` to the device, after checking that its `4·n²` bytes fit
+    /// in the free device memory ([`Error::OutOfMemory`] otherwise).
+    pub fn upload(gpu: &Gpu, matrix: &WeightMatrix) -> Result<DeviceMatrix> {
+        let n = matrix.num_vertices();
+        let num_vertices = u32::try_from(n).map_err(|_| {
+            Error::InvalidArgument(format!(
+                "{n} vertices do not fit the kernels' 32-bit indices"
+            ))
+        })?;
+        gpu.check_fits("the adjacency matrix", matrix.bytes())?;
+        let stream = gpu.stream();
+        let weights = if matrix.weights().is_empty() {
+            stream.alloc_zeros::<u32>(1)
+        } else {
+            stream.clone_htod(matrix.weights())
+        }
+        .map_err(Error::cuda("copying the adjacency matrix to the GPU"))?;
+        Ok(DeviceMatrix {
+            weights,
+            num_vertices,
+            weight_kind: matrix.weight_kind(),
+        })
+    }
+
+    /// What the weight words hold: it picks the kernels' instantiation.
+    pub fn weight_kind(&self) -> WeightKind {
+        self.weight_kind
+    }
+
+    /// Number of vertices `n`.
+    pub fn num_vertices(&self) -> u32 {
+        self.num_vertices
+    }
+
+    /// The `n * n` entries, row-major (one padding element when `n = 0`).
     pub fn weights(&self) -> &CudaSlice<u32> {
         &self.weights
     }

@@ -9,7 +9,7 @@ use cudarc::driver::{
 use gpu_kernels::launch::{MATRIX_RELAX_F_SHARED_BYTES, MATRIX_RELAX_U_SHARED_BYTES, names};
 
 use super::{Typed, check_lengths, load_function, one_thread_per};
-use crate::gpu::matrix::DeviceMatrix;
+use crate::gpu::memory::DeviceMatrix;
 use crate::{Error, Result};
 
 /// The adjacency-matrix kernels.
