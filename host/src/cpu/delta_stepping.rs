@@ -21,7 +21,7 @@
 use std::collections::VecDeque;
 use std::sync::atomic::Ordering::{AcqRel, Acquire, Relaxed, Release};
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize};
-use std::sync::{Mutex, RwLock};
+use std::sync::{Condvar, Mutex, RwLock};
 
 use gpu_kernels::distance::{INFINITY, Weight};
 
@@ -50,6 +50,13 @@ const FUSION_LIMIT: usize = 1000;
 
 /// Frontier vertices a thread takes at a time.
 const CHUNK: usize = 64;
+
+/// A round takes the next buckets together until its frontier holds this
+/// many vertices per thread: with many threads and a small Δ a single bucket
+/// is too little work to pay for the barriers (taking buckets early only
+/// repeats work, never loses it: every bucket below the next non-empty one
+/// is still final).
+const ROUND_VERTICES_PER_THREAD: usize = 4 * CHUNK;
 
 /// Solves from `source` with bucket width `delta` (a positive weight word of
 /// the graph's kind; default: [`default_delta`]) on the threads of rayon's
@@ -163,20 +170,28 @@ fn bucket<W: Weight>(d: u32, delta: f64) -> u64 {
 }
 
 /// A barrier for the threads of one parallel region that spins briefly, then
-/// yields: a round of a road network is a few microseconds of work, less than
-/// a sleeping barrier takes to wake its threads.
+/// sleeps: a round of a road network is a few microseconds of work, less than
+/// a sleeping barrier takes to wake its threads, but a machine with more busy
+/// threads than cores needs the waiting ones off the cores.
 struct SpinBarrier {
     threads: usize,
     arrived: AtomicUsize,
     generation: AtomicUsize,
+    sleepers: Mutex<()>,
+    wake: Condvar,
 }
 
 impl SpinBarrier {
+    /// Spins before a waiting thread sleeps.
+    const SPINS: u32 = 1 << 14;
+
     fn new(threads: usize) -> Self {
         SpinBarrier {
             threads,
             arrived: AtomicUsize::new(0),
             generation: AtomicUsize::new(0),
+            sleepers: Mutex::new(()),
+            wake: Condvar::new(),
         }
     }
 
@@ -185,17 +200,22 @@ impl SpinBarrier {
         let generation = self.generation.load(Acquire);
         if self.arrived.fetch_add(1, AcqRel) + 1 == self.threads {
             self.arrived.store(0, Relaxed);
+            // Under the lock, so that no sleeper misses the wake-up between
+            // its check and its wait.
+            let _sleepers = self.sleepers.lock().unwrap_or_else(|e| e.into_inner());
             self.generation.store(generation.wrapping_add(1), Release);
+            self.wake.notify_all();
             return;
         }
-        let mut spins = 0u32;
-        while self.generation.load(Acquire) == generation {
-            if spins < 4096 {
-                std::hint::spin_loop();
-                spins += 1;
-            } else {
-                std::thread::yield_now();
+        for _ in 0..Self::SPINS {
+            if self.generation.load(Acquire) != generation {
+                return;
             }
+            std::hint::spin_loop();
+        }
+        let mut sleepers = self.sleepers.lock().unwrap_or_else(|e| e.into_inner());
+        while self.generation.load(Acquire) == generation {
+            sleepers = self.wake.wait(sleepers).unwrap_or_else(|e| e.into_inner());
         }
     }
 }
@@ -210,9 +230,10 @@ struct Shared<'a> {
     frontier: RwLock<Vec<u32>>,
     /// The next chunk of the frontier to take.
     cursor: AtomicUsize,
-    /// The current bucket, and whether the solve is over (thread 0 writes both
-    /// between barriers).
+    /// The current round's buckets, `base..=span_end`, and whether the solve
+    /// is over (thread 0 writes them between barriers).
     base: AtomicU64,
+    span_end: AtomicU64,
     done: AtomicBool,
     rounds: AtomicU32,
     barrier: SpinBarrier,
@@ -232,6 +253,7 @@ fn solve<W: Weight>(graph: &Graph, source: usize, delta_word: u32, stop: Stop) -
         frontier: RwLock::new(vec![source as u32]),
         cursor: AtomicUsize::new(0),
         base: AtomicU64::new(0),
+        span_end: AtomicU64::new(0),
         done: AtomicBool::new(false),
         rounds: AtomicU32::new(1),
         barrier: SpinBarrier::new(threads),
@@ -263,14 +285,14 @@ fn solve<W: Weight>(graph: &Graph, source: usize, delta_word: u32, stop: Stop) -
 /// bin of the current bucket (bucket fusion).
 fn relax_round<W: Weight>(shared: &Shared, me: usize) {
     let base = shared.base.load(Relaxed);
+    let span_end = shared.span_end.load(Relaxed);
     let delta = shared.delta;
     let mut mine = shared.bins[me].lock().unwrap_or_else(|e| e.into_inner());
     let relax = |u: u32, bins: &mut Bins| {
         let du = shared.dist[u as usize].load(Relaxed);
-        // Every relaxation now starts at `base` or later, so a distance can
-        // only have left this bucket downwards within it or not at all: a
-        // vertex whose distance is in another bucket is a stale entry.
-        if du == INFINITY || bucket::<W>(du, delta) != base {
+        // Every relaxation now starts at `base` or later and distances only
+        // fall, so an entry outside the round's buckets is stale.
+        if du == INFINITY || !(base..=span_end).contains(&bucket::<W>(du, delta)) {
             return;
         }
         for (v, w) in shared.csr.edges(u as usize) {
@@ -357,11 +379,29 @@ fn next_round<W: Weight>(shared: &Shared, stop: Stop) {
             for bins in all.iter_mut() {
                 let steps = ((next - base) as usize).min(bins.window.len());
                 bins.window.drain(..steps);
-                if let Some(bin) = bins.window.front_mut() {
-                    frontier.append(bin);
+            }
+            // The next bucket, and the ones after it while the round is small
+            // (not past a limit: those would only be masked).
+            let wanted = ROUND_VERTICES_PER_THREAD * all.len();
+            let last = stop.limit.map_or(u64::MAX, |l| bucket::<W>(l, delta));
+            let mut span_end = next;
+            for k in 0..WINDOW {
+                let bucket = next + k as u64;
+                if k > 0 && (frontier.len() >= wanted || bucket > last) {
+                    break;
+                }
+                for bins in all.iter_mut() {
+                    if let Some(bin) = bins.window.get_mut(k) {
+                        frontier.append(bin);
+                    }
+                }
+                span_end = bucket;
+                if all.iter().all(|b| b.window.len() <= k + 1) {
+                    break;
                 }
             }
             shared.base.store(next, Relaxed);
+            shared.span_end.store(span_end, Relaxed);
             shared.cursor.store(0, Relaxed);
             shared.rounds.fetch_add(1, Relaxed);
         }
