@@ -36,6 +36,7 @@ pub mod graph;
 pub mod matrix;
 pub mod oracle;
 pub mod parents;
+pub mod partition;
 pub mod reorder;
 pub mod solver;
 pub mod transform;
