@@ -85,7 +85,10 @@ impl BlockTeam for Thread<'_> {
         self.barrier.wait();
     }
     fn idle(&self) {
-        assert!(!self.barrier.aborted.load(Relaxed), "another thread panicked");
+        assert!(
+            !self.barrier.aborted.load(Relaxed),
+            "another thread panicked"
+        );
         assert!(Instant::now() < self.barrier.deadline, "the solve hangs");
         std::thread::yield_now();
     }
@@ -215,12 +218,18 @@ fn check_partitioning(graph: &Graph, capacity: usize, context: &str) {
     for p in 0..k {
         let (start, end) = (parts.starts[p] as usize, parts.starts[p + 1] as usize);
         let size = end - start;
-        assert!(size >= 1 && size <= capacity, "{context}: piece {p} of {size}");
+        assert!(
+            size >= 1 && size <= capacity,
+            "{context}: piece {p} of {size}"
+        );
         if p + 1 < k {
             assert_eq!(size, capacity, "{context}: piece {p} is not full");
         }
         let boundary = parts.boundary_ends[p] as usize;
-        assert!((start..=end).contains(&boundary), "{context}: piece {p}'s boundary");
+        assert!(
+            (start..=end).contains(&boundary),
+            "{context}: piece {p}'s boundary"
+        );
         // Every vertex in exactly one piece: the contiguous range's.
         for v in start..end {
             assert_eq!(parts.piece_of[v] as usize, p, "{context}: piece of {v}");
@@ -236,7 +245,9 @@ fn check_partitioning(graph: &Graph, capacity: usize, context: &str) {
             "{context}: round trip of {old}"
         );
     }
-    let values: Vec<u32> = (0..n as u32).map(|v| v.wrapping_mul(2_654_435_761)).collect();
+    let values: Vec<u32> = (0..n as u32)
+        .map(|v| v.wrapping_mul(2_654_435_761))
+        .collect();
     assert_eq!(
         parts
             .permutation
@@ -270,7 +281,10 @@ fn check_partitioning(graph: &Graph, capacity: usize, context: &str) {
     }
     for p in 0..k {
         for v in parts.starts[p]..parts.boundary_ends[p] {
-            assert!(entered[v as usize], "{context}: boundary vertex {v} has no outside edge");
+            assert!(
+                entered[v as usize],
+                "{context}: boundary vertex {v} has no outside edge"
+            );
         }
     }
 }
@@ -348,17 +362,38 @@ fn blocks_on_threads_match_the_oracle_on_larger_graphs_grids_and_rome99() {
         let source = rng.below(n as u64) as usize;
         let context = format!("random n {n}, max weight {max_weight}, seed {}", rng.seed);
         let capacity = n.div_ceil(rng.range(1, 8) as usize);
-        check(&graph, source, capacity, rng.range(1, 4) as usize, auto_delta::<u32>(graph.csr()), &context);
+        check(
+            &graph,
+            source,
+            capacity,
+            rng.range(1, 4) as usize,
+            auto_delta::<u32>(graph.csr()),
+            &context,
+        );
     }
     let grid = grid_graph(&GridSpec::new(80, 60, rng.bits())).unwrap();
     let source = rng.below(grid.num_vertices() as u64) as usize;
     for (capacity, delta) in [(600, 400), (1200, 1), (4800, auto_delta::<u32>(grid.csr()))] {
-        check(&grid, source, capacity, 3, delta, &format!("grid 80×60, seed {}", rng.seed));
+        check(
+            &grid,
+            source,
+            capacity,
+            3,
+            delta,
+            &format!("grid 80×60, seed {}", rng.seed),
+        );
     }
     let rome = find_graph("rome99.gr").expect("graphs/rome99.gr");
     let rome = formats::load(&rome, None).unwrap();
     let rome = rome.graph().unwrap();
     for capacity in [500, 1700] {
-        check(&rome, 0, capacity, 2, auto_delta::<u32>(rome.csr()), "rome99");
+        check(
+            &rome,
+            0,
+            capacity,
+            2,
+            auto_delta::<u32>(rome.csr()),
+            "rome99",
+        );
     }
 }

@@ -47,8 +47,7 @@ impl<'a> Partition<'a> {
             Error::InvalidArgument("the graph's vertices do not fit 32-bit ids".into())
         })?;
         let kernels = &gpu.kernels().partition;
-        let capacity =
-            kernels.resident_capacity(gpu.stream().context(), graph.weight_kind(), n)?;
+        let capacity = kernels.resident_capacity(gpu.stream().context(), graph.weight_kind(), n)?;
         let Partitioning {
             permutation,
             graph: renumbered,
@@ -109,7 +108,13 @@ impl<'a> Partition<'a> {
         let source_piece = self.piece_of[new_source as usize];
         let (kernels, stream) = (&self.gpu.kernels().partition, self.gpu.stream());
         kernels.initialize(stream, &self.graph, &mut self.buffers, source_piece)?;
-        kernels.solve(stream, &self.graph, &mut self.buffers, new_source, self.delta)?;
+        kernels.solve(
+            stream,
+            &self.graph,
+            &mut self.buffers,
+            new_source,
+            self.delta,
+        )?;
         let [_, rounds] = download_words::<2>(self.gpu, &self.buffers.counters, "the counters")?;
         Ok(rounds)
     }

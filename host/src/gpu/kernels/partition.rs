@@ -55,7 +55,12 @@ impl PartitionKernels {
     /// can all be resident at once (occupancy × multiprocessors). Raises the
     /// kernel's dynamic shared-memory limit to what it needs. An error when
     /// the graph is too large for the device's shared memory.
-    pub fn resident_capacity(&self, ctx: &Arc<CudaContext>, kind: WeightKind, n: u32) -> Result<u32> {
+    pub fn resident_capacity(
+        &self,
+        ctx: &Arc<CudaContext>,
+        kind: WeightKind,
+        n: u32,
+    ) -> Result<u32> {
         let (function, kernel) = self.solve.of(kind);
         let attribute = |a, what: &str| {
             ctx.attribute(a)
@@ -85,9 +90,15 @@ impl PartitionKernels {
                     CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                     bytes as i32,
                 )
-                .map_err(Error::cuda(format!("allowing {kernel} {bytes} bytes of shared memory")))?;
+                .map_err(Error::cuda(format!(
+                    "allowing {kernel} {bytes} bytes of shared memory"
+                )))?;
             let per_sm = function
-                .occupancy_max_active_blocks_per_multiprocessor(PARTITION_BLOCK_SIZE, bytes as usize, None)
+                .occupancy_max_active_blocks_per_multiprocessor(
+                    PARTITION_BLOCK_SIZE,
+                    bytes as usize,
+                    None,
+                )
                 .map_err(Error::cuda(format!("querying the occupancy of {kernel}")))?;
             let resident = per_sm.saturating_mul(sms);
             if resident == 0 {
