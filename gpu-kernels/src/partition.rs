@@ -203,8 +203,10 @@ pub fn block_loop<W: Weight>(
     }
     team.barrier();
 
-    // Thread 0's tokens.
+    // Thread 0's tokens, and its read of the notification word issued
+    // before the last relax phase (`None` after an idle step).
     let mut owned = 0u32;
+    let mut early_read: Option<u32> = None;
     let mut round = 0usize;
     let mut step = 0usize;
     loop {
@@ -214,7 +216,10 @@ pub fn block_loop<W: Weight>(
         let frontier_len = &control[FRONTIER_LEN + round % 2];
         if thread == 0 {
             let notify = &global.notify[piece];
-            let pull = notify.load(Relaxed) != 0 && notify.swap(0, Relaxed) != 0;
+            // A stale 0 only delays the pull by a step: the sender's token
+            // keeps every block running until it is taken.
+            let seen = early_read.take().unwrap_or_else(|| notify.load(Relaxed));
+            let pull = seen != 0 && notify.swap(0, Relaxed) != 0;
             let mut word = 0;
             if pull {
                 fence(Acquire);
@@ -281,7 +286,11 @@ pub fn block_loop<W: Weight>(
         }
         team.barrier();
 
-        // Relax.
+        // Relax. Thread 0 reads the notification word first, so that the
+        // round trip overlaps the relax phase instead of the next step's start.
+        if thread == 0 {
+            early_read = Some(global.notify[piece].load(Relaxed));
+        }
         let selected = frontier_len.load(Relaxed) as usize;
         let mut k = thread;
         while k < selected {
