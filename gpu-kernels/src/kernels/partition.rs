@@ -5,7 +5,9 @@ use core::sync::atomic::AtomicU32;
 
 use crate::device::memory::slice;
 use crate::device::shared::dynamic_shared_mem;
-use crate::device::thread::{block_dim_x, block_idx_x, index_1d, sync_threads, thread_idx_x};
+use crate::device::thread::{
+    block_dim_x, block_idx_x, index_1d, nanosleep, sync_threads, thread_idx_x,
+};
 use crate::partition::{self, BlockTeam, CONTROL_WORDS, Global, Local, Pieces};
 
 use super::csr;
@@ -23,7 +25,16 @@ impl BlockTeam for Block {
     fn barrier(&self) {
         sync_threads();
     }
+    fn idle(&self) {
+        // Hundreds of idle blocks poll `pending`, one word that senders
+        // update: a short sleep spares its L2 slice; waking late by this much
+        // is small against a round's microsecond.
+        nanosleep(IDLE_SLEEP_NS);
+    }
 }
+
+/// How long thread 0 of an idle block sleeps between polls.
+const IDLE_SLEEP_NS: u32 = 200;
 
 /// The global state of the partition kernels from their arguments.
 ///
