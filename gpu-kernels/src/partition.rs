@@ -51,9 +51,10 @@
 //!
 //! # Memory order
 //! A sender's atomic minimum and token add are ordered before its exchange of
-//! the word by a release fence; the receiver's exchange that reads the set
-//! word (or a later value of the same read-modify-write chain) is followed by
-//! an acquire fence, so its pull reads every distance sent before. Inside a
+//! the word by a fence ([`BlockTeam::device_fence`], release and acquire);
+//! the receiver's exchange that reads the set word (or a later value of the
+//! same read-modify-write chain) is followed by another, so its pull reads
+//! every distance sent before. Inside a
 //! block the phases are separated by barriers; the relax phase's minima and
 //! dirty marks all happen after the select phase cleared the marks, so no
 //! improvement is missed. The control words are buffered so that thread 0
@@ -62,7 +63,7 @@
 //! parity (as in [`crate::near_far`]).
 
 use core::sync::atomic::AtomicU32;
-use core::sync::atomic::Ordering::{Acquire, Relaxed, Release};
+use core::sync::atomic::Ordering::{AcqRel, Relaxed};
 use core::sync::atomic::fence;
 
 use crate::csr::Csr;
@@ -78,6 +79,13 @@ pub trait BlockTeam {
     fn barrier(&self);
     /// Called by thread 0 while its block waits idle (the CPU yields).
     fn idle(&self) {}
+    /// A fence that orders this thread's earlier memory accesses before its
+    /// later ones for every thread of the device, as a release and an
+    /// acquire fence do (`core`'s fence by default; the GPU narrows its
+    /// scope to the device).
+    fn device_fence(&self) {
+        fence(AcqRel);
+    }
 }
 
 /// `u32` words of a block's control area in shared memory.
@@ -222,12 +230,12 @@ pub fn block_loop<W: Weight>(
             let pull = seen != 0 && notify.swap(0, Relaxed) != 0;
             let mut word = 0;
             if pull {
-                fence(Acquire);
+                team.device_fence();
                 owned += 1;
                 word |= PULL;
             } else if minimum.load(Relaxed) == INFINITY {
                 if owned > 0 {
-                    fence(Release);
+                    team.device_fence();
                     global.pending.fetch_sub(owned, Relaxed);
                     owned = 0;
                 }
@@ -311,7 +319,7 @@ pub fn block_loop<W: Weight>(
                 {
                     let notify = &global.notify[pieces.piece_of[u] as usize];
                     global.pending.fetch_add(1, Relaxed);
-                    fence(Release);
+                    team.device_fence();
                     if notify.swap(1, Relaxed) != 0 {
                         global.pending.fetch_sub(1, Relaxed);
                     }

@@ -25,6 +25,12 @@ impl BlockTeam for Block {
     fn barrier(&self) {
         sync_threads();
     }
+    fn device_fence(&self) {
+        // `core`'s fences are system-scope on nvptx (`fence.acq_rel.sys`);
+        // every block of the solve is on this device.
+        // SAFETY: a fence has no precondition.
+        unsafe { core::arch::asm!("fence.acq_rel.gpu;", options(nostack)) }
+    }
     fn idle(&self) {
         // Hundreds of idle blocks poll `pending`, one word that senders
         // update: a short sleep spares its L2 slice; waking late by this much
