@@ -34,6 +34,16 @@ pub mod thread {
         block_idx_x() * block_dim_x() + thread_idx_x()
     }
 
+    /// Suspends the thread for about `ns` nanoseconds (`__nanosleep`, sm_70
+    /// and later): a spin-wait that leaves the memory system to others.
+    #[inline(always)]
+    pub fn nanosleep(ns: u32) {
+        // SAFETY: `nanosleep.u32` only delays the calling thread.
+        unsafe {
+            core::arch::asm!("nanosleep.u32 {t};", t = in(reg32) ns, options(nomem, nostack));
+        }
+    }
+
     /// Block-wide barrier (`__syncthreads`). Every thread of the block must reach
     /// the same call.
     #[inline(always)]

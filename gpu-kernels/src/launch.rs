@@ -49,6 +49,17 @@ pub const COMPACT_SHARED_BYTES: u32 =
 pub const NEAR_FAR_SHARED_BYTES: u32 =
     COMPACT_BLOCK_SIZE / 32 * 4 + crate::near_far::NEAR_FAR_STATE_WORDS as u32 * 4;
 
+/// Threads per block of the partition-local solver (`partition_solve`): one
+/// block per piece of the graph, so smaller blocks let more pieces be
+/// resident at once, and a block barrier costs less.
+pub const PARTITION_BLOCK_SIZE: u32 = 256;
+
+/// Dynamic shared memory of a `partition_solve` block for pieces of at most
+/// `capacity` vertices ([`crate::partition::shared_words`]).
+pub const fn partition_shared_bytes(capacity: u32) -> u32 {
+    crate::partition::shared_words(capacity as usize) as u32 * 4
+}
+
 /// `u32` words of shared memory at the start of a `matrix_relax_*` block for
 /// its block-wide votes ("does any thread of the block have work", "does the
 /// chunk hold any flag").
@@ -75,6 +86,8 @@ pub const LAUNCH_BOUNDS: &[(&str, u32)] = &[
     (names::NEAR_FAR_BLOCK_LOOP.f32, COMPACT_BLOCK_SIZE),
     (names::NEAR_FAR_GRID_LOOP.u32, COMPACT_BLOCK_SIZE),
     (names::NEAR_FAR_GRID_LOOP.f32, COMPACT_BLOCK_SIZE),
+    (names::PARTITION_SOLVE.u32, PARTITION_BLOCK_SIZE),
+    (names::PARTITION_SOLVE.f32, PARTITION_BLOCK_SIZE),
     (names::BELLMAN_FORD_BLOCK.u32, BELLMAN_FORD_BLOCK_SIZE),
     (names::BELLMAN_FORD_BLOCK.f32, BELLMAN_FORD_BLOCK_SIZE),
     (names::BELLMAN_FORD_GRID.u32, BELLMAN_FORD_BLOCK_SIZE),
@@ -186,6 +199,14 @@ pub mod names {
     pub const NEAR_FAR_GRID_LOOP: PerWeight =
         PerWeight::new("near_far_grid_loop_u32", "near_far_grid_loop_f32");
 
+    /// Partition-local solver: global distances, notification words and
+    /// counters of a new solve.
+    pub const PARTITION_INITIALIZE: &str = "partition_initialize";
+    /// Partition-local solver: the whole solve, one persistent block per
+    /// piece (cooperative launch).
+    pub const PARTITION_SOLVE: PerWeight =
+        PerWeight::new("partition_solve_u32", "partition_solve_f32");
+
     /// Every kernel, for loading them all at once and for the PTX check.
     pub const ALL: &[&str] = &[
         STATS_COUNT_FLAGS,
@@ -227,6 +248,9 @@ pub mod names {
         NEAR_FAR_BLOCK_LOOP.f32,
         NEAR_FAR_GRID_LOOP.u32,
         NEAR_FAR_GRID_LOOP.f32,
+        PARTITION_INITIALIZE,
+        PARTITION_SOLVE.u32,
+        PARTITION_SOLVE.f32,
     ];
 }
 

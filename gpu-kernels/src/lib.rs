@@ -3,7 +3,7 @@
 //! The crate compiles twice:
 //! - for the host, as an ordinary `no_std` library: the per-thread logic of every
 //!   kernel (the modules [`da2cf`], [`crauser`], [`matrix`], [`bellman_ford`],
-//!   [`compact`], [`near_far`], [`parents`], [`reduce`], [`stats`], with
+//!   [`compact`], [`near_far`], [`partition`], [`parents`], [`reduce`], [`stats`], with
 //!   [`distance`] and [`csr`]) is plain Rust over slices and `core` atomics, so
 //!   `cargo test` drives it on the CPU;
 //! - for the GPU, by `host/build.rs`, into PTX: the `extern "ptx-kernel"` entry
@@ -38,6 +38,7 @@ pub mod launch;
 pub mod matrix;
 pub mod near_far;
 pub mod parents;
+pub mod partition;
 pub mod reduce;
 pub mod stats;
 

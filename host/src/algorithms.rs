@@ -115,6 +115,8 @@ catalogue! {
         "the compacted, device-resident DA2CF with Crauser's general frontier (fewer iterations)";
     NearFar => "near-far", "beyond the papers (issue #8): near-far Δ-stepping", Gpu, true,
         "bucketed solver for high-diameter graphs (near-far form of Δ-stepping): a near worklist below the threshold relaxed until empty (duplicates filtered by stamps), a far pile above it, the threshold raised by Δ (--delta, or 32 · mean weight / mean degree); device-resident loop like `fast`";
+    Partition => "partition", "beyond the papers (issue #20): partition-local solver", Gpu, true,
+        "the graph cut into BFS-grown pieces (renumbered contiguously when prepared), one persistent block per piece with its distances in shared memory relaxing in Δ-windowed rounds (--delta, or 8 · mean weight), boundary updates by atomicMin and a notification word per piece, a token counter for termination; resident mode only (refuses graphs whose pieces cannot all be resident)";
     Auto => "auto", "beyond the papers (issues #7, #8)", Gpu, true,
         "`fast` on graphs with few distinct distances, `near-far` on high-diameter graphs, chosen from a BFS probe and the weight range";
     MatrixFGpu => "matrix-f-gpu", "F^GPU on adjacency matrices (Martín et al.)", Gpu, true,
@@ -175,11 +177,16 @@ impl Algorithm {
     }
 
     /// Whether the algorithm reads [`Tuning::delta`]: near-far on either
-    /// device, `delta-cpu`, and `auto`, which may choose near-far.
+    /// device, `delta-cpu`, `auto`, which may choose near-far, and
+    /// `partition` (its window width).
     pub fn takes_delta(self) -> bool {
         matches!(
             self,
-            Algorithm::NearFar | Algorithm::NearFarCpu | Algorithm::DeltaCpu | Algorithm::Auto
+            Algorithm::NearFar
+                | Algorithm::NearFarCpu
+                | Algorithm::DeltaCpu
+                | Algorithm::Auto
+                | Algorithm::Partition
         )
     }
 
@@ -255,6 +262,11 @@ impl Algorithm {
                  sssp::auto::choose"
                     .into(),
             )),
+            Partition => Ok(Box::new(crate::gpu::partition::Partition::new(
+                gpu,
+                graph,
+                tuning.delta,
+            )?)),
             NearFar => Ok(Box::new(crate::gpu::near_far::NearFar::new(
                 gpu,
                 graph,

@@ -12,9 +12,9 @@
 //! The modules underneath:
 //! - [`graph`]: the CSR graph; [`formats::csr`]: the `g.csr` file; [`generate`]: the
 //!   papers' random graphs and 2-D grids (road-network stand-ins);
-//! - `reorder` (cargo feature `reorder`): vertex orders for locality (BFS,
-//!   reverse Cuthill–McKee, by degree) as permutations; no solver uses them
-//!   yet;
+//! - [`reorder`]: vertex orders for locality (BFS, reverse Cuthill–McKee, by
+//!   degree) as permutations; the partition solver relabels its pieces with
+//!   one;
 //! - [`formats`]: text inputs (DIMACS `.gr`, Matrix Market `.mtx`, edge lists,
 //!   gzip) and format detection by extension;
 //! - [`oracle`]: Dijkstra on the CPU, the reference for every result;
@@ -36,7 +36,7 @@ pub mod graph;
 pub mod matrix;
 pub mod oracle;
 pub mod parents;
-#[cfg(feature = "reorder")]
+pub mod partition;
 pub mod reorder;
 pub mod solver;
 pub mod transform;

@@ -2,12 +2,11 @@
 //! that are adjacent get nearby ids, solve on the relabelled graph and map the
 //! distances back to the original ids.
 //!
-//! Status: behind the cargo feature `reorder`, since no solver uses it yet
-//! (docs/PERFORMANCE.md, "CPU-side: reordering", has the orders' cost and
-//! locality; no solve has been timed on a reordered graph). Build and test it with `cargo test -p sssp-tests
-//! --features reorder --test reorder`; `host/examples/reorder.rs` times the
-//! orders (`cargo run --release -p host --features reorder --example reorder
-//! -- g.csr`).
+//! Used by: the partition solver ([`crate::partition`]), whose pieces become
+//! contiguous id ranges through a [`Permutation`]. The orders below are not
+//! used by a solver yet (docs/PERFORMANCE.md, "CPU-side: reordering", has
+//! their cost and locality; no solve has been timed on a reordered graph);
+//! `host/examples/reorder.rs` times them.
 //!
 //! Why: every relaxation reads or writes the distance (and flags) of the edge's
 //! other end. In a graph whose ids carry no locality (the papers' random graphs,

@@ -1,7 +1,6 @@
 //! Vertex reordering: permutations are bijections, relabelling keeps every
 //! edge, distances map back to the original ids, the orders are the documented
 //! ones, and BFS and RCM create locality on a shuffled grid.
-#![cfg(feature = "reorder")]
 
 use std::collections::BTreeSet;
 

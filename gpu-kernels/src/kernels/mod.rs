@@ -60,6 +60,7 @@ mod da2cf;
 mod matrix;
 mod near_far;
 mod parents;
+mod partition;
 mod stats;
 mod team;
 

@@ -16,6 +16,7 @@ pub mod matrix;
 pub mod memory;
 pub mod near_far;
 pub mod parents;
+pub mod partition;
 pub mod ptx;
 pub mod resident;
 pub mod vertex_loop;

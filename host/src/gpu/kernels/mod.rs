@@ -9,6 +9,7 @@ mod da2cf;
 mod matrix;
 mod near_far;
 mod parents;
+mod partition;
 mod stats;
 
 use std::sync::Arc;
@@ -28,6 +29,7 @@ pub use da2cf::Da2cfKernels;
 pub use matrix::MatrixKernels;
 pub use near_far::{NearFarBuffers, NearFarKernels};
 pub use parents::{ParentsKernels, TreeBuffers};
+pub use partition::{PartitionBuffers, PartitionKernels};
 pub use stats::StatsKernels;
 
 use super::ptx::PTX;
@@ -52,6 +54,8 @@ pub struct Kernels {
     pub parents: ParentsKernels,
     /// The near-far (bucketed) solver for high-diameter graphs.
     pub near_far: NearFarKernels,
+    /// The partition-local solver for high-diameter graphs.
+    pub partition: PartitionKernels,
 }
 
 impl Kernels {
@@ -70,6 +74,7 @@ impl Kernels {
             compact: CompactKernels::load(&module)?,
             parents: ParentsKernels::load(&module)?,
             near_far: NearFarKernels::load(&module)?,
+            partition: PartitionKernels::load(&module)?,
         })
     }
 }

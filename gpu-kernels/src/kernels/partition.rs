@@ -1,0 +1,171 @@
+//! Entry points of the partition-local solver ([`crate::partition`]): an
+//! initialization, and the whole solve with one persistent block per piece.
+
+use core::sync::atomic::AtomicU32;
+
+use crate::device::memory::slice;
+use crate::device::shared::dynamic_shared_mem;
+use crate::device::thread::{
+    block_dim_x, block_idx_x, index_1d, nanosleep, sync_threads, thread_idx_x,
+};
+use crate::partition::{self, BlockTeam, CONTROL_WORDS, Global, Local, Pieces};
+
+use super::csr;
+
+/// The block of a `partition_solve` launch.
+struct Block;
+
+impl BlockTeam for Block {
+    fn thread(&self) -> usize {
+        thread_idx_x() as usize
+    }
+    fn threads(&self) -> usize {
+        block_dim_x() as usize
+    }
+    fn barrier(&self) {
+        sync_threads();
+    }
+    fn device_fence(&self) {
+        // `core`'s fences are system-scope on nvptx (`fence.acq_rel.sys`);
+        // every block of the solve is on this device.
+        // SAFETY: a fence has no precondition.
+        unsafe { core::arch::asm!("fence.acq_rel.gpu;", options(nostack)) }
+    }
+    fn idle(&self) {
+        // Hundreds of idle blocks poll `pending`, one word that senders
+        // update: a short sleep spares its L2 slice; waking late by this much
+        // is small against a round's microsecond.
+        nanosleep(IDLE_SLEEP_NS);
+    }
+}
+
+/// How long thread 0 of an idle block sleeps between polls.
+const IDLE_SLEEP_NS: u32 = 200;
+
+/// The global state of the partition kernels from their arguments.
+///
+/// # Safety
+/// `dist` holds `n` elements, `notify` `k`, `counters` 2 (pending, rounds).
+#[inline(always)]
+unsafe fn global<'a>(
+    dist: *const AtomicU32,
+    n: u32,
+    notify: *const AtomicU32,
+    k: u32,
+    counters: *const AtomicU32,
+) -> Global<'a> {
+    // SAFETY: as the caller guarantees.
+    unsafe {
+        let counters = slice(counters, 2);
+        Global {
+            dist: slice(dist, n as usize),
+            notify: slice(notify, k as usize),
+            pending: &counters[0],
+            rounds: &counters[1],
+        }
+    }
+}
+
+/// `partition_initialize`: every distance infinite, the notification words
+/// clear but the source piece's, `pending` 1 and `rounds` 0.
+///
+/// # Thread mapping
+/// One thread per vertex and per piece: thread `t` initializes vertex `t`
+/// (if `t < n`) and piece `t` (if `t < k`).
+///
+/// # Safety
+/// `dist` holds `n` elements, `notify` `k >= 1`, `counters` 2;
+/// `source_piece < k`.
+#[unsafe(no_mangle)]
+pub unsafe extern "ptx-kernel" fn partition_initialize(
+    dist: *const AtomicU32,
+    n: u32,
+    notify: *const AtomicU32,
+    k: u32,
+    counters: *const AtomicU32,
+    source_piece: u32,
+) {
+    // SAFETY: lengths as documented; accessed only atomically.
+    let global = unsafe { global(dist, n, notify, k, counters) };
+    let t = index_1d();
+    if t < n {
+        partition::initialize_vertex(t as usize, global.dist);
+    }
+    if t < k {
+        partition::initialize_piece(t as usize, source_piece as usize, &global);
+    }
+}
+
+weight_kernel! {
+    /// `partition_solve`: the whole solve ([`partition::block_loop`]), block
+    /// `b` owning piece `b`.
+    ///
+    /// # Thread mapping
+    /// `k` blocks (one per piece) of
+    /// [`PARTITION_BLOCK_SIZE`](crate::launch::PARTITION_BLOCK_SIZE) threads;
+    /// thread `t` of a block takes the piece's vertices and frontier entries
+    /// `t, t + blockDim.x, …`.
+    ///
+    /// # Safety
+    /// `offsets` holds `n + 1` elements, `targets` and `weights` `m`, a valid
+    /// CSR whose pieces `starts` (`k + 1`, from 0 to `n`, each piece at most
+    /// `capacity` vertices), `boundary_ends` (`k`) and `piece_of` (`n`)
+    /// describe; `dist`, `notify` and `counters` as `partition_initialize`
+    /// left them for `source < n`; the grid has `k` blocks, all resident at
+    /// once (a cooperative launch), each with
+    /// [`partition_shared_bytes(capacity)`](crate::launch::partition_shared_bytes)
+    /// of dynamic shared memory.
+    fn partition_solve as partition_solve_u32, partition_solve_f32 (
+        offsets: *const u32,
+        targets: *const u32,
+        weights: *const u32,
+        n: u32,
+        m: u32,
+        starts: *const u32,
+        boundary_ends: *const u32,
+        piece_of: *const u32,
+        k: u32,
+        dist: *const AtomicU32,
+        notify: *const AtomicU32,
+        counters: *const AtomicU32,
+        source: u32,
+        delta: u32,
+        capacity: u32,
+    ) {
+        // SAFETY: lengths as documented; the state is accessed only
+        // atomically, the graph arrays never written.
+        let (pieces, global) = unsafe {
+            (
+                Pieces {
+                    successors: csr(offsets, targets, weights, n as usize, m as usize),
+                    starts: slice(starts, k as usize + 1),
+                    boundary_ends: slice(boundary_ends, k as usize),
+                    piece_of: slice(piece_of, n as usize),
+                },
+                global(dist, n, notify, k, counters),
+            )
+        };
+        let capacity = capacity as usize;
+        // SAFETY: the launch gives `shared_words(capacity)` words of dynamic
+        // shared memory, this block's alone, accessed only atomically.
+        let local = unsafe {
+            let words = dynamic_shared_mem::<AtomicU32>();
+            let array = |i: usize| slice(words.add(CONTROL_WORDS + i * capacity), capacity);
+            Local {
+                control: slice(words, CONTROL_WORDS),
+                dist: array(0),
+                dirty: array(1),
+                frontier: array(2),
+            }
+        };
+        partition::block_loop::<W>(
+            block_idx_x() as usize,
+            source as usize,
+            delta,
+            &pieces,
+            &global,
+            &local,
+            &Block,
+        );
+    }
+}

@@ -1,0 +1,356 @@
+//! Per-block logic of the partition-local solver for high-diameter graphs
+//! (issue #20, `../shared/design/ROADS.md`), resident mode: the graph is cut
+//! into pieces of at most `capacity` vertices, renumbered so that each piece
+//! is a contiguous range and its *boundary* vertices (those with an edge from
+//! another piece) come first; one persistent block owns each piece and keeps
+//! its distances in shared memory.
+//!
+//! # A block's loop
+//! Each step starts with thread 0 polling the piece's notification word;
+//! then, after a barrier:
+//! - **pull** (when notified): the boundary vertices take the smaller of
+//!   their global distance (the inbox other blocks write to) and their local
+//!   one; improved ones become *dirty*;
+//! - **select**: dirty vertices below the window `min + Δ` (`min`: the
+//!   smallest dirty distance) are cleared and listed as the round's frontier;
+//! - **relax**: each frontier vertex relaxes its edges; an edge inside the
+//!   piece lowers the shared distance with an atomic minimum and marks the
+//!   head dirty; an edge leaving it does an atomic minimum on the global
+//!   distance and, when that improved it, notifies the head's piece.
+//!
+//! The smallest dirty distance is kept without a scan: the select phase
+//! lowers next round's minimum word with every dirty vertex it leaves, the
+//! relax phase with every improvement, the pull with every pulled value. So
+//! the word is exactly the smallest distance of the dirty vertices at the
+//! next round's start, and `INFINITY` when there are none.
+//!
+//! # Termination: the pending counter never loses work
+//! A global counter `pending` counts *tokens*: one per set notification word
+//! and one held by each block that has local work (thread 0's `owned`, which
+//! may be several tokens). The rules:
+//! 1. The solve starts with `pending = 1` and the source's piece notified
+//!    (that token); the owning block puts the source in its dirty set.
+//! 2. A sender first adds a token (`pending += 1`), then sets the word with an
+//!    exchange; if the word was already set it takes the token back. Only a
+//!    block that holds a token sends (it is relaxing, so it has local work),
+//!    so `pending >= 1` throughout and the add comes before the word can be
+//!    consumed.
+//! 3. A block that finds its word set exchanges it to 0 and takes over its
+//!    token (`owned += 1`) *before* it pulls.
+//! 4. A block gives its tokens back (`pending -= owned`) only when it has no
+//!    dirty vertex and found no notification in the same step.
+//! 5. A block leaves when, holding no token, it reads `pending == 0`.
+//!
+//! Every token belongs to a set word or to a block with work, so `pending`
+//! is at least 1 while any word is set or any block has work; and tokens are
+//! only created by blocks holding one. So the first time `pending` is 0 it
+//! stays 0, and at that moment every word is clear and no block has work:
+//! every improvement was pulled and relaxed, which is Bellman-Ford's
+//! fixpoint. A block that leaves writes its shared distances back to the
+//! global array (nobody sends any more, so no value there is smaller).
+//!
+//! # Memory order
+//! A sender's atomic minimum and token add are ordered before its exchange of
+//! the word by a fence ([`BlockTeam::device_fence`], release and acquire);
+//! the receiver's exchange that reads the set word (or a later value of the
+//! same read-modify-write chain) is followed by another, so its pull reads
+//! every distance sent before. Inside a
+//! block the phases are separated by barriers; the relax phase's minima and
+//! dirty marks all happen after the select phase cleared the marks, so no
+//! improvement is missed. The control words are buffered so that thread 0
+//! never rewrites a word that another thread may still read: the broadcast by
+//! step parity, the minima by round mod 3, the frontier lengths by round
+//! parity (as in [`crate::near_far`]).
+
+use core::sync::atomic::AtomicU32;
+use core::sync::atomic::Ordering::{AcqRel, Relaxed};
+use core::sync::atomic::fence;
+
+use crate::csr::Csr;
+use crate::distance::{INFINITY, Weight};
+
+/// The threads of one block and how they wait for each other.
+pub trait BlockTeam {
+    /// This thread's index in the block.
+    fn thread(&self) -> usize;
+    /// Threads in the block.
+    fn threads(&self) -> usize;
+    /// A block barrier that orders the block's memory accesses.
+    fn barrier(&self);
+    /// Called by thread 0 while its block waits idle (the CPU yields).
+    fn idle(&self) {}
+    /// A fence that orders this thread's earlier memory accesses before its
+    /// later ones for every thread of the device, as a release and an
+    /// acquire fence do (`core`'s fence by default; the GPU narrows its
+    /// scope to the device).
+    fn device_fence(&self) {
+        fence(AcqRel);
+    }
+}
+
+/// `u32` words of a block's control area in shared memory.
+pub const CONTROL_WORDS: usize = 8;
+
+/// The control area: minima by round mod 3, frontier lengths by round parity,
+/// and thread 0's broadcast (pull, exit) by step parity.
+const MINIMUM: usize = 0;
+const FRONTIER_LEN: usize = 3;
+const BROADCAST: usize = 5;
+const PULL: u32 = 1;
+const EXIT: u32 = 2;
+
+const _: () = assert!(BROADCAST + 2 <= CONTROL_WORDS);
+
+/// `u32` words of shared memory a block needs for pieces of at most
+/// `capacity` vertices: the control words, then distance, dirty mark and
+/// frontier slot per vertex.
+pub const fn shared_words(capacity: usize) -> usize {
+    CONTROL_WORDS + 3 * capacity
+}
+
+/// The partitioned graph, renumbered so that each piece is contiguous.
+#[derive(Clone, Copy, Debug)]
+pub struct Pieces<'a> {
+    /// The successor CSR of the renumbered graph (`n` vertices).
+    pub successors: Csr<'a>,
+    /// Piece `p` holds the vertices `starts[p]..starts[p + 1]` (`k + 1`).
+    pub starts: &'a [u32],
+    /// Piece `p`'s boundary vertices (edges from other pieces enter them) are
+    /// `starts[p]..boundary_ends[p]` (`k`).
+    pub boundary_ends: &'a [u32],
+    /// The piece of each vertex (`n`).
+    pub piece_of: &'a [u32],
+}
+
+/// Device memory every block shares.
+#[derive(Clone, Copy, Debug)]
+pub struct Global<'a> {
+    /// Distances (`n`): for a piece's vertices, the smallest distance sent by
+    /// other pieces while the solve runs, the final distance after it.
+    pub dist: &'a [AtomicU32],
+    /// One notification word per piece (`k`): 1 when another piece lowered a
+    /// distance of it that it has not pulled yet.
+    pub notify: &'a [AtomicU32],
+    /// The token counter (see the module docs).
+    pub pending: &'a AtomicU32,
+    /// The largest number of rounds a block ran (raised at each block's exit).
+    pub rounds: &'a AtomicU32,
+}
+
+/// One block's shared memory, `capacity` words per array.
+#[derive(Clone, Copy, Debug)]
+pub struct Local<'a> {
+    /// [`CONTROL_WORDS`] words.
+    pub control: &'a [AtomicU32],
+    /// Distances of the piece's vertices.
+    pub dist: &'a [AtomicU32],
+    /// 1 for a dirty vertex (improved, not relaxed since).
+    pub dirty: &'a [AtomicU32],
+    /// The round's frontier (local indices).
+    pub frontier: &'a [AtomicU32],
+}
+
+/// Sets every global distance to [`INFINITY`] (one thread per vertex `v`).
+#[inline(always)]
+pub fn initialize_vertex(v: usize, dist: &[AtomicU32]) {
+    dist[v].store(INFINITY, Relaxed);
+}
+
+/// Clears piece `p`'s notification word, or sets it for the source's piece
+/// (one thread per piece); the thread of piece 0 also sets `pending` to the
+/// source's token and `rounds` to 0.
+#[inline(always)]
+pub fn initialize_piece(p: usize, source_piece: usize, global: &Global<'_>) {
+    global.notify[p].store(u32::from(p == source_piece), Relaxed);
+    if p == 0 {
+        global.pending.store(1, Relaxed);
+        global.rounds.store(0, Relaxed);
+    }
+}
+
+/// The whole solve for one thread of the block that owns piece `piece`
+/// (see the module docs): every thread of the block calls it with the same
+/// arguments; `source` is a vertex of the renumbered graph; `delta` the
+/// window's width, a weight word. Returns when the solve is over, with the
+/// piece's distances written to `global.dist`.
+#[inline(always)]
+pub fn block_loop<W: Weight>(
+    piece: usize,
+    source: usize,
+    delta: u32,
+    pieces: &Pieces<'_>,
+    global: &Global<'_>,
+    local: &Local<'_>,
+    team: &impl BlockTeam,
+) {
+    let (thread, threads) = (team.thread(), team.threads());
+    let start = pieces.starts[piece] as usize;
+    let len = pieces.starts[piece + 1] as usize - start;
+    let boundary = pieces.boundary_ends[piece] as usize - start;
+    let control = local.control;
+    let delta = delta.max(1);
+
+    let mut v = thread;
+    while v < len {
+        let is_source = start + v == source;
+        local.dist[v].store(if is_source { 0 } else { INFINITY }, Relaxed);
+        local.dirty[v].store(u32::from(is_source), Relaxed);
+        v += threads;
+    }
+    if thread == 0 {
+        let source_here = (start..start + len).contains(&source);
+        for (i, word) in control.iter().enumerate().take(CONTROL_WORDS) {
+            let first_minimum = if source_here { 0 } else { INFINITY };
+            let value = match i {
+                MINIMUM => first_minimum,
+                _ if i < MINIMUM + 3 => INFINITY,
+                _ => 0,
+            };
+            word.store(value, Relaxed);
+        }
+    }
+    team.barrier();
+
+    // Thread 0's tokens, and its read of the notification word issued
+    // before the last relax phase (`None` after an idle step).
+    let mut owned = 0u32;
+    let mut early_read: Option<u32> = None;
+    let mut round = 0usize;
+    let mut step = 0usize;
+    loop {
+        let broadcast = &control[BROADCAST + step % 2];
+        let minimum = &control[MINIMUM + round % 3];
+        let next_minimum = &control[MINIMUM + (round + 1) % 3];
+        let frontier_len = &control[FRONTIER_LEN + round % 2];
+        if thread == 0 {
+            let notify = &global.notify[piece];
+            // A stale 0 only delays the pull by a step: the sender's token
+            // keeps every block running until it is taken.
+            let seen = early_read.take().unwrap_or_else(|| notify.load(Relaxed));
+            let pull = seen != 0 && notify.swap(0, Relaxed) != 0;
+            let mut word = 0;
+            if pull {
+                team.device_fence();
+                owned += 1;
+                word |= PULL;
+            } else if minimum.load(Relaxed) == INFINITY {
+                if owned > 0 {
+                    team.device_fence();
+                    global.pending.fetch_sub(owned, Relaxed);
+                    owned = 0;
+                }
+                if global.pending.load(Relaxed) == 0 {
+                    word |= EXIT;
+                } else {
+                    team.idle();
+                }
+            }
+            broadcast.store(word, Relaxed);
+            // Last read two rounds ago, next written next round.
+            control[MINIMUM + (round + 2) % 3].store(INFINITY, Relaxed);
+            control[FRONTIER_LEN + (round + 1) % 2].store(0, Relaxed);
+        }
+        team.barrier();
+        step += 1;
+        let word = broadcast.load(Relaxed);
+        if word & EXIT != 0 {
+            break;
+        }
+        if word & PULL != 0 {
+            let mut v = thread;
+            while v < boundary {
+                let sent = global.dist[start + v].load(Relaxed);
+                if sent < local.dist[v].load(Relaxed) {
+                    local.dist[v].store(sent, Relaxed);
+                    local.dirty[v].store(1, Relaxed);
+                    minimum.fetch_min(sent, Relaxed);
+                }
+                v += threads;
+            }
+            team.barrier();
+        }
+        let lowest = minimum.load(Relaxed);
+        if lowest == INFINITY {
+            continue;
+        }
+        // The word after the minimum always moves on (`f32` sums may round
+        // back to the minimum).
+        let window = W::extend(lowest, delta).max(lowest.saturating_add(1));
+
+        // Select.
+        let mut v = thread;
+        while v < len {
+            if local.dirty[v].load(Relaxed) != 0 {
+                let d = local.dist[v].load(Relaxed);
+                if d < window {
+                    local.dirty[v].store(0, Relaxed);
+                    let slot = frontier_len.fetch_add(1, Relaxed) as usize;
+                    local.frontier[slot].store(v as u32, Relaxed);
+                } else {
+                    next_minimum.fetch_min(d, Relaxed);
+                }
+            }
+            v += threads;
+        }
+        team.barrier();
+
+        // Relax. Thread 0 reads the notification word first, so that the
+        // round trip overlaps the relax phase instead of the next step's start.
+        if thread == 0 {
+            early_read = Some(global.notify[piece].load(Relaxed));
+        }
+        let selected = frontier_len.load(Relaxed) as usize;
+        let mut k = thread;
+        while k < selected {
+            let v = local.frontier[k].load(Relaxed) as usize;
+            let d = local.dist[v].load(Relaxed);
+            for (u, w) in pieces.successors.edges(start + v) {
+                let candidate = W::extend(d, w);
+                let inside = u.wrapping_sub(start);
+                if inside < len {
+                    if candidate < local.dist[inside].load(Relaxed)
+                        && candidate < local.dist[inside].fetch_min(candidate, Relaxed)
+                    {
+                        local.dirty[inside].store(1, Relaxed);
+                        next_minimum.fetch_min(candidate, Relaxed);
+                    }
+                } else if candidate < global.dist[u].load(Relaxed)
+                    && candidate < global.dist[u].fetch_min(candidate, Relaxed)
+                {
+                    let notify = &global.notify[pieces.piece_of[u] as usize];
+                    global.pending.fetch_add(1, Relaxed);
+                    team.device_fence();
+                    if notify.swap(1, Relaxed) != 0 {
+                        global.pending.fetch_sub(1, Relaxed);
+                    }
+                }
+            }
+            k += threads;
+        }
+        team.barrier();
+        round += 1;
+    }
+
+    let mut v = thread;
+    while v < len {
+        global.dist[start + v].store(local.dist[v].load(Relaxed), Relaxed);
+        v += threads;
+    }
+    if thread == 0 {
+        global.rounds.fetch_max(round as u32, Relaxed);
+    }
+}
+
+/// The window width Δ (a weight word of `W`) chosen from the weights: eight
+/// times the mean weight (at least the smallest positive word). A window
+/// that wide holds a few hops of a shortest path, so a round has several
+/// vertices to relax, while most vertices are still relaxed once or twice.
+pub fn auto_delta<W: Weight>(successors: Csr<'_>) -> u32 {
+    let m = successors.num_edges();
+    if m == 0 {
+        return 1;
+    }
+    let total: f64 = successors.weights.iter().map(|&w| W::to_f64(w)).sum();
+    let delta = 8.0 * total / m as f64;
+    W::from_f64(delta.min(W::to_f64(W::MAX_DISTANCE) / 2.0)).max(1)
+}

@@ -1,0 +1,218 @@
+//! The kernels of the partition-local solver, one method each.
+
+use std::sync::Arc;
+
+use cudarc::driver::sys::{CUdevice_attribute, CUfunction_attribute};
+use cudarc::driver::{
+    CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, LaunchConfig, PushKernelArg,
+};
+use gpu_kernels::launch::{PARTITION_BLOCK_SIZE, names, partition_shared_bytes};
+
+use super::{Typed, check_lengths, load_function, one_thread_per};
+use crate::gpu::memory::DeviceGraph;
+use crate::graph::WeightKind;
+use crate::{Error, Result};
+
+/// The device copy of a partitioning (`k` pieces of at most `capacity`
+/// vertices) and the state of a solve on it.
+pub struct PartitionBuffers {
+    /// Piece starts, `k + 1`.
+    pub starts: CudaSlice<u32>,
+    /// Ends of the pieces' boundary ranges, `k`.
+    pub boundary_ends: CudaSlice<u32>,
+    /// The piece of each vertex, `n`.
+    pub piece_of: CudaSlice<u32>,
+    /// Distances, `n`.
+    pub dist: CudaSlice<u32>,
+    /// Notification words, `k`.
+    pub notify: CudaSlice<u32>,
+    /// `pending` and `rounds`.
+    pub counters: CudaSlice<u32>,
+    /// Pieces.
+    pub pieces: u32,
+    /// The largest piece's vertex count bound.
+    pub capacity: u32,
+}
+
+/// The partition-local solver's kernels.
+pub struct PartitionKernels {
+    initialize: CudaFunction,
+    solve: Typed,
+}
+
+impl PartitionKernels {
+    /// Resolves the kernels in `module`.
+    pub fn load(module: &Arc<CudaModule>) -> Result<Self> {
+        Ok(PartitionKernels {
+            initialize: load_function(module, names::PARTITION_INITIALIZE)?,
+            solve: Typed::load(module, names::PARTITION_SOLVE)?,
+        })
+    }
+
+    /// The piece capacity for `n` vertices with weights of `kind` in resident
+    /// mode: the smallest capacity, at least a block's threads (or `n`), for
+    /// which `ceil(n / capacity)` blocks with that capacity's shared memory
+    /// can all be resident at once (occupancy × multiprocessors). Raises the
+    /// kernel's dynamic shared-memory limit to what it needs. An error when
+    /// the graph is too large for the device's shared memory.
+    pub fn resident_capacity(
+        &self,
+        ctx: &Arc<CudaContext>,
+        kind: WeightKind,
+        n: u32,
+    ) -> Result<u32> {
+        let (function, kernel) = self.solve.of(kind);
+        let attribute = |a, what: &str| {
+            ctx.attribute(a)
+                .map_err(Error::cuda(format!("querying {what}")))
+                .map(|v| v.max(0) as u32)
+        };
+        let sms = attribute(
+            CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
+            "the number of multiprocessors",
+        )?;
+        let optin = attribute(
+            CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
+            "the shared memory a block may have",
+        )?;
+        let mut capacity = PARTITION_BLOCK_SIZE.min(n).max(1);
+        loop {
+            let bytes = partition_shared_bytes(capacity);
+            if bytes > optin {
+                return Err(Error::InvalidArgument(format!(
+                    "{kernel}: the graph's {n} vertices do not fit in shared memory (pieces of {capacity} \
+                     vertices would need {bytes} bytes a block, the device allows {optin}); the partition \
+                     solver has no paged mode yet: use near-far"
+                )));
+            }
+            function
+                .set_attribute(
+                    CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                    bytes as i32,
+                )
+                .map_err(Error::cuda(format!(
+                    "allowing {kernel} {bytes} bytes of shared memory"
+                )))?;
+            let per_sm = function
+                .occupancy_max_active_blocks_per_multiprocessor(
+                    PARTITION_BLOCK_SIZE,
+                    bytes as usize,
+                    None,
+                )
+                .map_err(Error::cuda(format!("querying the occupancy of {kernel}")))?;
+            let resident = per_sm.saturating_mul(sms);
+            if resident == 0 {
+                return Err(Error::InvalidArgument(format!(
+                    "{kernel}: not one block with {bytes} bytes of shared memory fits on a multiprocessor"
+                )));
+            }
+            if n.div_ceil(capacity) <= resident {
+                return Ok(capacity);
+            }
+            capacity = n.div_ceil(resident).max(capacity + 1);
+        }
+    }
+
+    /// `partition_initialize`: a new solve from `source` (renumbered, `< n`).
+    pub fn initialize(
+        &self,
+        stream: &Arc<CudaStream>,
+        graph: &DeviceGraph,
+        buffers: &mut PartitionBuffers,
+        source_piece: u32,
+    ) -> Result<()> {
+        let kernel = names::PARTITION_INITIALIZE;
+        let n = graph.num_vertices();
+        check_state_lengths(kernel, n, buffers)?;
+        if source_piece >= buffers.pieces {
+            return Err(Error::InvalidArgument(format!(
+                "{kernel}: source piece {source_piece} of {}",
+                buffers.pieces
+            )));
+        }
+        let mut launch = stream.launch_builder(&self.initialize);
+        launch
+            .arg(&mut buffers.dist)
+            .arg(&n)
+            .arg(&mut buffers.notify)
+            .arg(&buffers.pieces)
+            .arg(&mut buffers.counters)
+            .arg(&source_piece);
+        // SAFETY: arguments in the kernel's order and types; the lengths
+        // checked above, source_piece < k.
+        unsafe { launch.launch(one_thread_per(n.max(buffers.pieces))) }
+            .map_err(Error::cuda(kernel))?;
+        Ok(())
+    }
+
+    /// `partition_solve`: the whole solve from `source` (renumbered, `< n`)
+    /// with window width `delta`, after [`PartitionKernels::initialize`].
+    pub fn solve(
+        &self,
+        stream: &Arc<CudaStream>,
+        graph: &DeviceGraph,
+        buffers: &mut PartitionBuffers,
+        source: u32,
+        delta: u32,
+    ) -> Result<()> {
+        let (function, kernel) = self.solve.of(graph.weight_kind());
+        let n = graph.num_vertices();
+        check_state_lengths(kernel, n, buffers)?;
+        if source >= n {
+            return Err(Error::InvalidArgument(format!(
+                "{kernel}: source {source} of {n} vertices"
+            )));
+        }
+        let config = LaunchConfig {
+            grid_dim: (buffers.pieces, 1, 1),
+            block_dim: (PARTITION_BLOCK_SIZE, 1, 1),
+            shared_mem_bytes: partition_shared_bytes(buffers.capacity),
+        };
+        let m = graph.num_edges();
+        let mut launch = stream.launch_builder(function);
+        launch
+            .arg(graph.offsets())
+            .arg(graph.targets())
+            .arg(graph.weights())
+            .arg(&n)
+            .arg(&m)
+            .arg(&buffers.starts)
+            .arg(&buffers.boundary_ends)
+            .arg(&buffers.piece_of)
+            .arg(&buffers.pieces)
+            .arg(&mut buffers.dist)
+            .arg(&mut buffers.notify)
+            .arg(&mut buffers.counters)
+            .arg(&source)
+            .arg(&delta)
+            .arg(&buffers.capacity);
+        // SAFETY: arguments in the kernel's order and types; a validated CSR
+        // of n vertices and m edges whose pieces the partition buffers
+        // describe (each at most `capacity` vertices, made so by
+        // `Partitioning`); the state left by `initialize`; k blocks with the
+        // pieces' shared memory (the limit raised by `resident_capacity`),
+        // launched cooperatively, so the driver refuses rather than run
+        // blocks that cannot all be resident, which the spinning blocks need.
+        unsafe { launch.launch_cooperative(config) }.map_err(Error::cuda(kernel))?;
+        Ok(())
+    }
+}
+
+/// The lengths every partition kernel needs.
+fn check_state_lengths(kernel: &str, n: u32, buffers: &PartitionBuffers) -> Result<()> {
+    let (n, k) = (n as usize, buffers.pieces as usize);
+    if k == 0 {
+        return Err(Error::InvalidArgument(format!("{kernel}: no pieces")));
+    }
+    check_lengths(
+        kernel,
+        &[
+            ("starts", buffers.starts.len(), k + 1),
+            ("boundary_ends", buffers.boundary_ends.len(), k),
+            ("piece_of", buffers.piece_of.len(), n),
+            ("dist", buffers.dist.len(), n),
+            ("notify", buffers.notify.len(), k),
+            ("counters", buffers.counters.len(), 2),
+        ],
+    )
+}

@@ -1,0 +1,399 @@
+//! The partition-local solver without a GPU: the partitioner
+//! (`sssp::partition`), and the kernel's per-block logic
+//! (`gpu_kernels::partition::block_loop`) run by emulated blocks of OS
+//! threads, one block per piece, all at once as on the GPU. Every distance
+//! against the oracle, on thousands of small random graphs with random piece
+//! sizes, thread counts and window widths, zero weights and unreachable
+//! vertices, `f32` weights, grids and rome99.
+
+use std::collections::BTreeSet;
+use std::sync::atomic::Ordering::{AcqRel, Acquire, Relaxed, Release};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize};
+use std::time::{Duration, Instant};
+
+use gpu_kernels::distance::Weight;
+use gpu_kernels::partition::{
+    BlockTeam, CONTROL_WORDS, Global, Local, Pieces, auto_delta, block_loop, initialize_piece,
+    initialize_vertex,
+};
+use sssp::distances::check_overflow;
+use sssp::generate::{GridSpec, grid_graph};
+use sssp::graph::WeightKind;
+use sssp::partition::{Partitioning, partition};
+use sssp::{Graph, formats, oracle};
+use sssp_tests::{
+    TestRng, check_against_oracle, find_graph, random_graph, random_small_f32_graph,
+    random_small_graph,
+};
+
+/// A hang is a failure: every wait gives up after this long.
+const PATIENCE: Duration = Duration::from_secs(60);
+
+/// A barrier for the threads of one emulated block that gives up, with a
+/// panic, once any thread of the solve has panicked or the solve has run
+/// past [`PATIENCE`].
+struct Barrier<'a> {
+    n: usize,
+    arrived: AtomicUsize,
+    generation: AtomicUsize,
+    aborted: &'a AtomicBool,
+    deadline: Instant,
+}
+
+impl Barrier<'_> {
+    fn wait(&self) {
+        let generation = self.generation.load(Acquire);
+        if self.arrived.fetch_add(1, AcqRel) + 1 == self.n {
+            self.arrived.store(0, Relaxed);
+            self.generation.fetch_add(1, Release);
+            return;
+        }
+        while self.generation.load(Acquire) == generation {
+            assert!(!self.aborted.load(Relaxed), "another thread panicked");
+            assert!(Instant::now() < self.deadline, "the solve hangs");
+            std::thread::yield_now();
+        }
+    }
+}
+
+/// Sets the solve's `aborted` flag when its thread unwinds from a panic.
+struct AbortOnPanic<'a>(&'a AtomicBool);
+
+impl Drop for AbortOnPanic<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.0.store(true, Relaxed);
+        }
+    }
+}
+
+/// One OS thread of an emulated block.
+struct Thread<'a> {
+    thread: usize,
+    threads: usize,
+    barrier: &'a Barrier<'a>,
+}
+
+impl BlockTeam for Thread<'_> {
+    fn thread(&self) -> usize {
+        self.thread
+    }
+    fn threads(&self) -> usize {
+        self.threads
+    }
+    fn barrier(&self) {
+        self.barrier.wait();
+    }
+    fn idle(&self) {
+        assert!(
+            !self.barrier.aborted.load(Relaxed),
+            "another thread panicked"
+        );
+        assert!(Instant::now() < self.barrier.deadline, "the solve hangs");
+        std::thread::yield_now();
+    }
+}
+
+fn words(len: usize, value: u32) -> Vec<AtomicU32> {
+    (0..len).map(|_| AtomicU32::new(value)).collect()
+}
+
+/// Solves from `source` (original id) on the pieces of `parts`: the kernels'
+/// initialization, then one emulated block of `threads` OS threads per
+/// piece. Returns the distances in original ids, checked for overflow like
+/// the GPU solver's, and the most rounds a block ran.
+fn solve_on_threads<W: Weight>(
+    parts: &Partitioning,
+    kind: WeightKind,
+    source: usize,
+    delta: u32,
+    threads: usize,
+) -> sssp::Result<(Vec<u32>, u32)> {
+    let n = parts.graph.num_vertices();
+    let k = parts.pieces();
+    let capacity = parts
+        .starts
+        .windows(2)
+        .map(|r| (r[1] - r[0]) as usize)
+        .max()
+        .unwrap_or(0);
+    let dist = words(n, 0);
+    let notify = words(k, 7);
+    let (pending, rounds) = (AtomicU32::new(9), AtomicU32::new(9));
+    let global = Global {
+        dist: &dist,
+        notify: &notify,
+        pending: &pending,
+        rounds: &rounds,
+    };
+    let source = parts.permutation.new_id(source);
+    for v in 0..n {
+        initialize_vertex(v, &dist);
+    }
+    for p in 0..k {
+        initialize_piece(p, parts.piece_of[source] as usize, &global);
+    }
+    let pieces = Pieces {
+        successors: parts.graph.csr(),
+        starts: &parts.starts,
+        boundary_ends: &parts.boundary_ends,
+        piece_of: &parts.piece_of,
+    };
+    let aborted = AtomicBool::new(false);
+    let deadline = Instant::now() + PATIENCE;
+    let shared: Vec<Vec<AtomicU32>> = (0..k)
+        .map(|_| words(CONTROL_WORDS + 3 * capacity, 0xdead_beef))
+        .collect();
+    let barriers: Vec<Barrier> = (0..k)
+        .map(|_| Barrier {
+            n: threads,
+            arrived: AtomicUsize::new(0),
+            generation: AtomicUsize::new(0),
+            aborted: &aborted,
+            deadline,
+        })
+        .collect();
+    std::thread::scope(|scope| {
+        for (piece, (words, barrier)) in shared.iter().zip(&barriers).enumerate() {
+            let local = Local {
+                control: &words[..CONTROL_WORDS],
+                dist: &words[CONTROL_WORDS..][..capacity],
+                dirty: &words[CONTROL_WORDS + capacity..][..capacity],
+                frontier: &words[CONTROL_WORDS + 2 * capacity..][..capacity],
+            };
+            for thread in 0..threads {
+                let (pieces, global, aborted) = (&pieces, &global, &aborted);
+                scope.spawn(move || {
+                    let _guard = AbortOnPanic(aborted);
+                    let team = Thread {
+                        thread,
+                        threads,
+                        barrier,
+                    };
+                    block_loop::<W>(piece, source, delta, pieces, global, &local, &team);
+                });
+            }
+        }
+    });
+    let renumbered: Vec<u32> = dist.iter().map(|d| d.load(Relaxed)).collect();
+    let dist = parts.permutation.map_distances_back(&renumbered);
+    check_overflow(kind, &dist)?;
+    assert_eq!(pending.load(Relaxed), 0, "tokens left at the end");
+    Ok((dist, rounds.load(Relaxed)))
+}
+
+/// Partitions `graph` into pieces of `capacity` and checks the solve on
+/// threads against the oracle.
+fn check(graph: &Graph, source: usize, capacity: usize, threads: usize, delta: u32, context: &str) {
+    let context = format!("{context}, capacity {capacity}, {threads} threads, delta {delta}");
+    let parts = partition(graph, capacity).unwrap_or_else(|e| panic!("{context}: {e}"));
+    let expected = oracle::dijkstra(graph, source);
+    let kind = graph.weight_kind();
+    let result = match kind {
+        WeightKind::U32 => solve_on_threads::<u32>(&parts, kind, source, delta, threads),
+        WeightKind::F32 => solve_on_threads::<f32>(&parts, kind, source, delta, threads),
+    };
+    check_against_oracle(&expected, result, &context);
+}
+
+/// The edges of `graph` as a sorted list of `(tail, head, weight)`.
+fn edge_list(graph: &Graph) -> Vec<(u32, u32, u32)> {
+    let csr = graph.csr();
+    let mut edges: Vec<(u32, u32, u32)> = (0..graph.num_vertices())
+        .flat_map(|u| csr.edges(u).map(move |(v, w)| (u as u32, v as u32, w)))
+        .collect();
+    edges.sort_unstable();
+    edges
+}
+
+/// Everything a partitioning promises (see `sssp::partition`).
+fn check_partitioning(graph: &Graph, capacity: usize, context: &str) {
+    let parts = partition(graph, capacity).unwrap_or_else(|e| panic!("{context}: {e}"));
+    let n = graph.num_vertices();
+    let k = parts.pieces();
+    assert_eq!(k, n.div_ceil(capacity), "{context}: number of pieces");
+    assert_eq!(parts.starts.len(), k + 1, "{context}: starts");
+    assert_eq!(parts.starts[0], 0, "{context}: first start");
+    assert_eq!(parts.starts[k] as usize, n, "{context}: last start");
+    for p in 0..k {
+        let (start, end) = (parts.starts[p] as usize, parts.starts[p + 1] as usize);
+        let size = end - start;
+        assert!(
+            size >= 1 && size <= capacity,
+            "{context}: piece {p} of {size}"
+        );
+        if p + 1 < k {
+            assert_eq!(size, capacity, "{context}: piece {p} is not full");
+        }
+        let boundary = parts.boundary_ends[p] as usize;
+        assert!(
+            (start..=end).contains(&boundary),
+            "{context}: piece {p}'s boundary"
+        );
+        // Every vertex in exactly one piece: the contiguous range's.
+        for v in start..end {
+            assert_eq!(parts.piece_of[v] as usize, p, "{context}: piece of {v}");
+        }
+    }
+    // A bijection, and the renumbered graph is the same graph.
+    let old_ids: BTreeSet<u32> = (0..n).map(|v| parts.permutation.old_id(v) as u32).collect();
+    assert_eq!(old_ids.len(), n, "{context}: not a bijection");
+    for old in 0..n {
+        assert_eq!(
+            parts.permutation.old_id(parts.permutation.new_id(old)),
+            old,
+            "{context}: round trip of {old}"
+        );
+    }
+    let values: Vec<u32> = (0..n as u32)
+        .map(|v| v.wrapping_mul(2_654_435_761))
+        .collect();
+    assert_eq!(
+        parts
+            .permutation
+            .map_distances_back(&parts.permutation.map_forward(&values)),
+        values,
+        "{context}: distances do not map back"
+    );
+    let mapped_back: Vec<(u32, u32, u32)> = {
+        let mut edges: Vec<(u32, u32, u32)> = edge_list(&parts.graph)
+            .into_iter()
+            .map(|(u, v, w)| {
+                let old = |x: u32| parts.permutation.old_id(x as usize) as u32;
+                (old(u), old(v), w)
+            })
+            .collect();
+        edges.sort_unstable();
+        edges
+    };
+    assert_eq!(mapped_back, edge_list(graph), "{context}: renumbered edges");
+    // Edges between pieces enter boundary vertices; boundary vertices have one.
+    let mut entered = vec![false; n];
+    for (u, v, _) in edge_list(&parts.graph) {
+        let (pu, pv) = (parts.piece_of[u as usize], parts.piece_of[v as usize]);
+        if pu != pv {
+            assert!(
+                v < parts.boundary_ends[pv as usize],
+                "{context}: edge {u} -> {v} from piece {pu} enters piece {pv} past its boundary"
+            );
+            entered[v as usize] = true;
+        }
+    }
+    for p in 0..k {
+        for v in parts.starts[p]..parts.boundary_ends[p] {
+            assert!(
+                entered[v as usize],
+                "{context}: boundary vertex {v} has no outside edge"
+            );
+        }
+    }
+}
+
+#[test]
+fn partitions_cover_every_vertex_once_in_contiguous_pieces() {
+    let mut rng = TestRng::new("partitions_cover_every_vertex_once_in_contiguous_pieces");
+    for case in 0..500 {
+        let graph = random_small_graph(&mut rng, 80);
+        let capacity = rng.range(1, graph.num_vertices() as u64 + 2) as usize;
+        check_partitioning(&graph, capacity, &format!("case {case}, seed {}", rng.seed));
+    }
+    let grid = grid_graph(&GridSpec::new(57, 31, rng.bits())).unwrap();
+    for capacity in [1, 64, 256, 1000, 2000] {
+        check_partitioning(&grid, capacity, &format!("grid 57×31, seed {}", rng.seed));
+    }
+    let empty = Graph::from_edges(0, &[]).unwrap();
+    check_partitioning(&empty, 4, "no vertices");
+    assert!(partition(&grid, 0).is_err(), "capacity 0");
+}
+
+#[test]
+fn pieces_grow_breadth_first_on_a_grid() {
+    // A 64×64 grid in pieces of 256: BFS-grown pieces are compact, so few
+    // vertices are entered from outside (a row-major cut of 4 rows would have
+    // 2 × 64 boundary vertices per piece).
+    let grid = grid_graph(&GridSpec::new(64, 64, 1)).unwrap();
+    let parts = partition(&grid, 256).unwrap();
+    let boundary: u32 = (0..parts.pieces())
+        .map(|p| parts.boundary_ends[p] - parts.starts[p])
+        .sum();
+    assert!(
+        (boundary as usize) < grid.num_vertices() / 2,
+        "{boundary} boundary vertices of {}",
+        grid.num_vertices()
+    );
+}
+
+#[test]
+fn blocks_on_threads_match_the_oracle_on_small_random_graphs() {
+    let mut rng = TestRng::new("blocks_on_threads_match_the_oracle_on_small_random_graphs");
+    for case in 0..2000 {
+        let graph = if rng.chance(0.2) {
+            random_small_f32_graph(&mut rng, 40)
+        } else {
+            random_small_graph(&mut rng, 60)
+        };
+        let n = graph.num_vertices();
+        let source = rng.below(n as u64) as usize;
+        // At most 6 pieces, so that every block's threads can run at once.
+        let capacity = rng.range(n.div_ceil(6) as u64, n as u64) as usize;
+        let threads = rng.range(1, 4) as usize;
+        let delta = match rng.below(4) {
+            0 => 1,
+            1 => rng.range(1, 100) as u32,
+            2 => u32::MAX / 2,
+            _ => match graph.weight_kind() {
+                WeightKind::U32 => auto_delta::<u32>(graph.csr()),
+                WeightKind::F32 => auto_delta::<f32>(graph.csr()),
+            },
+        };
+        let context = format!("case {case}, n {n}, source {source}, seed {}", rng.seed);
+        check(&graph, source, capacity, threads, delta, &context);
+    }
+}
+
+#[test]
+fn blocks_on_threads_match_the_oracle_on_larger_graphs_grids_and_rome99() {
+    let mut rng =
+        TestRng::new("blocks_on_threads_match_the_oracle_on_larger_graphs_grids_and_rome99");
+    for n in [500, 3000] {
+        let max_weight = [0u32, 1, 20, 1 << 20][rng.below(4) as usize];
+        let m = rng.range(n as u64, 4 * n as u64) as usize;
+        let graph = random_graph(&mut rng, n, m, max_weight);
+        let source = rng.below(n as u64) as usize;
+        let context = format!("random n {n}, max weight {max_weight}, seed {}", rng.seed);
+        let capacity = n.div_ceil(rng.range(1, 8) as usize);
+        check(
+            &graph,
+            source,
+            capacity,
+            rng.range(1, 4) as usize,
+            auto_delta::<u32>(graph.csr()),
+            &context,
+        );
+    }
+    let grid = grid_graph(&GridSpec::new(80, 60, rng.bits())).unwrap();
+    let source = rng.below(grid.num_vertices() as u64) as usize;
+    for (capacity, delta) in [(600, 400), (1200, 1), (4800, auto_delta::<u32>(grid.csr()))] {
+        check(
+            &grid,
+            source,
+            capacity,
+            3,
+            delta,
+            &format!("grid 80×60, seed {}", rng.seed),
+        );
+    }
+    let rome = find_graph("rome99.gr");
+    let rome = formats::load(&rome, None).unwrap();
+    let rome = rome.graph().unwrap();
+    for capacity in [500, 1700] {
+        check(
+            &rome,
+            0,
+            capacity,
+            2,
+            auto_delta::<u32>(rome.csr()),
+            "rome99",
+        );
+    }
+}
