@@ -1,0 +1,356 @@
+"""Single-source shortest paths on NVIDIA GPUs, with scipy's interface.
+
+``sssp_gpu.dijkstra`` takes the arguments of ``scipy.sparse.csgraph.dijkstra``
+and returns arrays of the same shapes and dtypes; it runs on the GPU when
+there is one (``device="auto"``), else on the CPU. ``Solver`` keeps the
+device open across solves and reports iterations and times; ``load`` reads
+any graph file the ``host`` CLI reads.
+
+Differences from scipy, all documented in README.md ("Python"):
+
+* real weights are solved in float32 (scipy: float64), so distances differ by
+  float32 rounding (relative error at most about ``(hops + 1) * 2**-24``);
+  integer and boolean weights are exact (uint32; integer weights above
+  ``2**32 - 1`` run as float32);
+* negative and NaN weights raise ``ValueError`` (scipy warns and solves);
+* ``indices`` must be integers (scipy truncates floats);
+* predecessors are a shortest-path tree, possibly another one than scipy's
+  where several shortest paths tie.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from typing import Optional
+
+import numpy as np
+import scipy.sparse as sp
+
+from . import _native
+
+__all__ = ["Solver", "SolveResult", "dijkstra", "shortest_path", "load", "NO_PREDECESSOR"]
+
+#: scipy's predecessor (and ``min_only`` source) of "none".
+NO_PREDECESSOR = -9999
+
+_U32_MAX = np.iinfo(np.uint32).max
+_F32_MAX = float(np.finfo(np.float32).max)
+
+
+@dataclass
+class SolveResult:
+    """What ``Solver.solve`` returns.
+
+    ``dist`` and ``predecessors`` have scipy's shapes: ``indices.shape + (n,)``
+    (``(n,)`` for a scalar index or ``min_only``). ``sources`` is set with
+    ``min_only`` and ``return_predecessors``. ``iterations`` and ``solve_ms``
+    have one entry per solve (one per source; one in all for ``min_only``).
+    """
+
+    dist: np.ndarray
+    predecessors: Optional[np.ndarray] = None
+    sources: Optional[np.ndarray] = None
+    iterations: list = field(default_factory=list)
+    solve_ms: list = field(default_factory=list)
+    prepare_ms: Optional[float] = None
+    algorithm: Optional[str] = None
+    device: Optional[str] = None
+
+
+@dataclass
+class _Csr:
+    """A graph ready for the native solver: uint32 arrays, weight words."""
+
+    n: int
+    indptr: np.ndarray
+    indices: np.ndarray
+    words: np.ndarray
+    float_weights: bool
+
+
+def _as_u32_index(array: np.ndarray, what: str) -> np.ndarray:
+    """``array`` as contiguous uint32; a view (no copy) of int32/uint32 input."""
+    array = np.ascontiguousarray(array)
+    if array.dtype == np.uint32:
+        return array
+    if array.dtype == np.int32:
+        return array.view(np.uint32)  # valid CSR indices are non-negative
+    if array.size and (array.min() < 0 or array.max() > _U32_MAX):
+        raise ValueError(f"graph {what} do not fit 32 bits")
+    return array.astype(np.uint32)
+
+
+def _dense_to_csr(dense) -> sp.csr_matrix:
+    """scipy's dense rule: zeros, infinities and NaNs are non-edges."""
+    dense = np.asarray(dense)
+    if dense.ndim != 2 or dense.shape[0] != dense.shape[1]:
+        raise ValueError(f"graph must be a square 2-D array (N, N), not of shape {dense.shape}")
+    if not (np.issubdtype(dense.dtype, np.number) or dense.dtype == np.bool_) or np.iscomplexobj(dense):
+        raise TypeError(f"graph weights must be real numbers, not {dense.dtype}")
+    edge = dense != 0
+    if np.issubdtype(dense.dtype, np.floating):
+        edge &= np.isfinite(dense)
+    rows, cols = np.nonzero(edge)
+    indptr = np.zeros(dense.shape[0] + 1, dtype=np.int64)
+    np.cumsum(np.bincount(rows, minlength=dense.shape[0]), out=indptr[1:])
+    return sp.csr_matrix((dense[rows, cols], cols, indptr), shape=dense.shape)
+
+
+def _masked_to_csr(masked) -> sp.csr_matrix:
+    """scipy's masked rule: every unmasked entry is an edge, zeros included."""
+    if masked.ndim != 2 or masked.shape[0] != masked.shape[1]:
+        raise ValueError(f"graph must be a square 2-D array (N, N), not of shape {masked.shape}")
+    rows, cols = np.nonzero(~np.ma.getmaskarray(masked))
+    indptr = np.zeros(masked.shape[0] + 1, dtype=np.int64)
+    np.cumsum(np.bincount(rows, minlength=masked.shape[0]), out=indptr[1:])
+    return sp.csr_matrix((np.ma.getdata(masked)[rows, cols], cols, indptr), shape=masked.shape)
+
+
+def _weights(data: np.ndarray, unweighted: bool) -> tuple[np.ndarray, bool, Optional[np.ndarray]]:
+    """Weight words, whether they are float32, and a mask of the edges to keep
+    (None: all; +inf edges of sparse input are dropped: scipy never uses them)."""
+    if unweighted:
+        return np.ones(data.size, dtype=np.uint32), False, None
+    if data.dtype == np.bool_ or np.issubdtype(data.dtype, np.integer):
+        if data.size and data.min() < 0:
+            raise ValueError("Graph has negative weights: this solver needs weights >= 0")
+        if data.size == 0 or data.max() <= _U32_MAX:
+            return np.ascontiguousarray(data.astype(np.uint32, copy=False)), False, None
+        data = data.astype(np.float64)
+    if not np.issubdtype(data.dtype, np.floating):
+        raise TypeError(f"graph weights must be real numbers, not {data.dtype}")
+    if np.isnan(data).any():
+        raise ValueError("Graph has NaN weights")
+    if (data < 0).any():
+        raise ValueError("Graph has negative weights: this solver needs weights >= 0")
+    keep = None
+    if np.isinf(data).any():
+        keep = ~np.isinf(data)
+        data = data[keep]
+    if data.size and data.max() > _F32_MAX:
+        raise ValueError("graph weights beyond float32's range (3.4e38) are not supported")
+    data = np.ascontiguousarray(data.astype(np.float32, copy=False))
+    if np.signbit(data).any():  # -0.0 is a weight of 0
+        data = data + np.float32(0.0)
+    return data.view(np.uint32), True, keep
+
+
+def _prepare(csgraph, unweighted: bool) -> _Csr:
+    """Any graph scipy's dijkstra accepts (or ``load``'s) as uint32 CSR
+    arrays, borrowing them where they are CSR with 32-bit dtypes."""
+    if sp.issparse(csgraph):
+        if csgraph.ndim != 2 or csgraph.shape[0] != csgraph.shape[1]:
+            raise ValueError(f"compressed-sparse graph must be shape (N, N), not {csgraph.shape}")
+        # As scipy: CSR keeps parallel entries (the lightest counts), other
+        # formats are converted, which sums COO duplicates.
+        csr = csgraph if csgraph.format == "csr" else csgraph.tocsr()
+        # scipy converts other weights to float64 with `astype`, which sums
+        # duplicate entries; only a float64 CSR keeps them (the lightest counts).
+        if csr.dtype != np.float64 and not csr.has_canonical_format:
+            wide = np.float64 if np.issubdtype(csr.dtype, np.floating) else np.int64
+            csr = csr.astype(wide)
+            csr.sum_duplicates()
+    elif np.ma.isMaskedArray(csgraph):
+        csr = _masked_to_csr(csgraph)
+    else:
+        csr = _dense_to_csr(csgraph)
+    n = csr.shape[0]
+    if n >= _U32_MAX or csr.indices.size > _U32_MAX:
+        raise ValueError("graphs need fewer than 2**32 - 1 vertices and 2**32 edges")
+    indptr, indices = csr.indptr, csr.indices
+    words, float_weights, keep = _weights(np.asarray(csr.data), unweighted)
+    if keep is not None:
+        indices = indices[keep]
+        indptr = np.concatenate(([0], np.cumsum(keep)))[indptr]
+    return _Csr(n, _as_u32_index(indptr, "offsets"), _as_u32_index(indices, "indices"), words, float_weights)
+
+
+def _sources(indices, n: int) -> np.ndarray:
+    """``indices`` as an int array of their shape, negative ones wrapped."""
+    if indices is None:
+        return np.arange(n, dtype=np.int64)
+    array = np.asarray(indices)
+    if array.dtype == np.bool_ or not (array.size == 0 or np.issubdtype(array.dtype, np.integer)):
+        raise ValueError(f"indices must be integers, not {array.dtype}")
+    array = array.astype(np.int64)
+    if array.size and (array.min() < -n or array.max() >= n):
+        raise ValueError(f"indices out of range 0...{n}")
+    return np.where(array < 0, array + n, array)
+
+
+def _check_limit(limit) -> float:
+    try:
+        limit = float(limit)
+    except (TypeError, ValueError):
+        raise ValueError(f"limit must be a number, not {limit!r}") from None
+    if not limit >= 0:  # NaN included
+        raise ValueError("limit must be >= 0")
+    return limit
+
+
+class Solver:
+    """A solver on one device, kept open across solves.
+
+    ``device``: ``"auto"`` (the first GPU if there is one, else the CPU),
+    ``"gpu"`` or ``"gpu:N"`` (``RuntimeError`` without one) or ``"cpu"``.
+    """
+
+    def __init__(self, device: str = "auto"):
+        if not isinstance(device, str):
+            raise ValueError(f"device must be a string, not {device!r}")
+        self._native = _native.Solver(device)
+
+    @property
+    def device(self) -> str:
+        """``"gpu"`` or ``"cpu"``: where solves run."""
+        return self._native.device
+
+    @property
+    def no_gpu_reason(self) -> Optional[str]:
+        """Why the solver has no GPU (None when it has one)."""
+        return self._native.no_gpu_reason
+
+    def solve(
+        self,
+        csgraph,
+        indices=None,
+        directed: bool = True,
+        return_predecessors: bool = False,
+        unweighted: bool = False,
+        limit=np.inf,
+        min_only: bool = False,
+        algorithm: str = "auto",
+    ) -> SolveResult:
+        """Shortest paths with ``scipy.sparse.csgraph.dijkstra``'s arguments,
+        plus ``algorithm`` (a name of ``host --list-algorithms``; ``"auto"``
+        picks one). The GIL is released while solving."""
+        limit = _check_limit(limit)
+        if not isinstance(algorithm, str):
+            raise ValueError(f"algorithm must be a string, not {algorithm!r}")
+        graph = _prepare(csgraph, bool(unweighted))
+        n = graph.n
+        sources = _sources(indices, n)
+        flat = np.unique(sources) if min_only else sources.ravel()
+        if flat.size == 0:
+            return self._empty(sources.shape, n, min_only, return_predecessors)
+        out = self._native.solve(
+            graph.indptr,
+            graph.indices,
+            graph.words,
+            graph.float_weights,
+            flat.tolist(),
+            limit=limit,
+            predecessors=bool(return_predecessors),
+            undirected=not directed,
+            min_only=bool(min_only),
+            algorithm=algorithm,
+        )
+        shape = (n,) if min_only else sources.shape + (n,)
+        preds = out["predecessors"]
+        return SolveResult(
+            dist=out["dist"].reshape(shape),
+            predecessors=None if preds is None else preds.reshape(shape),
+            sources=out.get("sources"),
+            iterations=out["iterations"],
+            solve_ms=out["solve_ms"],
+            prepare_ms=out["prepare_ms"],
+            algorithm=out["algorithm"],
+            device=out["device"],
+        )
+
+    def _empty(self, shape, n, min_only, return_predecessors) -> SolveResult:
+        """No sources: nothing reached (scipy's shapes)."""
+        shape = (n,) if min_only else shape + (n,)
+        none = np.full(shape, NO_PREDECESSOR, dtype=np.int32)
+        return SolveResult(
+            dist=np.full(shape, np.inf),
+            predecessors=none if return_predecessors else None,
+            sources=none.copy() if (min_only and return_predecessors) else None,
+            device=self.device,
+        )
+
+
+_solvers: dict = {}
+_solvers_lock = threading.Lock()
+
+
+def _solver(device: str) -> Solver:
+    """One ``Solver`` per device string for the module-level functions."""
+    with _solvers_lock:
+        if device not in _solvers:
+            _solvers[device] = Solver(device)
+        return _solvers[device]
+
+
+def dijkstra(
+    csgraph,
+    directed=True,
+    indices=None,
+    return_predecessors=False,
+    unweighted=False,
+    limit=np.inf,
+    min_only=False,
+    *,
+    device="auto",
+    algorithm="auto",
+):
+    """``scipy.sparse.csgraph.dijkstra`` on the GPU (or the CPU).
+
+    Returns ``dist``, or ``(dist, predecessors)`` with ``return_predecessors``,
+    or ``(dist, predecessors, sources)`` with ``min_only`` too, as scipy.
+    """
+    result = _solver(device).solve(
+        csgraph,
+        indices=indices,
+        directed=directed,
+        return_predecessors=return_predecessors,
+        unweighted=unweighted,
+        limit=limit,
+        min_only=min_only,
+        algorithm=algorithm,
+    )
+    if not return_predecessors:
+        return result.dist
+    if min_only:
+        return result.dist, result.predecessors, result.sources
+    return result.dist, result.predecessors
+
+
+def shortest_path(
+    csgraph,
+    method="auto",
+    directed=True,
+    return_predecessors=False,
+    unweighted=False,
+    overwrite=False,
+    indices=None,
+    *,
+    device="auto",
+):
+    """``scipy.sparse.csgraph.shortest_path`` for ``method`` ``"auto"`` or
+    ``"D"`` (this package runs Dijkstra only; ``overwrite`` is ignored)."""
+    if method not in ("auto", "D"):
+        raise ValueError(f"method {method!r} is not supported: only 'auto' and 'D' (Dijkstra)")
+    return dijkstra(
+        csgraph,
+        directed=directed,
+        indices=indices,
+        return_predecessors=return_predecessors,
+        unweighted=unweighted,
+        device=device,
+    )
+
+
+def load(path) -> sp.csr_matrix:
+    """A graph file (any format the ``host`` CLI reads) as a scipy CSR matrix
+    with int32 indices and uint32 or float32 weights: ``dijkstra`` uses its
+    arrays without copying them."""
+    indptr, indices, words, float_weights = _native.load(str(path))
+    n = indptr.size - 1
+    data = words.view(np.float32) if float_weights else words
+    if n < 2**31 and indices.size < 2**31:
+        indptr, indices = indptr.view(np.int32), indices.view(np.int32)
+    else:
+        indptr, indices = indptr.astype(np.int64), indices.astype(np.int64)
+    return sp.csr_matrix((data, indices, indptr), shape=(n, n), copy=False)
