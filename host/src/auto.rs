@@ -1,7 +1,8 @@
 //! `--algo auto`: picks the compacted DA2CF (`fast`) for graphs whose
-//! distances take few distinct values, and near-far for high-diameter graphs
-//! (road networks, grids) or wide weight ranges, where DA2CF would run one
-//! iteration per distinct distance.
+//! distances take few distinct values, and the partition-local solver (or
+//! near-far, where the graph does not fit its resident mode) for
+//! high-diameter graphs (road networks, grids) or wide weight ranges, where
+//! DA2CF would run one iteration per distinct distance.
 
 use std::collections::VecDeque;
 
@@ -58,8 +59,11 @@ pub fn choose(graph: &Graph, source: usize) -> Choice {
     let distinct = with_weight_type!(graph.weight_kind(), W => {
         probe_distinct_distances::<W>(graph, source)
     });
+    // A high-diameter graph goes to the partition-local solver, which the
+    // solver replaces by near-far where the graph is too large for its
+    // resident mode (crate::solver::Solver::prepare).
     let algorithm = if estimate.max(distinct as f64) > NEAR_FAR_ABOVE {
-        Algorithm::NearFar
+        Algorithm::Partition
     } else {
         Algorithm::Fast
     };
@@ -68,7 +72,7 @@ pub fn choose(graph: &Graph, source: usize) -> Choice {
         reason: format!(
             "about {estimate:.0} distinct distances estimated ({levels} BFS levels × mean weight \
              {mean_weight:.1} / smallest weight {min_weight}), {distinct} among the {} closest \
-             vertices; near-far above {NEAR_FAR_ABOVE:.0}",
+             vertices; partition (or near-far) above {NEAR_FAR_ABOVE:.0}",
             PROBE_VERTICES.min(graph.num_vertices())
         ),
     }

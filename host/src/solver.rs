@@ -308,11 +308,25 @@ impl Solver {
         first_source: usize,
     ) -> Result<Prepared<'a>> {
         distances::check_source(graph, first_source)?;
-        let (resolved, auto) = self.resolve(graph, algorithm, first_source);
+        let (mut resolved, mut auto) = self.resolve(graph, algorithm, first_source);
         let (engine, prepare_ms) = match (&self.gpu, resolved.info().device) {
             (Some(gpu), algorithms::Device::Gpu) => {
                 let start = Instant::now();
-                let solver = resolved.prepare_gpu_tuned(gpu, graph, tuning)?;
+                let solver = match resolved.prepare_gpu_tuned(gpu, graph, tuning) {
+                    // `auto`'s partition solver refuses graphs beyond its
+                    // resident mode: near-far takes them.
+                    Err(Error::InvalidArgument(why))
+                        if auto.is_some() && resolved == Algorithm::Partition =>
+                    {
+                        resolved = Algorithm::NearFar;
+                        if let Some(choice) = auto.as_mut() {
+                            choice.algorithm = resolved;
+                            choice.reason.push_str(&format!("; near-far, since {why}"));
+                        }
+                        resolved.prepare_gpu_tuned(gpu, graph, tuning)?
+                    }
+                    other => other?,
+                };
                 gpu.synchronize()?;
                 (
                     Engine::Gpu(gpu, solver),
