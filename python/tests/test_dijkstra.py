@@ -209,7 +209,7 @@ def test_solver_reports_and_borrows():
     solver = sssp_gpu.Solver("cpu")
     assert solver.device == "cpu" and solver.no_gpu_reason
     result = solver.solve(graph, indices=[0, 1], return_predecessors=True)
-    assert result.device == "cpu" and result.algorithm == "dijkstra"
+    assert result.device == "cpu" and result.algorithm == "delta-cpu"
     assert len(result.solve_ms) == 2 and all(t >= 0 for t in result.solve_ms)
     assert len(result.iterations) == 2
     assert result.dist.shape == result.predecessors.shape == (2, 50)

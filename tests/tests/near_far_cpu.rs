@@ -158,7 +158,7 @@ fn near_far_on_emulated_warps_switching_teams_matches_the_oracle() {
 }
 
 #[test]
-fn auto_picks_fast_on_the_papers_graphs_and_near_far_on_grids_and_roads() {
+fn auto_picks_fast_on_the_papers_graphs_and_partition_on_grids_and_roads() {
     let mut rng = TestRng::new("auto_picks_fast_on_the_papers_graphs_and_near_far_on_grids");
     let spec = RandomGraphSpec::papers(200_000, rng.bits());
     let papers = random_graph(&spec).unwrap();
@@ -180,7 +180,7 @@ fn auto_picks_fast_on_the_papers_graphs_and_near_far_on_grids_and_roads() {
     let choice = choose(&real, 0);
     assert_eq!(
         choice.algorithm,
-        Algorithm::NearFar,
+        Algorithm::Partition,
         "{}, seed {}",
         choice.reason,
         rng.seed
@@ -188,7 +188,7 @@ fn auto_picks_fast_on_the_papers_graphs_and_near_far_on_grids_and_roads() {
     let grid = grid_graph(&GridSpec::new(400, 400, rng.bits())).unwrap();
     assert_eq!(
         choose(&grid, 0).algorithm,
-        Algorithm::NearFar,
+        Algorithm::Partition,
         "seed {}",
         rng.seed
     );
@@ -196,14 +196,14 @@ fn auto_picks_fast_on_the_papers_graphs_and_near_far_on_grids_and_roads() {
     let rome = formats::load(&rome, None).unwrap();
     assert_eq!(
         choose(&rome.graph().unwrap(), 0).algorithm,
-        Algorithm::NearFar
+        Algorithm::Partition
     );
     // A random graph with a wide weight range has about as many distinct
     // distances as vertices: near-far too.
     let wide = random_edges(&mut rng, 100_000, 700_000, 1 << 30);
     assert_eq!(
         choose(&wide, 0).algorithm,
-        Algorithm::NearFar,
+        Algorithm::Partition,
         "seed {}",
         rng.seed
     );

@@ -51,13 +51,6 @@ const FUSION_LIMIT: usize = 1000;
 /// Frontier vertices a thread takes at a time.
 const CHUNK: usize = 64;
 
-/// A round takes the next buckets together until its frontier holds this
-/// many vertices per thread: with many threads and a small Δ a single bucket
-/// is too little work to pay for the barriers (taking buckets early only
-/// repeats work, never loses it: every bucket below the next non-empty one
-/// is still final).
-const ROUND_VERTICES_PER_THREAD: usize = 4 * CHUNK;
-
 /// Solves from `source` with bucket width `delta` (a positive weight word of
 /// the graph's kind; default: [`default_delta`]) on the threads of rayon's
 /// current pool, stopping early as `stop` allows: once every remaining bucket lies
@@ -169,10 +162,9 @@ fn bucket<W: Weight>(d: u32, delta: f64) -> u64 {
     ((W::to_f64(d) / delta) as u64).min(u64::MAX - 1)
 }
 
-/// A barrier for the threads of one parallel region that spins, then yields:
-/// a round of a road network is a few microseconds of work, less than a
-/// sleeping barrier takes to wake its threads (a condition variable measured
-/// 10–70× slower on 16 cores: every woken thread queues for its mutex).
+/// A barrier for the threads of one parallel region that spins briefly, then
+/// yields: a round of a road network is a few microseconds of work, less than
+/// a sleeping barrier takes to wake its threads.
 struct SpinBarrier {
     threads: usize,
     arrived: AtomicUsize,
@@ -180,9 +172,6 @@ struct SpinBarrier {
 }
 
 impl SpinBarrier {
-    /// Spins before a waiting thread starts yielding its core.
-    const SPINS: u32 = 1 << 12;
-
     fn new(threads: usize) -> Self {
         SpinBarrier {
             threads,
@@ -201,7 +190,7 @@ impl SpinBarrier {
         }
         let mut spins = 0u32;
         while self.generation.load(Acquire) == generation {
-            if spins < Self::SPINS {
+            if spins < 4096 {
                 std::hint::spin_loop();
                 spins += 1;
             } else {
@@ -221,10 +210,9 @@ struct Shared<'a> {
     frontier: RwLock<Vec<u32>>,
     /// The next chunk of the frontier to take.
     cursor: AtomicUsize,
-    /// The current round's buckets, `base..=span_end`, and whether the solve
-    /// is over (thread 0 writes them between barriers).
+    /// The current bucket, and whether the solve is over (thread 0 writes both
+    /// between barriers).
     base: AtomicU64,
-    span_end: AtomicU64,
     done: AtomicBool,
     rounds: AtomicU32,
     barrier: SpinBarrier,
@@ -244,7 +232,6 @@ fn solve<W: Weight>(graph: &Graph, source: usize, delta_word: u32, stop: Stop) -
         frontier: RwLock::new(vec![source as u32]),
         cursor: AtomicUsize::new(0),
         base: AtomicU64::new(0),
-        span_end: AtomicU64::new(0),
         done: AtomicBool::new(false),
         rounds: AtomicU32::new(1),
         barrier: SpinBarrier::new(threads),
@@ -276,14 +263,14 @@ fn solve<W: Weight>(graph: &Graph, source: usize, delta_word: u32, stop: Stop) -
 /// bin of the current bucket (bucket fusion).
 fn relax_round<W: Weight>(shared: &Shared, me: usize) {
     let base = shared.base.load(Relaxed);
-    let span_end = shared.span_end.load(Relaxed);
     let delta = shared.delta;
     let mut mine = shared.bins[me].lock().unwrap_or_else(|e| e.into_inner());
     let relax = |u: u32, bins: &mut Bins| {
         let du = shared.dist[u as usize].load(Relaxed);
-        // Every relaxation now starts at `base` or later and distances only
-        // fall, so an entry outside the round's buckets is stale.
-        if du == INFINITY || !(base..=span_end).contains(&bucket::<W>(du, delta)) {
+        // Every relaxation now starts at `base` or later, so a distance can
+        // only have left this bucket downwards within it or not at all: a
+        // vertex whose distance is in another bucket is a stale entry.
+        if du == INFINITY || bucket::<W>(du, delta) != base {
             return;
         }
         for (v, w) in shared.csr.edges(u as usize) {
@@ -370,29 +357,11 @@ fn next_round<W: Weight>(shared: &Shared, stop: Stop) {
             for bins in all.iter_mut() {
                 let steps = ((next - base) as usize).min(bins.window.len());
                 bins.window.drain(..steps);
-            }
-            // The next bucket, and the ones after it while the round is small
-            // (not past a limit: those would only be masked).
-            let wanted = ROUND_VERTICES_PER_THREAD * all.len();
-            let last = stop.limit.map_or(u64::MAX, |l| bucket::<W>(l, delta));
-            let mut span_end = next;
-            for k in 0..WINDOW {
-                let bucket = next + k as u64;
-                if k > 0 && (frontier.len() >= wanted || bucket > last) {
-                    break;
-                }
-                for bins in all.iter_mut() {
-                    if let Some(bin) = bins.window.get_mut(k) {
-                        frontier.append(bin);
-                    }
-                }
-                span_end = bucket;
-                if all.iter().all(|b| b.window.len() <= k + 1) {
-                    break;
+                if let Some(bin) = bins.window.front_mut() {
+                    frontier.append(bin);
                 }
             }
             shared.base.store(next, Relaxed);
-            shared.span_end.store(span_end, Relaxed);
             shared.cursor.store(0, Relaxed);
             shared.rounds.fetch_add(1, Relaxed);
         }
