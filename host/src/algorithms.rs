@@ -118,7 +118,7 @@ catalogue! {
     Partition => "partition", "beyond the papers (issue #20): partition-local solver", Gpu, true,
         "the graph cut into BFS-grown pieces (renumbered contiguously when prepared), one persistent block per piece with its distances in shared memory relaxing in Δ-windowed rounds (--delta, or 8 · mean weight), boundary updates by atomicMin and a notification word per piece, a token counter for termination; resident mode only (refuses graphs whose pieces cannot all be resident)";
     Auto => "auto", "beyond the papers (issues #7, #8, #20)", Gpu, true,
-        "`fast` on graphs with few distinct distances, `partition` on high-diameter graphs (`near-far` where they do not fit its resident mode), chosen from a BFS probe and the weight range";
+        "`fast-crauser` on graphs with few distinct distances, `partition` on high-diameter graphs (`near-far` where they do not fit its resident mode), chosen from a BFS probe and the weight range";
     MatrixFGpu => "matrix-f-gpu", "F^GPU on adjacency matrices (Martín et al.)", Gpu, true,
         "DA2CF on the n×n weight matrix, push: frontier rows relax their unsettled columns with atomicMin, chunks of the unsettled flags staged in shared memory; two GPU minimum passes";
     MatrixUGpu => "matrix-u-gpu", "U^GPU on adjacency matrices (Martín et al.)", Gpu, true,

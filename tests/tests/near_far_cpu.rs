@@ -158,14 +158,14 @@ fn near_far_on_emulated_warps_switching_teams_matches_the_oracle() {
 }
 
 #[test]
-fn auto_picks_fast_on_the_papers_graphs_and_partition_on_grids_and_roads() {
+fn auto_picks_fast_crauser_on_the_papers_graphs_and_partition_on_grids_and_roads() {
     let mut rng = TestRng::new("auto_picks_fast_on_the_papers_graphs_and_near_far_on_grids");
     let spec = RandomGraphSpec::papers(200_000, rng.bits());
     let papers = random_graph(&spec).unwrap();
     let choice = choose(&papers, 0);
     assert_eq!(
         choice.algorithm,
-        Algorithm::Fast,
+        Algorithm::FastCrauser,
         "{}, seed {}",
         choice.reason,
         rng.seed

@@ -88,7 +88,8 @@ pub struct SolveArgs {
     weights: Option<WeightsArg>,
     /// The algorithm (`host algos` lists them); several, comma-separated, are
     /// solved one after another and compared in a table. Default: `auto`
-    /// (`fast`, or `near-far` on high-diameter graphs; docs/PERFORMANCE.md), or
+    /// (`fast-crauser`, or `partition`/`near-far` on high-diameter graphs;
+    /// docs/PERFORMANCE.md), or
     /// `matrix-f-gpu` with `--layout matrix`.
     #[arg(long, value_delimiter = ',')]
     algo: Vec<Algorithm>,
