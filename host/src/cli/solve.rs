@@ -21,11 +21,11 @@ use super::{FormatArg, WeightsArg};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum DeviceChoice {
-    /// A GPU algorithm on the GPU if there is one, else the CPU oracle (with a notice).
+    /// A GPU algorithm on the GPU if there is one, else `delta-cpu` (with a notice).
     Auto,
     /// The GPU; an error if there is none.
     Gpu,
-    /// The CPU: a GPU algorithm is replaced by the oracle (Dijkstra with a binary heap).
+    /// The CPU: a GPU algorithm is replaced by `delta-cpu` (parallel Δ-stepping).
     Cpu,
 }
 
