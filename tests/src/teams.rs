@@ -11,27 +11,45 @@ use gpu_kernels::compact::{Exit, Team};
 use sssp::gpu::kernels::LoopForm;
 use sssp::gpu::resident::LoopStop;
 
+/// How long a barrier waits before it fails the test: a hang is a failure.
+pub const PATIENCE: std::time::Duration = std::time::Duration::from_secs(300);
+
 /// A barrier for `n` OS threads that gives up, with a panic, once any thread
-/// of the launch has panicked (`aborted`): a bug that panics one lane must
-/// fail the test, not leave the others waiting forever.
-struct Barrier<'a> {
+/// of the launch has panicked (`aborted`) or it has existed longer than
+/// [`PATIENCE`]: a bug that panics one lane or stops the loop must fail the
+/// test, not leave the others waiting forever.
+pub struct Barrier<'a> {
     n: usize,
     arrived: AtomicUsize,
     generation: AtomicUsize,
     aborted: &'a AtomicBool,
+    deadline: std::time::Instant,
 }
 
 impl<'a> Barrier<'a> {
-    fn new(n: usize, aborted: &'a AtomicBool) -> Self {
+    /// A barrier for `n` threads of the launch whose panics set `aborted`.
+    pub fn new(n: usize, aborted: &'a AtomicBool) -> Self {
         Barrier {
             n,
             arrived: AtomicUsize::new(0),
             generation: AtomicUsize::new(0),
             aborted,
+            deadline: std::time::Instant::now() + PATIENCE,
         }
     }
 
-    fn wait(&self) {
+    /// Panics if another thread panicked or the launch has run too long;
+    /// waiting loops outside the barrier call it too.
+    pub fn check(&self) {
+        assert!(!self.aborted.load(Relaxed), "another thread panicked");
+        assert!(
+            std::time::Instant::now() < self.deadline,
+            "the launch hangs (over {PATIENCE:?})"
+        );
+    }
+
+    /// Returns once all `n` threads have called it (as often).
+    pub fn wait(&self) {
         let generation = self.generation.load(Acquire);
         if self.arrived.fetch_add(1, AcqRel) + 1 == self.n {
             self.arrived.store(0, Relaxed);
@@ -39,14 +57,14 @@ impl<'a> Barrier<'a> {
             return;
         }
         while self.generation.load(Acquire) == generation {
-            assert!(!self.aborted.load(Relaxed), "another thread panicked");
+            self.check();
             std::thread::yield_now();
         }
     }
 }
 
 /// Sets the launch's `aborted` flag when its thread unwinds from a panic.
-struct AbortOnPanic<'a>(&'a AtomicBool);
+pub struct AbortOnPanic<'a>(pub &'a AtomicBool);
 
 impl Drop for AbortOnPanic<'_> {
     fn drop(&mut self) {

@@ -7,9 +7,8 @@
 //! vertices, `f32` weights, grids and rome99.
 
 use std::collections::BTreeSet;
-use std::sync::atomic::Ordering::{AcqRel, Acquire, Relaxed, Release};
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize};
-use std::time::{Duration, Instant};
+use std::sync::atomic::Ordering::Relaxed;
+use std::sync::atomic::{AtomicBool, AtomicU32};
 
 use gpu_kernels::distance::Weight;
 use gpu_kernels::partition::{
@@ -21,51 +20,11 @@ use sssp::generate::{GridSpec, grid_graph};
 use sssp::graph::WeightKind;
 use sssp::partition::{Partitioning, partition};
 use sssp::{Graph, formats, oracle};
+use sssp_tests::teams::{AbortOnPanic, Barrier};
 use sssp_tests::{
     TestRng, check_against_oracle, find_graph, random_graph, random_small_f32_graph,
     random_small_graph,
 };
-
-/// A hang is a failure: every wait gives up after this long.
-const PATIENCE: Duration = Duration::from_secs(60);
-
-/// A barrier for the threads of one emulated block that gives up, with a
-/// panic, once any thread of the solve has panicked or the solve has run
-/// past [`PATIENCE`].
-struct Barrier<'a> {
-    n: usize,
-    arrived: AtomicUsize,
-    generation: AtomicUsize,
-    aborted: &'a AtomicBool,
-    deadline: Instant,
-}
-
-impl Barrier<'_> {
-    fn wait(&self) {
-        let generation = self.generation.load(Acquire);
-        if self.arrived.fetch_add(1, AcqRel) + 1 == self.n {
-            self.arrived.store(0, Relaxed);
-            self.generation.fetch_add(1, Release);
-            return;
-        }
-        while self.generation.load(Acquire) == generation {
-            assert!(!self.aborted.load(Relaxed), "another thread panicked");
-            assert!(Instant::now() < self.deadline, "the solve hangs");
-            std::thread::yield_now();
-        }
-    }
-}
-
-/// Sets the solve's `aborted` flag when its thread unwinds from a panic.
-struct AbortOnPanic<'a>(&'a AtomicBool);
-
-impl Drop for AbortOnPanic<'_> {
-    fn drop(&mut self) {
-        if std::thread::panicking() {
-            self.0.store(true, Relaxed);
-        }
-    }
-}
 
 /// One OS thread of an emulated block.
 struct Thread<'a> {
@@ -85,11 +44,7 @@ impl BlockTeam for Thread<'_> {
         self.barrier.wait();
     }
     fn idle(&self) {
-        assert!(
-            !self.barrier.aborted.load(Relaxed),
-            "another thread panicked"
-        );
-        assert!(Instant::now() < self.barrier.deadline, "the solve hangs");
+        self.barrier.check();
         std::thread::yield_now();
     }
 }
@@ -140,19 +95,10 @@ fn solve_on_threads<W: Weight>(
         piece_of: &parts.piece_of,
     };
     let aborted = AtomicBool::new(false);
-    let deadline = Instant::now() + PATIENCE;
     let shared: Vec<Vec<AtomicU32>> = (0..k)
         .map(|_| words(CONTROL_WORDS + 3 * capacity, 0xdead_beef))
         .collect();
-    let barriers: Vec<Barrier> = (0..k)
-        .map(|_| Barrier {
-            n: threads,
-            arrived: AtomicUsize::new(0),
-            generation: AtomicUsize::new(0),
-            aborted: &aborted,
-            deadline,
-        })
-        .collect();
+    let barriers: Vec<Barrier> = (0..k).map(|_| Barrier::new(threads, &aborted)).collect();
     std::thread::scope(|scope| {
         for (piece, (words, barrier)) in shared.iter().zip(&barriers).enumerate() {
             let local = Local {
