@@ -11,7 +11,6 @@ use super::memory::{DeviceGraph, alloc_zeroed, bytes_of, download_words};
 use super::resident::{LoopStop, WorkLimits, run_loop_launches};
 use super::{Gpu, GpuSolver, RunStats};
 use crate::Result;
-use crate::distances::check_source_of;
 use crate::graph::Graph;
 use crate::variants::CompactRule;
 
@@ -114,13 +113,8 @@ impl<'a> CompactDa2cf<'a> {
 
 impl GpuSolver for CompactDa2cf<'_> {
     fn run(&mut self, source: u32) -> Result<RunStats> {
-        check_source_of(source as u64, self.graph.num_vertices() as usize)?;
-        let gpu = self.gpu;
-        let (iterations, solve_ms) = gpu.timed(|| self.solve(source))?;
-        Ok(RunStats {
-            iterations,
-            solve_ms,
-        })
+        let (gpu, n) = (self.gpu, self.graph.num_vertices() as usize);
+        gpu.timed_solve(n, source, || self.solve(source))
     }
 
     fn distances(&self) -> Result<Vec<u32>> {

@@ -192,6 +192,22 @@ impl Gpu {
         Ok((result, ms))
     }
 
+    /// A solver's [`GpuSolver::run`]: checks `source` against `num_vertices`,
+    /// then runs `solve` (which returns its iterations) between CUDA events.
+    pub fn timed_solve(
+        &self,
+        num_vertices: usize,
+        source: u32,
+        solve: impl FnOnce() -> Result<u32>,
+    ) -> Result<RunStats> {
+        crate::distances::check_source_of(source as u64, num_vertices)?;
+        let (iterations, solve_ms) = self.timed(solve)?;
+        Ok(RunStats {
+            iterations,
+            solve_ms,
+        })
+    }
+
     /// Waits for all queued work; reports an error a kernel raised (a trap, say).
     pub fn synchronize(&self) -> Result<()> {
         self.stream

@@ -9,7 +9,7 @@
 use super::kernels::PartitionBuffers;
 use super::memory::{DeviceGraph, alloc_zeroed, bytes_of, download_words};
 use super::{Gpu, GpuSolver, RunStats};
-use crate::distances::{check_overflow, check_source_of};
+use crate::distances::check_overflow;
 use crate::graph::{Graph, with_weight_type};
 use crate::partition::{Partitioning, partition};
 use crate::reorder::Permutation;
@@ -122,13 +122,8 @@ impl<'a> Partition<'a> {
 
 impl GpuSolver for Partition<'_> {
     fn run(&mut self, source: u32) -> Result<RunStats> {
-        check_source_of(source as u64, self.graph.num_vertices() as usize)?;
-        let gpu = self.gpu;
-        let (iterations, solve_ms) = gpu.timed(|| self.solve(source))?;
-        Ok(RunStats {
-            iterations,
-            solve_ms,
-        })
+        let (gpu, n) = (self.gpu, self.graph.num_vertices() as usize);
+        gpu.timed_solve(n, source, || self.solve(source))
     }
 
     fn distances(&self) -> Result<Vec<u32>> {
