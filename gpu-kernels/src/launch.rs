@@ -55,9 +55,10 @@ pub const NEAR_FAR_SHARED_BYTES: u32 =
 pub const PARTITION_BLOCK_SIZE: u32 = 256;
 
 /// Dynamic shared memory of a `partition_solve` block for pieces of at most
-/// `capacity` vertices ([`crate::partition::shared_words`]).
-pub const fn partition_shared_bytes(capacity: u32) -> u32 {
-    crate::partition::shared_words(capacity as usize) as u32 * 4
+/// `capacity` vertices and `edge_capacity` out-edges (0: edges stay in global
+/// memory; [`crate::partition::shared_words`]).
+pub const fn partition_shared_bytes(capacity: u32, edge_capacity: u32) -> u32 {
+    crate::partition::shared_words(capacity as usize, edge_capacity as usize) as u32 * 4
 }
 
 /// `u32` words of shared memory at the start of a `matrix_relax_*` block for

@@ -3,10 +3,13 @@
 //! into pieces of at most `capacity` vertices, renumbered so that each piece
 //! is a contiguous range and its *boundary* vertices (those with an edge from
 //! another piece) come first; one persistent block owns each piece and keeps
-//! its distances in shared memory.
+//! its distances in shared memory, and its out-edges too where they fit
+//! ([`PieceEdges`], copied at the start): then a hop inside the piece touches
+//! no global memory.
 //!
 //! # A block's loop
-//! Each step starts with thread 0 polling the piece's notification word;
+//! Each step starts with thread 0 sending the outbox and polling the piece's
+//! notification word;
 //! then, after a barrier:
 //! - **pull** (when notified): the boundary vertices take the smaller of
 //!   their global distance (the inbox other blocks write to) and their local
@@ -16,7 +19,13 @@
 //! - **relax**: each frontier vertex relaxes its edges; an edge inside the
 //!   piece lowers the shared distance with an atomic minimum and marks the
 //!   head dirty; an edge leaving it does an atomic minimum on the global
-//!   distance and, when that improved it, notifies the head's piece.
+//!   distance and, when that improved it, puts the head's piece in the
+//!   block's *outbox* in shared memory;
+//! - **send** (thread 0, at the next step's start): one fence, then the
+//!   outbox's pieces are notified. So a sending thread waits for one L2
+//!   round trip, not for a fence and a chain of atomics, and a round pays
+//!   one fence however many edges leave the piece. When the outbox is full,
+//!   a thread notifies directly, as thread 0 would.
 //!
 //! The smallest dirty distance is kept without a scan: the select phase
 //! lowers next round's minimum word with every dirty vertex it leaves, the
@@ -30,15 +39,20 @@
 //! may be several tokens). The rules:
 //! 1. The solve starts with `pending = 1` and the source's piece notified
 //!    (that token); the owning block puts the source in its dirty set.
-//! 2. A sender first adds a token (`pending += 1`), then sets the word with an
-//!    exchange; if the word was already set it takes the token back. Only a
-//!    block that holds a token sends (it is relaxing, so it has local work),
-//!    so `pending >= 1` throughout and the add comes before the word can be
-//!    consumed.
+//! 2. A sender hands one of its tokens to each word it sets. Only a block that
+//!    holds a token sends (it relaxed, so it had local work), and it keeps at
+//!    least one: thread 0 first makes sure it owns more tokens than words it
+//!    may set (adding [`TOKEN_RESERVE`] more to `pending` when it does not,
+//!    before its fence), exchanges each word to 1, and gives up a token for
+//!    every word that was clear. A direct send (outbox full) adds its token
+//!    first and takes it back if the word was already set. Either way a
+//!    token is counted in `pending` before the word it belongs to can be
+//!    consumed, and `pending >= 1` throughout.
 //! 3. A block that finds its word set exchanges it to 0 and takes over its
 //!    token (`owned += 1`) *before* it pulls.
 //! 4. A block gives its tokens back (`pending -= owned`) only when it has no
-//!    dirty vertex and found no notification in the same step.
+//!    dirty vertex, its outbox is sent and it found no notification in the
+//!    same step.
 //! 5. A block leaves when, holding no token, it reads `pending == 0`.
 //!
 //! Every token belongs to a set word or to a block with work, so `pending`
@@ -50,8 +64,10 @@
 //! global array (nobody sends any more, so no value there is smaller).
 //!
 //! # Memory order
-//! A sender's atomic minimum and token add are ordered before its exchange of
-//! the word by a fence ([`BlockTeam::device_fence`], release and acquire);
+//! A sender's atomic minima (the block's, ordered before thread 0 by the
+//! barrier that ends the relax phase) and token add are ordered before its
+//! exchange of the word by a fence ([`BlockTeam::device_fence`], release and
+//! acquire, which is cumulative);
 //! the receiver's exchange that reads the set word (or a later value of the
 //! same read-modify-write chain) is followed by another, so its pull reads
 //! every distance sent before. Inside a
@@ -92,20 +108,39 @@ pub trait BlockTeam {
 pub const CONTROL_WORDS: usize = 8;
 
 /// The control area: minima by round mod 3, frontier lengths by round parity,
-/// and thread 0's broadcast (pull, exit) by step parity.
+/// thread 0's broadcast (pull, exit) by step parity, and the outbox's length.
 const MINIMUM: usize = 0;
 const FRONTIER_LEN: usize = 3;
 const BROADCAST: usize = 5;
+const OUTBOX_LEN: usize = 7;
 const PULL: u32 = 1;
 const EXIT: u32 = 2;
 
-const _: () = assert!(BROADCAST + 2 <= CONTROL_WORDS);
+const _: () = assert!(OUTBOX_LEN < CONTROL_WORDS && BROADCAST + 2 <= OUTBOX_LEN);
+
+/// Pieces a block's outbox holds: a round rarely reaches more neighbours.
+pub const OUTBOX_SLOTS: usize = 32;
+
+/// Tokens thread 0 adds beyond those it needs when it runs short, so that
+/// most sends need no add.
+pub const TOKEN_RESERVE: u32 = 16;
+
+/// Idle steps between two reads of `pending` by an idle block: the counter is
+/// one word every sender updates, and the end of the solve is noticed a few
+/// steps late at most.
+const IDLE_STEPS_PER_PENDING_READ: u32 = 4;
 
 /// `u32` words of shared memory a block needs for pieces of at most
-/// `capacity` vertices: the control words, then distance, dirty mark and
-/// frontier slot per vertex.
-pub const fn shared_words(capacity: usize) -> usize {
-    CONTROL_WORDS + 3 * capacity
+/// `capacity` vertices and `edge_capacity` edges leaving them: the control
+/// words, the outbox, distance, dirty mark and frontier slot per vertex, then,
+/// when `edge_capacity > 0`, the piece's edges ([`Local::from_words`]).
+pub const fn shared_words(capacity: usize, edge_capacity: usize) -> usize {
+    let edges = if edge_capacity > 0 {
+        capacity + 1 + 2 * edge_capacity
+    } else {
+        0
+    };
+    CONTROL_WORDS + OUTBOX_SLOTS + 3 * capacity + edges
 }
 
 /// The partitioned graph, renumbered so that each piece is contiguous.
@@ -148,6 +183,62 @@ pub struct Local<'a> {
     pub dirty: &'a [AtomicU32],
     /// The round's frontier (local indices).
     pub frontier: &'a [AtomicU32],
+    /// [`OUTBOX_SLOTS`] pieces to notify at the next step's start.
+    pub outbox: &'a [AtomicU32],
+    /// The piece's out-edges, copied at the start so that a hop inside the
+    /// piece reads no global memory; `None` when they do not fit (the block
+    /// then reads the global CSR).
+    pub edges: Option<PieceEdges<'a>>,
+}
+
+/// A piece's out-edges in shared memory: a CSR over its local vertices whose
+/// heads keep their (renumbered) global ids.
+#[derive(Clone, Copy, Debug)]
+pub struct PieceEdges<'a> {
+    /// `capacity + 1` offsets, relative to the piece's first edge.
+    pub offsets: &'a [AtomicU32],
+    /// Heads, `edge_capacity`.
+    pub targets: &'a [AtomicU32],
+    /// Weight words, `edge_capacity`.
+    pub weights: &'a [AtomicU32],
+}
+
+impl<'a> Local<'a> {
+    /// The arrays in `words`, laid out as
+    /// [`shared_words`]`(capacity, edge_capacity)` counts them; `None` when
+    /// `words` is shorter.
+    #[inline(always)]
+    pub fn from_words(
+        words: &'a [AtomicU32],
+        capacity: usize,
+        edge_capacity: usize,
+    ) -> Option<Self> {
+        let (control, rest) = words.split_at_checked(CONTROL_WORDS)?;
+        let (outbox, rest) = rest.split_at_checked(OUTBOX_SLOTS)?;
+        let (dist, rest) = rest.split_at_checked(capacity)?;
+        let (dirty, rest) = rest.split_at_checked(capacity)?;
+        let (frontier, rest) = rest.split_at_checked(capacity)?;
+        let edges = if edge_capacity > 0 {
+            let (offsets, rest) = rest.split_at_checked(capacity + 1)?;
+            let (targets, rest) = rest.split_at_checked(edge_capacity)?;
+            let weights = rest.get(..edge_capacity)?;
+            Some(PieceEdges {
+                offsets,
+                targets,
+                weights,
+            })
+        } else {
+            None
+        };
+        Some(Local {
+            control,
+            dist,
+            dirty,
+            frontier,
+            outbox,
+            edges,
+        })
+    }
 }
 
 /// Sets every global distance to [`INFINITY`] (one thread per vertex `v`).
@@ -197,6 +288,9 @@ pub fn block_loop<W: Weight>(
         local.dirty[v].store(u32::from(is_source), Relaxed);
         v += threads;
     }
+    if let Some(edges) = &local.edges {
+        copy_piece_edges(pieces.successors, start, len, edges, thread, threads);
+    }
     if thread == 0 {
         let source_here = (start..start + len).contains(&source);
         for (i, word) in control.iter().enumerate().take(CONTROL_WORDS) {
@@ -211,10 +305,11 @@ pub fn block_loop<W: Weight>(
     }
     team.barrier();
 
-    // Thread 0's tokens, and its read of the notification word issued
-    // before the last relax phase (`None` after an idle step).
+    // Thread 0's tokens, its read of the notification word issued before the
+    // last relax phase (`None` after an idle step), and its idle steps.
     let mut owned = 0u32;
     let mut early_read: Option<u32> = None;
+    let mut idle_steps = 0u32;
     let mut round = 0usize;
     let mut step = 0usize;
     loop {
@@ -223,6 +318,7 @@ pub fn block_loop<W: Weight>(
         let next_minimum = &control[MINIMUM + (round + 1) % 3];
         let frontier_len = &control[FRONTIER_LEN + round % 2];
         if thread == 0 {
+            owned = send_outbox(owned, global, local, team);
             let notify = &global.notify[piece];
             // A stale 0 only delays the pull by a step: the sender's token
             // keeps every block running until it is taken.
@@ -233,17 +329,23 @@ pub fn block_loop<W: Weight>(
                 team.device_fence();
                 owned += 1;
                 word |= PULL;
+                idle_steps = 0;
             } else if minimum.load(Relaxed) == INFINITY {
                 if owned > 0 {
                     team.device_fence();
                     global.pending.fetch_sub(owned, Relaxed);
                     owned = 0;
                 }
-                if global.pending.load(Relaxed) == 0 {
+                if idle_steps.is_multiple_of(IDLE_STEPS_PER_PENDING_READ)
+                    && global.pending.load(Relaxed) == 0
+                {
                     word |= EXIT;
                 } else {
                     team.idle();
                 }
+                idle_steps += 1;
+            } else {
+                idle_steps = 0;
             }
             broadcast.store(word, Relaxed);
             // Last read two rounds ago, next written next round.
@@ -304,7 +406,22 @@ pub fn block_loop<W: Weight>(
         while k < selected {
             let v = local.frontier[k].load(Relaxed) as usize;
             let d = local.dist[v].load(Relaxed);
-            for (u, w) in pieces.successors.edges(start + v) {
+            let (from, to, targets, weights) = match &local.edges {
+                Some(edges) => (
+                    edges.offsets[v].load(Relaxed) as usize,
+                    edges.offsets[v + 1].load(Relaxed) as usize,
+                    EdgeWords::Shared(edges.targets),
+                    EdgeWords::Shared(edges.weights),
+                ),
+                None => (
+                    pieces.successors.offsets[start + v] as usize,
+                    pieces.successors.offsets[start + v + 1] as usize,
+                    EdgeWords::Global(pieces.successors.targets),
+                    EdgeWords::Global(pieces.successors.weights),
+                ),
+            };
+            for e in from..to {
+                let (u, w) = (targets.get(e) as usize, weights.get(e));
                 let candidate = W::extend(d, w);
                 let inside = u.wrapping_sub(start);
                 if inside < len {
@@ -314,14 +431,21 @@ pub fn block_loop<W: Weight>(
                         local.dirty[inside].store(1, Relaxed);
                         next_minimum.fetch_min(candidate, Relaxed);
                     }
-                } else if candidate < global.dist[u].load(Relaxed)
-                    && candidate < global.dist[u].fetch_min(candidate, Relaxed)
-                {
-                    let notify = &global.notify[pieces.piece_of[u] as usize];
-                    global.pending.fetch_add(1, Relaxed);
-                    team.device_fence();
-                    if notify.swap(1, Relaxed) != 0 {
-                        global.pending.fetch_sub(1, Relaxed);
+                } else {
+                    // Loaded before the minimum's round trip, not after it.
+                    let head_piece = pieces.piece_of[u];
+                    if candidate < global.dist[u].fetch_min(candidate, Relaxed) {
+                        let slot = control[OUTBOX_LEN].fetch_add(1, Relaxed) as usize;
+                        if let Some(entry) = local.outbox.get(slot) {
+                            entry.store(head_piece, Relaxed);
+                        } else {
+                            let notify = &global.notify[head_piece as usize];
+                            global.pending.fetch_add(1, Relaxed);
+                            team.device_fence();
+                            if notify.swap(1, Relaxed) != 0 {
+                                global.pending.fetch_sub(1, Relaxed);
+                            }
+                        }
                     }
                 }
             }
@@ -339,6 +463,78 @@ pub fn block_loop<W: Weight>(
     if thread == 0 {
         global.rounds.fetch_max(round as u32, Relaxed);
     }
+}
+
+/// Copies the out-edges of the piece `start..start + len` into `edges`
+/// (this thread's share of the block's work; the caller's barrier ends it).
+#[inline(always)]
+fn copy_piece_edges(
+    successors: Csr<'_>,
+    start: usize,
+    len: usize,
+    edges: &PieceEdges<'_>,
+    thread: usize,
+    threads: usize,
+) {
+    let first = successors.offsets[start];
+    let mut v = thread;
+    while v <= len {
+        edges.offsets[v].store(successors.offsets[start + v] - first, Relaxed);
+        v += threads;
+    }
+    let (first, end) = (first as usize, successors.offsets[start + len] as usize);
+    let mut e = thread;
+    while e < end - first {
+        edges.targets[e].store(successors.targets[first + e], Relaxed);
+        edges.weights[e].store(successors.weights[first + e], Relaxed);
+        e += threads;
+    }
+}
+
+/// Edge words of a piece, in shared or in global memory.
+#[derive(Clone, Copy)]
+enum EdgeWords<'a> {
+    Shared(&'a [AtomicU32]),
+    Global(&'a [u32]),
+}
+
+impl EdgeWords<'_> {
+    #[inline(always)]
+    fn get(self, e: usize) -> u32 {
+        match self {
+            EdgeWords::Shared(words) => words[e].load(Relaxed),
+            EdgeWords::Global(words) => words[e],
+        }
+    }
+}
+
+/// Thread 0's send (module docs, rule 2): notifies the pieces in the outbox
+/// and empties it. Takes and returns the tokens thread 0 owns.
+#[inline(always)]
+fn send_outbox(
+    mut owned: u32,
+    global: &Global<'_>,
+    local: &Local<'_>,
+    team: &impl BlockTeam,
+) -> u32 {
+    let queued = local.control[OUTBOX_LEN].load(Relaxed) as usize;
+    if queued == 0 {
+        return owned;
+    }
+    let count = queued.min(OUTBOX_SLOTS) as u32;
+    if owned <= count {
+        global.pending.fetch_add(count + TOKEN_RESERVE, Relaxed);
+        owned += count + TOKEN_RESERVE;
+    }
+    team.device_fence();
+    for entry in &local.outbox[..count as usize] {
+        let notify = &global.notify[entry.load(Relaxed) as usize];
+        if notify.swap(1, Relaxed) == 0 {
+            owned -= 1;
+        }
+    }
+    local.control[OUTBOX_LEN].store(0, Relaxed);
+    owned
 }
 
 /// The window width Δ (a weight word of `W`) chosen from the weights: eight

@@ -12,8 +12,8 @@ use std::sync::atomic::{AtomicBool, AtomicU32};
 
 use gpu_kernels::distance::Weight;
 use gpu_kernels::partition::{
-    BlockTeam, CONTROL_WORDS, Global, Local, Pieces, auto_delta, block_loop, initialize_piece,
-    initialize_vertex,
+    BlockTeam, Global, Local, OUTBOX_SLOTS, Pieces, auto_delta, block_loop, initialize_piece,
+    initialize_vertex, shared_words,
 };
 use sssp::distances::check_overflow;
 use sssp::generate::{GridSpec, grid_graph};
@@ -63,6 +63,7 @@ fn solve_on_threads<W: Weight>(
     source: usize,
     delta: u32,
     threads: usize,
+    edges_in_shared: bool,
 ) -> sssp::Result<(Vec<u32>, u32)> {
     let n = parts.graph.num_vertices();
     let k = parts.pieces();
@@ -72,6 +73,16 @@ fn solve_on_threads<W: Weight>(
         .map(|r| (r[1] - r[0]) as usize)
         .max()
         .unwrap_or(0);
+    let offsets = parts.graph.offsets();
+    let edge_capacity = if edges_in_shared {
+        let most = parts
+            .starts
+            .windows(2)
+            .map(|r| offsets[r[1] as usize] - offsets[r[0] as usize]);
+        most.max().unwrap_or(0).max(1) as usize
+    } else {
+        0
+    };
     let dist = words(n, 0);
     let notify = words(k, 7);
     let (pending, rounds) = (AtomicU32::new(9), AtomicU32::new(9));
@@ -96,17 +107,13 @@ fn solve_on_threads<W: Weight>(
     };
     let aborted = AtomicBool::new(false);
     let shared: Vec<Vec<AtomicU32>> = (0..k)
-        .map(|_| words(CONTROL_WORDS + 3 * capacity, 0xdead_beef))
+        .map(|_| words(shared_words(capacity, edge_capacity), 0xdead_beef))
         .collect();
     let barriers: Vec<Barrier> = (0..k).map(|_| Barrier::new(threads, &aborted)).collect();
     std::thread::scope(|scope| {
         for (piece, (words, barrier)) in shared.iter().zip(&barriers).enumerate() {
-            let local = Local {
-                control: &words[..CONTROL_WORDS],
-                dist: &words[CONTROL_WORDS..][..capacity],
-                dirty: &words[CONTROL_WORDS + capacity..][..capacity],
-                frontier: &words[CONTROL_WORDS + 2 * capacity..][..capacity],
-            };
+            let local = Local::from_words(words, capacity, edge_capacity)
+                .expect("shared_words(capacity, edge_capacity) words");
             for thread in 0..threads {
                 let (pieces, global, aborted) = (&pieces, &global, &aborted);
                 scope.spawn(move || {
@@ -135,11 +142,18 @@ fn check(graph: &Graph, source: usize, capacity: usize, threads: usize, delta: u
     let parts = partition(graph, capacity).unwrap_or_else(|e| panic!("{context}: {e}"));
     let expected = oracle::dijkstra(graph, source);
     let kind = graph.weight_kind();
-    let result = match kind {
-        WeightKind::U32 => solve_on_threads::<u32>(&parts, kind, source, delta, threads),
-        WeightKind::F32 => solve_on_threads::<f32>(&parts, kind, source, delta, threads),
-    };
-    check_against_oracle(&expected, result, &context);
+    for edges_in_shared in [false, true] {
+        let context = format!("{context}, edges in shared memory: {edges_in_shared}");
+        let result = match kind {
+            WeightKind::U32 => {
+                solve_on_threads::<u32>(&parts, kind, source, delta, threads, edges_in_shared)
+            }
+            WeightKind::F32 => {
+                solve_on_threads::<f32>(&parts, kind, source, delta, threads, edges_in_shared)
+            }
+        };
+        check_against_oracle(&expected, result, &context);
+    }
 }
 
 /// The edges of `graph` as a sorted list of `(tail, head, weight)`.
@@ -341,5 +355,25 @@ fn blocks_on_threads_match_the_oracle_on_larger_graphs_grids_and_rome99() {
             auto_delta::<u32>(rome.csr()),
             "rome99",
         );
+    }
+}
+
+#[test]
+fn a_hub_that_reaches_more_pieces_than_an_outbox_holds() {
+    // The hub's first round improves a vertex in each of about 3 × OUTBOX_SLOTS
+    // pieces: the outbox fills and the rest are sent directly.
+    let mut rng = TestRng::new("a_hub_that_reaches_more_pieces_than_an_outbox_holds");
+    let leaves = 3 * OUTBOX_SLOTS as u32;
+    let mut edges: Vec<(u32, u32, u32)> = (1..=leaves)
+        .map(|leaf| (0, leaf, rng.range(0, 50) as u32))
+        .collect();
+    for _ in 0..leaves {
+        let (a, b) = (rng.range(1, leaves as u64), rng.range(1, leaves as u64));
+        edges.push((a as u32, b as u32, rng.range(0, 50) as u32));
+    }
+    let graph = Graph::from_edges(leaves as usize + 1, &edges).unwrap();
+    for delta in [1, u32::MAX / 2] {
+        let context = format!("hub with {leaves} leaves, seed {}", rng.seed);
+        check(&graph, 0, 2, 1, delta, &context);
     }
 }

@@ -8,7 +8,7 @@ use crate::device::shared::dynamic_shared_mem;
 use crate::device::thread::{
     block_dim_x, block_idx_x, index_1d, nanosleep, sync_threads, thread_idx_x,
 };
-use crate::partition::{self, BlockTeam, CONTROL_WORDS, Global, Local, Pieces};
+use crate::partition::{self, BlockTeam, Global, Local, Pieces};
 
 use super::csr;
 
@@ -109,11 +109,12 @@ weight_kernel! {
     /// # Safety
     /// `offsets` holds `n + 1` elements, `targets` and `weights` `m`, a valid
     /// CSR whose pieces `starts` (`k + 1`, from 0 to `n`, each piece at most
-    /// `capacity` vertices), `boundary_ends` (`k`) and `piece_of` (`n`)
+    /// `capacity` vertices and, when `edge_capacity > 0`, at most
+    /// `edge_capacity` out-edges), `boundary_ends` (`k`) and `piece_of` (`n`)
     /// describe; `dist`, `notify` and `counters` as `partition_initialize`
     /// left them for `source < n`; the grid has `k` blocks, all resident at
     /// once (a cooperative launch), each with
-    /// [`partition_shared_bytes(capacity)`](crate::launch::partition_shared_bytes)
+    /// [`partition_shared_bytes(capacity, edge_capacity)`](crate::launch::partition_shared_bytes)
     /// of dynamic shared memory.
     fn partition_solve as partition_solve_u32, partition_solve_f32 (
         offsets: *const u32,
@@ -131,6 +132,7 @@ weight_kernel! {
         source: u32,
         delta: u32,
         capacity: u32,
+        edge_capacity: u32,
     ) {
         // SAFETY: lengths as documented; the state is accessed only
         // atomically, the graph arrays never written.
@@ -145,18 +147,18 @@ weight_kernel! {
                 global(dist, n, notify, k, counters),
             )
         };
-        let capacity = capacity as usize;
-        // SAFETY: the launch gives `shared_words(capacity)` words of dynamic
-        // shared memory, this block's alone, accessed only atomically.
-        let local = unsafe {
-            let words = dynamic_shared_mem::<AtomicU32>();
-            let array = |i: usize| slice(words.add(CONTROL_WORDS + i * capacity), capacity);
-            Local {
-                control: slice(words, CONTROL_WORDS),
-                dist: array(0),
-                dirty: array(1),
-                frontier: array(2),
-            }
+        let (capacity, edge_capacity) = (capacity as usize, edge_capacity as usize);
+        // SAFETY: the launch gives `shared_words(capacity, edge_capacity)`
+        // words of dynamic shared memory, this block's alone, accessed only
+        // atomically.
+        let words = unsafe {
+            slice(
+                dynamic_shared_mem::<AtomicU32>(),
+                partition::shared_words(capacity, edge_capacity),
+            )
+        };
+        let Some(local) = Local::from_words(words, capacity, edge_capacity) else {
+            return;
         };
         partition::block_loop::<W>(
             block_idx_x() as usize,

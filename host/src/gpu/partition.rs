@@ -2,9 +2,12 @@
 //! graphs of high diameter such as road networks, in resident mode: the graph
 //! is cut into pieces on the CPU when the solver is prepared
 //! ([`crate::partition`]), one persistent block per piece keeps the piece's
-//! distances in shared memory, and the whole solve is one cooperative launch.
+//! distances (and its edges, where every piece's still fit at once) in shared
+//! memory, and the whole solve is one cooperative launch.
 //! Graphs whose pieces cannot all be resident at once are refused (no paged
 //! mode yet).
+
+use gpu_kernels::launch::partition_shared_bytes;
 
 use super::kernels::PartitionBuffers;
 use super::memory::{DeviceGraph, alloc_zeroed, bytes_of, download_words};
@@ -56,6 +59,25 @@ impl<'a> Partition<'a> {
             piece_of,
         } = partition(graph, capacity as usize)?;
         let k = boundary_ends.len();
+        // The pieces' edges go to shared memory too when every block still
+        // fits at once with them.
+        let offsets = renumbered.offsets();
+        let most_edges = starts
+            .windows(2)
+            .map(|r| offsets[r[1] as usize] - offsets[r[0] as usize])
+            .max()
+            .unwrap_or(0);
+        let with_edges = partition_shared_bytes(capacity, most_edges.max(1));
+        let edge_capacity = if kernels.all_resident(
+            gpu.stream().context(),
+            graph.weight_kind(),
+            with_edges,
+            k as u32,
+        )? {
+            most_edges.max(1)
+        } else {
+            0
+        };
         gpu.check_fits(
             "the graph and the partition solver's state",
             DeviceGraph::bytes_needed(renumbered.num_vertices(), renumbered.num_edges())
@@ -81,6 +103,7 @@ impl<'a> Partition<'a> {
             counters: alloc_zeroed(gpu, 2, "the partition solver's counters")?,
             pieces: k as u32,
             capacity,
+            edge_capacity,
         };
         Ok(Partition {
             gpu,

@@ -32,6 +32,9 @@ pub struct PartitionBuffers {
     pub pieces: u32,
     /// The largest piece's vertex count bound.
     pub capacity: u32,
+    /// The largest piece's out-edge count bound when the pieces' edges are
+    /// kept in shared memory, else 0.
+    pub edge_capacity: u32,
 }
 
 /// The partition-local solver's kernels.
@@ -50,57 +53,28 @@ impl PartitionKernels {
     }
 
     /// The piece capacity for `n` vertices with weights of `kind` in resident
-    /// mode: the smallest capacity, at least a block's threads (or `n`), for
-    /// which `ceil(n / capacity)` blocks with that capacity's shared memory
-    /// can all be resident at once (occupancy × multiprocessors). Raises the
-    /// kernel's dynamic shared-memory limit to what it needs. An error when
-    /// the graph is too large for the device's shared memory.
+    /// mode, edges in global memory: the smallest capacity, at least a
+    /// block's threads (or `n`), for which `ceil(n / capacity)` blocks with
+    /// that capacity's shared memory can all be resident at once (occupancy ×
+    /// multiprocessors). An error when the graph is too large for the
+    /// device's shared memory.
     pub fn resident_capacity(
         &self,
         ctx: &Arc<CudaContext>,
         kind: WeightKind,
         n: u32,
     ) -> Result<u32> {
-        let (function, kernel) = self.solve.of(kind);
-        let attribute = |a, what: &str| {
-            ctx.attribute(a)
-                .map_err(Error::cuda(format!("querying {what}")))
-                .map(|v| v.max(0) as u32)
-        };
-        let sms = attribute(
-            CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
-            "the number of multiprocessors",
-        )?;
-        let optin = attribute(
-            CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
-            "the shared memory a block may have",
-        )?;
+        let kernel = self.solve.of(kind).1;
         let mut capacity = PARTITION_BLOCK_SIZE.min(n).max(1);
         loop {
-            let bytes = partition_shared_bytes(capacity);
-            if bytes > optin {
+            let bytes = partition_shared_bytes(capacity, 0);
+            let Some(resident) = self.resident_blocks(ctx, kind, bytes)? else {
                 return Err(Error::InvalidArgument(format!(
                     "{kernel}: the graph's {n} vertices do not fit in shared memory (pieces of {capacity} \
-                     vertices would need {bytes} bytes a block, the device allows {optin}); the partition \
-                     solver has no paged mode yet: use near-far"
+                     vertices would need {bytes} bytes a block, more than a block may have); the \
+                     partition solver has no paged mode yet: use near-far"
                 )));
-            }
-            function
-                .set_attribute(
-                    CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                    bytes as i32,
-                )
-                .map_err(Error::cuda(format!(
-                    "allowing {kernel} {bytes} bytes of shared memory"
-                )))?;
-            let per_sm = function
-                .occupancy_max_active_blocks_per_multiprocessor(
-                    PARTITION_BLOCK_SIZE,
-                    bytes as usize,
-                    None,
-                )
-                .map_err(Error::cuda(format!("querying the occupancy of {kernel}")))?;
-            let resident = per_sm.saturating_mul(sms);
+            };
             if resident == 0 {
                 return Err(Error::InvalidArgument(format!(
                     "{kernel}: not one block with {bytes} bytes of shared memory fits on a multiprocessor"
@@ -111,6 +85,65 @@ impl PartitionKernels {
             }
             capacity = n.div_ceil(resident).max(capacity + 1);
         }
+    }
+
+    /// Whether `pieces` blocks of `solve` for `kind`, each with `bytes` of
+    /// shared memory, can all be resident at once.
+    pub fn all_resident(
+        &self,
+        ctx: &Arc<CudaContext>,
+        kind: WeightKind,
+        bytes: u32,
+        pieces: u32,
+    ) -> Result<bool> {
+        Ok(self
+            .resident_blocks(ctx, kind, bytes)?
+            .is_some_and(|resident| pieces <= resident))
+    }
+
+    /// How many blocks of `solve` for `kind` with `bytes` of dynamic shared
+    /// memory can be resident at once (occupancy × multiprocessors), with the
+    /// kernel's shared-memory limit raised to `bytes`; `None` when a block
+    /// may not have that much.
+    fn resident_blocks(
+        &self,
+        ctx: &Arc<CudaContext>,
+        kind: WeightKind,
+        bytes: u32,
+    ) -> Result<Option<u32>> {
+        let (function, kernel) = self.solve.of(kind);
+        let attribute = |a, what: &str| {
+            ctx.attribute(a)
+                .map_err(Error::cuda(format!("querying {what}")))
+                .map(|v| v.max(0) as u32)
+        };
+        let optin = attribute(
+            CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
+            "the shared memory a block may have",
+        )?;
+        if bytes > optin {
+            return Ok(None);
+        }
+        let sms = attribute(
+            CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
+            "the number of multiprocessors",
+        )?;
+        function
+            .set_attribute(
+                CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                bytes as i32,
+            )
+            .map_err(Error::cuda(format!(
+                "allowing {kernel} {bytes} bytes of shared memory"
+            )))?;
+        let per_sm = function
+            .occupancy_max_active_blocks_per_multiprocessor(
+                PARTITION_BLOCK_SIZE,
+                bytes as usize,
+                None,
+            )
+            .map_err(Error::cuda(format!("querying the occupancy of {kernel}")))?;
+        Ok(Some(per_sm.saturating_mul(sms)))
     }
 
     /// `partition_initialize`: a new solve from `source` (renumbered, `< n`).
@@ -163,10 +196,21 @@ impl PartitionKernels {
                 "{kernel}: source {source} of {n} vertices"
             )));
         }
+        let bytes = partition_shared_bytes(buffers.capacity, buffers.edge_capacity);
+        // Raised again at each launch: another graph's solver may have set
+        // the function's limit since.
+        function
+            .set_attribute(
+                CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                bytes as i32,
+            )
+            .map_err(Error::cuda(format!(
+                "allowing {kernel} {bytes} bytes of shared memory"
+            )))?;
         let config = LaunchConfig {
             grid_dim: (buffers.pieces, 1, 1),
             block_dim: (PARTITION_BLOCK_SIZE, 1, 1),
-            shared_mem_bytes: partition_shared_bytes(buffers.capacity),
+            shared_mem_bytes: bytes,
         };
         let m = graph.num_edges();
         let mut launch = stream.launch_builder(function);
@@ -185,11 +229,13 @@ impl PartitionKernels {
             .arg(&mut buffers.counters)
             .arg(&source)
             .arg(&delta)
-            .arg(&buffers.capacity);
+            .arg(&buffers.capacity)
+            .arg(&buffers.edge_capacity);
         // SAFETY: arguments in the kernel's order and types; a validated CSR
         // of n vertices and m edges whose pieces the partition buffers
         // describe (each at most `capacity` vertices, made so by
-        // `Partitioning`); the state left by `initialize`; k blocks with the
+        // `Partitioning`, and at most `edge_capacity` out-edges when that is
+        // not 0, made so by `Partition::new`); the state left by `initialize`; k blocks with the
         // pieces' shared memory (the limit raised by `resident_capacity`),
         // launched cooperatively, so the driver refuses rather than run
         // blocks that cannot all be resident, which the spinning blocks need.
