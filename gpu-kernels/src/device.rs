@@ -51,6 +51,47 @@ pub mod thread {
         // SAFETY: `bar.sync 0`; the kernels call it from block-uniform control flow.
         unsafe { nvptx::_syncthreads() }
     }
+
+    /// Block-wide barrier that threads may reach from different branches,
+    /// even threads of one warp (`barrier.sync 0`, not `.aligned`).
+    #[inline(always)]
+    pub fn sync_threads_divergent() {
+        // SAFETY: a barrier has no precondition beyond every thread of the
+        // block reaching it, which the callers guarantee.
+        unsafe { core::arch::asm!("barrier.sync 0;", options(nostack)) }
+    }
+
+    /// Barrier `id` (1..=15) of the first `threads` threads of the block, a
+    /// multiple of 32 (`barrier.sync id, threads`, CUDA's named barriers).
+    #[inline(always)]
+    pub fn sync_threads_named(id: u32, threads: u32) {
+        // SAFETY: as for `sync_threads_divergent`, for the `threads` callers.
+        unsafe {
+            core::arch::asm!(
+                "barrier.sync {id}, {n};",
+                id = in(reg32) id,
+                n = in(reg32) threads,
+                options(nostack)
+            )
+        }
+    }
+
+    /// Orders this thread's memory accesses for the threads of its block
+    /// (`__threadfence_block`, `fence.acq_rel.cta`).
+    #[inline(always)]
+    pub fn thread_fence_block() {
+        // SAFETY: a fence has no precondition.
+        unsafe { core::arch::asm!("fence.acq_rel.cta;", options(nostack)) }
+    }
+
+    /// Orders this thread's memory accesses for every thread of the device
+    /// (`__threadfence`, `fence.acq_rel.gpu`; `core`'s fences are
+    /// system-scope on nvptx, which costs more).
+    #[inline(always)]
+    pub fn thread_fence() {
+        // SAFETY: a fence has no precondition.
+        unsafe { core::arch::asm!("fence.acq_rel.gpu;", options(nostack)) }
+    }
 }
 
 /// Warp-level primitives (`cuda_std::warp`): lane ids, votes and shuffles

@@ -7,10 +7,21 @@
 //! ([`PieceEdges`], copied at the start): then a hop inside the piece touches
 //! no global memory.
 //!
-//! # A block's loop
-//! Each step starts with thread 0 sending the outbox and polling the piece's
-//! notification word;
-//! then, after a barrier:
+//! # Two roles in a block
+//! The *compute* threads (all but the last [`BlockTeam::comm_threads`]) run
+//! rounds on the piece and wait only for each other
+//! ([`BlockTeam::compute_barrier`]). The first thread after them, the
+//! *communication* thread, does everything that waits on other blocks:
+//! notifying the pieces the compute threads sent to, taking this piece's
+//! notifications, the tokens of the termination protocol and the exit. So a
+//! round never waits for a device-scope fence or for a notification's round
+//! trips; the two roles talk through words in shared memory. The other
+//! threads of the communication warp only wait for the end.
+//!
+//! # The compute threads' loop
+//! Each step starts with compute thread 0 reading what the communication
+//! thread posted (a new notification to pull, the exit) and opening this
+//! round's outbox when it is free; then, after a compute barrier:
 //! - **pull** (when notified): the boundary vertices take the smaller of
 //!   their global distance (the inbox other blocks write to) and their local
 //!   one; improved ones become *dirty*;
@@ -20,12 +31,13 @@
 //!   piece lowers the shared distance with an atomic minimum and marks the
 //!   head dirty; an edge leaving it does an atomic minimum on the global
 //!   distance and, when that improved it, puts the head's piece in the
-//!   block's *outbox* in shared memory;
-//! - **send** (thread 0, at the next step's start): one fence, then the
-//!   outbox's pieces are notified. So a sending thread waits for one L2
-//!   round trip, not for a fence and a chain of atomics, and a round pays
-//!   one fence however many edges leave the piece. When the outbox is full,
-//!   a thread notifies directly, as thread 0 would.
+//!   round's *outbox*, which compute thread 0 hands to the communication
+//!   thread after the phase. When the outbox is full or still being sent, the
+//!   thread notifies the piece itself (rule 2 below).
+//!
+//! When compute thread 0 finds no dirty vertex and no new notification, it
+//! posts that the piece is idle, with the number of notifications it has
+//! pulled.
 //!
 //! The smallest dirty distance is kept without a scan: the select phase
 //! lowers next round's minimum word with every dirty vertex it leaves, the
@@ -35,48 +47,50 @@
 //!
 //! # Termination: the pending counter never loses work
 //! A global counter `pending` counts *tokens*: one per set notification word
-//! and one held by each block that has local work (thread 0's `owned`, which
-//! may be several tokens). The rules:
+//! and those held by each block's communication thread (`owned`). The rules:
 //! 1. The solve starts with `pending = 1` and the source's piece notified
 //!    (that token); the owning block puts the source in its dirty set.
-//! 2. A sender hands one of its tokens to each word it sets. Only a block that
-//!    holds a token sends (it relaxed, so it had local work), and it keeps at
-//!    least one: thread 0 first makes sure it owns more tokens than words it
-//!    may set (adding [`TOKEN_RESERVE`] more to `pending` when it does not,
-//!    before its fence), exchanges each word to 1, and gives up a token for
-//!    every word that was clear. A direct send (outbox full) adds its token
-//!    first and takes it back if the word was already set. Either way a
-//!    token is counted in `pending` before the word it belongs to can be
-//!    consumed, and `pending >= 1` throughout.
-//! 3. A block that finds its word set exchanges it to 0 and takes over its
-//!    token (`owned += 1`) *before* it pulls.
-//! 4. A block gives its tokens back (`pending -= owned`) only when it has no
-//!    dirty vertex, its outbox is sent and it found no notification in the
-//!    same step.
-//! 5. A block leaves when, holding no token, it reads `pending == 0`.
+//! 2. A sender hands one of its tokens to each word it sets. The
+//!    communication thread first makes sure it owns more tokens than words
+//!    it may set (adding [`TOKEN_RESERVE`] more to `pending` when it does
+//!    not, before its fence), exchanges each word to 1, and gives up a token
+//!    for every word that was clear. A compute thread that notifies directly
+//!    adds a token first and takes it back if the word was already set.
+//!    Either way a token is counted in `pending` before the word it belongs
+//!    to can be consumed.
+//! 3. The communication thread that finds its word set exchanges it to 0 and
+//!    takes over its token (`owned += 1`) *before* it posts the pull.
+//! 4. It gives its tokens back (`pending -= owned`) only when the compute
+//!    threads posted idle after pulling every notification it took, both
+//!    outboxes are sent, and its poll found no notification.
+//! 5. A block leaves when, holding no token, its communication thread reads
+//!    `pending == 0`.
 //!
-//! Every token belongs to a set word or to a block with work, so `pending`
-//! is at least 1 while any word is set or any block has work; and tokens are
-//! only created by blocks holding one. So the first time `pending` is 0 it
-//! stays 0, and at that moment every word is clear and no block has work:
-//! every improvement was pulled and relaxed, which is Bellman-Ford's
-//! fixpoint. A block that leaves writes its shared distances back to the
-//! global array (nobody sends any more, so no value there is smaller).
+//! A piece with work holds a token or has its word set: it got the work from
+//! the source's token (rule 1) or from a pull (rule 3), and rule 4 waits
+//! until the work is done and sent. So `pending` is at least 1 while any
+//! word is set or any block has work, and every add is made while it is.
+//! So the first time `pending` is 0 it stays 0, and at that moment every
+//! word is clear and no block has work: every improvement was pulled and
+//! relaxed, which is Bellman-Ford's fixpoint. A block that leaves writes its
+//! shared distances back to the global array (nobody sends any more, so no
+//! value there is smaller).
 //!
 //! # Memory order
-//! A sender's atomic minima (the block's, ordered before thread 0 by the
-//! barrier that ends the relax phase) and token add are ordered before its
-//! exchange of the word by a fence ([`BlockTeam::device_fence`], release and
-//! acquire, which is cumulative);
-//! the receiver's exchange that reads the set word (or a later value of the
-//! same read-modify-write chain) is followed by another, so its pull reads
-//! every distance sent before. Inside a
-//! block the phases are separated by barriers; the relax phase's minima and
-//! dirty marks all happen after the select phase cleared the marks, so no
-//! improvement is missed. The control words are buffered so that thread 0
-//! never rewrites a word that another thread may still read: the broadcast by
-//! step parity, the minima by round mod 3, the frontier lengths by round
-//! parity (as in [`crate::near_far`]).
+//! Between blocks: a sender's atomic minima are ordered before its exchange
+//! of the word by a device fence ([`BlockTeam::device_fence`], release and
+//! acquire, cumulative over what the sender saw through the block's own
+//! barriers and fences); the receiver's exchange that reads the set word is
+//! followed by another, so its pull reads every distance sent before.
+//! Between the two roles of a block: the words they share are written after
+//! and read before a block fence ([`BlockTeam::block_fence`]). Inside the
+//! compute threads the phases are separated by barriers; the relax phase's
+//! minima and dirty marks all happen after the select phase cleared the
+//! marks, so no improvement is missed. The control words are buffered so
+//! that compute thread 0 never rewrites a word that another thread may still
+//! read: the broadcast by step parity, the minima by round mod 3, the
+//! frontier lengths and outboxes by round parity (as in
+//! [`crate::near_far`]).
 
 use core::sync::atomic::AtomicU32;
 use core::sync::atomic::Ordering::{AcqRel, Relaxed};
@@ -91,10 +105,24 @@ pub trait BlockTeam {
     fn thread(&self) -> usize;
     /// Threads in the block.
     fn threads(&self) -> usize;
-    /// A block barrier that orders the block's memory accesses.
+    /// Threads at the block's end that leave the rounds to the others: the
+    /// first of them is the communication thread (at least 1, fewer than
+    /// [`BlockTeam::threads`]).
+    fn comm_threads(&self) -> usize;
+    /// A barrier of the whole block that orders its memory accesses; the
+    /// threads may reach it from different branches.
     fn barrier(&self);
-    /// Called by thread 0 while its block waits idle (the CPU yields).
+    /// A barrier of the compute threads alone (the first `threads() -
+    /// comm_threads()`) that orders their memory accesses.
+    fn compute_barrier(&self);
+    /// Called while a thread waits for another role (the GPU sleeps briefly,
+    /// the CPU yields).
     fn idle(&self) {}
+    /// A fence that orders this thread's earlier memory accesses before its
+    /// later ones for every thread of the block (release and acquire).
+    fn block_fence(&self) {
+        fence(AcqRel);
+    }
     /// A fence that orders this thread's earlier memory accesses before its
     /// later ones for every thread of the device, as a release and an
     /// acquire fence do (`core`'s fence by default; the GPU narrows its
@@ -105,42 +133,59 @@ pub trait BlockTeam {
 }
 
 /// `u32` words of a block's control area in shared memory.
-pub const CONTROL_WORDS: usize = 8;
+pub const CONTROL_WORDS: usize = 16;
 
-/// The control area: minima by round mod 3, frontier lengths by round parity,
-/// thread 0's broadcast (pull, exit) by step parity, and the outbox's length.
+/// The control area. Compute threads only: minima by round mod 3, frontier
+/// lengths by round parity, compute thread 0's broadcast by step parity.
+/// Shared by the roles: each outbox's state and length, the notifications
+/// the communication thread took, the compute threads' idle post and the
+/// exit.
 const MINIMUM: usize = 0;
 const FRONTIER_LEN: usize = 3;
 const BROADCAST: usize = 5;
-const OUTBOX_LEN: usize = 7;
+const OUTBOX_STATE: usize = 7;
+const OUTBOX_LEN: usize = 9;
+const TAKEN: usize = 11;
+const IDLE: usize = 12;
+const EXIT_POSTED: usize = 13;
+
+const _: () = assert!(EXIT_POSTED < CONTROL_WORDS);
+
+/// Bits of the broadcast.
 const PULL: u32 = 1;
 const EXIT: u32 = 2;
+const OUTBOX_OPEN: u32 = 4;
 
-const _: () = assert!(OUTBOX_LEN < CONTROL_WORDS && BROADCAST + 2 <= OUTBOX_LEN);
+/// An outbox's state: free (compute thread 0 may open it), filling (the
+/// round's relax phase writes it), ready (the communication thread sends it
+/// and frees it).
+const FREE: u32 = 0;
+const FILLING: u32 = 1;
+const READY: u32 = 2;
 
-/// Pieces a block's outbox holds: a round rarely reaches more neighbours.
+/// Pieces an outbox holds: a round rarely reaches more neighbours.
 pub const OUTBOX_SLOTS: usize = 32;
 
-/// Tokens thread 0 adds beyond those it needs when it runs short, so that
-/// most sends need no add.
+/// Tokens the communication thread adds beyond those it needs when it runs
+/// short, so that most sends need no add.
 pub const TOKEN_RESERVE: u32 = 16;
 
-/// Idle steps between two reads of `pending` by an idle block: the counter is
-/// one word every sender updates, and the end of the solve is noticed a few
-/// steps late at most.
-const IDLE_STEPS_PER_PENDING_READ: u32 = 4;
+/// Polls between two reads of `pending` by an idle communication thread: the
+/// counter is one word every sender updates, and the end of the solve is
+/// noticed a few polls late at most.
+const POLLS_PER_PENDING_READ: u32 = 4;
 
 /// `u32` words of shared memory a block needs for pieces of at most
 /// `capacity` vertices and `edge_capacity` edges leaving them: the control
-/// words, the outbox, distance, dirty mark and frontier slot per vertex, then,
-/// when `edge_capacity > 0`, the piece's edges ([`Local::from_words`]).
+/// words, two outboxes, distance, dirty mark and frontier slot per vertex,
+/// then, when `edge_capacity > 0`, the piece's edges ([`Local::from_words`]).
 pub const fn shared_words(capacity: usize, edge_capacity: usize) -> usize {
     let edges = if edge_capacity > 0 {
         capacity + 1 + 2 * edge_capacity
     } else {
         0
     };
-    CONTROL_WORDS + OUTBOX_SLOTS + 3 * capacity + edges
+    CONTROL_WORDS + 2 * OUTBOX_SLOTS + 3 * capacity + edges
 }
 
 /// The partitioned graph, renumbered so that each piece is contiguous.
@@ -183,7 +228,7 @@ pub struct Local<'a> {
     pub dirty: &'a [AtomicU32],
     /// The round's frontier (local indices).
     pub frontier: &'a [AtomicU32],
-    /// [`OUTBOX_SLOTS`] pieces to notify at the next step's start.
+    /// Two outboxes of [`OUTBOX_SLOTS`] pieces to notify, by round parity.
     pub outbox: &'a [AtomicU32],
     /// The piece's out-edges, copied at the start so that a hop inside the
     /// piece reads no global memory; `None` when they do not fit (the block
@@ -214,7 +259,7 @@ impl<'a> Local<'a> {
         edge_capacity: usize,
     ) -> Option<Self> {
         let (control, rest) = words.split_at_checked(CONTROL_WORDS)?;
-        let (outbox, rest) = rest.split_at_checked(OUTBOX_SLOTS)?;
+        let (outbox, rest) = rest.split_at_checked(2 * OUTBOX_SLOTS)?;
         let (dist, rest) = rest.split_at_checked(capacity)?;
         let (dirty, rest) = rest.split_at_checked(capacity)?;
         let (frontier, rest) = rest.split_at_checked(capacity)?;
@@ -277,10 +322,6 @@ pub fn block_loop<W: Weight>(
     let (thread, threads) = (team.thread(), team.threads());
     let start = pieces.starts[piece] as usize;
     let len = pieces.starts[piece + 1] as usize - start;
-    let boundary = pieces.boundary_ends[piece] as usize - start;
-    let control = local.control;
-    let delta = delta.max(1);
-
     let mut v = thread;
     while v < len {
         let is_source = start + v == source;
@@ -293,10 +334,9 @@ pub fn block_loop<W: Weight>(
     }
     if thread == 0 {
         let source_here = (start..start + len).contains(&source);
-        for (i, word) in control.iter().enumerate().take(CONTROL_WORDS) {
-            let first_minimum = if source_here { 0 } else { INFINITY };
+        for (i, word) in local.control.iter().enumerate() {
             let value = match i {
-                MINIMUM => first_minimum,
+                MINIMUM if source_here => 0,
                 _ if i < MINIMUM + 3 => INFINITY,
                 _ => 0,
             };
@@ -305,11 +345,45 @@ pub fn block_loop<W: Weight>(
     }
     team.barrier();
 
-    // Thread 0's tokens, its read of the notification word issued before the
-    // last relax phase (`None` after an idle step), and its idle steps.
-    let mut owned = 0u32;
-    let mut early_read: Option<u32> = None;
-    let mut idle_steps = 0u32;
+    let compute_threads = threads - team.comm_threads();
+    if thread < compute_threads {
+        let rounds = compute_loop::<W>(piece, delta, pieces, global, local, team);
+        if thread == 0 {
+            global.rounds.fetch_max(rounds, Relaxed);
+        }
+    } else if thread == compute_threads {
+        comm_loop(piece, global, local, team);
+    }
+    team.barrier();
+
+    let mut v = thread;
+    while v < len {
+        global.dist[start + v].store(local.dist[v].load(Relaxed), Relaxed);
+        v += threads;
+    }
+}
+
+/// The compute threads' rounds (module docs), until the communication thread
+/// posts the exit; returns the number of rounds.
+#[inline(always)]
+fn compute_loop<W: Weight>(
+    piece: usize,
+    delta: u32,
+    pieces: &Pieces<'_>,
+    global: &Global<'_>,
+    local: &Local<'_>,
+    team: &impl BlockTeam,
+) -> u32 {
+    let thread = team.thread();
+    let threads = team.threads() - team.comm_threads();
+    let start = pieces.starts[piece] as usize;
+    let len = pieces.starts[piece + 1] as usize - start;
+    let boundary = pieces.boundary_ends[piece] as usize - start;
+    let control = local.control;
+    let delta = delta.max(1);
+
+    // Compute thread 0's count of the notifications it pulled.
+    let mut pulled = 0u32;
     let mut round = 0usize;
     let mut step = 0usize;
     loop {
@@ -317,46 +391,43 @@ pub fn block_loop<W: Weight>(
         let minimum = &control[MINIMUM + round % 3];
         let next_minimum = &control[MINIMUM + (round + 1) % 3];
         let frontier_len = &control[FRONTIER_LEN + round % 2];
+        let (outbox_state, outbox_len) = (
+            &control[OUTBOX_STATE + round % 2],
+            &control[OUTBOX_LEN + round % 2],
+        );
+        let outbox = &local.outbox[round % 2 * OUTBOX_SLOTS..][..OUTBOX_SLOTS];
         if thread == 0 {
-            owned = send_outbox(owned, global, local, team);
-            let notify = &global.notify[piece];
-            // A stale 0 only delays the pull by a step: the sender's token
-            // keeps every block running until it is taken.
-            let seen = early_read.take().unwrap_or_else(|| notify.load(Relaxed));
-            let pull = seen != 0 && notify.swap(0, Relaxed) != 0;
+            let taken = control[TAKEN].load(Relaxed);
+            let exit = control[EXIT_POSTED].load(Relaxed) != 0;
+            team.block_fence();
             let mut word = 0;
-            if pull {
-                team.device_fence();
-                owned += 1;
+            if exit {
+                word |= EXIT;
+            } else if taken != pulled {
+                pulled = taken;
                 word |= PULL;
-                idle_steps = 0;
-            } else if minimum.load(Relaxed) == INFINITY {
-                if owned > 0 {
-                    team.device_fence();
-                    global.pending.fetch_sub(owned, Relaxed);
-                    owned = 0;
-                }
-                if idle_steps.is_multiple_of(IDLE_STEPS_PER_PENDING_READ)
-                    && global.pending.load(Relaxed) == 0
-                {
-                    word |= EXIT;
-                } else {
-                    team.idle();
-                }
-                idle_steps += 1;
+            }
+            if word == 0 && minimum.load(Relaxed) == INFINITY {
+                control[IDLE].store(1 + pulled, Relaxed);
+                team.idle();
             } else {
-                idle_steps = 0;
+                control[IDLE].store(0, Relaxed);
+                if outbox_state.load(Relaxed) == FREE {
+                    outbox_len.store(0, Relaxed);
+                    outbox_state.store(FILLING, Relaxed);
+                    word |= OUTBOX_OPEN;
+                }
             }
             broadcast.store(word, Relaxed);
             // Last read two rounds ago, next written next round.
             control[MINIMUM + (round + 2) % 3].store(INFINITY, Relaxed);
             control[FRONTIER_LEN + (round + 1) % 2].store(0, Relaxed);
         }
-        team.barrier();
+        team.compute_barrier();
         step += 1;
         let word = broadcast.load(Relaxed);
         if word & EXIT != 0 {
-            break;
+            return round as u32;
         }
         if word & PULL != 0 {
             let mut v = thread;
@@ -369,10 +440,13 @@ pub fn block_loop<W: Weight>(
                 }
                 v += threads;
             }
-            team.barrier();
+            team.compute_barrier();
         }
         let lowest = minimum.load(Relaxed);
         if lowest == INFINITY {
+            if thread == 0 && word & OUTBOX_OPEN != 0 {
+                outbox_state.store(FREE, Relaxed);
+            }
             continue;
         }
         // The word after the minimum always moves on (`f32` sums may round
@@ -394,13 +468,9 @@ pub fn block_loop<W: Weight>(
             }
             v += threads;
         }
-        team.barrier();
+        team.compute_barrier();
 
-        // Relax. Thread 0 reads the notification word first, so that the
-        // round trip overlaps the relax phase instead of the next step's start.
-        if thread == 0 {
-            early_read = Some(global.notify[piece].load(Relaxed));
-        }
+        // Relax.
         let selected = frontier_len.load(Relaxed) as usize;
         let mut k = thread;
         while k < selected {
@@ -435,34 +505,116 @@ pub fn block_loop<W: Weight>(
                     // Loaded before the minimum's round trip, not after it.
                     let head_piece = pieces.piece_of[u];
                     if candidate < global.dist[u].fetch_min(candidate, Relaxed) {
-                        let slot = control[OUTBOX_LEN].fetch_add(1, Relaxed) as usize;
-                        if let Some(entry) = local.outbox.get(slot) {
+                        let slot = if word & OUTBOX_OPEN != 0 {
+                            outbox_len.fetch_add(1, Relaxed) as usize
+                        } else {
+                            OUTBOX_SLOTS
+                        };
+                        if let Some(entry) = outbox.get(slot) {
                             entry.store(head_piece, Relaxed);
                         } else {
-                            let notify = &global.notify[head_piece as usize];
-                            global.pending.fetch_add(1, Relaxed);
-                            team.device_fence();
-                            if notify.swap(1, Relaxed) != 0 {
-                                global.pending.fetch_sub(1, Relaxed);
-                            }
+                            notify_directly(&global.notify[head_piece as usize], global, team);
                         }
                     }
                 }
             }
             k += threads;
         }
-        team.barrier();
+        team.compute_barrier();
+        if thread == 0 && word & OUTBOX_OPEN != 0 {
+            team.block_fence();
+            outbox_state.store(READY, Relaxed);
+        }
         round += 1;
     }
+}
 
-    let mut v = thread;
-    while v < len {
-        global.dist[start + v].store(local.dist[v].load(Relaxed), Relaxed);
-        v += threads;
+/// A compute thread's notification of a piece (module docs, rule 2), when
+/// the round's outbox cannot take it.
+#[inline(always)]
+fn notify_directly(notify: &AtomicU32, global: &Global<'_>, team: &impl BlockTeam) {
+    global.pending.fetch_add(1, Relaxed);
+    team.device_fence();
+    if notify.swap(1, Relaxed) != 0 {
+        global.pending.fetch_sub(1, Relaxed);
     }
-    if thread == 0 {
-        global.rounds.fetch_max(round as u32, Relaxed);
+}
+
+/// The communication thread's loop (module docs): send ready outboxes, take
+/// notifications, give tokens back and post the exit.
+#[inline(always)]
+fn comm_loop(piece: usize, global: &Global<'_>, local: &Local<'_>, team: &impl BlockTeam) {
+    let control = local.control;
+    let notify = &global.notify[piece];
+    let mut owned = 0u32;
+    let mut taken = 0u32;
+    let mut polls = 0u32;
+    loop {
+        let mut ready = [false; 2];
+        for (b, ready) in ready.iter_mut().enumerate() {
+            *ready = control[OUTBOX_STATE + b].load(Relaxed) == READY;
+        }
+        if ready.contains(&true) {
+            team.block_fence();
+            for b in 0..2 {
+                if ready[b] {
+                    let count = control[OUTBOX_LEN + b]
+                        .load(Relaxed)
+                        .min(OUTBOX_SLOTS as u32);
+                    let outbox = &local.outbox[b * OUTBOX_SLOTS..][..count as usize];
+                    owned = send(owned, outbox, global, team);
+                    team.block_fence();
+                    control[OUTBOX_STATE + b].store(FREE, Relaxed);
+                }
+            }
+        }
+        if notify.load(Relaxed) != 0 && notify.swap(0, Relaxed) != 0 {
+            team.device_fence();
+            owned += 1;
+            taken += 1;
+            control[TAKEN].store(taken, Relaxed);
+            polls = 0;
+            continue;
+        }
+        let idle = control[IDLE].load(Relaxed) == 1 + taken
+            && control[OUTBOX_STATE].load(Relaxed) == FREE
+            && control[OUTBOX_STATE + 1].load(Relaxed) == FREE;
+        if idle {
+            if owned > 0 {
+                team.device_fence();
+                global.pending.fetch_sub(owned, Relaxed);
+                owned = 0;
+            }
+            if polls.is_multiple_of(POLLS_PER_PENDING_READ) && global.pending.load(Relaxed) == 0 {
+                control[EXIT_POSTED].store(1, Relaxed);
+                return;
+            }
+            polls += 1;
+        }
+        team.idle();
     }
+}
+
+/// Notifies the pieces in `outbox` (module docs, rule 2). Takes and returns
+/// the tokens the communication thread owns.
+#[inline(always)]
+fn send(mut owned: u32, outbox: &[AtomicU32], global: &Global<'_>, team: &impl BlockTeam) -> u32 {
+    let count = outbox.len() as u32;
+    if count == 0 {
+        return owned;
+    }
+    if owned <= count {
+        global.pending.fetch_add(count + TOKEN_RESERVE, Relaxed);
+        owned += count + TOKEN_RESERVE;
+    }
+    team.device_fence();
+    for entry in outbox {
+        let notify = &global.notify[entry.load(Relaxed) as usize];
+        if notify.swap(1, Relaxed) == 0 {
+            owned -= 1;
+        }
+    }
+    owned
 }
 
 /// Copies the out-edges of the piece `start..start + len` into `edges`
@@ -506,35 +658,6 @@ impl EdgeWords<'_> {
             EdgeWords::Global(words) => words[e],
         }
     }
-}
-
-/// Thread 0's send (module docs, rule 2): notifies the pieces in the outbox
-/// and empties it. Takes and returns the tokens thread 0 owns.
-#[inline(always)]
-fn send_outbox(
-    mut owned: u32,
-    global: &Global<'_>,
-    local: &Local<'_>,
-    team: &impl BlockTeam,
-) -> u32 {
-    let queued = local.control[OUTBOX_LEN].load(Relaxed) as usize;
-    if queued == 0 {
-        return owned;
-    }
-    let count = queued.min(OUTBOX_SLOTS) as u32;
-    if owned <= count {
-        global.pending.fetch_add(count + TOKEN_RESERVE, Relaxed);
-        owned += count + TOKEN_RESERVE;
-    }
-    team.device_fence();
-    for entry in &local.outbox[..count as usize] {
-        let notify = &global.notify[entry.load(Relaxed) as usize];
-        if notify.swap(1, Relaxed) == 0 {
-            owned -= 1;
-        }
-    }
-    local.control[OUTBOX_LEN].store(0, Relaxed);
-    owned
 }
 
 /// The window width Δ (a weight word of `W`) chosen from the weights: eight

@@ -26,11 +26,13 @@ use sssp_tests::{
     random_small_graph,
 };
 
-/// One OS thread of an emulated block.
+/// One OS thread of an emulated block: the block's last thread is its
+/// communication thread.
 struct Thread<'a> {
     thread: usize,
     threads: usize,
     barrier: &'a Barrier<'a>,
+    compute_barrier: &'a Barrier<'a>,
 }
 
 impl BlockTeam for Thread<'_> {
@@ -40,8 +42,14 @@ impl BlockTeam for Thread<'_> {
     fn threads(&self) -> usize {
         self.threads
     }
+    fn comm_threads(&self) -> usize {
+        1
+    }
     fn barrier(&self) {
         self.barrier.wait();
+    }
+    fn compute_barrier(&self) {
+        self.compute_barrier.wait();
     }
     fn idle(&self) {
         self.barrier.check();
@@ -54,8 +62,8 @@ fn words(len: usize, value: u32) -> Vec<AtomicU32> {
 }
 
 /// Solves from `source` (original id) on the pieces of `parts`: the kernels'
-/// initialization, then one emulated block of `threads` OS threads per
-/// piece. Returns the distances in original ids, checked for overflow like
+/// initialization, then one emulated block per piece of `threads` compute
+/// OS threads and a communication thread. Returns the distances in original ids, checked for overflow like
 /// the GPU solver's, and the most rounds a block ran.
 fn solve_on_threads<W: Weight>(
     parts: &Partitioning,
@@ -109,19 +117,28 @@ fn solve_on_threads<W: Weight>(
     let shared: Vec<Vec<AtomicU32>> = (0..k)
         .map(|_| words(shared_words(capacity, edge_capacity), 0xdead_beef))
         .collect();
-    let barriers: Vec<Barrier> = (0..k).map(|_| Barrier::new(threads, &aborted)).collect();
+    let barriers: Vec<Barrier> = (0..k)
+        .map(|_| Barrier::new(threads + 1, &aborted))
+        .collect();
+    let compute_barriers: Vec<Barrier> = (0..k).map(|_| Barrier::new(threads, &aborted)).collect();
     std::thread::scope(|scope| {
-        for (piece, (words, barrier)) in shared.iter().zip(&barriers).enumerate() {
+        for (piece, ((words, barrier), compute_barrier)) in shared
+            .iter()
+            .zip(&barriers)
+            .zip(&compute_barriers)
+            .enumerate()
+        {
             let local = Local::from_words(words, capacity, edge_capacity)
                 .expect("shared_words(capacity, edge_capacity) words");
-            for thread in 0..threads {
+            for thread in 0..=threads {
                 let (pieces, global, aborted) = (&pieces, &global, &aborted);
                 scope.spawn(move || {
                     let _guard = AbortOnPanic(aborted);
                     let team = Thread {
                         thread,
-                        threads,
+                        threads: threads + 1,
                         barrier,
+                        compute_barrier,
                     };
                     block_loop::<W>(piece, source, delta, pieces, global, &local, &team);
                 });

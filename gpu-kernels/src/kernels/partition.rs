@@ -6,13 +6,15 @@ use core::sync::atomic::AtomicU32;
 use crate::device::memory::slice;
 use crate::device::shared::dynamic_shared_mem;
 use crate::device::thread::{
-    block_dim_x, block_idx_x, index_1d, nanosleep, sync_threads, thread_idx_x,
+    block_dim_x, block_idx_x, index_1d, nanosleep, sync_threads_divergent, sync_threads_named,
+    thread_fence, thread_fence_block, thread_idx_x,
 };
 use crate::partition::{self, BlockTeam, Global, Local, Pieces};
 
 use super::csr;
 
-/// The block of a `partition_solve` launch.
+/// The block of a `partition_solve` launch: its last warp is the
+/// communication warp.
 struct Block;
 
 impl BlockTeam for Block {
@@ -22,25 +24,33 @@ impl BlockTeam for Block {
     fn threads(&self) -> usize {
         block_dim_x() as usize
     }
+    fn comm_threads(&self) -> usize {
+        32
+    }
     fn barrier(&self) {
-        sync_threads();
+        sync_threads_divergent();
+    }
+    fn compute_barrier(&self) {
+        sync_threads_named(COMPUTE_BARRIER, block_dim_x() - 32);
+    }
+    fn block_fence(&self) {
+        thread_fence_block();
     }
     fn device_fence(&self) {
-        // `core`'s fences are system-scope on nvptx (`fence.acq_rel.sys`);
-        // every block of the solve is on this device.
-        // SAFETY: a fence has no precondition.
-        unsafe { core::arch::asm!("fence.acq_rel.gpu;", options(nostack)) }
+        thread_fence();
     }
     fn idle(&self) {
-        // Hundreds of idle blocks poll `pending`, one word that senders
-        // update: a short sleep spares its L2 slice; waking late by this much
-        // is small against a round's microsecond.
+        // Waiting threads poll a word; a short sleep leaves the SM's issue
+        // slots and the L2 to the blocks with work.
         nanosleep(IDLE_SLEEP_NS);
     }
 }
 
-/// How long thread 0 of an idle block sleeps between polls.
-const IDLE_SLEEP_NS: u32 = 200;
+/// The compute threads' named barrier (0 is the whole block's).
+const COMPUTE_BARRIER: u32 = 1;
+
+/// How long a waiting thread sleeps between polls.
+const IDLE_SLEEP_NS: u32 = 100;
 
 /// The global state of the partition kernels from their arguments.
 ///
@@ -102,9 +112,12 @@ weight_kernel! {
     ///
     /// # Thread mapping
     /// `k` blocks (one per piece) of
-    /// [`PARTITION_BLOCK_SIZE`](crate::launch::PARTITION_BLOCK_SIZE) threads;
-    /// thread `t` of a block takes the piece's vertices and frontier entries
-    /// `t, t + blockDim.x, …`.
+    /// [`PARTITION_BLOCK_SIZE`](crate::launch::PARTITION_BLOCK_SIZE) threads
+    /// (a multiple of 32, at least 64): at the start and the end, thread `t`
+    /// takes the piece's vertices and edges `t, t + blockDim.x, …`; in
+    /// between, the first `blockDim.x - 32` threads (compute) take the
+    /// vertices and frontier entries `t, t + blockDim.x - 32, …`, thread
+    /// `blockDim.x - 32` communicates and the rest of its warp waits.
     ///
     /// # Safety
     /// `offsets` holds `n + 1` elements, `targets` and `weights` `m`, a valid
