@@ -15,13 +15,19 @@ use sssp_tests::{
 };
 
 /// Prepares the solver once and checks every distance from each source.
-fn check(gpu: &Gpu, graph: &Graph, sources: &[usize], delta: Option<u32>, context: &str) {
+/// Returns whether the pieces' edges were in shared memory.
+fn check(gpu: &Gpu, graph: &Graph, sources: &[usize], delta: Option<u32>, context: &str) -> bool {
     let context = format!("{context}, delta {delta:?}");
     let mut solver = Partition::new(gpu, graph, delta).unwrap_or_else(|e| panic!("{context}: {e}"));
     let shape = format!(
-        "{} pieces of at most {}",
+        "{} pieces of at most {}, edges in {} memory",
         solver.pieces(),
-        solver.capacity()
+        solver.capacity(),
+        if solver.edges_in_shared_memory() {
+            "shared"
+        } else {
+            "global"
+        }
     );
     for &source in sources {
         let result = solver
@@ -34,6 +40,7 @@ fn check(gpu: &Gpu, graph: &Graph, sources: &[usize], delta: Option<u32>, contex
             eprintln!("{context}: {rounds} rounds at most in a block");
         }
     }
+    solver.edges_in_shared_memory()
 }
 
 #[test]
@@ -90,7 +97,11 @@ fn partition_matches_the_oracle_on_grids_and_rome99() {
     let rome = formats::load(&rome, None).unwrap();
     let rome = rome.graph().unwrap();
     for delta in [None, Some(1), Some(100_000)] {
-        check(&gpu, &rome, &[0, 1000, 3352], delta, "rome99");
+        // 3,353 vertices: every piece's edges fit in shared memory.
+        assert!(
+            check(&gpu, &rome, &[0, 1000, 3352], delta, "rome99"),
+            "rome99's edges should be in shared memory"
+        );
     }
 }
 

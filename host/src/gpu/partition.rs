@@ -125,6 +125,12 @@ impl<'a> Partition<'a> {
         self.buffers.capacity
     }
 
+    /// Whether the blocks keep their pieces' edges in shared memory (else
+    /// they read the global CSR).
+    pub fn edges_in_shared_memory(&self) -> bool {
+        self.buffers.edge_capacity > 0
+    }
+
     /// Initialize and solve; returns the most rounds a block ran.
     fn solve(&mut self, source: u32) -> Result<u32> {
         let new_source = self.permutation.new_id(source as usize) as u32;
