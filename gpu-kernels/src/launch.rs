@@ -54,6 +54,9 @@ pub const NEAR_FAR_SHARED_BYTES: u32 =
 /// resident at once, and a block barrier costs less.
 pub const PARTITION_BLOCK_SIZE: u32 = 256;
 
+// Its last warp communicates; the others compute (`crate::partition`).
+const _: () = assert!(PARTITION_BLOCK_SIZE.is_multiple_of(32) && PARTITION_BLOCK_SIZE >= 64);
+
 /// Dynamic shared memory of a `partition_solve` block for pieces of at most
 /// `capacity` vertices and `edge_capacity` out-edges (0: edges stay in global
 /// memory; [`crate::partition::shared_words`]).
