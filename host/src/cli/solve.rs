@@ -326,8 +326,11 @@ fn solve(args: &SolveArgs, base: &mut u32) -> Result<Option<Error>> {
     let mut first_failure = None;
     let mut json_path = None;
     for &requested in &algorithms {
-        let (algo, choice) = solver.resolve(&graph, requested, sources[0]);
-        if let Some(choice) = &choice {
+        // Prepared as requested, so that `auto` can still change its mind
+        // (near-far where the partition solver refuses the graph).
+        let mut prepared = solver.prepare(&graph, requested, tuning, sources[0])?;
+        let algo = prepared.algorithm();
+        if let Some(choice) = prepared.auto_choice() {
             out.line("");
             out.line(format_args!(
                 "auto         chose {}: {}",
@@ -345,7 +348,6 @@ fn solve(args: &SolveArgs, base: &mut u32) -> Result<Option<Error>> {
                 "warning: `{algo}` is for measurement only and can give wrong distances; --verify counts them"
             );
         }
-        let mut prepared = solver.prepare(&graph, algo, tuning, sources[0])?;
         if let Some(prepare_ms) = prepared.prepare_ms() {
             out.line(format_args!(
                 "prepare      {prepare_ms:.1} ms (upload, and transpose or precompute where needed)"
