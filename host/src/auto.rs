@@ -1,8 +1,9 @@
-//! `--algo auto`: picks the compacted DA2CF with Crauser's rule
-//! (`fast-crauser`) for graphs whose distances take few distinct values, and the partition-local solver (or
-//! near-far, where the graph does not fit its resident mode) for
-//! high-diameter graphs (road networks, grids) or wide weight ranges, where
-//! DA2CF would run one iteration per distinct distance.
+//! `--algo auto`: picks the partition-local solver (or near-far, where the
+//! graph does not fit its resident mode) for high-diameter graphs (road
+//! networks, grids) or wide weight ranges, where DA2CF would run one
+//! iteration per distinct distance; on the other graphs, the fastest of
+//! [`TRIAL_CANDIDATES`] in a trial from the source (on a GPU, when the solver
+//! is prepared).
 
 use std::collections::VecDeque;
 
@@ -16,6 +17,20 @@ const PROBE_VERTICES: usize = 1 << 16;
 /// Estimated DA2CF iterations above which near-far is chosen.
 const NEAR_FAR_ABOVE: f64 = 1000.0;
 
+/// What the solver tries on a graph of low diameter, where `choose` picks
+/// `fast-crauser`: which of them is fastest depends on more than the probe
+/// sees (iteration counts against per-iteration cost: near-far runs a fifth
+/// of the iterations on a small social graph, `fast`'s iterations are cheaper
+/// where Crauser's rule saves few), so the solver times each from the source
+/// when it prepares `auto` ([`crate::solver::Solver::prepare`]) and keeps the
+/// fastest.
+pub const TRIAL_CANDIDATES: [Algorithm; 3] =
+    [Algorithm::FastCrauser, Algorithm::NearFar, Algorithm::Fast];
+
+/// Solves per candidate in that trial; the best time counts (the first may
+/// pay for cold caches).
+pub const TRIAL_SOLVES: usize = 2;
+
 /// What `auto` chose, and why.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Choice {
@@ -25,7 +40,9 @@ pub struct Choice {
     pub reason: String,
 }
 
-/// Chooses between `fast` and `near-far` for `graph` from `source`.
+/// Chooses the partition solver for `graph` from `source` when it has a high
+/// diameter, else `fast-crauser` (which the solver's trial, see
+/// [`TRIAL_CANDIDATES`], may replace).
 ///
 /// DA2CF takes one iteration per distinct distance. Two lower estimates of
 /// that count, near-far if either is above `NEAR_FAR_ABOVE`:

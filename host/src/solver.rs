@@ -312,20 +312,32 @@ impl Solver {
         let (engine, prepare_ms) = match (&self.gpu, resolved.info().device) {
             (Some(gpu), algorithms::Device::Gpu) => {
                 let start = Instant::now();
-                let solver = match resolved.prepare_gpu_tuned(gpu, graph, tuning) {
-                    // `auto`'s partition solver refuses graphs beyond its
-                    // resident mode: near-far takes them.
-                    Err(Error::InvalidArgument(why))
-                        if auto.is_some() && resolved == Algorithm::Partition =>
-                    {
-                        resolved = Algorithm::NearFar;
-                        if let Some(choice) = auto.as_mut() {
-                            choice.algorithm = resolved;
-                            choice.reason.push_str(&format!("; near-far, since {why}"));
-                        }
-                        resolved.prepare_gpu_tuned(gpu, graph, tuning)?
+                let low_diameter = auto.is_some() && resolved != Algorithm::Partition;
+                let solver = if low_diameter {
+                    let (fastest, solver, trials) =
+                        fastest_candidate(gpu, graph, tuning, first_source)?;
+                    resolved = fastest;
+                    if let Some(choice) = auto.as_mut() {
+                        choice.algorithm = fastest;
+                        choice.reason.push_str(&trials);
                     }
-                    other => other?,
+                    solver
+                } else {
+                    match resolved.prepare_gpu_tuned(gpu, graph, tuning) {
+                        // `auto`'s partition solver refuses graphs beyond its
+                        // resident mode: near-far takes them.
+                        Err(Error::InvalidArgument(why))
+                            if auto.is_some() && resolved == Algorithm::Partition =>
+                        {
+                            resolved = Algorithm::NearFar;
+                            if let Some(choice) = auto.as_mut() {
+                                choice.algorithm = resolved;
+                                choice.reason.push_str(&format!("; near-far, since {why}"));
+                            }
+                            resolved.prepare_gpu_tuned(gpu, graph, tuning)?
+                        }
+                        other => other?,
+                    }
                 };
                 gpu.synchronize()?;
                 (
@@ -359,6 +371,53 @@ impl Solver {
             .map(|&source| prepared.solve(source, query.stop, query.parents, query.timing))
             .collect::<Result<Vec<_>>>()?;
         Ok(prepared.into_solution(rows))
+    }
+}
+
+/// `auto`'s trial on a graph of low diameter: each of
+/// [`auto::TRIAL_CANDIDATES`] is prepared and solves from `source`
+/// [`auto::TRIAL_SOLVES`] times; the one with the best time is kept (a
+/// candidate that cannot be prepared is left out, unless all fail). Returns
+/// it with the trial's times, for `auto`'s reason.
+fn fastest_candidate<'g>(
+    gpu: &'g Gpu,
+    graph: &Graph,
+    tuning: Tuning,
+    source: usize,
+) -> Result<(Algorithm, Box<dyn GpuSolver + 'g>, String)> {
+    let mut best: Option<(f32, Algorithm, Box<dyn GpuSolver + 'g>)> = None;
+    let (mut times, mut first_error) = (Vec::new(), None);
+    for candidate in auto::TRIAL_CANDIDATES {
+        let mut solver = match candidate.prepare_gpu_tuned(gpu, graph, tuning) {
+            Ok(solver) => solver,
+            Err(e) => {
+                times.push(format!("{candidate} not prepared: {e}"));
+                first_error.get_or_insert(e);
+                continue;
+            }
+        };
+        let mut ms = f32::INFINITY;
+        for _ in 0..auto::TRIAL_SOLVES {
+            ms = ms.min(solver.run(source as u32)?.solve_ms);
+        }
+        times.push(format!("{candidate} {ms:.3} ms"));
+        if best.as_ref().is_none_or(|(fastest, ..)| ms < *fastest) {
+            // The slower solver is dropped here, its device memory freed.
+            best = Some((ms, candidate, solver));
+        }
+    }
+    match (best, first_error) {
+        (Some((_, algorithm, solver)), _) => Ok((
+            algorithm,
+            solver,
+            format!(
+                "; then the fastest from the source of {} ({})",
+                auto::TRIAL_CANDIDATES.map(|a| a.to_string()).join(", "),
+                times.join(", ")
+            ),
+        )),
+        (None, Some(e)) => Err(e),
+        (None, None) => Err(Error::Internal("auto's trial has no candidates".into())),
     }
 }
 

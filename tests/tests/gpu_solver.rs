@@ -73,3 +73,40 @@ fn a_thousand_solves_leak_no_device_memory() {
         );
     }
 }
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn auto_keeps_the_fastest_trial_candidate_on_low_diameter_graphs() {
+    let mut rng = TestRng::new("gpu_auto_trial");
+    let solver = gpu_solver();
+    for case in 0..4 {
+        // Random graphs of small diameter and small weights, like the
+        // papers': `auto` runs its trial there.
+        let n = rng.range(2_000, 60_000) as usize;
+        let graph = random_graph(&mut rng, n, 8 * n, 10);
+        let sources = [0, rng.below(n as u64) as usize];
+        let context = format!("case {case}, n {n}, seed {}", rng.seed);
+        let solution = solver
+            .solve(&graph, &Query::from_sources(sources))
+            .unwrap_or_else(|e| panic!("{context}: {e}"));
+        let choice = solution.auto.as_ref().expect("auto's choice");
+        assert!(
+            sssp::auto::TRIAL_CANDIDATES.contains(&solution.algorithm),
+            "{context}: {} ran ({})",
+            solution.algorithm,
+            choice.reason
+        );
+        assert_eq!(choice.algorithm, solution.algorithm, "{context}");
+        for candidate in sssp::auto::TRIAL_CANDIDATES {
+            assert!(
+                choice.reason.contains(&format!("{candidate} ")),
+                "{context}: the reason names every candidate's time: {}",
+                choice.reason
+            );
+        }
+        for (row, &source) in solution.rows.iter().zip(&sources) {
+            let expected = sssp::oracle::dijkstra(&graph, source).expect("oracle");
+            assert_eq!(row.dist, expected, "{context}, source {source}");
+        }
+    }
+}

@@ -34,8 +34,9 @@ Examples:
 /// Single-source shortest paths on an NVIDIA GPU, with kernels written in Rust.
 ///
 /// Without a subcommand, solves SSSP on `--graph` with `--algo` (default:
-/// `auto`: the compacted device-resident DA2CF `fast-crauser`, or `partition`
-/// (`near-far`) on high-diameter graphs such as road networks) on the GPU and prints a summary. The graph may be g.csr, DIMACS .gr, Matrix Market .mtx or
+/// `auto`: `partition` (`near-far`) on high-diameter graphs such as road
+/// networks, else the fastest of `fast-crauser`, `near-far` and `fast` in a
+/// trial from the source) on the GPU and prints a summary. The graph may be g.csr, DIMACS .gr, Matrix Market .mtx or
 /// an edge list (.el, .wel, .txt), text formats optionally gzipped (.gz). Vertex ids
 /// (`--source`, `--output`, `--parents`, `--path-to`) follow the input file:
 /// 1-based for .gr and .mtx, 0-based for .csr and edge lists.

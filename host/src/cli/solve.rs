@@ -88,7 +88,8 @@ pub struct SolveArgs {
     weights: Option<WeightsArg>,
     /// The algorithm (`host algos` lists them); several, comma-separated, are
     /// solved one after another and compared in a table. Default: `auto`
-    /// (`fast-crauser`, or `partition`/`near-far` on high-diameter graphs;
+    /// (`partition`/`near-far` on high-diameter graphs, else the fastest of
+    /// `fast-crauser`, `near-far` and `fast` in a trial from the source;
     /// docs/PERFORMANCE.md), or
     /// `matrix-f-gpu` with `--layout matrix`.
     #[arg(long, value_delimiter = ',')]
