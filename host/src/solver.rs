@@ -279,8 +279,9 @@ impl Solver {
     }
 
     /// The algorithm that runs for `requested` on this solver from `source`:
-    /// `auto` resolved (with its choice), a GPU algorithm replaced by
-    /// [`FALLBACK`] without a GPU.
+    /// `auto` resolved by its probe (with its choice; on a low-diameter graph
+    /// [`Solver::prepare`] then keeps the fastest of a trial), a GPU
+    /// algorithm replaced by [`FALLBACK`] without a GPU.
     pub fn resolve(
         &self,
         graph: &Graph,
