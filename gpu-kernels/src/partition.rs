@@ -576,7 +576,11 @@ fn comm_loop(piece: usize, global: &Global<'_>, local: &Local<'_>, team: &impl B
             polls = 0;
             continue;
         }
-        let idle = control[IDLE].load(Relaxed) == 1 + taken
+        let compute_idle = control[IDLE].load(Relaxed) == 1 + taken;
+        // The idle post was written after the outbox states it follows
+        // (compute thread 0's block fence): read them after it.
+        team.block_fence();
+        let idle = compute_idle
             && control[OUTBOX_STATE].load(Relaxed) == FREE
             && control[OUTBOX_STATE + 1].load(Relaxed) == FREE;
         if idle {
