@@ -550,22 +550,14 @@ fn comm_loop(piece: usize, global: &Global<'_>, local: &Local<'_>, team: &impl B
     let mut taken = 0u32;
     let mut polls = 0u32;
     loop {
-        let mut ready = [false; 2];
-        for (b, ready) in ready.iter_mut().enumerate() {
-            *ready = control[OUTBOX_STATE + b].load(Relaxed) == READY;
-        }
-        if ready.contains(&true) {
-            team.block_fence();
-            for b in 0..2 {
-                if ready[b] {
-                    let count = control[OUTBOX_LEN + b]
-                        .load(Relaxed)
-                        .min(OUTBOX_SLOTS as u32);
-                    let outbox = &local.outbox[b * OUTBOX_SLOTS..][..count as usize];
-                    owned = send(owned, outbox, global, team);
-                    team.block_fence();
-                    control[OUTBOX_STATE + b].store(FREE, Relaxed);
-                }
+        for b in 0..2 {
+            if control[OUTBOX_STATE + b].load(Relaxed) == READY {
+                team.block_fence();
+                let count = control[OUTBOX_LEN + b].load(Relaxed) as usize;
+                let outbox = &local.outbox[b * OUTBOX_SLOTS..][..count.min(OUTBOX_SLOTS)];
+                owned = send(owned, outbox, global, team);
+                team.block_fence();
+                control[OUTBOX_STATE + b].store(FREE, Relaxed);
             }
         }
         if notify.load(Relaxed) != 0 && notify.swap(0, Relaxed) != 0 {

@@ -40,6 +40,16 @@ impl Partitioning {
     pub fn pieces(&self) -> usize {
         self.boundary_ends.len()
     }
+
+    /// The most out-edges any piece's vertices have.
+    pub fn most_edges(&self) -> u32 {
+        let offsets = self.graph.offsets();
+        self.starts
+            .windows(2)
+            .map(|r| offsets[r[1] as usize] - offsets[r[0] as usize])
+            .max()
+            .unwrap_or(0)
+    }
 }
 
 /// Cuts `graph` into pieces of at most `capacity` vertices (see the module

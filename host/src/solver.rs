@@ -412,8 +412,7 @@ fn fastest_candidate<'g>(
             algorithm,
             solver,
             format!(
-                "; then the fastest from the source of {} ({})",
-                auto::TRIAL_CANDIDATES.map(|a| a.to_string()).join(", "),
+                "; then the fastest in a trial from the source ({})",
                 times.join(", ")
             ),
         )),

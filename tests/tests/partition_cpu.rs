@@ -81,13 +81,8 @@ fn solve_on_threads<W: Weight>(
         .map(|r| (r[1] - r[0]) as usize)
         .max()
         .unwrap_or(0);
-    let offsets = parts.graph.offsets();
     let edge_capacity = if edges_in_shared {
-        let most = parts
-            .starts
-            .windows(2)
-            .map(|r| offsets[r[1] as usize] - offsets[r[0] as usize]);
-        most.max().unwrap_or(0).max(1) as usize
+        parts.most_edges().max(1) as usize
     } else {
         0
     };

@@ -51,33 +51,26 @@ impl<'a> Partition<'a> {
         })?;
         let kernels = &gpu.kernels().partition;
         let capacity = kernels.resident_capacity(gpu.stream().context(), graph.weight_kind(), n)?;
+        let parts = partition(graph, capacity as usize)?;
+        let k = parts.pieces();
+        // The pieces' edges go to shared memory too when every block still
+        // fits at once with them (0 edges: no edge area at all).
+        let most_edges = parts.most_edges().max(1);
+        let with_edges = partition_shared_bytes(capacity, most_edges);
+        let context = gpu.stream().context();
+        let edge_capacity =
+            if kernels.all_resident(context, graph.weight_kind(), with_edges, k as u32)? {
+                most_edges
+            } else {
+                0
+            };
         let Partitioning {
             permutation,
             graph: renumbered,
             starts,
             boundary_ends,
             piece_of,
-        } = partition(graph, capacity as usize)?;
-        let k = boundary_ends.len();
-        // The pieces' edges go to shared memory too when every block still
-        // fits at once with them.
-        let offsets = renumbered.offsets();
-        let most_edges = starts
-            .windows(2)
-            .map(|r| offsets[r[1] as usize] - offsets[r[0] as usize])
-            .max()
-            .unwrap_or(0);
-        let with_edges = partition_shared_bytes(capacity, most_edges.max(1));
-        let edge_capacity = if kernels.all_resident(
-            gpu.stream().context(),
-            graph.weight_kind(),
-            with_edges,
-            k as u32,
-        )? {
-            most_edges.max(1)
-        } else {
-            0
-        };
+        } = parts;
         gpu.check_fits(
             "the graph and the partition solver's state",
             DeviceGraph::bytes_needed(renumbered.num_vertices(), renumbered.num_edges())

@@ -128,14 +128,7 @@ impl PartitionKernels {
             CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
             "the number of multiprocessors",
         )?;
-        function
-            .set_attribute(
-                CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                bytes as i32,
-            )
-            .map_err(Error::cuda(format!(
-                "allowing {kernel} {bytes} bytes of shared memory"
-            )))?;
+        allow_shared_memory(function, kernel, bytes)?;
         let per_sm = function
             .occupancy_max_active_blocks_per_multiprocessor(
                 PARTITION_BLOCK_SIZE,
@@ -199,14 +192,7 @@ impl PartitionKernels {
         let bytes = partition_shared_bytes(buffers.capacity, buffers.edge_capacity);
         // Raised again at each launch: another graph's solver may have set
         // the function's limit since.
-        function
-            .set_attribute(
-                CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                bytes as i32,
-            )
-            .map_err(Error::cuda(format!(
-                "allowing {kernel} {bytes} bytes of shared memory"
-            )))?;
+        allow_shared_memory(function, kernel, bytes)?;
         let config = LaunchConfig {
             grid_dim: (buffers.pieces, 1, 1),
             block_dim: (PARTITION_BLOCK_SIZE, 1, 1),
@@ -242,6 +228,18 @@ impl PartitionKernels {
         unsafe { launch.launch_cooperative(config) }.map_err(Error::cuda(kernel))?;
         Ok(())
     }
+}
+
+/// Raises `function`'s dynamic shared-memory limit to `bytes`.
+fn allow_shared_memory(function: &CudaFunction, kernel: &str, bytes: u32) -> Result<()> {
+    function
+        .set_attribute(
+            CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+            bytes as i32,
+        )
+        .map_err(Error::cuda(format!(
+            "allowing {kernel} {bytes} bytes of shared memory"
+        )))
 }
 
 /// The lengths every partition kernel needs.
