@@ -64,6 +64,15 @@ pub const fn partition_shared_bytes(capacity: u32, edge_capacity: u32) -> u32 {
     crate::partition::shared_words(capacity as usize, edge_capacity as usize) as u32 * 4
 }
 
+/// Threads per block of `phast_sweep`. Block 0 alone runs the small levels
+/// at the top of the hierarchy, so it is as large as a block can be.
+pub const PHAST_BLOCK_SIZE: u32 = 1024;
+
+/// A level of at most this many items per thread of a `phast_sweep` block
+/// runs on block 0 alone ([`crate::phast::block_levels`]): a block barrier
+/// costs far less than a grid barrier.
+pub const PHAST_BLOCK_ITEMS_PER_THREAD: u32 = 4;
+
 /// `u32` words of shared memory at the start of a `matrix_relax_*` block for
 /// its block-wide votes ("does any thread of the block have work", "does the
 /// chunk hold any flag").
@@ -92,6 +101,7 @@ pub const LAUNCH_BOUNDS: &[(&str, u32)] = &[
     (names::NEAR_FAR_GRID_LOOP.f32, COMPACT_BLOCK_SIZE),
     (names::PARTITION_SOLVE.u32, PARTITION_BLOCK_SIZE),
     (names::PARTITION_SOLVE.f32, PARTITION_BLOCK_SIZE),
+    (names::PHAST_SWEEP, PHAST_BLOCK_SIZE),
     (names::BELLMAN_FORD_BLOCK.u32, BELLMAN_FORD_BLOCK_SIZE),
     (names::BELLMAN_FORD_BLOCK.f32, BELLMAN_FORD_BLOCK_SIZE),
     (names::BELLMAN_FORD_GRID.u32, BELLMAN_FORD_BLOCK_SIZE),
@@ -211,6 +221,15 @@ pub mod names {
     pub const PARTITION_SOLVE: PerWeight =
         PerWeight::new("partition_solve_u32", "partition_solve_f32");
 
+    /// PHAST: every distance of a multi-source sweep infinite.
+    pub const PHAST_CLEAR: &str = "phast_clear";
+    /// PHAST: the upward searches' distances into the sweep's distances.
+    pub const PHAST_SCATTER: &str = "phast_scatter";
+    /// PHAST: the downward sweep over every level (cooperative launch).
+    pub const PHAST_SWEEP: &str = "phast_sweep";
+    /// PHAST: a sweep's distances as rows in graph order, one per source.
+    pub const PHAST_ROWS: &str = "phast_rows";
+
     /// Every kernel, for loading them all at once and for the PTX check.
     pub const ALL: &[&str] = &[
         STATS_COUNT_FLAGS,
@@ -255,6 +274,10 @@ pub mod names {
         PARTITION_INITIALIZE,
         PARTITION_SOLVE.u32,
         PARTITION_SOLVE.f32,
+        PHAST_CLEAR,
+        PHAST_SCATTER,
+        PHAST_SWEEP,
+        PHAST_ROWS,
     ];
 }
 

@@ -39,6 +39,7 @@ pub mod matrix;
 pub mod near_far;
 pub mod parents;
 pub mod partition;
+pub mod phast;
 pub mod reduce;
 pub mod stats;
 

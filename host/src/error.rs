@@ -78,6 +78,21 @@ pub enum Error {
         max: String,
     },
 
+    /// A contraction-hierarchy index file is malformed, corrupt, or was
+    /// built from another graph.
+    #[error("{}: invalid contraction-hierarchy index: {reason}", path.display())]
+    Index {
+        /// The index file.
+        path: PathBuf,
+        /// What is wrong with it.
+        reason: String,
+    },
+
+    /// Contraction found no useful hierarchy in the graph (it would add too
+    /// many shortcuts).
+    #[error("the graph has no useful contraction hierarchy: {0}")]
+    NoHierarchy(String),
+
     /// No usable CUDA driver or device.
     #[error("no CUDA GPU available: {0}")]
     NoGpu(String),
@@ -157,7 +172,9 @@ impl Error {
             | Error::InvalidGraph(_)
             | Error::InvalidArgument(_)
             | Error::SourceOutOfRange { .. }
-            | Error::DistanceOverflow { .. } => 2,
+            | Error::DistanceOverflow { .. }
+            | Error::Index { .. }
+            | Error::NoHierarchy(_) => 2,
             Error::NoGpu(_)
             | Error::Cuda { .. }
             | Error::OutOfMemory { .. }

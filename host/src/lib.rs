@@ -22,10 +22,13 @@
 //! - [`gpu`]: the CUDA side (context, kernels, device graphs, solver loops);
 //! - [`distances`]: checking, comparing and summarizing results;
 //! - [`parents`]: shortest-path trees (checked against the distances) and paths;
+//! - [`ch`]: contraction hierarchies for road networks: an index built once,
+//!   then trees (PHAST), point-to-point queries and many-to-many tables;
 //! - [`algorithms`]: the catalogue behind `--algo`, and [`auto`]: its `auto`.
 pub mod algorithms;
 pub mod auto;
 pub mod bench;
+pub mod ch;
 pub mod cpu;
 pub mod distances;
 pub mod error;

@@ -196,6 +196,25 @@ pub struct SourceSolution {
 }
 
 impl SourceSolution {
+    /// A row without a tree or iterations (the index's trees).
+    pub(crate) fn new(
+        source: usize,
+        dist: Vec<u32>,
+        times_ms: Vec<f64>,
+        timer: Timer,
+        weights: WeightKind,
+    ) -> SourceSolution {
+        SourceSolution {
+            source,
+            dist,
+            parents: None,
+            iterations: None,
+            times_ms,
+            timer,
+            weights,
+        }
+    }
+
     /// The distance of `v` as a number; `None` when unreached.
     pub fn distance(&self, v: usize) -> Option<f64> {
         match self.dist[v] {

@@ -1323,3 +1323,48 @@ fn bad_sources_limits_and_targets_exit_with_2() {
         assert!(err.contains(message), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn an_index_gives_the_same_outputs_as_a_solve_and_refuses_another_graph() {
+    let dir = TempDir::new("index");
+    let index = dir.path("rome99.ch");
+    let (code, stdout, stderr) = run(host()
+        .arg("preprocess")
+        .arg("--graph")
+        .arg(rome99())
+        .arg("--output")
+        .arg(&index));
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(stdout.contains("levels"), "{stdout}");
+    let outputs = |with_index: bool, name: &str| {
+        let (dist, tree) = (
+            dir.path(&format!("{name}.d")),
+            dir.path(&format!("{name}.p")),
+        );
+        let mut args: Vec<std::ffi::OsString> = ["--device", "cpu", "--sources", "1,77,3353"]
+            .iter()
+            .map(Into::into)
+            .collect();
+        args.extend(["--verify".into(), "--limit".into(), "40000".into()]);
+        args.extend(["--output".into(), dist.clone().into_os_string()]);
+        args.extend(["--parents".into(), tree.clone().into_os_string()]);
+        if with_index {
+            args.extend(["--index".into(), index.clone().into_os_string()]);
+        }
+        let (code, stdout, stderr) = run(host().arg("--graph").arg(rome99()).args(&args));
+        assert_eq!(code, 0, "{stdout}{stderr}");
+        assert!(!stdout.contains("differ"), "{stdout}");
+        (std::fs::read(dist).unwrap(), std::fs::read(tree).unwrap())
+    };
+    assert_eq!(outputs(true, "indexed"), outputs(false, "solved"));
+
+    let other = dir.path("other.gr");
+    std::fs::write(&other, "p sp 3 2\na 1 2 5\na 2 3 1\n").unwrap();
+    let (code, _, stderr) = solve(&other, &["--index", index.to_str().unwrap()]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("contraction-hierarchy index"), "{stderr}");
+    std::fs::write(&index, b"SSSPCH\0\0garbage").unwrap();
+    let (code, _, stderr) = solve(&rome99(), &["--index", index.to_str().unwrap()]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("truncated"), "{stderr}");
+}

@@ -61,6 +61,7 @@ mod matrix;
 mod near_far;
 mod parents;
 mod partition;
+mod phast;
 mod stats;
 mod team;
 

@@ -3,6 +3,7 @@
 mod bench;
 mod convert;
 mod generate;
+mod preprocess;
 mod report;
 mod solve;
 
@@ -27,6 +28,8 @@ Examples:
   host --graph web.mtx.gz --json --output d.bin --output-format bin
   host --graph roads-km.gr --weights f32 --device cpu --verify
   host convert roads.gr.gz roads.csr
+  host preprocess --graph roads.gr.gz --output roads.ch
+  host --graph roads.gr.gz --index roads.ch --sources 1,5,9 --verify
   host algos
   host gen --vertices 1Mi --seed 7 --output g.csr
   host ptx --output kernels.ptx";
@@ -83,6 +86,14 @@ enum Command {
         after_help = "Examples:\n  host bench --preset quick\n  host bench --preset fig6 --graphs-per-size 3 --out docs/bench/fig6"
     )]
     Bench(bench::BenchArgs),
+    /// Build a contraction-hierarchy index of a road network (or any graph
+    /// with a hierarchy) and write it; solving with `--index` then takes its
+    /// trees from it (PHAST). Graphs without a hierarchy (social, web,
+    /// Kronecker) are refused with a message.
+    #[command(
+        after_help = "Examples:\n  host preprocess --graph roads.gr.gz --output roads.ch\n  host --graph roads.gr.gz --index roads.ch --sources 1,5,9 --output d.txt"
+    )]
+    Preprocess(preprocess::PreprocessArgs),
     /// Print the PTX of the kernels embedded in this binary.
     #[command(
         after_help = "Example:\n  host ptx --output kernels.ptx && ptxas -arch=sm_90 kernels.ptx -o /dev/null"
@@ -101,6 +112,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Some(Command::Convert(args)) => convert::run(&args),
         Some(Command::Ptx { output }) => write_ptx(output),
         Some(Command::Bench(args)) => bench::run(&args),
+        Some(Command::Preprocess(args)) => preprocess::run(&args),
         Some(Command::Algos) => {
             list_algorithms();
             Ok(())

@@ -174,6 +174,15 @@ pub struct SolveArgs {
     /// Untimed solves before the timed ones (default: 1 on the GPU, 0 on the CPU).
     #[arg(long)]
     warmup: Option<u32>,
+    /// A contraction-hierarchy index of the graph (`host preprocess`): the
+    /// trees come from it (PHAST; on the GPU in batches of --batch sources),
+    /// with the same distances, trees and outputs as without it.
+    #[arg(long, value_name = "FILE")]
+    index: Option<PathBuf>,
+    /// Sources per GPU sweep with --index (default: the sources, in whole
+    /// warps, at most 256).
+    #[arg(long, value_name = "K", requires = "index", value_parser = clap::value_parser!(u32).range(1..=1024))]
+    batch: Option<u32>,
 }
 
 /// Solves as `args` say. Errors name vertices in the input's numbering.
@@ -305,6 +314,17 @@ fn solve(args: &SolveArgs, base: &mut u32) -> Result<Option<Error>> {
     out.line(format_args!(
         "load         {load_ms:.1} ms (read, parse and validate)"
     ));
+    if let Some(index) = &args.index {
+        let query = IndexedQuery {
+            sources: &sources,
+            source_ids: &source_ids,
+            stop,
+            path_target,
+            many_sources,
+            numbering,
+        };
+        return solve_indexed(args, &graph, index, &query, &out);
+    }
 
     let solver = open_solver(args, &algorithms)?;
     let device_name = match solver.gpu() {
@@ -503,6 +523,164 @@ fn solve(args: &SolveArgs, base: &mut u32) -> Result<Option<Error>> {
             .map_err(|e| Error::InvalidArgument(format!("cannot write the JSON summary: {e}")))?;
         println!("{text}");
     }
+    Ok(first_failure)
+}
+
+/// What [`solve_indexed`] answers, as [`solve`] parsed it.
+struct IndexedQuery<'q> {
+    sources: &'q [usize],
+    source_ids: &'q [u64],
+    stop: Stop,
+    path_target: Option<usize>,
+    many_sources: bool,
+    numbering: InputNumbering,
+}
+
+/// `--index`: the trees of the sources from the index, reported, checked and
+/// written as [`solve`] does for a solver.
+fn solve_indexed(
+    args: &SolveArgs,
+    graph: &Graph,
+    index: &std::path::Path,
+    query: &IndexedQuery,
+    out: &Human,
+) -> Result<Option<Error>> {
+    for (given, flag) in [
+        (!args.algo.is_empty(), "--algo"),
+        (args.delta.is_some(), "--delta"),
+        (args.json, "--json"),
+        (args.layout == Layout::Matrix, "--layout matrix"),
+    ] {
+        if given {
+            return Err(Error::InvalidArgument(format!(
+                "{flag} does not apply with --index (the trees come from the index)"
+            )));
+        }
+    }
+    let start = Instant::now();
+    let hierarchy = sssp::ch::Hierarchy::load(index)?;
+    hierarchy.check_graph(graph, index)?;
+    out.line(format_args!(
+        "index        {} ({} levels, {} shortcuts; read and checked in {:.1} ms)",
+        index.display(),
+        hierarchy.num_levels(),
+        hierarchy.num_shortcuts(),
+        start.elapsed().as_secs_f64() * 1e3
+    ));
+    let solver = match args.device {
+        DeviceChoice::Cpu => Solver::new(sssp::solver::Device::Cpu)?,
+        DeviceChoice::Gpu => Solver::new(sssp::solver::Device::Gpu(args.gpu))?,
+        DeviceChoice::Auto => match Solver::new(sssp::solver::Device::Gpu(args.gpu)) {
+            Err(Error::NoGpu(reason)) => {
+                eprintln!("notice: no CUDA GPU available ({reason}); the trees run on the CPU");
+                Solver::new(sssp::solver::Device::Cpu)?
+            }
+            other => other?,
+        },
+    };
+    if let Some(gpu) = solver.gpu() {
+        out.line(format_args!("device       {}", gpu.name()?));
+    }
+    // A batch no wider than the sources need, in whole warps.
+    let lanes = args.batch.unwrap_or_else(|| {
+        (query.sources.len().div_ceil(32) * 32).min(sssp::gpu::phast::DEFAULT_LANES as usize) as u32
+    });
+    let mut trees = sssp::ch::TreeSolver::new(&solver, &hierarchy, Some(lanes))?;
+    let on_gpu = trees.device() == Device::Gpu;
+    out.line("");
+    match trees.gpu_shape() {
+        Some((lanes, (block_levels, levels))) => out.line(format_args!(
+            "algorithm    phast (PHAST on the GPU: batches of {lanes} sources; {block_levels} of \
+             {levels} levels swept by one block)"
+        )),
+        None => out.line("algorithm    phast-cpu (PHAST on the CPU, one tree per thread)"),
+    }
+    if let Some(ms) = trees.prepare_ms() {
+        out.line(format_args!("prepare      {ms:.1} ms (upload)"));
+    }
+    let timing = Timing {
+        warmup: args.warmup.unwrap_or(if on_gpu { 1 } else { 0 }),
+        runs: args.runs,
+    };
+    let (rows, times) = trees.solve(query.sources, query.stop, timing)?;
+    let per_tree = times.total_ms / times.trees.max(1) as f64;
+    out.line(format_args!(
+        "trees        {} in {:.3} ms: {per_tree:.4} ms per tree (host timer, copies included; \
+         upward searches {:.3} ms, GPU sweeps {:.3} ms by CUDA events)",
+        times.trees, times.total_ms, times.search_ms, times.sweep_ms
+    ));
+    let kind = graph.weight_kind();
+    let mut verifier = Verifier::new(
+        args.verify,
+        graph,
+        query.sources,
+        query.stop,
+        query.numbering.base,
+    );
+    let wants_tree = args.parents.is_some() || query.path_target.is_some();
+    let mut solved = Vec::with_capacity(rows.len());
+    let mut first_failure = None;
+    for (row, &source_id) in rows.into_iter().zip(query.source_ids) {
+        let tree = if wants_tree {
+            Some(sssp::cpu::parents::shortest_path_tree(
+                graph, row.source, &row.dist,
+            )?)
+        } else {
+            None
+        };
+        let summary = distances::summarize(&row.dist);
+        if query.many_sources {
+            out.line(format_args!(
+                "source {source_id:<6} reached {}, max distance {}, checksum {:016x}",
+                summary.reached,
+                distances::display(kind, summary.max_distance),
+                summary.checksum,
+            ));
+        } else {
+            out.line(format_args!(
+                "reached      {} of {} vertices",
+                summary.reached,
+                graph.num_vertices()
+            ));
+            out.line(format_args!(
+                "max distance {}",
+                distances::display(kind, summary.max_distance)
+            ));
+            out.line(format_args!("checksum     {:016x}", summary.checksum));
+        }
+        if let (Some(tree), Some(target)) = (&tree, query.path_target) {
+            let path = tree_path(tree, &row.dist, kind, row.source, target, query.numbering)?;
+            if path.reachable {
+                let ids: Vec<String> = path.vertices.iter().map(u64::to_string).collect();
+                out.line(format_args!(
+                    "path         to {}: length {}, {} edges: {}",
+                    path.target,
+                    distances::display(kind, row.dist[target]),
+                    ids.len().saturating_sub(1),
+                    ids.join(" ")
+                ));
+            } else {
+                out.line(format_args!(
+                    "path         to {}: unreachable from {source_id}",
+                    path.target
+                ));
+            }
+        }
+        let row = SolvedRow { row, tree };
+        let check = check_row(args, graph, &mut verifier, &row, out)?;
+        if let Some(failure) = check.failure {
+            first_failure.get_or_insert(failure);
+        }
+        solved.push(row);
+    }
+    write_outputs(
+        args,
+        &solved,
+        kind,
+        query.numbering,
+        query.many_sources,
+        out,
+    )?;
     Ok(first_failure)
 }
 

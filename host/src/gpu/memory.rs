@@ -17,7 +17,7 @@ pub fn bytes_of<T>(len: usize) -> u64 {
 
 /// Copies `data` to a new device buffer. An empty `data` gets one zeroed element,
 /// so that every kernel argument is a real allocation.
-fn upload<T: DeviceRepr + ValidAsZeroBits + Copy>(
+pub(crate) fn upload<T: DeviceRepr + ValidAsZeroBits + Copy>(
     stream: &Arc<CudaStream>,
     data: &[T],
     what: &str,

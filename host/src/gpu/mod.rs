@@ -17,6 +17,7 @@ pub mod memory;
 pub mod near_far;
 pub mod parents;
 pub mod partition;
+pub mod phast;
 pub mod ptx;
 pub mod resident;
 pub mod vertex_loop;

@@ -10,6 +10,7 @@ mod matrix;
 mod near_far;
 mod parents;
 mod partition;
+mod phast;
 mod stats;
 
 use std::sync::Arc;
@@ -30,6 +31,7 @@ pub use matrix::MatrixKernels;
 pub use near_far::{NearFarBuffers, NearFarKernels};
 pub use parents::{ParentsKernels, TreeBuffers};
 pub use partition::{PartitionBuffers, PartitionKernels};
+pub use phast::{DeviceDownArcs, PhastKernels};
 pub use stats::StatsKernels;
 
 use super::ptx::PTX;
@@ -56,6 +58,8 @@ pub struct Kernels {
     pub near_far: NearFarKernels,
     /// The partition-local solver for high-diameter graphs.
     pub partition: PartitionKernels,
+    /// PHAST's sweep over a contraction hierarchy (`--index`).
+    pub phast: PhastKernels,
 }
 
 impl Kernels {
@@ -75,6 +79,7 @@ impl Kernels {
             parents: ParentsKernels::load(&module)?,
             near_far: NearFarKernels::load(&module)?,
             partition: PartitionKernels::load(&module)?,
+            phast: PhastKernels::load(&module)?,
         })
     }
 }

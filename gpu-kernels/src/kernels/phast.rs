@@ -1,0 +1,164 @@
+//! Entry points of the PHAST sweep ([`crate::phast`]): clearing the
+//! distances, writing the upward searches' distances, and the downward sweep
+//! over all levels in one cooperative launch.
+
+use core::sync::atomic::AtomicU32;
+
+use crate::device::grid::{GridBarrier, grid_dim_x, grid_sync};
+use crate::device::memory::slice;
+use crate::device::thread::{block_dim_x, block_idx_x, index_1d, sync_threads, thread_idx_x};
+use crate::phast::{self, DownArcs};
+
+/// `phast_clear`: every distance word infinite.
+///
+/// # Thread mapping
+/// One thread per word `i = blockIdx.x * blockDim.x + threadIdx.x`; threads
+/// with `i >= len` return.
+///
+/// # Safety
+/// `dist` holds `len` words.
+#[unsafe(no_mangle)]
+pub unsafe extern "ptx-kernel" fn phast_clear(dist: *const AtomicU32, len: u32) {
+    let i = index_1d() as usize;
+    if i < len as usize {
+        // SAFETY: as the caller guarantees.
+        let dist = unsafe { slice(dist, len as usize) };
+        phast::clear_item(dist, i);
+    }
+}
+
+/// `phast_scatter`: the upward searches' distances into `dist`.
+///
+/// # Thread mapping
+/// One thread per entry `i = blockIdx.x * blockDim.x + threadIdx.x`; threads
+/// with `i >= count` return.
+///
+/// # Safety
+/// `entries` holds `2 * count` words, pairs (index `< len`, distance) with
+/// distinct indices; `dist` holds `len` words.
+#[unsafe(no_mangle)]
+pub unsafe extern "ptx-kernel" fn phast_scatter(
+    entries: *const u32,
+    count: u32,
+    dist: *const AtomicU32,
+    len: u32,
+) {
+    let i = index_1d() as usize;
+    if i < count as usize {
+        // SAFETY: as the caller guarantees.
+        let (entries, dist) = unsafe {
+            (
+                slice(entries, 2 * count as usize),
+                slice(dist, len as usize),
+            )
+        };
+        phast::scatter_item(entries, dist, i);
+    }
+}
+
+/// `phast_rows`: the first `count` lanes of the sweep's distances as rows
+/// in graph order, `rows[lane * n + v]`.
+///
+/// # Thread mapping
+/// One thread per row word `i = blockIdx.x * blockDim.x + threadIdx.x`
+/// (lane `i / n`, graph vertex `i % n`); threads with `i >= count * n`
+/// return.
+///
+/// # Safety
+/// `position` holds `n` positions `< n`; `dist` holds `n * lanes` words,
+/// `rows` `count * n`; `count <= lanes`.
+#[unsafe(no_mangle)]
+pub unsafe extern "ptx-kernel" fn phast_rows(
+    dist: *const AtomicU32,
+    position: *const u32,
+    n: u32,
+    lanes: u32,
+    count: u32,
+    rows: *const AtomicU32,
+) {
+    let (n, lanes, count) = (n as usize, lanes as usize, count as usize);
+    let i = index_1d() as usize;
+    if i < count * n {
+        // SAFETY: as the caller guarantees.
+        let (dist, position, rows) = unsafe {
+            (
+                slice(dist, n * lanes),
+                slice(position, n),
+                slice(rows, count * n),
+            )
+        };
+        phast::row_item(dist, position, lanes, rows, i);
+    }
+}
+
+/// `phast_sweep`: the downward sweep of `lanes` sources over all `levels`
+/// levels. Block 0 runs the first `block_levels` (small) levels alone, with
+/// a block barrier after each; then the whole grid runs the others, with a
+/// grid barrier after each.
+///
+/// # Thread mapping
+/// Within a level of `size` vertices, item `i` (vertex `start + i / lanes`,
+/// lane `i % lanes`) goes to thread `i mod T` of the threads working on it
+/// (`T = blockDim.x` for block 0's levels, `gridDim.x * blockDim.x` for the
+/// grid's), which loop over `i < size * lanes` in steps of `T`.
+///
+/// # Safety
+/// - `offsets` holds `n + 1` words, `ends` and `weights` `m`, forming down
+///   arcs of a hierarchy (every arc of `v` from a vertex of an earlier level);
+///   `level_starts` holds `levels + 1` words, from 0 to `n`, increasing;
+///   `dist` holds `n * lanes` words; `block_levels <= levels`.
+/// - All blocks are resident at once (cooperative launch) and `barrier` is a
+///   zeroed grid barrier: see [`grid_sync`].
+#[allow(clippy::too_many_arguments)]
+#[unsafe(no_mangle)]
+pub unsafe extern "ptx-kernel" fn phast_sweep(
+    offsets: *const u32,
+    ends: *const u32,
+    weights: *const u32,
+    n: u32,
+    m: u32,
+    level_starts: *const u32,
+    levels: u32,
+    block_levels: u32,
+    lanes: u32,
+    dist: *const AtomicU32,
+    barrier: *const GridBarrier,
+) {
+    let (n, m, lanes) = (n as usize, m as usize, lanes as usize);
+    // SAFETY: as the caller guarantees.
+    let (down, level_starts, dist, barrier) = unsafe {
+        (
+            DownArcs {
+                offsets: slice(offsets, n + 1),
+                ends: slice(ends, m),
+                weights: slice(weights, m),
+            },
+            slice(level_starts, levels as usize + 1),
+            slice(dist, n * lanes),
+            &*barrier,
+        )
+    };
+    let level = |l: usize, first: usize, step: usize| {
+        let start = level_starts[l] as usize;
+        let items = (level_starts[l + 1] as usize - start) * lanes;
+        let mut item = first;
+        while item < items {
+            phast::sweep_item(down, dist, lanes, start, item);
+            item += step;
+        }
+    };
+    if block_idx_x() == 0 {
+        for l in 0..block_levels as usize {
+            level(l, thread_idx_x() as usize, block_dim_x() as usize);
+            sync_threads();
+        }
+    }
+    let threads = (grid_dim_x() * block_dim_x()) as usize;
+    for l in block_levels as usize..levels as usize {
+        // SAFETY: every thread of the grid calls it the same number of times
+        // (`levels - block_levels + 1`), from uniform control flow; resident
+        // blocks and a zeroed barrier as the caller guarantees.
+        unsafe { grid_sync(barrier) };
+        level(l, index_1d() as usize, threads);
+    }
+}

@@ -1,0 +1,103 @@
+//! PHAST's downward sweep over a contraction hierarchy, for several sources
+//! at once (the host's `sssp::ch` builds the hierarchy and runs the upward
+//! searches).
+//!
+//! Vertices are positions: the hierarchy's top level first, each level
+//! contiguous, and every down arc of a vertex comes from a higher one (a
+//! smaller position) of another level. The distances of `lanes` sources are
+//! interleaved, `dist[v * lanes + lane]`, so that one arc read serves every
+//! source and the threads of a warp read one contiguous row.
+//!
+//! A sweep item is one (vertex, source) pair: it takes the smaller of the
+//! vertex's upward distance (already in `dist`, or infinite) and the best of
+//! its down arcs. The items of a level only read rows of higher levels, so a
+//! level runs in parallel once the levels above it are final.
+
+use core::sync::atomic::AtomicU32;
+use core::sync::atomic::Ordering::Relaxed;
+
+use crate::distance::{INFINITY, Weight};
+
+/// The down arcs of a hierarchy, grouped by their lower vertex: arc `e` of
+/// `v` (`offsets[v] <= e < offsets[v + 1]`) comes from `ends[e]` with weight
+/// `weights[e]`.
+#[derive(Clone, Copy)]
+pub struct DownArcs<'a> {
+    /// Row offsets, `n + 1`.
+    pub offsets: &'a [u32],
+    /// The higher vertex of each arc.
+    pub ends: &'a [u32],
+    /// `u32` weight words.
+    pub weights: &'a [u32],
+}
+
+/// Item `item` of the level that starts at position `level_start`: vertex
+/// `level_start + item / lanes`, source lane `item % lanes`. The caller
+/// keeps `item` within the level.
+#[inline(always)]
+pub fn sweep_item(
+    down: DownArcs,
+    dist: &[AtomicU32],
+    lanes: usize,
+    level_start: usize,
+    item: usize,
+) {
+    let v = level_start + item / lanes;
+    let lane = item % lanes;
+    let mut best = dist[v * lanes + lane].load(Relaxed);
+    for e in down.offsets[v] as usize..down.offsets[v + 1] as usize {
+        let from = dist[down.ends[e] as usize * lanes + lane].load(Relaxed);
+        best = best.min(<u32 as Weight>::extend(from, down.weights[e]));
+    }
+    dist[v * lanes + lane].store(best, Relaxed);
+}
+
+/// Item `item` of a sweep's start: entry `item` of `entries`, a pair (index
+/// into `dist`, upward distance) of some source's upward search, is written
+/// into `dist`. No two entries of one sweep share an index.
+#[inline(always)]
+pub fn scatter_item(entries: &[u32], dist: &[AtomicU32], item: usize) {
+    dist[entries[2 * item] as usize].store(entries[2 * item + 1], Relaxed);
+}
+
+/// Item `item` of a sweep's result in graph order: `rows[item]`, the
+/// distance of graph vertex `v = item % n` from the source of lane
+/// `item / n`, read from the interleaved `dist` at `v`'s position. Rows come
+/// out contiguous, ready to copy to the host one tree after another.
+#[inline(always)]
+pub fn row_item(
+    dist: &[AtomicU32],
+    position: &[u32],
+    lanes: usize,
+    rows: &[AtomicU32],
+    item: usize,
+) {
+    let n = position.len();
+    let (lane, v) = (item / n, item % n);
+    rows[item].store(
+        dist[position[v] as usize * lanes + lane].load(Relaxed),
+        Relaxed,
+    );
+}
+
+/// Item `item` of a sweep's start: `dist[item]` becomes infinite.
+#[inline(always)]
+pub fn clear_item(dist: &[AtomicU32], item: usize) {
+    dist[item].store(INFINITY, Relaxed);
+}
+
+/// The leading levels (from the top) small enough for one block of
+/// `block_size` threads: at most `items_per_thread` items per thread each.
+/// A sweep runs these on one block with block barriers and the rest on the
+/// whole grid with grid barriers, which cost more.
+pub fn block_levels(
+    level_starts: &[u32],
+    lanes: usize,
+    block_size: usize,
+    items_per_thread: usize,
+) -> usize {
+    level_starts
+        .windows(2)
+        .take_while(|w| (w[1] - w[0]) as usize * lanes <= block_size * items_per_thread)
+        .count()
+}

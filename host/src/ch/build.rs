@@ -1,0 +1,514 @@
+//! Building a contraction hierarchy: contraction in independent-set rounds,
+//! in parallel.
+//!
+//! Each round:
+//! 1. every remaining vertex whose key (priority, then a hash of its id) is
+//!    smaller than the keys of all its remaining neighbours is selected; no
+//!    two selected vertices are adjacent;
+//! 2. each selected `v` is contracted in parallel: for every in-arc `u → v`
+//!    and out-arc `v → w`, a shortcut `u → w` through `v` is added unless a
+//!    *witness* search (Dijkstra from `u`, bounded in the arcs it scans, that
+//!    avoids every vertex selected this round) finds a path no longer. A
+//!    bounded search may miss a witness; then a needless shortcut is added,
+//!    which costs space, never correctness;
+//! 3. the selected vertices leave the graph: their remaining arcs become
+//!    their up arcs (out-arcs) and down arcs (in-arcs), shortcuts are merged
+//!    into their neighbours' lists (keeping the lighter of parallel arcs),
+//!    and the neighbours' priorities are recomputed.
+//!
+//! The priority is the usual one: twice the edge difference (shortcuts a
+//! contraction would add minus arcs it would remove), plus the contracted
+//! neighbours, plus the depth of the hierarchy under the vertex.
+
+use std::cell::RefCell;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+use std::sync::atomic::AtomicU64;
+use std::sync::atomic::Ordering::Relaxed;
+
+use gpu_kernels::distance::{INFINITY, SATURATED, Weight};
+use rayon::prelude::*;
+
+use super::index::{Arcs, Hierarchy, NO_MIDDLE, graph_checksum};
+use crate::graph::{Graph, WeightKind};
+use crate::{Error, Result};
+
+/// Knobs of [`build`]. The defaults are meant for every graph; none is tuned
+/// to a named one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BuildOptions {
+    /// Arcs a witness search scans at most when contracting (a bound in
+    /// arcs, not vertices, keeps searches in the dense top of the hierarchy
+    /// cheap).
+    pub witness_scanned: usize,
+    /// Arcs a witness search scans at most when estimating a priority.
+    pub priority_scanned: usize,
+    /// The build stops with [`Error::NoHierarchy`] when the shortcuts exceed
+    /// this many times the graph's arcs (plus its vertices): the graph has no
+    /// useful hierarchy.
+    pub max_shortcut_ratio: usize,
+    /// The build stops with [`Error::NoHierarchy`] when its witness searches
+    /// have scanned this many times the graph's arcs (plus its vertices): on
+    /// a graph without a hierarchy the remaining graph stays dense and every
+    /// round costs a pass of searches over it.
+    pub max_search_ratio: usize,
+}
+
+impl Default for BuildOptions {
+    fn default() -> Self {
+        BuildOptions {
+            witness_scanned: 3000,
+            priority_scanned: 300,
+            max_shortcut_ratio: 2,
+            max_search_ratio: 4000,
+        }
+    }
+}
+
+/// An arc of the remaining graph, in graph ids.
+#[derive(Clone, Copy, Debug)]
+struct Arc {
+    other: u32,
+    weight: u32,
+    middle: u32,
+}
+
+const REMAINING: u8 = 0;
+const SELECTED: u8 = 1;
+const CONTRACTED: u8 = 2;
+
+/// A shortcut `tail → head` through `middle`.
+#[derive(Clone, Copy, Debug)]
+struct Shortcut {
+    tail: u32,
+    head: u32,
+    weight: u32,
+    middle: u32,
+}
+
+/// The graph during contraction: out- and in-arcs of every vertex. A
+/// contracted vertex's lists are frozen: its up and down arcs.
+struct Remaining {
+    out: Vec<Vec<Arc>>,
+    inn: Vec<Vec<Arc>>,
+    state: Vec<u8>,
+    /// Arcs scanned by witness searches so far.
+    scanned: AtomicU64,
+}
+
+/// A witness search's scratch: distances of the vertices it reached.
+#[derive(Default)]
+struct Scratch {
+    dist: Vec<u32>,
+    touched: Vec<u32>,
+    heap: BinaryHeap<Reverse<(u32, u32)>>,
+}
+
+thread_local! {
+    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+}
+
+impl Remaining {
+    fn from_graph(graph: &Graph) -> Remaining {
+        let n = graph.num_vertices();
+        let csr = graph.csr();
+        let mut out: Vec<Vec<Arc>> = (0..n)
+            .into_par_iter()
+            .map(|u| {
+                let mut arcs: Vec<Arc> = csr
+                    .edges(u)
+                    .filter(|&(v, _)| v != u)
+                    .map(|(v, w)| Arc {
+                        other: v as u32,
+                        weight: w,
+                        middle: NO_MIDDLE,
+                    })
+                    .collect();
+                keep_lightest(&mut arcs);
+                arcs
+            })
+            .collect();
+        let mut inn: Vec<Vec<Arc>> = vec![Vec::new(); n];
+        for (u, arcs) in out.iter().enumerate() {
+            for a in arcs {
+                inn[a.other as usize].push(Arc {
+                    other: u as u32,
+                    ..*a
+                });
+            }
+        }
+        out.shrink_to_fit();
+        Remaining {
+            out,
+            inn,
+            state: vec![REMAINING; n],
+            scanned: AtomicU64::new(0),
+        }
+    }
+
+    fn degree(&self, v: usize) -> usize {
+        self.out[v].len() + self.inn[v].len()
+    }
+
+    /// Distances from `source` in the remaining graph without `avoid` and the
+    /// vertices selected this round (when `skip_selected`), settling at most
+    /// no vertex beyond `bound` and no vertex once `limit` arcs are scanned;
+    /// left in `scratch.dist`.
+    fn witness_search<W: Weight>(
+        &self,
+        scratch: &mut Scratch,
+        source: u32,
+        avoid: u32,
+        bound: u32,
+        limit: usize,
+    ) {
+        let Scratch {
+            dist,
+            touched,
+            heap,
+        } = scratch;
+        if dist.len() < self.out.len() {
+            dist.resize(self.out.len(), INFINITY);
+        }
+        for &v in touched.iter() {
+            dist[v as usize] = INFINITY;
+        }
+        touched.clear();
+        heap.clear();
+        dist[source as usize] = 0;
+        touched.push(source);
+        heap.push(Reverse((0, source)));
+        let mut scanned = 0;
+        while let Some(Reverse((d, u))) = heap.pop() {
+            if d > dist[u as usize] {
+                continue;
+            }
+            if d > bound || scanned >= limit as u64 {
+                break;
+            }
+            scanned += self.out[u as usize].len() as u64;
+            for a in &self.out[u as usize] {
+                let x = a.other;
+                if x == avoid || self.state[x as usize] != REMAINING {
+                    continue;
+                }
+                let candidate = W::extend(d, a.weight);
+                if candidate < dist[x as usize] {
+                    if dist[x as usize] == INFINITY {
+                        touched.push(x);
+                    }
+                    dist[x as usize] = candidate;
+                    heap.push(Reverse((candidate, x)));
+                }
+            }
+        }
+        self.scanned.fetch_add(scanned, Relaxed);
+    }
+
+    /// The shortcuts that contracting `v` needs (`emit` gets each), or the
+    /// overflow of a shortcut's weight.
+    fn shortcuts<W: Weight>(
+        &self,
+        v: usize,
+        limit: usize,
+        mut emit: impl FnMut(Shortcut),
+    ) -> Result<(), ()> {
+        let outs = &self.out[v];
+        if outs.is_empty() {
+            return Ok(());
+        }
+        SCRATCH.with_borrow_mut(|scratch| {
+            for a in &self.inn[v] {
+                let mut bound = 0;
+                for b in outs.iter().filter(|b| b.other != a.other) {
+                    let via = W::extend(a.weight, b.weight);
+                    if via >= SATURATED {
+                        return Err(());
+                    }
+                    bound = bound.max(via);
+                }
+                if outs.iter().all(|b| b.other == a.other) {
+                    continue;
+                }
+                self.witness_search::<W>(scratch, a.other, v as u32, bound, limit);
+                for b in outs.iter().filter(|b| b.other != a.other) {
+                    let via = W::extend(a.weight, b.weight);
+                    if scratch.dist[b.other as usize] > via {
+                        emit(Shortcut {
+                            tail: a.other,
+                            head: b.other,
+                            weight: via,
+                            middle: v as u32,
+                        });
+                    }
+                }
+            }
+            Ok(())
+        })
+    }
+
+    fn priority<W: Weight>(&self, v: usize, limit: usize, contracted: u32, depth: u32) -> i64 {
+        let mut added = 0i64;
+        let pairs = self.out[v].len() * self.inn[v].len();
+        if pairs > 10_000 {
+            // Too dense to simulate cheaply: assume every pair needs one.
+            added = pairs as i64;
+        } else if self.shortcuts::<W>(v, limit, |_| added += 1).is_err() {
+            added = pairs as i64;
+        }
+        2 * (added - self.degree(v) as i64) + contracted as i64 + depth as i64
+    }
+}
+
+/// Sorts arcs by their other endpoint and keeps the lightest of parallel ones.
+fn keep_lightest(arcs: &mut Vec<Arc>) {
+    arcs.sort_unstable_by_key(|a| (a.other, a.weight));
+    arcs.dedup_by_key(|a| a.other);
+}
+
+/// Adds `arc` to `arcs`, or lowers the weight of the parallel arc already there.
+fn merge(arcs: &mut Vec<Arc>, arc: Arc) {
+    match arcs.iter_mut().find(|a| a.other == arc.other) {
+        Some(a) if arc.weight < a.weight => *a = arc,
+        Some(_) => {}
+        None => arcs.push(arc),
+    }
+}
+
+/// A hash of a vertex id, the tie-break between equal priorities.
+fn mix(v: u32) -> u64 {
+    let mut x = v as u64 ^ 0x9e37_79b9_7f4a_7c15;
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
+}
+
+/// Builds the contraction hierarchy of `graph` (see the module
+/// documentation). Errors: [`Error::NoHierarchy`] when contraction goes
+/// beyond [`BuildOptions`]' bounds, [`Error::DistanceOverflow`] when a
+/// shortcut's weight does not fit a distance word, and
+/// [`Error::InvalidArgument`] for `f32` weights: a shortcut adds two weights
+/// before the path's distance does, and `f32` sums round differently in
+/// another order, so the index's distances would not be the other solvers'
+/// bit for bit.
+pub fn build(graph: &Graph, options: &BuildOptions) -> Result<Hierarchy> {
+    if graph.weight_kind() != WeightKind::U32 {
+        return Err(Error::InvalidArgument(format!(
+            "contraction-hierarchy indexes take integer (u32) weights, and this graph has {} \
+             weights (shortcuts would round f32 sums in another order than every other solver)",
+            graph.weight_kind().name()
+        )));
+    }
+    build_typed::<u32>(graph, options)
+}
+
+fn build_typed<W: Weight>(graph: &Graph, options: &BuildOptions) -> Result<Hierarchy> {
+    let n = graph.num_vertices();
+    let mut g = Remaining::from_graph(graph);
+    let size = (graph.num_edges() + n) as u64;
+    let max_shortcuts = options.max_shortcut_ratio.saturating_mul(size as usize);
+    let max_scanned = (options.max_search_ratio as u64).saturating_mul(size);
+    let mut contracted_neighbours = vec![0u32; n];
+    let mut depth = vec![0u32; n];
+    let mut level = vec![0u32; n];
+    let mut priority: Vec<i64> = (0..n)
+        .into_par_iter()
+        .map(|v| g.priority::<W>(v, options.priority_scanned, 0, 0))
+        .collect();
+    let mut remaining: Vec<u32> = (0..n as u32).collect();
+    let mut shortcut_count = 0usize;
+    let mut round = 0u32;
+    let mut affected = vec![false; n];
+    while !remaining.is_empty() {
+        let key = |v: u32| (priority[v as usize], mix(v));
+        let selected: Vec<u32> = remaining
+            .par_iter()
+            .copied()
+            .filter(|&v| {
+                let k = key(v);
+                let vi = v as usize;
+                g.out[vi].iter().chain(&g.inn[vi]).all(|a| k < key(a.other))
+            })
+            .collect();
+        for &v in &selected {
+            g.state[v as usize] = SELECTED;
+        }
+        let per_vertex: Vec<Vec<Shortcut>> = selected
+            .par_iter()
+            .map(|&v| {
+                let mut found = Vec::new();
+                g.shortcuts::<W>(v as usize, options.witness_scanned, |s| found.push(s))
+                    .map(|()| found)
+                    .map_err(|()| v)
+            })
+            .collect::<Result<_, u32>>()
+            .map_err(|v| shortcut_overflow::<W>(v as usize))?;
+        let shortcuts: Vec<Shortcut> = per_vertex.into_iter().flatten().collect();
+        shortcut_count += shortcuts.len();
+        let scanned = g.scanned.load(Relaxed);
+        let too_much = if shortcut_count > max_shortcuts {
+            Some(format!("added {shortcut_count} shortcuts"))
+        } else if scanned > max_scanned {
+            Some(format!("scanned {scanned} arcs in witness searches"))
+        } else {
+            None
+        };
+        if let Some(what) = too_much {
+            return Err(Error::NoHierarchy(format!(
+                "after {round} rounds ({} of {n} vertices contracted) contraction has {what}, \
+                 beyond the bound for a graph of {} arcs and {n} vertices; graphs without a \
+                 hierarchy (social, web, Kronecker) are solved without an index",
+                n - remaining.len(),
+                graph.num_edges()
+            )));
+        }
+        for &v in &selected {
+            let vi = v as usize;
+            g.state[vi] = CONTRACTED;
+            level[vi] = round;
+            for a in g.out[vi].iter().chain(&g.inn[vi]) {
+                let x = a.other as usize;
+                contracted_neighbours[x] += 1;
+                depth[x] = depth[x].max(depth[vi] + 1);
+                affected[x] = true;
+            }
+        }
+        apply_shortcuts(&mut g, &affected, &shortcuts);
+        remaining.retain(|&v| g.state[v as usize] == REMAINING);
+        let changed: Vec<(u32, i64)> = remaining
+            .par_iter()
+            .filter(|&&v| affected[v as usize])
+            .map(|&v| {
+                let vi = v as usize;
+                let p = g.priority::<W>(
+                    vi,
+                    options.priority_scanned,
+                    contracted_neighbours[vi],
+                    depth[vi],
+                );
+                (v, p)
+            })
+            .collect();
+        for (v, p) in changed {
+            priority[v as usize] = p;
+            affected[v as usize] = false;
+        }
+        for a in selected
+            .iter()
+            .flat_map(|&v| g.out[v as usize].iter().chain(&g.inn[v as usize]))
+        {
+            affected[a.other as usize] = false;
+        }
+        round += 1;
+    }
+    Ok(assemble(graph, g, &level, round))
+}
+
+/// Removes the contracted vertices from their neighbours' lists and merges
+/// the shortcuts in, in parallel over the affected vertices.
+fn apply_shortcuts(g: &mut Remaining, affected: &[bool], shortcuts: &[Shortcut]) {
+    let mut by_tail: Vec<Shortcut> = shortcuts.to_vec();
+    by_tail.par_sort_unstable_by_key(|s| s.tail);
+    let mut by_head: Vec<Shortcut> = shortcuts.to_vec();
+    by_head.par_sort_unstable_by_key(|s| s.head);
+    let state = &g.state;
+    let group = |sorted: &'_ [Shortcut], key: fn(&Shortcut) -> u32, v: u32| {
+        let start = sorted.partition_point(|s| key(s) < v);
+        let end = sorted.partition_point(|s| key(s) <= v);
+        start..end
+    };
+    let update = |lists: &mut Vec<Vec<Arc>>, sorted: &[Shortcut], outgoing: bool| {
+        lists.par_iter_mut().enumerate().for_each(|(v, arcs)| {
+            if !affected[v] || state[v] != REMAINING {
+                return;
+            }
+            arcs.retain(|a| state[a.other as usize] == REMAINING);
+            let key: fn(&Shortcut) -> u32 = if outgoing { |s| s.tail } else { |s| s.head };
+            for s in &sorted[group(sorted, key, v as u32)] {
+                let other = if outgoing { s.head } else { s.tail };
+                merge(
+                    arcs,
+                    Arc {
+                        other,
+                        weight: s.weight,
+                        middle: s.middle,
+                    },
+                );
+            }
+        });
+    };
+    update(&mut g.out, &by_tail, true);
+    update(&mut g.inn, &by_head, false);
+}
+
+fn shortcut_overflow<W: Weight>(v: usize) -> Error {
+    Error::DistanceOverflow {
+        vertex: v,
+        count: 1,
+        weight_type: "u32",
+        max: format!("{}", W::to_f64(W::MAX_DISTANCE)),
+    }
+}
+
+/// The index: positions by level (the last round first), arcs renumbered.
+fn assemble(graph: &Graph, g: Remaining, level: &[u32], rounds: u32) -> Hierarchy {
+    let n = level.len();
+    let mut vertex: Vec<u32> = (0..n as u32).collect();
+    // The top level first; within a level, graph order (files often have
+    // locality that the sweep then keeps).
+    vertex.sort_by_key(|&v| (Reverse(level[v as usize]), v));
+    let mut position = vec![0u32; n];
+    for (p, &v) in vertex.iter().enumerate() {
+        position[v as usize] = p as u32;
+    }
+    let mut level_starts: Vec<u32> = Vec::with_capacity(rounds as usize + 1);
+    for (p, &v) in vertex.iter().enumerate() {
+        if p == 0 || level[v as usize] != level[vertex[p - 1] as usize] {
+            level_starts.push(p as u32);
+        }
+    }
+    level_starts.push(n as u32);
+    if n == 0 {
+        level_starts = vec![0];
+    }
+    let arcs = |lists: &[Vec<Arc>]| {
+        let rows: Vec<Vec<(u32, u32, u32)>> = vertex
+            .par_iter()
+            .map(|&v| {
+                let mut row: Vec<(u32, u32, u32)> = lists[v as usize]
+                    .iter()
+                    .map(|a| {
+                        let middle = if a.middle == NO_MIDDLE {
+                            NO_MIDDLE
+                        } else {
+                            position[a.middle as usize]
+                        };
+                        (position[a.other as usize], a.weight, middle)
+                    })
+                    .collect();
+                row.sort_unstable();
+                row
+            })
+            .collect();
+        let mut result = Arcs::default();
+        result.offsets.push(0);
+        for row in rows {
+            for (end, weight, middle) in row {
+                result.ends.push(end);
+                result.weights.push(weight);
+                result.middles.push(middle);
+            }
+            result.offsets.push(result.ends.len() as u32);
+        }
+        result
+    };
+    Hierarchy {
+        weight_kind: graph.weight_kind(),
+        graph_checksum: graph_checksum(graph),
+        up: arcs(&g.out),
+        down: arcs(&g.inn),
+        position,
+        vertex,
+        level_starts,
+    }
+}

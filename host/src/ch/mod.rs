@@ -1,0 +1,27 @@
+//! Contraction hierarchies (CH) for road networks: an index built once per
+//! graph, after which a whole shortest-path tree is one upward search plus one
+//! sweep over the vertices in rank order (PHAST, Delling et al., IPDPS 2011),
+//! and a point-to-point query or a many-to-many table touches only a few
+//! hundred vertices per endpoint.
+//!
+//! - [`build`]: contraction in independent-set rounds, in parallel (rayon):
+//!   every round contracts vertices no two of which are adjacent, so the
+//!   vertices of one round form one *level* with no arcs inside it;
+//! - [`Hierarchy`] ([`index`]): the index, its vertices renumbered by level
+//!   (the top level first), its file (`host preprocess`);
+//! - [`phast`]: trees on the CPU; [`crate::gpu::phast`] on the GPU;
+//! - [`query`]: upward searches, point-to-point queries with their paths
+//!   unpacked, and many-to-many tables.
+//!
+//! Graphs without a hierarchy (social, web, Kronecker: contraction adds
+//! shortcuts without end) stop [`build`] with [`crate::Error::NoHierarchy`].
+
+pub mod build;
+pub mod index;
+pub mod phast;
+pub mod query;
+pub mod trees;
+
+pub use build::{BuildOptions, build};
+pub use index::{Arcs, Hierarchy, NO_MIDDLE};
+pub use trees::{TreeSolver, TreeTimes};

@@ -1,0 +1,71 @@
+//! Shortest-path trees from a hierarchy on the CPU (PHAST): the upward search
+//! from the source, then one sweep over the positions in increasing order
+//! that takes, for each vertex, the smaller of its upward distance and the
+//! best of its down arcs. A down arc comes from a higher vertex, whose
+//! distance the sweep has already made final.
+//!
+//! Each thread sweeps [`CPU_LANES`] sources at once, their distances
+//! interleaved (`dist[v * lanes + lane]`), so that one read of an arc serves
+//! them all and their distances share cache lines; threads take such batches
+//! in parallel.
+
+use gpu_kernels::distance::{INFINITY, Weight};
+use rayon::prelude::*;
+
+use super::index::Hierarchy;
+use super::query::upward_search;
+
+/// Sources one CPU thread sweeps together: 8 distances fill 32 bytes, half a
+/// cache line.
+pub const CPU_LANES: usize = 8;
+
+/// The distance words from graph vertex `source` to every graph vertex.
+pub fn tree(h: &Hierarchy, source: usize) -> Vec<u32> {
+    trees(h, &[source]).pop().unwrap_or_default()
+}
+
+/// [`tree`] for every source: batches of [`CPU_LANES`] in parallel.
+pub fn trees(h: &Hierarchy, sources: &[usize]) -> Vec<Vec<u32>> {
+    sources
+        .par_chunks(CPU_LANES)
+        .flat_map_iter(|batch| {
+            let mut dist = vec![INFINITY; h.num_vertices() * batch.len()];
+            sweep_batch(h, batch, &mut dist);
+            (0..batch.len())
+                .map(move |lane| {
+                    let lanes = batch.len();
+                    h.position
+                        .iter()
+                        .map(|&p| dist[p as usize * lanes + lane])
+                        .collect::<Vec<u32>>()
+                })
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+/// The trees of `sources` (graph vertices) into `dist` (all infinite,
+/// `n * sources.len()` words), interleaved by position.
+fn sweep_batch(h: &Hierarchy, sources: &[usize], dist: &mut [u32]) {
+    let lanes = sources.len();
+    for (lane, &s) in sources.iter().enumerate() {
+        let space = upward_search::<u32>(&h.up, h.position[s]);
+        for (&v, &d) in space.vertices.iter().zip(&space.dist) {
+            dist[v as usize * lanes + lane] = d;
+        }
+    }
+    let down = &h.down;
+    let mut best = [INFINITY; CPU_LANES];
+    for v in 0..h.num_vertices() {
+        let row = v * lanes;
+        best[..lanes].copy_from_slice(&dist[row..row + lanes]);
+        for e in down.range(v) {
+            let from = down.ends[e] as usize * lanes;
+            let w = down.weights[e];
+            for (b, &d) in best[..lanes].iter_mut().zip(&dist[from..from + lanes]) {
+                *b = (*b).min(<u32 as Weight>::extend(d, w));
+            }
+        }
+        dist[row..row + lanes].copy_from_slice(&best[..lanes]);
+    }
+}

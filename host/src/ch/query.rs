@@ -1,0 +1,236 @@
+//! Searches in a hierarchy: upward searches, point-to-point queries with
+//! their paths unpacked to graph arcs, and many-to-many tables (the bucket
+//! method: a backward upward search from every target leaves its distances
+//! in buckets at the vertices it reaches, then a forward upward search from
+//! every source scans the buckets of the vertices it reaches).
+//!
+//! Vertices here are positions (see [`super::index`]) unless a function says
+//! it takes graph vertices.
+
+use std::cell::RefCell;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use gpu_kernels::distance::{INFINITY, Weight};
+use rayon::prelude::*;
+
+use super::index::{Arcs, Hierarchy, NO_MIDDLE};
+use crate::{Error, Result};
+
+/// The vertices an upward search reached, with their distances and the arc
+/// that reached each (`(lower vertex, arc index)`, `(u32::MAX, u32::MAX)` for
+/// the start).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SearchSpace {
+    /// Reached positions, in the order they were settled.
+    pub vertices: Vec<u32>,
+    /// Their distances from (or, backward, to) the start.
+    pub dist: Vec<u32>,
+    /// The arc that reached each.
+    pub via: Vec<(u32, u32)>,
+}
+
+#[derive(Default)]
+struct Scratch {
+    dist: Vec<u32>,
+    via: Vec<(u32, u32)>,
+    touched: Vec<u32>,
+    heap: BinaryHeap<Reverse<(u32, u32)>>,
+}
+
+thread_local! {
+    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+}
+
+/// Dijkstra from position `start` over `arcs` (always towards higher
+/// vertices): with [`Hierarchy::up`] the forward upward search of a source,
+/// with [`Hierarchy::down`] the backward upward search of a target.
+pub fn upward_search<W: Weight>(arcs: &Arcs, start: u32) -> SearchSpace {
+    let n = arcs.offsets.len() - 1;
+    SCRATCH.with_borrow_mut(|s| {
+        if s.dist.len() < n {
+            s.dist.resize(n, INFINITY);
+            s.via.resize(n, (u32::MAX, u32::MAX));
+        }
+        for &v in &s.touched {
+            s.dist[v as usize] = INFINITY;
+        }
+        s.touched.clear();
+        s.heap.clear();
+        let mut space = SearchSpace::default();
+        s.dist[start as usize] = 0;
+        s.via[start as usize] = (u32::MAX, u32::MAX);
+        s.touched.push(start);
+        s.heap.push(Reverse((0, start)));
+        while let Some(Reverse((d, v))) = s.heap.pop() {
+            if d > s.dist[v as usize] {
+                continue;
+            }
+            space.vertices.push(v);
+            space.dist.push(d);
+            space.via.push(s.via[v as usize]);
+            for e in arcs.range(v as usize) {
+                let u = arcs.ends[e];
+                let candidate = W::extend(d, arcs.weights[e]);
+                if candidate < s.dist[u as usize] {
+                    if s.dist[u as usize] == INFINITY {
+                        s.touched.push(u);
+                    }
+                    s.dist[u as usize] = candidate;
+                    s.via[u as usize] = (v, e as u32);
+                    s.heap.push(Reverse((candidate, u)));
+                }
+            }
+        }
+        space
+    })
+}
+
+impl SearchSpace {
+    /// The arcs from the start to the reached vertex at index `i` of
+    /// [`SearchSpace::vertices`], as `(lower vertex, arc index)`, start first.
+    fn arcs_to(&self, i: usize) -> Vec<(u32, u32)> {
+        let index_of: std::collections::HashMap<u32, usize> = self
+            .vertices
+            .iter()
+            .enumerate()
+            .map(|(i, &v)| (v, i))
+            .collect();
+        let mut arcs = Vec::new();
+        let mut at = i;
+        while self.via[at].0 != u32::MAX {
+            arcs.push(self.via[at]);
+            at = index_of[&self.via[at].0];
+        }
+        arcs.reverse();
+        arcs
+    }
+}
+
+/// The graph path of the arc `a → b` through `middle` (a shortcut, or an arc
+/// of the graph with [`NO_MIDDLE`]): the positions after `a`, up to `b`.
+/// A shortcut `a → b` through `m` is `a → m` (a down arc of `m`) then
+/// `m → b` (an up arc of `m`).
+pub fn unpack(h: &Hierarchy, a: u32, b: u32, middle: u32, path: &mut Vec<u32>) -> Result<()> {
+    let mut stack = vec![(a, b, middle)];
+    while let Some((a, b, m)) = stack.pop() {
+        if m == NO_MIDDLE {
+            path.push(b);
+            continue;
+        }
+        let missing = || Error::Internal(format!("shortcut {a} → {b} through {m} has no halves"));
+        let first = h.down.find(m as usize, a).ok_or_else(missing)?;
+        let second = h.up.find(m as usize, b).ok_or_else(missing)?;
+        stack.push((m, b, h.up.middles[second]));
+        stack.push((a, m, h.down.middles[first]));
+    }
+    Ok(())
+}
+
+/// A point-to-point query between graph vertices: the distance word and the
+/// path (graph vertices, `source` first), or `None` when `target` is
+/// unreachable.
+pub fn point_to_point(
+    h: &Hierarchy,
+    source: usize,
+    target: usize,
+) -> Result<Option<(u32, Vec<usize>)>> {
+    point_to_point_typed::<u32>(h, source, target)
+}
+
+fn point_to_point_typed<W: Weight>(
+    h: &Hierarchy,
+    source: usize,
+    target: usize,
+) -> Result<Option<(u32, Vec<usize>)>> {
+    let (s, t) = (h.position[source], h.position[target]);
+    let forward = upward_search::<W>(&h.up, s);
+    let backward = upward_search::<W>(&h.down, t);
+    let at: std::collections::HashMap<u32, usize> = backward
+        .vertices
+        .iter()
+        .enumerate()
+        .map(|(i, &v)| (v, i))
+        .collect();
+    let best = forward
+        .vertices
+        .iter()
+        .enumerate()
+        .filter_map(|(i, v)| {
+            let j = *at.get(v)?;
+            Some((W::extend(forward.dist[i], backward.dist[j]), i, j))
+        })
+        .min();
+    let Some((dist, i, j)) = best else {
+        return Ok(None);
+    };
+    let mut path = vec![s];
+    for (lower, e) in forward.arcs_to(i) {
+        let e = e as usize;
+        unpack(h, lower, h.up.ends[e], h.up.middles[e], &mut path)?;
+    }
+    // Backward arcs, from the meeting vertex down to the target: each `(x, e)`
+    // is the graph arc `ends[e] → x` of `x`'s down list.
+    for (lower, e) in backward.arcs_to(j).into_iter().rev() {
+        let e = e as usize;
+        unpack(h, h.down.ends[e], lower, h.down.middles[e], &mut path)?;
+    }
+    let path = path
+        .into_iter()
+        .map(|p| h.vertex[p as usize] as usize)
+        .collect();
+    Ok(Some((dist, path)))
+}
+
+/// The `sources.len() × targets.len()` distance words between graph
+/// vertices, row-major (one row per source), [`INFINITY`] where unreachable.
+pub fn table(h: &Hierarchy, sources: &[usize], targets: &[usize]) -> Vec<u32> {
+    table_typed::<u32>(h, sources, targets)
+}
+
+fn table_typed<W: Weight>(h: &Hierarchy, sources: &[usize], targets: &[usize]) -> Vec<u32> {
+    let n = h.num_vertices();
+    let spaces: Vec<SearchSpace> = targets
+        .par_iter()
+        .map(|&t| upward_search::<W>(&h.down, h.position[t]))
+        .collect();
+    // Buckets: for each vertex, the (target index, distance to it) pairs.
+    let mut offsets = vec![0u32; n + 1];
+    for space in &spaces {
+        for &v in &space.vertices {
+            offsets[v as usize + 1] += 1;
+        }
+    }
+    for v in 0..n {
+        offsets[v + 1] += offsets[v];
+    }
+    let mut fill = offsets.clone();
+    let mut entries = vec![(0u32, 0u32); offsets[n] as usize];
+    for (j, space) in spaces.iter().enumerate() {
+        for (&v, &d) in space.vertices.iter().zip(&space.dist) {
+            entries[fill[v as usize] as usize] = (j as u32, d);
+            fill[v as usize] += 1;
+        }
+    }
+    let width = targets.len();
+    let mut rows = vec![INFINITY; sources.len() * width];
+    if width == 0 {
+        return rows;
+    }
+    rows.par_chunks_mut(width)
+        .zip(sources)
+        .for_each(|(row, &s)| {
+            let forward = upward_search::<W>(&h.up, h.position[s]);
+            for (&v, &df) in forward.vertices.iter().zip(&forward.dist) {
+                let bucket =
+                    &entries[offsets[v as usize] as usize..offsets[v as usize + 1] as usize];
+                for &(j, db) in bucket {
+                    let d = W::extend(df, db);
+                    if d < row[j as usize] {
+                        row[j as usize] = d;
+                    }
+                }
+            }
+        });
+    rows
+}

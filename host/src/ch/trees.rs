@@ -1,0 +1,124 @@
+//! Trees from an index for many sources, on the GPU in batches
+//! ([`crate::gpu::phast`]) or on the CPU ([`super::phast`]): what
+//! `--index` runs, with the same rows as a solve without the index.
+
+use std::time::Instant;
+
+use super::index::Hierarchy;
+use crate::algorithms::Device;
+use crate::gpu::phast::{DEFAULT_LANES, GpuPhast};
+use crate::solver::{SourceSolution, Stop, Timer, Timing};
+use crate::{Result, Solver};
+
+/// Trees from one hierarchy on the solver's device.
+pub struct TreeSolver<'a> {
+    hierarchy: &'a Hierarchy,
+    gpu: Option<GpuPhast<'a>>,
+    prepare_ms: Option<f64>,
+}
+
+/// Where the time of [`TreeSolver::solve`] went, summed over its timed runs.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct TreeTimes {
+    /// Trees computed (sources × timed runs).
+    pub trees: usize,
+    /// All of it, host clock, ms.
+    pub total_ms: f64,
+    /// The upward searches (GPU path; on the CPU they are part of the trees), ms.
+    pub search_ms: f64,
+    /// The sweeps on the GPU with their uploads (CUDA events), ms.
+    pub sweep_ms: f64,
+}
+
+impl<'a> TreeSolver<'a> {
+    /// Trees from `hierarchy` on the GPU of `solver` in batches of `lanes`
+    /// sources (default [`DEFAULT_LANES`]), or on the CPU when it has none.
+    pub fn new(solver: &'a Solver, hierarchy: &'a Hierarchy, lanes: Option<u32>) -> Result<Self> {
+        let start = Instant::now();
+        let gpu = match solver.gpu() {
+            Some(gpu) => {
+                let phast = GpuPhast::new(gpu, hierarchy, lanes.unwrap_or(DEFAULT_LANES))?;
+                gpu.synchronize()?;
+                Some(phast)
+            }
+            None => None,
+        };
+        Ok(TreeSolver {
+            hierarchy,
+            prepare_ms: gpu.as_ref().map(|_| start.elapsed().as_secs_f64() * 1e3),
+            gpu,
+        })
+    }
+
+    /// Where the trees run.
+    pub fn device(&self) -> Device {
+        if self.gpu.is_some() {
+            Device::Gpu
+        } else {
+            Device::Cpu
+        }
+    }
+
+    /// The GPU's batch size and levels swept by one block, of all levels.
+    pub fn gpu_shape(&self) -> Option<(usize, (u32, u32))> {
+        self.gpu.as_ref().map(|g| (g.lanes(), g.block_levels()))
+    }
+
+    /// Upload time of the GPU state, ms.
+    pub fn prepare_ms(&self) -> Option<f64> {
+        self.prepare_ms
+    }
+
+    /// The trees of `sources` (graph vertices, checked by the caller), each
+    /// run `timing.warmup` untimed and `timing.runs` timed times, within
+    /// `stop` (applied to the finished trees). A row's times are its batch's
+    /// times divided by the batch's sources.
+    pub fn solve(
+        &mut self,
+        sources: &[usize],
+        stop: Stop,
+        timing: Timing,
+    ) -> Result<(Vec<SourceSolution>, TreeTimes)> {
+        let h = self.hierarchy;
+        let batch = self
+            .gpu
+            .as_ref()
+            .map_or(sources.len().max(1), |g| g.lanes());
+        let mut rows = Vec::with_capacity(sources.len());
+        let mut times = TreeTimes::default();
+        for chunk in sources.chunks(batch) {
+            let mut chunk_times = Vec::with_capacity(timing.runs as usize);
+            let mut dist = Vec::new();
+            for run in 0..timing.warmup + timing.runs {
+                let start = Instant::now();
+                let (batch_times, trees) = match &mut self.gpu {
+                    Some(gpu) => {
+                        let t = gpu.run(h, chunk)?;
+                        (t, gpu.download(chunk.len())?)
+                    }
+                    None => (Default::default(), super::phast::trees(h, chunk)),
+                };
+                let ms = start.elapsed().as_secs_f64() * 1e3;
+                if run >= timing.warmup {
+                    chunk_times.push(ms / chunk.len() as f64);
+                    times.trees += chunk.len();
+                    times.total_ms += ms;
+                    times.search_ms += batch_times.search_ms;
+                    times.sweep_ms += batch_times.sweep_ms;
+                }
+                dist = trees;
+            }
+            for (&source, mut d) in chunk.iter().zip(dist) {
+                stop.apply(&mut d);
+                rows.push(SourceSolution::new(
+                    source,
+                    d,
+                    chunk_times.clone(),
+                    Timer::Host,
+                    h.weight_kind,
+                ));
+            }
+        }
+        Ok((rows, times))
+    }
+}

@@ -1,0 +1,78 @@
+//! `host preprocess --graph G --output G.ch`: builds a contraction-hierarchy
+//! index of a graph ([`sssp::ch`]) and writes it.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use clap::Args;
+use sssp::Result;
+use sssp::ch::{BuildOptions, build};
+use sssp::formats;
+
+use super::{FormatArg, WeightsArg};
+
+#[derive(Debug, Args)]
+pub struct PreprocessArgs {
+    /// The graph, in any input format (as for solving).
+    #[arg(long)]
+    graph: PathBuf,
+    /// The index file to write.
+    #[arg(long, short)]
+    output: PathBuf,
+    /// The graph's format, instead of guessing it from the extension.
+    #[arg(long, value_enum)]
+    format: Option<FormatArg>,
+    /// Read a text graph's weights as this type (indexes take u32 weights).
+    #[arg(long, value_enum)]
+    weights: Option<WeightsArg>,
+    /// Read every arc in both directions (then solve with --undirected too).
+    #[arg(long)]
+    undirected: bool,
+    /// Every weight 1 (then solve with --unweighted too).
+    #[arg(long)]
+    unweighted: bool,
+}
+
+pub fn run(args: &PreprocessArgs) -> Result<()> {
+    let start = Instant::now();
+    let loaded = formats::load_with(
+        &args.graph,
+        args.format.map(Into::into),
+        super::load_options(args.weights),
+        &mut |_| {},
+    )?;
+    let mut graph = loaded.graph()?;
+    if args.undirected {
+        graph = graph.undirected()?;
+    }
+    if args.unweighted {
+        graph = graph.unweighted()?;
+    }
+    println!("graph        {}", args.graph.display());
+    println!("vertices     {}", graph.num_vertices());
+    println!("edges        {}", graph.num_edges());
+    println!("load         {:.1} ms", start.elapsed().as_secs_f64() * 1e3);
+    let start = Instant::now();
+    let hierarchy = build(&graph, &BuildOptions::default())?;
+    let build_ms = start.elapsed().as_secs_f64() * 1e3;
+    hierarchy.save(&args.output)?;
+    let graph_bytes = 4 * (graph.offsets().len() + 2 * graph.num_edges());
+    println!(
+        "build        {build_ms:.1} ms ({} threads)",
+        rayon::current_num_threads()
+    );
+    println!("levels       {}", hierarchy.num_levels());
+    println!(
+        "arcs         {} up, {} down, {} of them shortcuts",
+        hierarchy.up.len(),
+        hierarchy.down.len(),
+        hierarchy.num_shortcuts()
+    );
+    println!(
+        "index        {} ({} bytes, {:.2}× the graph's CSR)",
+        args.output.display(),
+        hierarchy.size_bytes(),
+        hierarchy.size_bytes() as f64 / graph_bytes.max(1) as f64
+    );
+    Ok(())
+}

@@ -1,0 +1,220 @@
+//! The kernels of the PHAST sweep, one method each.
+
+use std::sync::Arc;
+
+use cudarc::driver::{
+    CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, LaunchConfig, PushKernelArg,
+};
+use gpu_kernels::launch::{PHAST_BLOCK_SIZE, names};
+
+use super::{check_lengths, grid_blocks, load_function, one_thread_per, zero_grid_barrier};
+use crate::{Error, Result};
+
+/// A hierarchy's down arcs and levels on the device.
+pub struct DeviceDownArcs {
+    /// Row offsets, `n + 1`.
+    pub offsets: CudaSlice<u32>,
+    /// The higher vertex of each arc, `m`.
+    pub ends: CudaSlice<u32>,
+    /// Weight words, `m`.
+    pub weights: CudaSlice<u32>,
+    /// Level starts, `levels + 1`.
+    pub level_starts: CudaSlice<u32>,
+    /// Vertices.
+    pub n: u32,
+    /// Arcs.
+    pub m: u32,
+    /// Levels.
+    pub levels: u32,
+}
+
+/// The PHAST kernels.
+pub struct PhastKernels {
+    clear: CudaFunction,
+    scatter: CudaFunction,
+    sweep: CudaFunction,
+    rows: CudaFunction,
+}
+
+impl PhastKernels {
+    /// Resolves the PHAST kernels in `module`.
+    pub fn load(module: &Arc<CudaModule>) -> Result<Self> {
+        Ok(PhastKernels {
+            clear: load_function(module, names::PHAST_CLEAR)?,
+            scatter: load_function(module, names::PHAST_SCATTER)?,
+            sweep: load_function(module, names::PHAST_SWEEP)?,
+            rows: load_function(module, names::PHAST_ROWS)?,
+        })
+    }
+
+    /// The blocks of a `phast_sweep` launch: as many as can be resident at
+    /// once, at most enough for `items` items.
+    pub fn sweep_blocks(&self, ctx: &Arc<CudaContext>, items: u32) -> Result<u32> {
+        grid_blocks(
+            ctx,
+            (&self.sweep, names::PHAST_SWEEP),
+            (PHAST_BLOCK_SIZE, 0),
+            items,
+        )
+    }
+
+    /// `phast_clear`: the first `len` words of `dist` infinite.
+    pub fn clear(
+        &self,
+        stream: &Arc<CudaStream>,
+        dist: &mut CudaSlice<u32>,
+        len: u32,
+    ) -> Result<()> {
+        let kernel = names::PHAST_CLEAR;
+        check_lengths(kernel, &[("dist", dist.len(), len as usize)])?;
+        let mut launch = stream.launch_builder(&self.clear);
+        launch.arg(dist).arg(&len);
+        // SAFETY: arguments in the kernel's order and types; `dist` holds
+        // `len` words (checked above).
+        unsafe { launch.launch(one_thread_per(len)) }.map_err(Error::cuda(kernel))?;
+        Ok(())
+    }
+
+    /// `phast_scatter`: the first `count` (index, distance) pairs of
+    /// `entries` into `dist`, whose first `len` words the indices stay within
+    /// and never repeat (checked by the caller, who built them).
+    pub fn scatter(
+        &self,
+        stream: &Arc<CudaStream>,
+        entries: &CudaSlice<u32>,
+        count: u32,
+        dist: &mut CudaSlice<u32>,
+        len: u32,
+    ) -> Result<()> {
+        let kernel = names::PHAST_SCATTER;
+        check_lengths(
+            kernel,
+            &[
+                ("entries", entries.len(), 2 * count as usize),
+                ("dist", dist.len(), len as usize),
+            ],
+        )?;
+        if count == 0 {
+            return Ok(());
+        }
+        let mut launch = stream.launch_builder(&self.scatter);
+        launch.arg(entries).arg(&count).arg(dist).arg(&len);
+        // SAFETY: arguments in the kernel's order and types; the lengths are
+        // checked above and the caller's indices are distinct and `< len`.
+        unsafe { launch.launch(one_thread_per(count)) }.map_err(Error::cuda(kernel))?;
+        Ok(())
+    }
+
+    /// `phast_rows`: the first `count` of `lanes` interleaved trees in
+    /// `dist` as rows in graph order into `rows`, through `position` (the
+    /// position of each of the `n` graph vertices, all `< n`, as the
+    /// validated hierarchy has them).
+    #[allow(clippy::too_many_arguments)]
+    pub fn rows(
+        &self,
+        stream: &Arc<CudaStream>,
+        dist: &CudaSlice<u32>,
+        position: &CudaSlice<u32>,
+        n: u32,
+        lanes: u32,
+        count: u32,
+        rows: &mut CudaSlice<u32>,
+    ) -> Result<()> {
+        let kernel = names::PHAST_ROWS;
+        let (nn, words) = (n as usize, n as usize * count as usize);
+        check_lengths(
+            kernel,
+            &[
+                ("dist", dist.len(), nn * lanes as usize),
+                ("position", position.len(), nn),
+                ("rows", rows.len(), words),
+            ],
+        )?;
+        if count > lanes {
+            return Err(Error::Internal(format!(
+                "{kernel}: {count} rows of {lanes} lanes"
+            )));
+        }
+        if words == 0 {
+            return Ok(());
+        }
+        let mut launch = stream.launch_builder(&self.rows);
+        launch
+            .arg(dist)
+            .arg(position)
+            .arg(&n)
+            .arg(&lanes)
+            .arg(&count)
+            .arg(rows);
+        // SAFETY: arguments in the kernel's order and types; lengths checked
+        // above (`count * n` fits a u32: the rows buffer is no larger than
+        // the `n * lanes` distances, whose size the caller checked).
+        unsafe { launch.launch(one_thread_per(words as u32)) }.map_err(Error::cuda(kernel))?;
+        Ok(())
+    }
+
+    /// `phast_sweep` of `lanes` sources over every level, the first
+    /// `block_levels` on one block, on `blocks` blocks (at most
+    /// [`PhastKernels::sweep_blocks`]); zeroes the barrier first.
+    #[allow(clippy::too_many_arguments)]
+    pub fn sweep(
+        &self,
+        stream: &Arc<CudaStream>,
+        down: &DeviceDownArcs,
+        block_levels: u32,
+        lanes: u32,
+        dist: &mut CudaSlice<u32>,
+        barrier: &mut CudaSlice<u32>,
+        blocks: u32,
+    ) -> Result<()> {
+        let kernel = names::PHAST_SWEEP;
+        let (n, m) = (down.n as usize, down.m as usize);
+        check_lengths(
+            kernel,
+            &[
+                ("offsets", down.offsets.len(), n + 1),
+                ("ends", down.ends.len(), m),
+                ("weights", down.weights.len(), m),
+                (
+                    "level_starts",
+                    down.level_starts.len(),
+                    down.levels as usize + 1,
+                ),
+                ("dist", dist.len(), n * lanes as usize),
+            ],
+        )?;
+        if block_levels > down.levels {
+            return Err(Error::Internal(format!(
+                "{kernel}: {block_levels} block levels of {}",
+                down.levels
+            )));
+        }
+        zero_grid_barrier(stream, kernel, barrier, blocks)?;
+        let config = LaunchConfig {
+            grid_dim: (blocks, 1, 1),
+            block_dim: (PHAST_BLOCK_SIZE, 1, 1),
+            shared_mem_bytes: 0,
+        };
+        let mut launch = stream.launch_builder(&self.sweep);
+        launch
+            .arg(&down.offsets)
+            .arg(&down.ends)
+            .arg(&down.weights)
+            .arg(&down.n)
+            .arg(&down.m)
+            .arg(&down.level_starts)
+            .arg(&down.levels)
+            .arg(&block_levels)
+            .arg(&lanes)
+            .arg(dist)
+            .arg(barrier);
+        // SAFETY: arguments in the kernel's order and types; lengths checked
+        // above; the arrays come from a validated hierarchy (every down arc
+        // from an earlier level, level starts from 0 to n, increasing); the
+        // barrier is zeroed on this stream just before, and the launch is
+        // cooperative, so the driver runs it only if all blocks can be
+        // co-resident, as the grid barrier requires.
+        unsafe { launch.launch_cooperative(config) }.map_err(Error::cuda(kernel))?;
+        Ok(())
+    }
+}

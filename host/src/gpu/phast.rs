@@ -1,0 +1,192 @@
+//! PHAST on the GPU: trees of a batch of sources from a contraction
+//! hierarchy ([`crate::ch`]). The upward searches run on the host, in
+//! parallel; their distances go to the device, where one cooperative launch
+//! sweeps every level for the whole batch ([`gpu_kernels::phast`]).
+
+use cudarc::driver::CudaSlice;
+use gpu_kernels::launch::{GRID_BARRIER_WORDS, PHAST_BLOCK_ITEMS_PER_THREAD, PHAST_BLOCK_SIZE};
+use gpu_kernels::phast::block_levels;
+use rayon::prelude::*;
+
+use super::Gpu;
+use super::kernels::DeviceDownArcs;
+use super::memory::{alloc_zeroed, bytes_of, upload};
+use crate::ch::Hierarchy;
+use crate::ch::query::upward_search;
+use crate::{Error, Result};
+
+/// The sources a sweep serves at once unless told otherwise. A warp reads
+/// one contiguous row of 32 distances per arc; more lanes share each level's
+/// barrier among more trees. Measured on the H100 (docs/PERFORMANCE.md), the
+/// sweep's time per tree on road networks falls from 32 to 256 lanes.
+pub const DEFAULT_LANES: u32 = 256;
+
+/// The device state of PHAST for one hierarchy.
+pub struct GpuPhast<'a> {
+    gpu: &'a Gpu,
+    down: DeviceDownArcs,
+    lanes: u32,
+    block_levels: u32,
+    blocks: u32,
+    dist: CudaSlice<u32>,
+    position: CudaSlice<u32>,
+    rows: CudaSlice<u32>,
+    entries: CudaSlice<u32>,
+    barrier: CudaSlice<u32>,
+}
+
+/// Where the time of one batch went, ms.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct BatchTimes {
+    /// The upward searches on the host.
+    pub search_ms: f64,
+    /// Upload of their distances, clearing and the sweep (CUDA events).
+    pub sweep_ms: f64,
+}
+
+impl<'a> GpuPhast<'a> {
+    /// Uploads the down arcs and levels of `h` and allocates distances for
+    /// batches of `lanes` sources.
+    pub fn new(gpu: &'a Gpu, h: &Hierarchy, lanes: u32) -> Result<Self> {
+        let n = h.num_vertices();
+        let m = h.down.len();
+        if lanes == 0 {
+            return Err(Error::InvalidArgument(
+                "a PHAST batch needs at least one source".into(),
+            ));
+        }
+        let words = n
+            .checked_mul(lanes as usize)
+            .filter(|&w| w <= u32::MAX as usize)
+            .ok_or_else(|| {
+                Error::InvalidArgument(format!(
+                    "{lanes} sources per batch × {n} vertices do not fit 32-bit indices"
+                ))
+            })?;
+        gpu.check_fits(
+            "the hierarchy's down arcs and the batch distances",
+            bytes_of::<u32>(3 * (n + 1) + 2 * m + 2 * words),
+        )?;
+        let stream = gpu.stream();
+        let down = DeviceDownArcs {
+            offsets: upload(stream, &h.down.offsets, "the down-arc offsets")?,
+            ends: upload(stream, &h.down.ends, "the down-arc ends")?,
+            weights: upload(stream, &h.down.weights, "the down-arc weights")?,
+            level_starts: upload(stream, &h.level_starts, "the level starts")?,
+            n: n as u32,
+            m: m as u32,
+            levels: h.num_levels() as u32,
+        };
+        let block_levels = block_levels(
+            &h.level_starts,
+            lanes as usize,
+            PHAST_BLOCK_SIZE as usize,
+            PHAST_BLOCK_ITEMS_PER_THREAD as usize,
+        ) as u32;
+        let blocks = gpu
+            .kernels()
+            .phast
+            .sweep_blocks(stream.context(), words.max(1) as u32)?;
+        Ok(GpuPhast {
+            gpu,
+            down,
+            lanes,
+            block_levels,
+            blocks,
+            dist: alloc_zeroed(gpu, words, "the batch distances")?,
+            position: upload(stream, &h.position, "the vertex positions")?,
+            rows: alloc_zeroed(gpu, words, "the batch's rows")?,
+            entries: alloc_zeroed(gpu, 2, "the upward distances")?,
+            barrier: alloc_zeroed(gpu, GRID_BARRIER_WORDS, "the grid barrier")?,
+        })
+    }
+
+    /// Sources per batch.
+    pub fn lanes(&self) -> usize {
+        self.lanes as usize
+    }
+
+    /// Levels that block 0 sweeps alone, of all levels.
+    pub fn block_levels(&self) -> (u32, u32) {
+        (self.block_levels, self.down.levels)
+    }
+
+    /// Runs the trees of `sources` (graph vertices, at most
+    /// [`GpuPhast::lanes`]); the distances stay on the device for
+    /// [`GpuPhast::download`].
+    pub fn run(&mut self, h: &Hierarchy, sources: &[usize]) -> Result<BatchTimes> {
+        if sources.len() > self.lanes() {
+            return Err(Error::Internal(format!(
+                "a PHAST batch of {} sources on {} lanes",
+                sources.len(),
+                self.lanes
+            )));
+        }
+        let lanes = self.lanes as usize;
+        let start = std::time::Instant::now();
+        let entries: Vec<u32> = sources
+            .par_iter()
+            .enumerate()
+            .flat_map_iter(|(lane, &s)| {
+                let space = upward_search::<u32>(&h.up, h.position[s]);
+                space
+                    .vertices
+                    .into_iter()
+                    .zip(space.dist)
+                    .flat_map(move |(v, d)| [(v as usize * lanes + lane) as u32, d])
+            })
+            .collect();
+        let search_ms = start.elapsed().as_secs_f64() * 1e3;
+        let stream = self.gpu.stream().clone();
+        if self.entries.len() < entries.len() {
+            self.entries = alloc_zeroed(self.gpu, entries.len(), "the upward distances")?;
+        }
+        let count = (entries.len() / 2) as u32;
+        let len = self.down.n * self.lanes;
+        let ((), sweep_ms) = self.gpu.timed(|| {
+            stream
+                .memcpy_htod(&entries, &mut self.entries)
+                .map_err(Error::cuda("copying the upward distances to the GPU"))?;
+            let kernels = &self.gpu.kernels().phast;
+            kernels.clear(&stream, &mut self.dist, len)?;
+            kernels.scatter(&stream, &self.entries, count, &mut self.dist, len)?;
+            kernels.sweep(
+                &stream,
+                &self.down,
+                self.block_levels,
+                self.lanes,
+                &mut self.dist,
+                &mut self.barrier,
+                self.blocks,
+            )
+        })?;
+        Ok(BatchTimes {
+            search_ms,
+            sweep_ms: sweep_ms as f64,
+        })
+    }
+
+    /// The distances of the first `count` lanes of the last batch, each in
+    /// graph order (reordered on the GPU, then copied in one piece).
+    pub fn download(&mut self, count: usize) -> Result<Vec<Vec<u32>>> {
+        let n = self.down.n as usize;
+        let stream = self.gpu.stream().clone();
+        self.gpu.kernels().phast.rows(
+            &stream,
+            &self.dist,
+            &self.position,
+            self.down.n,
+            self.lanes,
+            count as u32,
+            &mut self.rows,
+        )?;
+        let mut all = vec![0u32; n * count];
+        if !all.is_empty() {
+            stream
+                .memcpy_dtoh(&self.rows.slice(..n * count), &mut all[..])
+                .map_err(Error::cuda("copying the trees from the GPU"))?;
+        }
+        self.gpu.synchronize()?;
+        Ok(all.chunks(n.max(1)).map(<[u32]>::to_vec).collect())
+    }
+}

@@ -1,0 +1,315 @@
+//! Contraction hierarchies on the CPU: every tree, point-to-point distance and
+//! path, and table entry from the index equals the Dijkstra oracle's, on
+//! random graphs (zero weights, parallel arcs, self-loops, unreachable parts),
+//! grids with one-way streets, and `f32` weights; the index file refuses
+//! corrupt, truncated and mismatched files.
+
+use sssp::ch::{self, BuildOptions, Hierarchy};
+use sssp::distances::check_overflow;
+use sssp::generate::{GridSpec, grid_graph};
+use sssp::graph::WeightKind;
+use sssp::{Error, Graph, oracle};
+use sssp_tests::{F32Weights, TempDir, TestRng, random_f32_graph, random_graph};
+
+/// Every check of one graph: the index is valid, and for `sources`, trees,
+/// point-to-point queries (distance and path) and the table to `targets`
+/// match the oracle.
+fn check_hierarchy(graph: &Graph, h: &Hierarchy, sources: &[usize], context: &str) {
+    h.validate()
+        .unwrap_or_else(|e| panic!("{context}: invalid index: {e}"));
+    let n = graph.num_vertices();
+    let targets: Vec<usize> = (0..n).step_by((n / 7).max(1)).collect();
+    let table = ch::query::table(h, sources, &targets);
+    let trees = ch::phast::trees(h, sources);
+    for (i, &s) in sources.iter().enumerate() {
+        let expected = oracle::dijkstra(graph, s).expect("oracle");
+        assert_eq!(trees[i], expected, "{context}: tree of source {s}");
+        for (j, &t) in targets.iter().enumerate() {
+            assert_eq!(
+                table[i * targets.len() + j],
+                expected[t],
+                "{context}: table entry {s} → {t}"
+            );
+            let query = ch::query::point_to_point(h, s, t).expect("query");
+            match query {
+                None => assert_eq!(expected[t], u32::MAX, "{context}: {s} → {t} unreached"),
+                Some((d, path)) => {
+                    assert_eq!(d, expected[t], "{context}: distance {s} → {t}");
+                    check_path(graph, &path, s, t, d, context);
+                }
+            }
+        }
+    }
+}
+
+/// `path` runs from `s` to `t` over arcs of the graph whose weights sum to `d`.
+fn check_path(graph: &Graph, path: &[usize], s: usize, t: usize, d: u32, context: &str) {
+    assert_eq!(path.first(), Some(&s), "{context}: path starts at {s}");
+    assert_eq!(path.last(), Some(&t), "{context}: path ends at {t}");
+    let csr = graph.csr();
+    let mut sum = 0u64;
+    for pair in path.windows(2) {
+        let w = csr
+            .edges(pair[0])
+            .filter(|&(v, _)| v == pair[1])
+            .map(|(_, w)| w)
+            .min()
+            .unwrap_or_else(|| panic!("{context}: path uses a missing arc {pair:?}"));
+        sum += w as u64;
+    }
+    assert_eq!(
+        sum, d as u64,
+        "{context}: path {s} → {t} has the wrong length"
+    );
+}
+
+#[test]
+fn trees_queries_and_tables_match_the_oracle_on_random_graphs() {
+    let mut rng = TestRng::new("ch_random_graphs");
+    for case in 0..150 {
+        let n = rng.range(1, 60) as usize;
+        let m = rng.below((n * 4) as u64 + 1) as usize;
+        let max_weight = [0u32, 1, 3, 10, 1000][rng.below(5) as usize];
+        let graph = random_graph(&mut rng, n, m, max_weight);
+        let h = ch::build(&graph, &BuildOptions::default()).expect("build");
+        let sources: Vec<usize> = (0..3).map(|_| rng.below(n as u64) as usize).collect();
+        check_hierarchy(&graph, &h, &sources, &format!("case {case} (n {n}, m {m})"));
+    }
+}
+
+#[test]
+fn small_witness_limits_add_shortcuts_but_never_change_a_distance() {
+    let mut rng = TestRng::new("ch_small_witness_limits");
+    for case in 0..40 {
+        let n = rng.range(2, 200) as usize;
+        let graph = random_graph(&mut rng, n, n * 3, 100);
+        let options = BuildOptions {
+            witness_scanned: rng.range(1, 8) as usize,
+            priority_scanned: rng.range(1, 8) as usize,
+            max_shortcut_ratio: 1000,
+            max_search_ratio: 100_000,
+        };
+        let h = ch::build(&graph, &options).expect("build");
+        let sources: Vec<usize> = (0..2).map(|_| rng.below(n as u64) as usize).collect();
+        check_hierarchy(&graph, &h, &sources, &format!("case {case} ({options:?})"));
+    }
+}
+
+/// A grid whose arcs are removed at random, often in one direction only (one-way
+/// streets), so parts become unreachable.
+fn one_way_grid(rng: &mut TestRng, width: usize, height: usize) -> Graph<'static> {
+    let grid = grid_graph(&GridSpec::new(width, height, rng.bits())).expect("grid");
+    let csr = grid.csr();
+    let edges: Vec<(u32, u32, u32)> = (0..grid.num_vertices())
+        .flat_map(|u| csr.edges(u).map(move |(v, w)| (u as u32, v as u32, w)))
+        .filter(|_| !rng.chance(0.15))
+        .collect();
+    Graph::from_edges(grid.num_vertices(), &edges).expect("grid edges")
+}
+
+#[test]
+fn trees_match_the_oracle_on_grids_with_one_way_streets() {
+    let mut rng = TestRng::new("ch_one_way_grids");
+    for case in 0..4 {
+        let (w, hgt) = (rng.range(5, 60) as usize, rng.range(5, 60) as usize);
+        let graph = one_way_grid(&mut rng, w, hgt);
+        let h = ch::build(&graph, &BuildOptions::default()).expect("build");
+        let n = graph.num_vertices();
+        let sources: Vec<usize> = (0..3).map(|_| rng.below(n as u64) as usize).collect();
+        check_hierarchy(
+            &graph,
+            &h,
+            &sources,
+            &format!("grid case {case} ({w}×{hgt})"),
+        );
+        assert!(
+            h.num_levels() < n,
+            "levels contract more than one vertex each"
+        );
+    }
+}
+
+#[test]
+fn f32_graphs_are_refused_with_a_reason() {
+    let mut rng = TestRng::new("ch_f32");
+    let graph = random_f32_graph(&mut rng, 50, 150, F32Weights::Fractional);
+    match ch::build(&graph, &BuildOptions::default()) {
+        Err(Error::InvalidArgument(reason)) => assert!(reason.contains("f32"), "{reason}"),
+        other => panic!(
+            "an f32 index was built: {:?}",
+            other.map(|h| h.num_levels())
+        ),
+    }
+}
+
+#[test]
+fn an_overflowing_shortcut_or_tree_is_an_overflow_error() {
+    let big = u32::MAX / 2;
+    let graph = Graph::from_edges(3, &[(0, 1, big), (1, 2, big), (2, 1, 1)]).unwrap();
+    match ch::build(&graph, &BuildOptions::default()) {
+        Err(Error::DistanceOverflow { .. }) => {}
+        Ok(h) => {
+            let dist = ch::phast::tree(&h, 0);
+            assert!(
+                matches!(
+                    check_overflow(WeightKind::U32, &dist),
+                    Err(Error::DistanceOverflow { vertex: 2, .. })
+                ),
+                "distance of vertex 2 overflows: {dist:?}"
+            );
+        }
+        Err(e) => panic!("unexpected error {e}"),
+    }
+}
+
+#[test]
+fn index_files_round_trip_and_bad_files_are_refused() {
+    let mut rng = TestRng::new("ch_index_files");
+    let graph = one_way_grid(&mut rng, 20, 20);
+    let h = ch::build(&graph, &BuildOptions::default()).expect("build");
+    let dir = TempDir::new("ch_index_files");
+    let path = dir.path("g.ch");
+    h.save(&path).expect("save");
+    let loaded = Hierarchy::load(&path).expect("load");
+    assert_eq!(loaded, h);
+    loaded.check_graph(&graph, &path).expect("same graph");
+    assert_eq!(
+        std::fs::metadata(&path).unwrap().len() as usize,
+        h.size_bytes()
+    );
+
+    let bytes = std::fs::read(&path).unwrap();
+    let refused = |bytes: &[u8], what: &str| {
+        std::fs::write(&path, bytes).unwrap();
+        match Hierarchy::load(&path) {
+            Err(e @ Error::Index { .. }) => println!("{what}: {e}"),
+            other => panic!("{what}: expected an index error, got {other:?}"),
+        }
+    };
+    refused(&bytes[..bytes.len() - 3], "truncated");
+    refused(&bytes[..10], "truncated header");
+    let mut flipped = bytes.clone();
+    let at = rng.range(40, bytes.len() as u64 - 9) as usize;
+    flipped[at] ^= 1 << rng.below(8);
+    refused(&flipped, "one bit flipped");
+    let mut magic = bytes.clone();
+    magic[0] = b'X';
+    refused(&magic, "bad magic");
+
+    let other = one_way_grid(&mut rng, 20, 20);
+    match loaded.check_graph(&other, &path) {
+        Err(Error::Index { reason, .. }) => assert!(reason.contains("another graph"), "{reason}"),
+        other => panic!("another graph accepted: {other:?}"),
+    }
+    let smaller = one_way_grid(&mut rng, 20, 19);
+    assert!(matches!(
+        loaded.check_graph(&smaller, &path),
+        Err(Error::Index { .. })
+    ));
+}
+
+#[test]
+fn a_dense_random_graph_has_no_hierarchy() {
+    let mut rng = TestRng::new("ch_no_hierarchy");
+    let graph = random_graph(&mut rng, 1000, 20_000, 1000);
+    match ch::build(&graph, &BuildOptions::default()) {
+        Err(Error::NoHierarchy(reason)) => println!("{reason}"),
+        other => panic!(
+            "expected NoHierarchy, got {:?}",
+            other.map(|h| h.num_shortcuts())
+        ),
+    }
+}
+
+#[test]
+fn rome99_index_matches_the_oracle() {
+    let path = sssp_tests::find_graph("rome99.gr");
+    let graph = sssp::formats::load(&path, None)
+        .and_then(|loaded| loaded.into_graph())
+        .expect("rome99");
+    let h = ch::build(&graph, &BuildOptions::default()).expect("build");
+    println!(
+        "rome99: {} levels, {} shortcuts, index {} bytes",
+        h.num_levels(),
+        h.num_shortcuts(),
+        h.size_bytes()
+    );
+    check_hierarchy(&graph, &h, &[0, 1000, 3352], "rome99");
+}
+
+/// The GPU sweep's per-thread logic (`gpu_kernels::phast`), run on the CPU in
+/// the kernels' order: clear, scatter the upward searches, each level's items
+/// (on several threads, levels separated as by the barriers), then the rows
+/// in graph order; every tree equals the oracle's.
+#[test]
+fn the_kernels_sweep_logic_matches_the_oracle() {
+    use gpu_kernels::phast::{
+        DownArcs, block_levels, clear_item, row_item, scatter_item, sweep_item,
+    };
+    use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
+    let mut rng = TestRng::new("ch_kernel_logic");
+    for case in 0..30 {
+        let n = rng.range(1, 300) as usize;
+        let max_weight = [0, 5, 1000][rng.below(3) as usize];
+        let graph = random_graph(&mut rng, n, 3 * n, max_weight);
+        let options = BuildOptions {
+            max_shortcut_ratio: 1000,
+            max_search_ratio: 1_000_000,
+            ..BuildOptions::default()
+        };
+        let h = ch::build(&graph, &options).expect("build");
+        let lanes = rng.range(1, 40) as usize;
+        let sources: Vec<usize> = (0..rng.range(1, lanes as u64))
+            .map(|_| rng.below(n as u64) as usize)
+            .collect();
+        let dist: Vec<AtomicU32> = (0..n * lanes).map(|_| AtomicU32::new(7)).collect();
+        (0..dist.len()).for_each(|i| clear_item(&dist, i));
+        let mut entries = Vec::new();
+        for (lane, &s) in sources.iter().enumerate() {
+            let space = ch::query::upward_search::<u32>(&h.up, h.position[s]);
+            for (&v, &d) in space.vertices.iter().zip(&space.dist) {
+                entries.extend([(v as usize * lanes + lane) as u32, d]);
+            }
+        }
+        (0..entries.len() / 2).for_each(|i| scatter_item(&entries, &dist, i));
+        let down = DownArcs {
+            offsets: &h.down.offsets,
+            ends: &h.down.ends,
+            weights: &h.down.weights,
+        };
+        let threads = rng.range(1, 4) as usize;
+        for w in h.level_starts.windows(2) {
+            let items = (w[1] - w[0]) as usize * lanes;
+            std::thread::scope(|scope| {
+                for t in 0..threads {
+                    let dist = &dist;
+                    scope.spawn(move || {
+                        for item in (t..items).step_by(threads) {
+                            sweep_item(down, dist, lanes, w[0] as usize, item);
+                        }
+                    });
+                }
+            });
+        }
+        let rows: Vec<AtomicU32> = (0..n * sources.len()).map(|_| AtomicU32::new(7)).collect();
+        (0..rows.len()).for_each(|i| row_item(&dist, &h.position, lanes, &rows, i));
+        for (lane, &s) in sources.iter().enumerate() {
+            let expected = oracle::dijkstra(&graph, s).expect("oracle");
+            let found: Vec<u32> = rows[lane * n..(lane + 1) * n]
+                .iter()
+                .map(|d| d.load(Relaxed))
+                .collect();
+            assert_eq!(
+                found, expected,
+                "case {case}: lane {lane} (source {s}, {lanes} lanes)"
+            );
+        }
+        let small = block_levels(&h.level_starts, lanes, 64, 2);
+        assert!(small <= h.num_levels());
+        assert!(
+            h.level_starts[..=small]
+                .windows(2)
+                .all(|w| (w[1] - w[0]) as usize * lanes <= 128)
+        );
+    }
+}

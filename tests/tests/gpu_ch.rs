@@ -1,0 +1,88 @@
+//! PHAST on the GPU against the oracle: trees from contraction hierarchies of
+//! random graphs and grids, in batches of several sizes (full and partial
+//! batches, one lane and several warps per vertex), and rome99.
+//! Ignored unless run with `--include-ignored` on a machine with a CUDA GPU.
+
+use sssp::ch::{self, BuildOptions, TreeSolver};
+use sssp::generate::{GridSpec, grid_graph};
+use sssp::solver::{Stop, Timing};
+use sssp::{Graph, Solver, formats, oracle};
+use sssp_tests::{TestRng, find_graph, random_graph};
+
+fn check_trees(solver: &Solver, graph: &Graph, sources: &[usize], lanes: u32, context: &str) {
+    // Random graphs have no hierarchy to speak of: no bound on the build.
+    let options = BuildOptions {
+        max_shortcut_ratio: usize::MAX / 4,
+        max_search_ratio: usize::MAX / 4,
+        ..BuildOptions::default()
+    };
+    let h = ch::build(graph, &options).unwrap_or_else(|e| panic!("{context}: {e}"));
+    let mut trees =
+        TreeSolver::new(solver, &h, Some(lanes)).unwrap_or_else(|e| panic!("{context}: {e}"));
+    assert!(
+        trees.gpu_shape().is_some(),
+        "{context}: the trees run on the GPU"
+    );
+    let timing = Timing { warmup: 1, runs: 2 };
+    let (rows, times) = trees
+        .solve(sources, Stop::default(), timing)
+        .unwrap_or_else(|e| panic!("{context}: {e}"));
+    assert_eq!(times.trees, 2 * sources.len());
+    assert_eq!(rows.len(), sources.len());
+    for (row, &s) in rows.iter().zip(sources) {
+        assert_eq!(row.source, s);
+        let expected = oracle::dijkstra(graph, s).expect("oracle");
+        assert!(
+            row.dist == expected,
+            "{context}: tree of source {s} differs from the oracle's"
+        );
+    }
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn phast_trees_match_the_oracle_on_random_graphs_in_every_batch_shape() {
+    let solver = Solver::new(sssp::Device::Gpu(0)).expect("a GPU");
+    let mut rng = TestRng::new("gpu_ch::phast_random");
+    for case in 0..60 {
+        let n = rng.range(1, 1500) as usize;
+        let m = rng.below(3 * n as u64 + 1) as usize;
+        let max_weight = [0u32, 1, 10, 1000][rng.below(4) as usize];
+        let graph = random_graph(&mut rng, n, m, max_weight);
+        let lanes = [1u32, 5, 32, 64, 96][rng.below(5) as usize];
+        let count = rng.range(1, 2 * lanes as u64 + 3) as usize;
+        let sources: Vec<usize> = (0..count).map(|_| rng.below(n as u64) as usize).collect();
+        check_trees(
+            &solver,
+            &graph,
+            &sources,
+            lanes,
+            &format!("case {case} (n {n}, m {m}, lanes {lanes})"),
+        );
+    }
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn phast_trees_match_the_oracle_on_grids_and_rome99() {
+    let solver = Solver::new(sssp::Device::Gpu(0)).expect("a GPU");
+    let mut rng = TestRng::new("gpu_ch::phast_grids");
+    for case in 0..3 {
+        let (w, h) = (rng.range(50, 400) as usize, rng.range(50, 400) as usize);
+        let graph = grid_graph(&GridSpec::new(w, h, rng.bits())).expect("grid");
+        let n = graph.num_vertices();
+        let sources: Vec<usize> = (0..40).map(|_| rng.below(n as u64) as usize).collect();
+        check_trees(
+            &solver,
+            &graph,
+            &sources,
+            32,
+            &format!("grid {case} ({w}×{h})"),
+        );
+    }
+    let graph = formats::load(find_graph("rome99.gr"), None)
+        .and_then(|g| g.into_graph())
+        .expect("rome99");
+    let sources: Vec<usize> = (0..70).map(|i| i * 47).collect();
+    check_trees(&solver, &graph, &sources, 32, "rome99");
+}
