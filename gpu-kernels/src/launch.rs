@@ -229,6 +229,8 @@ pub mod names {
     pub const PHAST_SWEEP: &str = "phast_sweep";
     /// PHAST: a sweep's distances as rows in graph order, one per source.
     pub const PHAST_ROWS: &str = "phast_rows";
+    /// PHAST: a sweep's distances at a table's targets, into the table.
+    pub const PHAST_COLUMNS: &str = "phast_columns";
 
     /// Every kernel, for loading them all at once and for the PTX check.
     pub const ALL: &[&str] = &[
@@ -278,6 +280,7 @@ pub mod names {
         PHAST_SCATTER,
         PHAST_SWEEP,
         PHAST_ROWS,
+        PHAST_COLUMNS,
     ];
 }
 

@@ -80,6 +80,24 @@ pub fn row_item(
     );
 }
 
+/// Item `item` of a table's rows from a sweep: with `targets` the positions
+/// of the table's `t` targets, `table[(first_row + lane) * t + j]` is the
+/// distance of target `j = item % t` from the source of lane `item / t`.
+#[inline(always)]
+pub fn column_item(
+    dist: &[AtomicU32],
+    targets: &[u32],
+    lanes: usize,
+    table: &[AtomicU32],
+    first_row: usize,
+    item: usize,
+) {
+    let t = targets.len();
+    let (lane, j) = (item / t, item % t);
+    let d = dist[targets[j] as usize * lanes + lane].load(Relaxed);
+    table[(first_row + lane) * t + j].store(d, Relaxed);
+}
+
 /// Item `item` of a sweep's start: `dist[item]` becomes infinite.
 #[inline(always)]
 pub fn clear_item(dist: &[AtomicU32], item: usize) {

@@ -1368,3 +1368,73 @@ fn an_index_gives_the_same_outputs_as_a_solve_and_refuses_another_graph() {
     assert_eq!(code, 2, "{stderr}");
     assert!(stderr.contains("truncated"), "{stderr}");
 }
+
+#[test]
+fn an_index_answers_tables_that_match_the_trees() {
+    let dir = TempDir::new("index-table");
+    let index = dir.path("rome99.ch");
+    let (code, stdout, stderr) = run(host()
+        .arg("preprocess")
+        .arg("--graph")
+        .arg(rome99())
+        .arg("--output")
+        .arg(&index));
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let table = dir.path("table.txt");
+    let (code, stdout, stderr) = solve(
+        &rome99(),
+        &[
+            "--device",
+            "cpu",
+            "--index",
+            index.to_str().unwrap(),
+            "--sources",
+            "1,77",
+            "--targets",
+            "5,3353,1,200",
+            "--verify",
+            "--output",
+            table.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(stdout.contains("table        2 × 4"), "{stdout}");
+    assert!(stdout.contains("verified: all 8 table entries"), "{stdout}");
+    // Every entry is the tree's distance (written by the same binary without the index).
+    let trees = dir.path("trees.txt");
+    let (code, _, stderr) = solve(
+        &rome99(),
+        &[
+            "--device",
+            "cpu",
+            "--sources",
+            "1,77",
+            "--output",
+            trees.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(code, 0, "{stderr}");
+    let trees = std::fs::read_to_string(trees).unwrap();
+    let table = std::fs::read_to_string(table).unwrap();
+    let lines: Vec<&str> = table.lines().collect();
+    assert_eq!(lines.len(), 8);
+    for line in lines {
+        assert!(
+            trees.lines().any(|t| t == line),
+            "table line {line} is no tree line"
+        );
+    }
+    let (code, _, stderr) = solve(
+        &rome99(),
+        &[
+            "--index",
+            index.to_str().unwrap(),
+            "--targets",
+            "1",
+            "--parents",
+            "p.txt",
+        ],
+    );
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("--parents applies to trees"), "{stderr}");
+}

@@ -30,6 +30,11 @@ fn check_hierarchy(graph: &Graph, h: &Hierarchy, sources: &[usize], context: &st
                 expected[t],
                 "{context}: table entry {s} → {t}"
             );
+            assert_eq!(
+                ch::query::distance(h, s, t),
+                expected[t],
+                "{context}: bidirectional distance {s} → {t}"
+            );
             let query = ch::query::point_to_point(h, s, t).expect("query");
             match query {
                 None => assert_eq!(expected[t], u32::MAX, "{context}: {s} → {t} unreached"),
@@ -70,10 +75,27 @@ fn trees_queries_and_tables_match_the_oracle_on_random_graphs() {
         let n = rng.range(1, 60) as usize;
         let m = rng.below((n * 4) as u64 + 1) as usize;
         let max_weight = [0u32, 1, 3, 10, 1000][rng.below(5) as usize];
-        let graph = random_graph(&mut rng, n, m, max_weight);
+        let mut graph = random_graph(&mut rng, n, m, max_weight);
+        // Half the cases undirected: the build keeps them symmetric and the
+        // file stores their arcs once.
+        let undirected = rng.chance(0.5);
+        if undirected {
+            graph = graph.undirected().expect("undirected");
+        }
         let h = ch::build(&graph, &BuildOptions::default()).expect("build");
+        if undirected {
+            assert!(
+                h.is_symmetric(),
+                "case {case}: an undirected graph's index is symmetric"
+            );
+        }
         let sources: Vec<usize> = (0..3).map(|_| rng.below(n as u64) as usize).collect();
-        check_hierarchy(&graph, &h, &sources, &format!("case {case} (n {n}, m {m})"));
+        check_hierarchy(
+            &graph,
+            &h,
+            &sources,
+            &format!("case {case} (n {n}, m {m}, undirected {undirected})"),
+        );
     }
 }
 
@@ -172,6 +194,18 @@ fn index_files_round_trip_and_bad_files_are_refused() {
     h.save(&path).expect("save");
     let loaded = Hierarchy::load(&path).expect("load");
     assert_eq!(loaded, h);
+    // A symmetric index (an undirected grid) round-trips with its arcs stored once.
+    let grid = grid_graph(&GridSpec::new(15, 12, rng.bits())).expect("grid");
+    let symmetric = ch::build(
+        &grid.undirected().expect("undirected"),
+        &BuildOptions::default(),
+    )
+    .expect("build");
+    assert!(symmetric.is_symmetric());
+    let both = dir.path("sym.ch");
+    symmetric.save(&both).expect("save");
+    assert_eq!(Hierarchy::load(&both).expect("load"), symmetric);
+    assert!(symmetric.size_bytes() < 4 * (6 * symmetric.up.len()));
     loaded.check_graph(&graph, &path).expect("same graph");
     assert_eq!(
         std::fs::metadata(&path).unwrap().len() as usize,

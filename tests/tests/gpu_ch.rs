@@ -86,3 +86,40 @@ fn phast_trees_match_the_oracle_on_grids_and_rome99() {
     let sources: Vec<usize> = (0..70).map(|i| i * 47).collect();
     check_trees(&solver, &graph, &sources, 32, "rome99");
 }
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn gpu_tables_and_pipelined_trees_match_the_oracle() {
+    let solver = Solver::new(sssp::Device::Gpu(0)).expect("a GPU");
+    let mut rng = TestRng::new("gpu_ch::tables");
+    for case in 0..8 {
+        let (w, hgt) = (rng.range(20, 200) as usize, rng.range(20, 200) as usize);
+        let graph = grid_graph(&GridSpec::new(w, hgt, rng.bits())).expect("grid");
+        let n = graph.num_vertices();
+        let h = ch::build(&graph, &BuildOptions::default()).expect("build");
+        let lanes = [1u32, 32, 64, 256][rng.below(4) as usize];
+        let mut trees = TreeSolver::new(&solver, &h, Some(lanes)).expect("trees");
+        let sources: Vec<usize> = (0..rng.range(1, 300))
+            .map(|_| rng.below(n as u64) as usize)
+            .collect();
+        let targets: Vec<usize> = (0..rng.range(1, 200))
+            .map(|_| rng.below(n as u64) as usize)
+            .collect();
+        let (table, _) = trees.table(&sources, &targets).expect("table");
+        assert_eq!(table.len(), sources.len() * targets.len());
+        let cpu = ch::query::table(&h, &sources, &targets);
+        for (i, &s) in sources.iter().enumerate() {
+            let expected = oracle::dijkstra(&graph, s).expect("oracle");
+            for (j, &t) in targets.iter().enumerate() {
+                let context = format!("case {case} ({w}×{hgt}, lanes {lanes}): {s} → {t}");
+                assert_eq!(table[i * targets.len() + j], expected[t], "{context} (GPU)");
+                assert_eq!(cpu[i * targets.len() + j], expected[t], "{context} (CPU)");
+            }
+        }
+        let ms = trees.trees_on_device(&sources).expect("pipelined trees");
+        assert!(
+            ms.is_some_and(|ms| ms > 0.0),
+            "case {case}: a time for the trees on the GPU"
+        );
+    }
+}

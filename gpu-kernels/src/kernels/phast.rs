@@ -91,6 +91,46 @@ pub unsafe extern "ptx-kernel" fn phast_rows(
     }
 }
 
+/// `phast_columns`: the table rows `first_row..first_row + count` from the
+/// first `count` lanes of the sweep's distances, at the `t` target
+/// positions `targets`.
+///
+/// # Thread mapping
+/// One thread per table word of these rows, `i = blockIdx.x * blockDim.x +
+/// threadIdx.x` (lane `i / t`, target `i % t`); threads with `i >= count * t`
+/// return.
+///
+/// # Safety
+/// `dist` holds `n * lanes` words; `targets` holds `t >= 1` positions `< n`;
+/// `table` holds `table_len >= (first_row + count) * t` words; `count <= lanes`.
+#[allow(clippy::too_many_arguments)]
+#[unsafe(no_mangle)]
+pub unsafe extern "ptx-kernel" fn phast_columns(
+    dist: *const AtomicU32,
+    n: u32,
+    lanes: u32,
+    targets: *const u32,
+    t: u32,
+    count: u32,
+    first_row: u32,
+    table: *const AtomicU32,
+    table_len: u32,
+) {
+    let (lanes, t) = (lanes as usize, t as usize);
+    let i = index_1d() as usize;
+    if i < count as usize * t {
+        // SAFETY: as the caller guarantees.
+        let (dist, targets, table) = unsafe {
+            (
+                slice(dist, n as usize * lanes),
+                slice(targets, t),
+                slice(table, table_len as usize),
+            )
+        };
+        phast::column_item(dist, targets, lanes, table, first_row as usize, i);
+    }
+}
+
 /// `phast_sweep`: the downward sweep of `lanes` sources over all `levels`
 /// levels. Block 0 runs the first `block_levels` (small) levels alone, with
 /// a block barrier after each; then the whole grid runs the others, with a

@@ -58,7 +58,7 @@ impl Default for BuildOptions {
     fn default() -> Self {
         BuildOptions {
             witness_scanned: 3000,
-            priority_scanned: 300,
+            priority_scanned: 100,
             max_shortcut_ratio: 2,
             max_search_ratio: 4000,
         }
@@ -92,6 +92,10 @@ struct Remaining {
     out: Vec<Vec<Arc>>,
     inn: Vec<Vec<Arc>>,
     state: Vec<u8>,
+    /// Whether every arc has a reverse arc of the same weight (road networks
+    /// read as undirected): then every vertex's in-list mirrors its out-list
+    /// throughout, and the index stores its arcs once.
+    symmetric: bool,
     /// Arcs scanned by witness searches so far.
     scanned: AtomicU64,
 }
@@ -138,9 +142,17 @@ impl Remaining {
             }
         }
         out.shrink_to_fit();
+        let symmetric = (0..n).into_par_iter().all(|v| {
+            out[v].len() == inn[v].len()
+                && out[v]
+                    .iter()
+                    .zip(&inn[v])
+                    .all(|(a, b)| (a.other, a.weight) == (b.other, b.weight))
+        });
         Remaining {
             out,
             inn,
+            symmetric,
             state: vec![REMAINING; n],
             scanned: AtomicU64::new(0),
         }
@@ -217,29 +229,41 @@ impl Remaining {
         if outs.is_empty() {
             return Ok(());
         }
+        // A symmetric graph stays symmetric: each pair `u < w` is searched
+        // once, from `u`, and its shortcut added in both directions.
+        let wanted =
+            |a: &Arc, b: &Arc| b.other != a.other && (!self.symmetric || a.other < b.other);
         SCRATCH.with_borrow_mut(|scratch| {
             for a in &self.inn[v] {
                 let mut bound = 0;
-                for b in outs.iter().filter(|b| b.other != a.other) {
+                for b in outs.iter().filter(|b| wanted(a, b)) {
                     let via = W::extend(a.weight, b.weight);
                     if via >= SATURATED {
                         return Err(());
                     }
                     bound = bound.max(via);
                 }
-                if outs.iter().all(|b| b.other == a.other) {
+                if !outs.iter().any(|b| wanted(a, b)) {
                     continue;
                 }
                 self.witness_search::<W>(scratch, a.other, v as u32, bound, limit);
-                for b in outs.iter().filter(|b| b.other != a.other) {
+                for b in outs.iter().filter(|b| wanted(a, b)) {
                     let via = W::extend(a.weight, b.weight);
                     if scratch.dist[b.other as usize] > via {
-                        emit(Shortcut {
+                        let shortcut = Shortcut {
                             tail: a.other,
                             head: b.other,
                             weight: via,
                             middle: v as u32,
-                        });
+                        };
+                        emit(shortcut);
+                        if self.symmetric {
+                            emit(Shortcut {
+                                tail: b.other,
+                                head: a.other,
+                                ..shortcut
+                            });
+                        }
                     }
                 }
             }
@@ -267,9 +291,12 @@ fn keep_lightest(arcs: &mut Vec<Arc>) {
 }
 
 /// Adds `arc` to `arcs`, or lowers the weight of the parallel arc already there.
+/// Of two equally light arcs, the one through the smaller middle stays, so
+/// that the result does not depend on the order of the merges (a symmetric
+/// graph's out- and in-lists get the same merges in different orders).
 fn merge(arcs: &mut Vec<Arc>, arc: Arc) {
     match arcs.iter_mut().find(|a| a.other == arc.other) {
-        Some(a) if arc.weight < a.weight => *a = arc,
+        Some(a) if (arc.weight, arc.middle) < (a.weight, a.middle) => *a = arc,
         Some(_) => {}
         None => arcs.push(arc),
     }

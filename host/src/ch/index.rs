@@ -19,8 +19,12 @@
 //! | 4 | weight kind (0 `u32`, 1 `f32`) |
 //! | 8 | checksum of the graph the index was built from ([`graph_checksum`]) |
 //! | 4 × 4 | vertices, levels, up arcs, down arcs |
-//! | … | position of each vertex, vertex of each position, level starts (levels + 1), up offsets (n + 1), up ends, weights, middles, down offsets (n + 1), down ends, weights, middles |
+//! | 4 | flags: bit 0 set when the down arcs equal the up arcs (a symmetric graph, such as a road network with both directions of every street), which are then stored once |
+//! | … | vertex of each position, level starts (levels + 1), up offsets (n + 1), up ends, weights, middles, then (flag clear) down offsets (n + 1), down ends, weights, middles |
 //! | 8 | FNV-1a of all bytes before |
+//!
+//! The position of each vertex is not stored: it is the inverse of the
+//! vertex array.
 
 use std::io::{Read, Write};
 use std::path::Path;
@@ -34,12 +38,15 @@ use crate::{Error, Result};
 pub const NO_MIDDLE: u32 = u32::MAX;
 
 /// Version of the index file; a file of another version is refused.
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
 
 const MAGIC: &[u8; 8] = b"SSSPCH\0\0";
 
-/// Magic, version, weight kind, graph checksum and four counts.
-const HEADER_BYTES: usize = 8 + 4 + 4 + 8 + 16;
+/// Magic, version, weight kind, graph checksum, four counts and the flags.
+const HEADER_BYTES: usize = 8 + 4 + 4 + 8 + 16 + 4;
+
+/// Flag: the down arcs are the up arcs, stored once.
+const SYMMETRIC: u32 = 1;
 
 /// Arcs of the hierarchy grouped by their lower vertex (a CSR over
 /// positions): arc `e` of vertex `v` (`offsets[v] <= e < offsets[v + 1]`)
@@ -121,7 +128,12 @@ impl Hierarchy {
 
     /// Bytes of the index file.
     pub fn size_bytes(&self) -> usize {
-        HEADER_BYTES + 4 * self.arrays().iter().map(|a| a.len()).sum::<usize>() + 8
+        HEADER_BYTES + 4 * self.stored_arrays().iter().map(|a| a.len()).sum::<usize>() + 8
+    }
+
+    /// Whether the down arcs equal the up arcs (and are stored once).
+    pub fn is_symmetric(&self) -> bool {
+        self.up == self.down
     }
 
     /// An error unless this index was built from `graph`.
@@ -173,7 +185,8 @@ impl Hierarchy {
         ] {
             push_u32(&mut bytes, count as u32);
         }
-        for array in self.arrays() {
+        push_u32(&mut bytes, if self.is_symmetric() { SYMMETRIC } else { 0 });
+        for array in self.stored_arrays() {
             for &word in array {
                 push_u32(&mut bytes, word);
             }
@@ -231,7 +244,18 @@ impl Hierarchy {
         };
         let graph_checksum = u64::from_le_bytes(bytes[16..24].try_into().unwrap());
         let [n, levels, up, down] = [24, 28, 32, 36].map(|at| word(at) as usize);
-        let lengths = [n, n, levels + 1, n + 1, up, up, up, n + 1, down, down, down];
+        let flags = word(40);
+        if flags & !SYMMETRIC != 0 {
+            return Err(format!("unknown flags {flags:#x}"));
+        }
+        let symmetric = flags & SYMMETRIC != 0;
+        if symmetric && up != down {
+            return Err("symmetric, yet the up and down arc counts differ".into());
+        }
+        let mut lengths = vec![n, levels + 1, n + 1, up, up, up];
+        if !symmetric {
+            lengths.extend([n + 1, down, down, down]);
+        }
         let words: usize = lengths.iter().sum();
         let expected = HEADER_BYTES + 4 * words + 8;
         if bytes.len() != expected {
@@ -255,24 +279,35 @@ impl Hierarchy {
             array
         });
         let mut next = || arrays.next().unwrap_or_default();
+        let vertex = next();
+        let level_starts = next();
+        let mut arcs = || Arcs {
+            offsets: next(),
+            ends: next(),
+            weights: next(),
+            middles: next(),
+        };
+        let up = arcs();
+        let down = if symmetric { up.clone() } else { arcs() };
+        let mut position = vec![u32::MAX; n];
+        for (p, &v) in vertex.iter().enumerate() {
+            match position.get_mut(v as usize) {
+                Some(slot) if *slot == u32::MAX => *slot = p as u32,
+                _ => {
+                    return Err(format!(
+                        "the renumbering is not a permutation at position {p}"
+                    ));
+                }
+            }
+        }
         let hierarchy = Hierarchy {
             weight_kind,
             graph_checksum,
-            position: next(),
-            vertex: next(),
-            level_starts: next(),
-            up: Arcs {
-                offsets: next(),
-                ends: next(),
-                weights: next(),
-                middles: next(),
-            },
-            down: Arcs {
-                offsets: next(),
-                ends: next(),
-                weights: next(),
-                middles: next(),
-            },
+            position,
+            vertex,
+            level_starts,
+            up,
+            down,
         };
         hierarchy.validate()?;
         Ok(hierarchy)
@@ -339,20 +374,25 @@ impl Hierarchy {
         Ok(())
     }
 
-    fn arrays(&self) -> [&[u32]; 11] {
-        [
-            &self.position,
+    /// The arrays the file holds, in its order.
+    fn stored_arrays(&self) -> Vec<&[u32]> {
+        let mut arrays: Vec<&[u32]> = vec![
             &self.vertex,
             &self.level_starts,
             &self.up.offsets,
             &self.up.ends,
             &self.up.weights,
             &self.up.middles,
-            &self.down.offsets,
-            &self.down.ends,
-            &self.down.weights,
-            &self.down.middles,
-        ]
+        ];
+        if !self.is_symmetric() {
+            arrays.extend([
+                &self.down.offsets[..],
+                &self.down.ends,
+                &self.down.weights,
+                &self.down.middles,
+            ]);
+        }
+        arrays
     }
 }
 

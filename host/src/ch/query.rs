@@ -127,6 +127,88 @@ pub fn unpack(h: &Hierarchy, a: u32, b: u32, middle: u32, path: &mut Vec<u32>) -
     Ok(())
 }
 
+/// Two searches' scratch, one per direction.
+#[derive(Default)]
+struct PairScratch {
+    dist: [Vec<u32>; 2],
+    touched: [Vec<u32>; 2],
+    heap: [BinaryHeap<Reverse<(u32, u32)>>; 2],
+}
+
+thread_local! {
+    static PAIR: RefCell<PairScratch> = RefCell::new(PairScratch::default());
+}
+
+/// The distance word from graph vertex `source` to graph vertex `target`
+/// ([`INFINITY`] when unreachable): a bidirectional search, forward over up
+/// arcs and backward over down arcs, the smaller queue first, each stopped
+/// once its smallest key reaches the best meeting distance, and *stall on
+/// demand*: a vertex that a higher vertex already reaches more cheaply (over
+/// one arc of the other kind) is not expanded.
+pub fn distance(h: &Hierarchy, source: usize, target: usize) -> u32 {
+    type W = u32;
+    let n = h.num_vertices();
+    let relax = [&h.up, &h.down];
+    PAIR.with_borrow_mut(|p| {
+        for k in 0..2 {
+            if p.dist[k].len() < n {
+                p.dist[k].resize(n, INFINITY);
+            }
+            for &v in &p.touched[k] {
+                p.dist[k][v as usize] = INFINITY;
+            }
+            p.touched[k].clear();
+            p.heap[k].clear();
+        }
+        for (k, start) in [h.position[source], h.position[target]]
+            .into_iter()
+            .enumerate()
+        {
+            p.dist[k][start as usize] = 0;
+            p.touched[k].push(start);
+            p.heap[k].push(Reverse((0, start)));
+        }
+        let mut best = INFINITY;
+        loop {
+            let top = |k: usize| p.heap[k].peek().map_or(INFINITY, |Reverse((d, _))| *d);
+            let k = if top(0) <= top(1) { 0 } else { 1 };
+            let Some(Reverse((d, v))) = p.heap[k].pop() else {
+                break;
+            };
+            if d >= best {
+                break; // both queues' keys are at least `best`
+            }
+            if d > p.dist[k][v as usize] {
+                continue;
+            }
+            let other = p.dist[1 - k][v as usize];
+            if other != INFINITY {
+                best = best.min(W::extend(d, other));
+            }
+            let (arcs, stall) = (relax[k], relax[1 - k]);
+            let stalled = stall.range(v as usize).any(|e| {
+                let u = p.dist[k][stall.ends[e] as usize];
+                u != INFINITY && W::extend(u, stall.weights[e]) < d
+            });
+            if stalled {
+                continue;
+            }
+            for e in arcs.range(v as usize) {
+                let u = arcs.ends[e] as usize;
+                let candidate = W::extend(d, arcs.weights[e]);
+                if candidate < p.dist[k][u] {
+                    if p.dist[k][u] == INFINITY {
+                        p.touched[k].push(u as u32);
+                    }
+                    p.dist[k][u] = candidate;
+                    p.heap[k].push(Reverse((candidate, u as u32)));
+                }
+            }
+        }
+        best
+    })
+}
+
 /// A point-to-point query between graph vertices: the distance word and the
 /// path (graph vertices, `source` first), or `None` when `target` is
 /// unreachable.

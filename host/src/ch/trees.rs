@@ -69,6 +69,32 @@ impl<'a> TreeSolver<'a> {
         self.prepare_ms
     }
 
+    /// The `sources.len() × targets.len()` table of distance words between
+    /// graph vertices (checked by the caller), row-major, and its wall time
+    /// in ms: on the GPU, trees in pipelined batches whose target columns are
+    /// gathered there; on the CPU, the bucket method
+    /// ([`super::query::table`]).
+    pub fn table(&mut self, sources: &[usize], targets: &[usize]) -> Result<(Vec<u32>, f64)> {
+        match &mut self.gpu {
+            Some(gpu) => gpu.table(self.hierarchy, sources, targets),
+            None => {
+                let start = Instant::now();
+                let table = super::query::table(self.hierarchy, sources, targets);
+                Ok((table, start.elapsed().as_secs_f64() * 1e3))
+            }
+        }
+    }
+
+    /// On the GPU, the trees of `sources` computed in pipelined batches and
+    /// left there (what a consumer of trees on the GPU pays): the wall time,
+    /// ms. `None` on the CPU.
+    pub fn trees_on_device(&mut self, sources: &[usize]) -> Result<Option<f64>> {
+        match &mut self.gpu {
+            Some(gpu) => gpu.trees_on_device(self.hierarchy, sources).map(Some),
+            None => Ok(None),
+        }
+    }
+
     /// The trees of `sources` (graph vertices, checked by the caller), each
     /// run `timing.warmup` untimed and `timing.runs` timed times, within
     /// `stop` (applied to the finished trees). A row's times are its batch's
@@ -109,6 +135,7 @@ impl<'a> TreeSolver<'a> {
                 dist = trees;
             }
             for (&source, mut d) in chunk.iter().zip(dist) {
+                crate::distances::check_overflow(h.weight_kind, &d)?;
                 stop.apply(&mut d);
                 rows.push(SourceSolution::new(
                     source,

@@ -7,8 +7,8 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use sssp::Solver;
 use sssp::algorithms::{Algorithm, Device};
-use sssp::bench::real;
 use sssp::bench::{self, BenchPlan, Report, plot, report};
+use sssp::bench::{real, roads_index};
 use sssp::gpu::bandwidth::copy_bandwidth;
 use sssp::solver::Timing;
 use sssp::{Error, Result};
@@ -18,7 +18,9 @@ pub struct BenchArgs {
     /// quick (under a minute), fig6 (Martín et al. Fig. 6, lists), fig7 (Fig. 7,
     /// matrices), tables (Ortega-Arranz et al. Tables I and II), beyond (fast,
     /// near-far and auto against the paper variants, lists), real (graph files:
-    /// --graphs or --graph-dir, optionally against GAPBS with --gapbs).
+    /// --graphs or --graph-dir, optionally against GAPBS with --gapbs),
+    /// roads-index (contraction hierarchies on graph files: build, trees,
+    /// queries, tables; with --gapbs and --routingkit).
     #[arg(long, default_value = "quick")]
     preset: String,
     /// Run only these plans of the preset (e.g. `tables-lists`; comma-separated).
@@ -69,6 +71,17 @@ pub struct BenchArgs {
     /// `--preset real`: trials of each GAPBS run (its median is taken).
     #[arg(long, default_value_t = 8)]
     gapbs_trials: u32,
+    /// `--preset roads-index`: RoutingKit's `rk_ch` driver
+    /// (`../shared/baselines/rk_ch.cpp`, built on the same machine).
+    #[arg(long, value_name = "PATH")]
+    routingkit: Option<PathBuf>,
+    /// `--preset roads-index`: random sources whose trees are timed.
+    #[arg(long, default_value_t = 1024)]
+    trees: usize,
+    /// `--preset roads-index`: sources and targets of the many-to-many table
+    /// (and point-to-point pairs).
+    #[arg(long, default_value_t = 1000)]
+    table: usize,
 }
 
 pub fn run(args: &BenchArgs) -> Result<()> {
@@ -94,6 +107,9 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     }
     if args.preset == "real" {
         return run_real(args);
+    }
+    if args.preset == "roads-index" {
+        return run_roads_index(args);
     }
     let mut plans = BenchPlan::preset(&args.preset)?;
     if let Some(only) = &args.plans {
@@ -251,6 +267,43 @@ fn run_real(args: &BenchArgs) -> Result<()> {
         "wrote runs.csv, runs.json and summary.md to {}",
         out.display()
     );
+    Ok(())
+}
+
+/// `--preset roads-index`: contraction hierarchies on road graphs.
+fn run_roads_index(args: &BenchArgs) -> Result<()> {
+    let graphs = match &args.graphs {
+        Some(graphs) => graphs.clone(),
+        None => real::graphs_in(&args.graph_dir)?,
+    };
+    let out = out_dir(args)?;
+    let plan = roads_index::IndexPlan {
+        graphs,
+        trees: args.trees.max(1),
+        table: args.table.max(1),
+        seed: args.seed.unwrap_or(5),
+        gapbs: args.gapbs.clone(),
+        gapbs_trials: args.gapbs_trials,
+        routingkit: args.routingkit.clone(),
+        scratch: out.clone(),
+    };
+    let solver = Solver::new(sssp::solver::Device::Auto)?;
+    if let Some(reason) = solver.no_gpu_reason() {
+        eprintln!("notice: no CUDA GPU ({reason}): trees and tables run on the CPU only");
+    }
+    let quiet = args.quiet;
+    let report = roads_index::run(&plan, &solver, &mut |step| {
+        if !quiet {
+            eprintln!("{step}");
+        }
+    })?;
+    let json = serde_json::to_string_pretty(&report)
+        .map_err(|e| Error::InvalidArgument(format!("cannot write runs.json: {e}")))?;
+    report::write_file(&out.join("runs.json"), &json)?;
+    let summary = roads_index::markdown(&report);
+    report::write_file(&out.join("summary.md"), &summary)?;
+    println!("{summary}");
+    println!("wrote runs.json and summary.md to {}", out.display());
     Ok(())
 }
 

@@ -179,6 +179,20 @@ pub struct SolveArgs {
     /// with the same distances, trees and outputs as without it.
     #[arg(long, value_name = "FILE")]
     index: Option<PathBuf>,
+    /// With --index: the distances from every source to each of these
+    /// targets (input numbering), a |sources| × |targets| table instead of
+    /// trees (--output writes `source target distance` lines, or with
+    /// `--output-format bin` the row-major matrix).
+    #[arg(long, value_delimiter = ',', value_name = "T,T,…", requires = "index")]
+    targets: Option<Vec<u64>>,
+    /// Like --targets, from a file (one id per line, or a DIMACS .ss file).
+    #[arg(
+        long,
+        value_name = "FILE",
+        requires = "index",
+        conflicts_with = "targets"
+    )]
+    targets_file: Option<PathBuf>,
     /// Sources per GPU sweep with --index (default: the sources, in whole
     /// warps, at most 256).
     #[arg(long, value_name = "K", requires = "index", value_parser = clap::value_parser!(u32).range(1..=1024))]
@@ -315,7 +329,21 @@ fn solve(args: &SolveArgs, base: &mut u32) -> Result<Option<Error>> {
         "load         {load_ms:.1} ms (read, parse and validate)"
     ));
     if let Some(index) = &args.index {
+        let target_ids = match (&args.targets, &args.targets_file) {
+            (Some(list), _) => Some(list.clone()),
+            (None, Some(file)) => Some(formats::sources::read_sources(file)?),
+            (None, None) => None,
+        };
+        let targets = target_ids
+            .as_ref()
+            .map(|ids| {
+                ids.iter()
+                    .map(|&id| vertex_of(&loaded, &graph, "--targets", id))
+                    .collect::<Result<Vec<_>>>()
+            })
+            .transpose()?;
         let query = IndexedQuery {
+            targets,
             sources: &sources,
             source_ids: &source_ids,
             stop,
@@ -528,6 +556,8 @@ fn solve(args: &SolveArgs, base: &mut u32) -> Result<Option<Error>> {
 
 /// What [`solve_indexed`] answers, as [`solve`] parsed it.
 struct IndexedQuery<'q> {
+    /// `--targets`: a table instead of trees.
+    targets: Option<Vec<usize>>,
     sources: &'q [usize],
     source_ids: &'q [u64],
     stop: Stop,
@@ -597,6 +627,9 @@ fn solve_indexed(
     }
     if let Some(ms) = trees.prepare_ms() {
         out.line(format_args!("prepare      {ms:.1} ms (upload)"));
+    }
+    if let Some(targets) = &query.targets {
+        return solve_table(args, graph, &mut trees, query, targets, out);
     }
     let timing = Timing {
         warmup: args.warmup.unwrap_or(if on_gpu { 1 } else { 0 }),
@@ -682,6 +715,120 @@ fn solve_indexed(
         out,
     )?;
     Ok(first_failure)
+}
+
+/// `--index` with `--targets`: the table from every source to every target,
+/// timed, checked against the oracle with `--verify`, and written.
+fn solve_table(
+    args: &SolveArgs,
+    graph: &Graph,
+    trees: &mut sssp::ch::TreeSolver,
+    query: &IndexedQuery,
+    targets: &[usize],
+    out: &Human,
+) -> Result<Option<Error>> {
+    for (given, flag) in [
+        (args.parents.is_some(), "--parents"),
+        (args.path_to.is_some(), "--path-to"),
+        (args.target.is_some(), "--target"),
+        (args.limit.is_some(), "--limit"),
+        (args.certify, "--certify"),
+    ] {
+        if given {
+            return Err(Error::InvalidArgument(format!(
+                "{flag} applies to trees, not to a table (--targets)"
+            )));
+        }
+    }
+    let kind = graph.weight_kind();
+    if args.warmup.unwrap_or(1) > 0 {
+        trees.table(query.sources, targets)?;
+    }
+    let mut times = Vec::with_capacity(args.runs as usize);
+    let mut table = Vec::new();
+    for _ in 0..args.runs {
+        let (result, ms) = trees.table(query.sources, targets)?;
+        times.push(ms);
+        table = result;
+    }
+    let how = match trees.device() {
+        Device::Gpu => "GPU: PHAST batches, target columns gathered there",
+        Device::Cpu => "CPU: the bucket method",
+    };
+    out.line(format_args!(
+        "table        {} × {} in {:.3} ms (median of {}; {how}; host timer, copies included)",
+        query.sources.len(),
+        targets.len(),
+        sssp::solver::median(&times),
+        times.len()
+    ));
+    let width = targets.len().max(1);
+    for row in table.chunks(width) {
+        if let Some(j) = row
+            .iter()
+            .position(|&d| d == gpu_kernels::distance::SATURATED)
+        {
+            return Err(Error::DistanceOverflow {
+                vertex: targets[j],
+                count: row
+                    .iter()
+                    .filter(|&&d| d == gpu_kernels::distance::SATURATED)
+                    .count(),
+                weight_type: kind.name(),
+                max: distances::display(kind, gpu_kernels::distance::MAX_DISTANCE),
+            });
+        }
+    }
+    let mut failure = None;
+    if args.verify {
+        let start = Instant::now();
+        let mut differing = 0;
+        let mut first = None;
+        for (row, &source) in table.chunks(width).zip(query.sources) {
+            let expected = oracle::dijkstra(graph, source)?;
+            for (&t, &d) in targets.iter().zip(row) {
+                if expected[t] != d {
+                    differing += 1;
+                    first.get_or_insert((t, expected[t], d));
+                }
+            }
+        }
+        match first {
+            None => out.line(format_args!(
+                "verified: all {} table entries equal the oracle's ({:.1} ms)",
+                table.len(),
+                start.elapsed().as_secs_f64() * 1e3
+            )),
+            Some((t, expected, found)) => {
+                out.line(format_args!(
+                    "verification FAILED: {differing} of {} table entries differ",
+                    table.len()
+                ));
+                failure = Some(
+                    Error::Mismatch {
+                        vertex: t,
+                        expected: distances::display(kind, expected),
+                        found: distances::display(kind, found),
+                        count: differing,
+                        num_vertices: table.len(),
+                    }
+                    .renumbered(query.numbering.base),
+                );
+            }
+        }
+    }
+    if let Some(file) = &args.output {
+        output::write_table(
+            file,
+            (query.sources, targets),
+            &table,
+            kind,
+            query.numbering,
+            args.output_format.into(),
+        )?;
+        out.line(format_args!("output       {}", file.display()));
+    }
+    Ok(failure)
 }
 
 /// The algorithms to run: `--algo` (default `auto`), in matrix form with

@@ -130,3 +130,46 @@ fn write_rows(
     }
     out.flush().map_err(io_error)
 }
+
+/// Writes a `sources.len() × targets.len()` table of distance words of
+/// `kind`, row-major: text lines `source target distance` in the input's
+/// numbering, or the raw words as [`write_distances`] writes them (a
+/// row-major matrix).
+pub fn write_table(
+    path: &Path,
+    (sources, targets): (&[usize], &[usize]),
+    table: &[u32],
+    kind: WeightKind,
+    numbering: InputNumbering,
+    format: OutputFormat,
+) -> Result<()> {
+    let rows: Vec<(usize, &[u32])> = sources
+        .iter()
+        .zip(table.chunks(targets.len().max(1)))
+        .map(|(&s, row)| (s, row))
+        .collect();
+    match format {
+        OutputFormat::Bin => write_distances(path, Rows::PerSource(&rows), kind, numbering, format),
+        OutputFormat::Text => {
+            let io_error = |source| Error::Io {
+                path: path.to_path_buf(),
+                source,
+            };
+            let file = std::fs::File::create(path).map_err(io_error)?;
+            let mut out = BufWriter::with_capacity(1 << 20, file);
+            for (s, row) in rows {
+                for (&t, &d) in targets.iter().zip(row) {
+                    writeln!(
+                        out,
+                        "{} {} {}",
+                        numbering.external(s),
+                        numbering.external(t),
+                        distances::display(kind, d)
+                    )
+                    .map_err(io_error)?;
+                }
+            }
+            out.flush().map_err(io_error)
+        }
+    }
+}

@@ -115,6 +115,19 @@ impl<'a> GpuPhast<'a> {
     /// [`GpuPhast::lanes`]); the distances stay on the device for
     /// [`GpuPhast::download`].
     pub fn run(&mut self, h: &Hierarchy, sources: &[usize]) -> Result<BatchTimes> {
+        let start = std::time::Instant::now();
+        let entries = self.upward_entries(h, sources)?;
+        let search_ms = start.elapsed().as_secs_f64() * 1e3;
+        let ((), sweep_ms) = self.gpu.timed(|| self.queue_sweep(&entries))?;
+        Ok(BatchTimes {
+            search_ms,
+            sweep_ms: sweep_ms as f64,
+        })
+    }
+
+    /// The upward searches of a batch's `sources` (in parallel on the host)
+    /// as (index into the batch's distances, distance) pairs.
+    fn upward_entries(&self, h: &Hierarchy, sources: &[usize]) -> Result<Vec<u32>> {
         if sources.len() > self.lanes() {
             return Err(Error::Internal(format!(
                 "a PHAST batch of {} sources on {} lanes",
@@ -122,9 +135,8 @@ impl<'a> GpuPhast<'a> {
                 self.lanes
             )));
         }
-        let lanes = self.lanes as usize;
-        let start = std::time::Instant::now();
-        let entries: Vec<u32> = sources
+        let lanes = self.lanes();
+        Ok(sources
             .par_iter()
             .enumerate()
             .flat_map_iter(|(lane, &s)| {
@@ -135,35 +147,117 @@ impl<'a> GpuPhast<'a> {
                     .zip(space.dist)
                     .flat_map(move |(v, d)| [(v as usize * lanes + lane) as u32, d])
             })
-            .collect();
-        let search_ms = start.elapsed().as_secs_f64() * 1e3;
+            .collect())
+    }
+
+    /// Queues a batch on the stream (no wait): the upload of its upward
+    /// distances, clearing, scattering and the sweep.
+    fn queue_sweep(&mut self, entries: &[u32]) -> Result<()> {
         let stream = self.gpu.stream().clone();
         if self.entries.len() < entries.len() {
             self.entries = alloc_zeroed(self.gpu, entries.len(), "the upward distances")?;
         }
         let count = (entries.len() / 2) as u32;
         let len = self.down.n * self.lanes;
-        let ((), sweep_ms) = self.gpu.timed(|| {
+        if !entries.is_empty() {
             stream
-                .memcpy_htod(&entries, &mut self.entries)
+                .memcpy_htod(entries, &mut self.entries)
                 .map_err(Error::cuda("copying the upward distances to the GPU"))?;
-            let kernels = &self.gpu.kernels().phast;
-            kernels.clear(&stream, &mut self.dist, len)?;
-            kernels.scatter(&stream, &self.entries, count, &mut self.dist, len)?;
-            kernels.sweep(
+        }
+        let kernels = &self.gpu.kernels().phast;
+        kernels.clear(&stream, &mut self.dist, len)?;
+        kernels.scatter(&stream, &self.entries, count, &mut self.dist, len)?;
+        kernels.sweep(
+            &stream,
+            &self.down,
+            self.block_levels,
+            self.lanes,
+            &mut self.dist,
+            &mut self.barrier,
+            self.blocks,
+        )
+    }
+
+    /// The trees of every source, batch after batch, pipelined: the host
+    /// runs the upward searches of the next batch while the GPU sweeps the
+    /// last one. `read` queues work on each batch's distances (its first
+    /// source's index in `sources`, its size) before they are overwritten.
+    /// Returns the wall time (host clock) until the GPU is done, ms.
+    fn pipelined(
+        &mut self,
+        h: &Hierarchy,
+        sources: &[usize],
+        mut read: impl FnMut(&mut Self, usize, usize) -> Result<()>,
+    ) -> Result<f64> {
+        let start = std::time::Instant::now();
+        let batches: Vec<&[usize]> = sources.chunks(self.lanes()).collect();
+        let mut next = match batches.first() {
+            Some(batch) => Some(self.upward_entries(h, batch)?),
+            None => None,
+        };
+        for (i, batch) in batches.iter().enumerate() {
+            let entries = next.take().unwrap_or_default();
+            self.queue_sweep(&entries)?;
+            read(self, i * self.lanes(), batch.len())?;
+            if let Some(following) = batches.get(i + 1) {
+                next = Some(self.upward_entries(h, following)?);
+            }
+        }
+        self.gpu.synchronize()?;
+        Ok(start.elapsed().as_secs_f64() * 1e3)
+    }
+
+    /// The trees of every source left on the device, pipelined; nothing is
+    /// read back: what an application that consumes trees on the GPU pays.
+    /// Returns the wall time, ms.
+    pub fn trees_on_device(&mut self, h: &Hierarchy, sources: &[usize]) -> Result<f64> {
+        self.pipelined(h, sources, |_, _, _| Ok(()))
+    }
+
+    /// The `sources.len() × targets.len()` table of distance words between
+    /// graph vertices, row-major: each batch's target columns are gathered
+    /// on the GPU, and the table is copied back once. Returns it and the
+    /// wall time, ms.
+    pub fn table(
+        &mut self,
+        h: &Hierarchy,
+        sources: &[usize],
+        targets: &[usize],
+    ) -> Result<(Vec<u32>, f64)> {
+        let start = std::time::Instant::now();
+        let words = sources.len() * targets.len();
+        if words > u32::MAX as usize {
+            return Err(Error::InvalidArgument(format!(
+                "a {} × {} table does not fit 32-bit indices",
+                sources.len(),
+                targets.len()
+            )));
+        }
+        if words == 0 {
+            return Ok((Vec::new(), 0.0));
+        }
+        let positions: Vec<u32> = targets.iter().map(|&t| h.position[t]).collect();
+        let stream = self.gpu.stream().clone();
+        let device_targets = upload(&stream, &positions, "the table's targets")?;
+        let mut table = alloc_zeroed(self.gpu, words, "the table")?;
+        let t = targets.len() as u32;
+        self.pipelined(h, sources, |me, first, count| {
+            me.gpu.kernels().phast.columns(
                 &stream,
-                &self.down,
-                self.block_levels,
-                self.lanes,
-                &mut self.dist,
-                &mut self.barrier,
-                self.blocks,
+                &me.dist,
+                (me.down.n, me.lanes, count as u32),
+                &device_targets,
+                t,
+                first as u32,
+                &mut table,
             )
         })?;
-        Ok(BatchTimes {
-            search_ms,
-            sweep_ms: sweep_ms as f64,
-        })
+        let mut rows = vec![0u32; words];
+        stream
+            .memcpy_dtoh(&table.slice(..words), &mut rows[..])
+            .map_err(Error::cuda("copying the table from the GPU"))?;
+        self.gpu.synchronize()?;
+        Ok((rows, start.elapsed().as_secs_f64() * 1e3))
     }
 
     /// The distances of the first `count` lanes of the last batch, each in

@@ -34,6 +34,7 @@ pub struct PhastKernels {
     scatter: CudaFunction,
     sweep: CudaFunction,
     rows: CudaFunction,
+    columns: CudaFunction,
 }
 
 impl PhastKernels {
@@ -44,6 +45,7 @@ impl PhastKernels {
             scatter: load_function(module, names::PHAST_SCATTER)?,
             sweep: load_function(module, names::PHAST_SWEEP)?,
             rows: load_function(module, names::PHAST_ROWS)?,
+            columns: load_function(module, names::PHAST_COLUMNS)?,
         })
     }
 
@@ -150,6 +152,58 @@ impl PhastKernels {
         // above (`count * n` fits a u32: the rows buffer is no larger than
         // the `n * lanes` distances, whose size the caller checked).
         unsafe { launch.launch(one_thread_per(words as u32)) }.map_err(Error::cuda(kernel))?;
+        Ok(())
+    }
+
+    /// `phast_columns`: table rows `first_row..first_row + count` from the
+    /// first `count` of `lanes` interleaved trees in `dist` (of `n`
+    /// vertices), at the target positions `targets` (each `< n`, as the
+    /// caller took them from a validated hierarchy).
+    #[allow(clippy::too_many_arguments)]
+    pub fn columns(
+        &self,
+        stream: &Arc<CudaStream>,
+        dist: &CudaSlice<u32>,
+        (n, lanes, count): (u32, u32, u32),
+        targets: &CudaSlice<u32>,
+        t: u32,
+        first_row: u32,
+        table: &mut CudaSlice<u32>,
+    ) -> Result<()> {
+        let kernel = names::PHAST_COLUMNS;
+        let rows_end = (first_row as usize + count as usize) * t as usize;
+        check_lengths(
+            kernel,
+            &[
+                ("dist", dist.len(), n as usize * lanes as usize),
+                ("targets", targets.len(), t as usize),
+                ("table", table.len(), rows_end),
+            ],
+        )?;
+        if count > lanes || rows_end > u32::MAX as usize {
+            return Err(Error::Internal(format!(
+                "{kernel}: {count} rows of {lanes} lanes, table end {rows_end}"
+            )));
+        }
+        let words = count * t;
+        if words == 0 {
+            return Ok(());
+        }
+        let table_len = table.len().min(u32::MAX as usize) as u32;
+        let mut launch = stream.launch_builder(&self.columns);
+        launch
+            .arg(dist)
+            .arg(&n)
+            .arg(&lanes)
+            .arg(targets)
+            .arg(&t)
+            .arg(&count)
+            .arg(&first_row)
+            .arg(table)
+            .arg(&table_len);
+        // SAFETY: arguments in the kernel's order and types; lengths checked
+        // above, target positions `< n` as the caller guarantees.
+        unsafe { launch.launch(one_thread_per(words)) }.map_err(Error::cuda(kernel))?;
         Ok(())
     }
 

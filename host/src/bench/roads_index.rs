@@ -1,0 +1,431 @@
+//! `host bench --preset roads-index`: contraction hierarchies on road
+//! networks. For each graph: the index's build time and size, time per tree
+//! from it (GPU batches left on the device, and CPU), the project's solve
+//! without it, point-to-point queries and a many-to-many table, all checked
+//! against the oracle; next to GAPBS's single-source solve (`--gapbs`) and
+//! RoutingKit's CH (`--routingkit`: the `rk_ch` driver of
+//! `../shared/baselines`), run on the same machine in the same run.
+
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+use rand_xoshiro::Xoshiro256PlusPlus;
+use rand_xoshiro::rand_core::{Rng, SeedableRng};
+use serde::{Deserialize, Serialize};
+
+use super::real::{GapbsRecord, run_gapbs};
+use crate::algorithms::{Algorithm, Tuning};
+use crate::ch::{self, BuildOptions, TreeSolver};
+use crate::formats::{self, LoadOptions};
+use crate::graph::Graph;
+use crate::solver::{Solver, Stop, Timing};
+use crate::{Error, Result, oracle};
+
+/// What a roads-index benchmark runs.
+#[derive(Clone, Debug)]
+pub struct IndexPlan {
+    /// The graph files.
+    pub graphs: Vec<PathBuf>,
+    /// Random sources whose trees are timed.
+    pub trees: usize,
+    /// Sources and targets of the table (and point-to-point pairs).
+    pub table: usize,
+    /// Seed of the random sources, targets and pairs.
+    pub seed: u64,
+    /// GAPBS's `sssp`, if it is to run.
+    pub gapbs: Option<PathBuf>,
+    /// Its trials per Δ.
+    pub gapbs_trials: u32,
+    /// RoutingKit's `rk_ch` driver, if it is to run.
+    pub routingkit: Option<PathBuf>,
+    /// Where edge lists and `.gr` files for the baselines are written.
+    pub scratch: PathBuf,
+}
+
+/// RoutingKit's CH on one graph (its own report).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct RoutingKitRecord {
+    /// CH build, one thread, ms.
+    pub build_ms: f64,
+    /// Mean one-to-one query, µs.
+    pub one_to_one_us: f64,
+    /// The `table × table` many-to-many table, ms.
+    pub table_ms: f64,
+}
+
+/// Everything measured on one graph.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct IndexRecord {
+    /// The graph file's name.
+    pub graph: String,
+    /// Vertices.
+    pub n: usize,
+    /// Arcs.
+    pub m: usize,
+    /// Index build, ms (host clock), and the threads it used.
+    pub build_ms: f64,
+    /// Threads of the build and the CPU trees.
+    pub threads: usize,
+    /// Levels of the hierarchy.
+    pub levels: usize,
+    /// Shortcut arcs.
+    pub shortcuts: usize,
+    /// Index file bytes over the graph's CSR bytes.
+    pub size_ratio: f64,
+    /// Per tree, GPU batches pipelined and left on the device, µs.
+    pub gpu_tree_us: Option<f64>,
+    /// Sources per GPU batch.
+    pub gpu_lanes: Option<usize>,
+    /// Per tree on the CPU (all threads), µs.
+    pub cpu_tree_us: f64,
+    /// The project's solve without the index (`auto`, median of 10), ms.
+    pub solve_ms: f64,
+    /// What `auto` ran.
+    pub solve_algorithm: String,
+    /// Mean point-to-point distance query on the CPU (one thread), µs.
+    pub one_to_one_us: f64,
+    /// The table on the GPU (when there is one), ms.
+    pub gpu_table_ms: Option<f64>,
+    /// The table on the CPU (bucket method, all threads), ms.
+    pub cpu_table_ms: f64,
+    /// GAPBS from vertex 0.
+    pub gapbs: Option<GapbsRecord>,
+    /// RoutingKit.
+    pub routingkit: Option<RoutingKitRecord>,
+}
+
+/// Everything one roads-index benchmark measured.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct IndexReport {
+    /// The GPU's name, or `none`.
+    pub device: String,
+    /// The table's size (sources = targets).
+    pub table: usize,
+    /// Trees timed per graph.
+    pub trees: usize,
+    /// One record per graph.
+    pub records: Vec<IndexRecord>,
+    /// Graphs without a hierarchy, with the build's message.
+    pub refused: Vec<(String, String)>,
+}
+
+/// Runs `plan` on `solver`; `progress` gets a line per step. Every tree,
+/// table entry and query distance that is timed is first checked against the
+/// oracle on a sample (three trees, three table rows, ten queries); a
+/// difference is an [`Error::Mismatch`].
+pub fn run(
+    plan: &IndexPlan,
+    solver: &Solver,
+    progress: &mut dyn FnMut(&str),
+) -> Result<IndexReport> {
+    let mut report = IndexReport {
+        device: match solver.gpu() {
+            Some(gpu) => gpu.name()?,
+            None => "none".into(),
+        },
+        table: plan.table,
+        trees: plan.trees,
+        records: Vec::new(),
+        refused: Vec::new(),
+    };
+    for path in &plan.graphs {
+        let name = path.file_name().map_or_else(
+            || path.display().to_string(),
+            |n| n.to_string_lossy().into(),
+        );
+        progress(&format!("{name}: loading"));
+        let graph =
+            formats::load_with(path, None, LoadOptions::default(), &mut |_| {})?.into_graph()?;
+        match measure(plan, solver, &graph, &name, progress) {
+            Ok(record) => report.records.push(record),
+            Err(Error::NoHierarchy(why)) => {
+                progress(&format!("{name}: no hierarchy: {why}"));
+                report.refused.push((name, why));
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(report)
+}
+
+fn measure(
+    plan: &IndexPlan,
+    solver: &Solver,
+    graph: &Graph,
+    name: &str,
+    progress: &mut dyn FnMut(&str),
+) -> Result<IndexRecord> {
+    let n = graph.num_vertices();
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(plan.seed);
+    let mut draw = |count: usize| -> Vec<usize> {
+        (0..count)
+            .map(|_| (rng.next_u64() % n.max(1) as u64) as usize)
+            .collect()
+    };
+    let (sources, table_sources, table_targets) =
+        (draw(plan.trees), draw(plan.table), draw(plan.table));
+    progress(&format!("{name}: building the index"));
+    let start = Instant::now();
+    let h = ch::build(graph, &BuildOptions::default())?;
+    let build_ms = start.elapsed().as_secs_f64() * 1e3;
+    let graph_bytes = 4 * (graph.offsets().len() + 2 * graph.num_edges());
+
+    progress(&format!("{name}: trees"));
+    let sample = &sources[..sources.len().min(3)];
+    let expected: Vec<Vec<u32>> = sample
+        .iter()
+        .map(|&s| oracle::dijkstra(graph, s))
+        .collect::<Result<_>>()?;
+    let mismatch = |what: String| Error::Mismatch {
+        vertex: 0,
+        expected: "the oracle's distances".into(),
+        found: what,
+        count: 1,
+        num_vertices: n,
+    };
+    let mut trees = TreeSolver::new(solver, &h, None)?;
+    let (rows, _) = trees.solve(sample, Stop::default(), Timing::default())?;
+    if rows.iter().zip(&expected).any(|(row, e)| &row.dist != e) {
+        return Err(mismatch(format!("other trees from the index on {name}")));
+    }
+    let gpu_lanes = trees.gpu_shape().map(|(lanes, _)| lanes);
+    trees.trees_on_device(&sources)?; // warm-up
+    let gpu_tree_us = trees
+        .trees_on_device(&sources)?
+        .map(|ms| ms * 1e3 / sources.len().max(1) as f64);
+    let start = Instant::now();
+    let cpu_trees = ch::phast::trees(&h, &sources);
+    let cpu_tree_us = start.elapsed().as_secs_f64() * 1e6 / sources.len().max(1) as f64;
+    if cpu_trees.iter().zip(&expected).any(|(row, e)| row != e) {
+        return Err(mismatch(format!(
+            "other CPU trees from the index on {name}"
+        )));
+    }
+
+    progress(&format!("{name}: queries and tables"));
+    let pairs: Vec<(usize, usize)> = table_sources
+        .iter()
+        .copied()
+        .zip(table_targets.iter().copied())
+        .collect();
+    let start = Instant::now();
+    let answers: Vec<u32> = pairs
+        .iter()
+        .map(|&(s, t)| ch::query::distance(&h, s, t))
+        .collect();
+    let one_to_one_us = start.elapsed().as_secs_f64() * 1e6 / pairs.len().max(1) as f64;
+    for (&(s, t), &answer) in pairs.iter().zip(&answers).take(10) {
+        let d = oracle::dijkstra(graph, s)?[t];
+        if answer != d {
+            return Err(mismatch(format!(
+                "another point-to-point distance {s} → {t}"
+            )));
+        }
+    }
+    let check_table = |table: &[u32], what: &str| -> Result<()> {
+        let width = table_targets.len();
+        for (i, &s) in table_sources.iter().enumerate().take(3) {
+            let expected = oracle::dijkstra(graph, s)?;
+            let row = &table[i * width..(i + 1) * width];
+            if row
+                .iter()
+                .zip(&table_targets)
+                .any(|(&d, &t)| d != expected[t])
+            {
+                return Err(mismatch(format!("other {what} table entries on {name}")));
+            }
+        }
+        Ok(())
+    };
+    let gpu_table_ms = if trees.device() == crate::algorithms::Device::Gpu {
+        let (table, _) = trees.table(&table_sources, &table_targets)?; // warm-up
+        check_table(&table, "GPU")?;
+        Some(trees.table(&table_sources, &table_targets)?.1)
+    } else {
+        None
+    };
+    let start = Instant::now();
+    let table = ch::query::table(&h, &table_sources, &table_targets);
+    let cpu_table_ms = start.elapsed().as_secs_f64() * 1e3;
+    check_table(&table, "CPU")?;
+
+    progress(&format!("{name}: the solve without the index"));
+    let timing = Timing {
+        warmup: 1,
+        runs: 10,
+    };
+    let mut prepared = solver.prepare(graph, Algorithm::Auto, Tuning::default(), 0)?;
+    let solved = prepared.solve(0, Stop::default(), false, timing)?;
+    if solved.dist != oracle::dijkstra(graph, 0)? {
+        return Err(mismatch(format!("other distances from auto on {name}")));
+    }
+
+    let gapbs = match &plan.gapbs {
+        Some(gapbs) => {
+            progress(&format!("{name}: GAPBS Δ sweep"));
+            Some(run_gapbs(
+                gapbs,
+                (plan.gapbs_trials, &plan.scratch),
+                graph,
+                0,
+                name,
+            )?)
+        }
+        None => None,
+    };
+    let routingkit = match &plan.routingkit {
+        Some(rk) => {
+            progress(&format!("{name}: RoutingKit"));
+            Some(run_routingkit(rk, plan, graph, name)?)
+        }
+        None => None,
+    };
+    Ok(IndexRecord {
+        graph: name.into(),
+        n,
+        m: graph.num_edges(),
+        build_ms,
+        threads: rayon::current_num_threads(),
+        levels: h.num_levels(),
+        shortcuts: h.num_shortcuts(),
+        size_ratio: h.size_bytes() as f64 / graph_bytes.max(1) as f64,
+        gpu_tree_us,
+        gpu_lanes,
+        cpu_tree_us,
+        solve_ms: solved.median_ms(),
+        solve_algorithm: prepared.algorithm().name().into(),
+        one_to_one_us,
+        gpu_table_ms,
+        cpu_table_ms,
+        gapbs,
+        routingkit,
+    })
+}
+
+/// Runs RoutingKit's `rk_ch` on `graph` (written as a DIMACS `.gr` file) and
+/// reads its report.
+fn run_routingkit(
+    rk: &Path,
+    plan: &IndexPlan,
+    graph: &Graph,
+    name: &str,
+) -> Result<RoutingKitRecord> {
+    let gr = plan.scratch.join(format!("{name}.rk.gr"));
+    let io_error = |source| Error::Io {
+        path: gr.clone(),
+        source,
+    };
+    let mut out = BufWriter::new(std::fs::File::create(&gr).map_err(io_error)?);
+    writeln!(out, "p sp {} {}", graph.num_vertices(), graph.num_edges()).map_err(io_error)?;
+    let csr = graph.csr();
+    for u in 0..graph.num_vertices() {
+        for (v, w) in csr.edges(u) {
+            writeln!(out, "a {} {} {w}", u + 1, v + 1).map_err(io_error)?;
+        }
+    }
+    out.flush().map_err(io_error)?;
+    drop(out);
+    let output = Command::new(rk)
+        .arg(&gr)
+        .arg(plan.table.to_string())
+        .output()
+        .map_err(|source| Error::Io {
+            path: rk.to_path_buf(),
+            source,
+        })?;
+    std::fs::remove_file(&gr).map_err(io_error)?;
+    let text = String::from_utf8_lossy(&output.stdout);
+    let value = |key: &str| -> Option<f64> {
+        text.split_whitespace()
+            .find_map(|field| field.strip_prefix(key))
+            .and_then(|v| v.parse().ok())
+    };
+    let table_key = format!("ch_table_{0}x{0}_ms=", plan.table);
+    match (
+        value("ch_build_s="),
+        value("ch_one_to_one_us="),
+        value(&table_key),
+    ) {
+        (Some(build_s), Some(one_to_one_us), Some(table_ms)) if output.status.success() => {
+            Ok(RoutingKitRecord {
+                build_ms: build_s * 1e3,
+                one_to_one_us,
+                table_ms,
+            })
+        }
+        _ => Err(Error::InvalidArgument(format!(
+            "{}: RoutingKit on {name} gave no report (exit {}): {text}",
+            rk.display(),
+            output.status
+        ))),
+    }
+}
+
+/// The markdown summary: one row per graph, ratios against GAPBS and
+/// RoutingKit where they ran.
+pub fn markdown(report: &IndexReport) -> String {
+    let ratio = |base: Option<f64>, ours: Option<f64>| match (base, ours) {
+        (Some(b), Some(o)) if o > 0.0 && b >= 10.0 * o => format!(" ({:.0}×)", b / o),
+        (Some(b), Some(o)) if o > 0.0 => format!(" ({:.2}×)", b / o),
+        _ => String::new(),
+    };
+    let ms = |x: Option<f64>| x.map_or("-".to_string(), |x| format!("{x:.3}"));
+    let mut text = format!(
+        "# Road networks from a contraction-hierarchy index\n\nDevice: {}. Trees: {} random \
+         sources per graph; table and point-to-point pairs: {t} × {t}. Ratios in parentheses: \
+         the baseline's time over ours.\n\n",
+        report.device,
+        report.trees,
+        t = report.table
+    );
+    text.push_str(
+        "| graph | build ms (threads) | RoutingKit build ms | index/CSR | GAPBS ms (Δ) | \
+         solve ms (auto) | GPU µs/tree | CPU µs/tree | one-to-one µs | RoutingKit µs | \
+         GPU table ms | CPU table ms | RoutingKit table ms |\n",
+    );
+    text.push_str("|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    for r in &report.records {
+        let gapbs_ms = r.gapbs.as_ref().map(|g| g.best_ms);
+        let rk = r.routingkit.as_ref();
+        text.push_str(&format!(
+            "| {} | {:.0} ({}) | {}{} | {:.2} | {} | {:.3} ({}) | {}{} | {:.1}{} | {:.2} | {}{} | {} | {:.2} | {}{} |\n",
+            r.graph,
+            r.build_ms,
+            r.threads,
+            ms(rk.map(|k| k.build_ms)),
+            ratio(rk.map(|k| k.build_ms), Some(r.build_ms)),
+            r.size_ratio,
+            r.gapbs
+                .as_ref()
+                .map_or("-".into(), |g| format!("{:.3} ({})", g.best_ms, g.best_delta)),
+            r.solve_ms,
+            r.solve_algorithm,
+            ms(r.gpu_tree_us),
+            ratio(gapbs_ms.map(|g| g * 1e3), r.gpu_tree_us),
+            r.cpu_tree_us,
+            ratio(gapbs_ms.map(|g| g * 1e3), Some(r.cpu_tree_us)),
+            r.one_to_one_us,
+            ms(rk.map(|k| k.one_to_one_us)),
+            ratio(rk.map(|k| k.one_to_one_us), Some(r.one_to_one_us)),
+            ms(r.gpu_table_ms),
+            r.cpu_table_ms,
+            ms(rk.map(|k| k.table_ms)),
+            ratio(
+                rk.map(|k| k.table_ms),
+                Some(r.gpu_table_ms.unwrap_or(r.cpu_table_ms))
+            ),
+        ));
+    }
+    for (graph, why) in &report.refused {
+        text.push_str(&format!("\n{graph}: no index ({why}).\n"));
+    }
+    text.push_str(
+        "\nGPU µs/tree: batches pipelined with the host's upward searches, trees left on the \
+         device (host clock, upward searches included). CPU µs/tree: eight sources per thread, \
+         every thread. Ratios of trees are against GAPBS's single-source time; the table ratio \
+         uses the GPU table where there is one.\n",
+    );
+    text
+}
