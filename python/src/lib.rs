@@ -27,6 +27,9 @@ fn to_py(error: sssp::Error) -> PyErr {
             "{error}; integer distances are 32-bit: pass float weights for longer paths"
         )),
         sssp::Error::Io { .. } => PyOSError::new_err(error.to_string()),
+        sssp::Error::Index { .. } | sssp::Error::NoHierarchy(_) => {
+            PyValueError::new_err(error.to_string())
+        }
         _ => PyRuntimeError::new_err(error.to_string()),
     }
 }
@@ -330,10 +333,191 @@ fn load<'py>(py: Python<'py>, path: std::path::PathBuf) -> PyResult<LoadedArrays
     ))
 }
 
+/// The CSR `(indptr, indices, words)` with `u32` weight words as a graph,
+/// read in both directions with `undirected`.
+fn u32_graph(
+    indptr: &[u32],
+    indices: &[u32],
+    words: &[u32],
+    undirected: bool,
+) -> PyResult<Graph<'static>> {
+    let graph = Graph::new(indptr.to_vec(), indices.to_vec(), words.to_vec())
+        .map_err(|e| to_py(e.into()))?;
+    if undirected {
+        graph.undirected().map_err(|e| to_py(e.into()))
+    } else {
+        Ok(graph)
+    }
+}
+
+/// A contraction-hierarchy index of one graph (`sssp::ch`): trees, tables
+/// and point-to-point distances from it.
+#[pyclass(module = "sssp_gpu._native", frozen)]
+struct Index {
+    hierarchy: sssp::ch::Hierarchy,
+}
+
+#[pymethods]
+impl Index {
+    /// Builds the index of the CSR `(indptr, indices, words)` (`u32`
+    /// weight words), read in both directions with `undirected`.
+    #[staticmethod]
+    fn build(
+        py: Python<'_>,
+        indptr: PyReadonlyArray1<'_, u32>,
+        indices: PyReadonlyArray1<'_, u32>,
+        words: PyReadonlyArray1<'_, u32>,
+        undirected: bool,
+    ) -> PyResult<Index> {
+        let graph = u32_graph(
+            indptr.as_slice()?,
+            indices.as_slice()?,
+            words.as_slice()?,
+            undirected,
+        )?;
+        let hierarchy = py
+            .detach(|| sssp::ch::build(&graph, &sssp::ch::BuildOptions::default()))
+            .map_err(to_py)?;
+        Ok(Index { hierarchy })
+    }
+
+    /// Reads an index file and checks that it was built from this CSR.
+    #[staticmethod]
+    fn load(
+        py: Python<'_>,
+        path: std::path::PathBuf,
+        indptr: PyReadonlyArray1<'_, u32>,
+        indices: PyReadonlyArray1<'_, u32>,
+        words: PyReadonlyArray1<'_, u32>,
+        undirected: bool,
+    ) -> PyResult<Index> {
+        let graph = u32_graph(
+            indptr.as_slice()?,
+            indices.as_slice()?,
+            words.as_slice()?,
+            undirected,
+        )?;
+        let hierarchy = py
+            .detach(|| {
+                let hierarchy = sssp::ch::Hierarchy::load(&path)?;
+                hierarchy.check_graph(&graph, &path)?;
+                Ok(hierarchy)
+            })
+            .map_err(to_py)?;
+        Ok(Index { hierarchy })
+    }
+
+    /// Writes the index file.
+    fn save(&self, py: Python<'_>, path: std::path::PathBuf) -> PyResult<()> {
+        py.detach(|| self.hierarchy.save(&path)).map_err(to_py)
+    }
+
+    /// Vertices.
+    #[getter]
+    fn num_vertices(&self) -> usize {
+        self.hierarchy.num_vertices()
+    }
+
+    /// Levels of the hierarchy.
+    #[getter]
+    fn levels(&self) -> usize {
+        self.hierarchy.num_levels()
+    }
+
+    /// Shortcut arcs.
+    #[getter]
+    fn shortcuts(&self) -> usize {
+        self.hierarchy.num_shortcuts()
+    }
+
+    /// The trees of `sources` on the solver's device (GPU batches, or the
+    /// CPU): a (sources × n) float64 array, inf where unreached, and the
+    /// device.
+    fn trees<'py>(
+        &self,
+        py: Python<'py>,
+        solver: &Solver,
+        sources: Vec<usize>,
+    ) -> PyResult<(Bound<'py, PyArray1<f64>>, &'static str)> {
+        self.check_vertices(&sources)?;
+        let (dist, device) = py
+            .detach(|| -> sssp::Result<_> {
+                let mut trees = sssp::ch::TreeSolver::new(&solver.inner, &self.hierarchy, None)?;
+                let (rows, _) = trees.solve(&sources, Stop::default(), Timing::default())?;
+                let dist: Vec<f64> = rows.iter().flat_map(|row| row.distances_f64()).collect();
+                Ok((dist, trees.device()))
+            })
+            .map_err(to_py)?;
+        Ok((PyArray1::from_vec(py, dist), device_name(device)))
+    }
+
+    /// The (sources × targets) distance table on the solver's device, as
+    /// float64 (inf where unreachable), and the device.
+    fn table<'py>(
+        &self,
+        py: Python<'py>,
+        solver: &Solver,
+        sources: Vec<usize>,
+        targets: Vec<usize>,
+    ) -> PyResult<(Bound<'py, PyArray1<f64>>, &'static str)> {
+        self.check_vertices(&sources)?;
+        self.check_vertices(&targets)?;
+        let (table, device) = py
+            .detach(|| -> sssp::Result<_> {
+                let mut trees = sssp::ch::TreeSolver::new(&solver.inner, &self.hierarchy, None)?;
+                let (table, _) = trees.table(&sources, &targets)?;
+                Ok((table, trees.device()))
+            })
+            .map_err(to_py)?;
+        let table = table.iter().map(|&d| word_to_f64(d)).collect();
+        Ok((PyArray1::from_vec(py, table), device_name(device)))
+    }
+
+    /// The distance from `source` to `target` (inf when unreachable).
+    fn distance(&self, source: usize, target: usize) -> PyResult<f64> {
+        self.check_vertices(&[source, target])?;
+        Ok(word_to_f64(sssp::ch::query::distance(
+            &self.hierarchy,
+            source,
+            target,
+        )))
+    }
+}
+
+impl Index {
+    fn check_vertices(&self, vertices: &[usize]) -> PyResult<()> {
+        let n = self.hierarchy.num_vertices();
+        match vertices.iter().find(|&&v| v >= n) {
+            Some(v) => Err(PyValueError::new_err(format!(
+                "vertex {v} is out of range: the graph has {n} vertices"
+            ))),
+            None => Ok(()),
+        }
+    }
+}
+
+/// A `u32` distance word as a float64, inf for unreached (`u32::MAX`; the
+/// index's results are checked for overflow before they get here).
+fn word_to_f64(d: u32) -> f64 {
+    if d == u32::MAX {
+        f64::INFINITY
+    } else {
+        f64::from(d)
+    }
+}
+
+fn device_name(device: sssp::algorithms::Device) -> &'static str {
+    match device {
+        sssp::algorithms::Device::Gpu => "gpu",
+        sssp::algorithms::Device::Cpu => "cpu",
+    }
+}
+
 /// The extension module `sssp_gpu._native`.
 #[pymodule]
 fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<Solver>()?;
+    module.add_class::<Index>()?;
     module.add_function(wrap_pyfunction!(load, module)?)?;
     Ok(())
 }

@@ -4,7 +4,9 @@
 and returns arrays of the same shapes and dtypes; it runs on the GPU when
 there is one (``device="auto"``), else on the CPU. ``Solver`` keeps the
 device open across solves and reports iterations and times; ``load`` reads
-any graph file the ``host`` CLI reads.
+any graph file the ``host`` CLI reads. ``ContractionIndex`` preprocesses a
+road network once (a contraction hierarchy, the file of ``host preprocess``)
+and then gives trees, tables and point-to-point distances from it.
 
 Differences from scipy, all documented in README.md ("Python"):
 
@@ -29,7 +31,15 @@ import scipy.sparse as sp
 
 from . import _native
 
-__all__ = ["Solver", "SolveResult", "dijkstra", "shortest_path", "load", "NO_PREDECESSOR"]
+__all__ = [
+    "Solver",
+    "SolveResult",
+    "ContractionIndex",
+    "dijkstra",
+    "shortest_path",
+    "load",
+    "NO_PREDECESSOR",
+]
 
 #: scipy's predecessor (and ``min_only`` source) of "none".
 NO_PREDECESSOR = -9999
@@ -354,3 +364,69 @@ def load(path) -> sp.csr_matrix:
     else:
         indptr, indices = indptr.astype(np.int64), indices.astype(np.int64)
     return sp.csr_matrix((data, indices, indptr), shape=(n, n), copy=False)
+
+
+def _index_csr(csgraph, directed: bool) -> _Csr:
+    """The graph of a contraction index: integer weights only."""
+    csr = _prepare(csgraph, unweighted=False)
+    if csr.float_weights:
+        raise ValueError(
+            "contraction indexes take integer weights: float32 sums would round "
+            "differently from every other solver"
+        )
+    return csr
+
+
+class ContractionIndex:
+    """A contraction hierarchy of one graph (road networks: other graphs raise
+    ``ValueError``), built once; then whole trees (PHAST, on the GPU in
+    batches), distance tables and point-to-point distances, all exact.
+
+    ``ContractionIndex(csgraph, directed=True)`` builds it (integer weights);
+    ``ContractionIndex.load(path, csgraph, directed=True)`` reads a file written
+    by ``save`` or by ``host preprocess`` and checks it was built from this
+    graph.
+    """
+
+    def __init__(self, csgraph, directed: bool = True, *, _native_index=None):
+        if _native_index is None:
+            csr = _index_csr(csgraph, directed)
+            _native_index = _native.Index.build(csr.indptr, csr.indices, csr.words, not directed)
+        self._index = _native_index
+        self.n = _native_index.num_vertices
+
+    @classmethod
+    def load(cls, path, csgraph, directed: bool = True) -> "ContractionIndex":
+        csr = _index_csr(csgraph, directed)
+        native = _native.Index.load(str(path), csr.indptr, csr.indices, csr.words, not directed)
+        return cls(None, _native_index=native)
+
+    def save(self, path) -> None:
+        self._index.save(str(path))
+
+    @property
+    def levels(self) -> int:
+        return self._index.levels
+
+    @property
+    def shortcuts(self) -> int:
+        return self._index.shortcuts
+
+    def trees(self, indices, device: str = "auto") -> np.ndarray:
+        """Distances from each of ``indices`` to every vertex: shape
+        ``(len(indices), n)`` float64, ``inf`` where unreached (scipy's
+        ``dijkstra(..., indices=indices)``)."""
+        sources = [int(s) for s in _sources(indices, self.n).ravel()]
+        dist, _ = self._index.trees(_solver(device)._native, sources)
+        return dist.reshape(len(sources), self.n)
+
+    def table(self, sources, targets, device: str = "auto") -> np.ndarray:
+        """The ``(len(sources), len(targets))`` float64 distance table."""
+        s = [int(v) for v in _sources(sources, self.n).ravel()]
+        t = [int(v) for v in _sources(targets, self.n).ravel()]
+        table, _ = self._index.table(_solver(device)._native, s, t)
+        return table.reshape(len(s), len(t))
+
+    def distance(self, source: int, target: int) -> float:
+        """The distance from ``source`` to ``target`` (``inf`` when unreachable)."""
+        return self._index.distance(int(source), int(target))

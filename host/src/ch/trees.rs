@@ -74,15 +74,34 @@ impl<'a> TreeSolver<'a> {
     /// in ms: on the GPU, trees in pipelined batches whose target columns are
     /// gathered there; on the CPU, the bucket method
     /// ([`super::query::table`]).
+    /// A distance that overflows is [`crate::Error::DistanceOverflow`]
+    /// naming its target.
     pub fn table(&mut self, sources: &[usize], targets: &[usize]) -> Result<(Vec<u32>, f64)> {
-        match &mut self.gpu {
-            Some(gpu) => gpu.table(self.hierarchy, sources, targets),
+        let (table, ms) = match &mut self.gpu {
+            Some(gpu) => gpu.table(self.hierarchy, sources, targets)?,
             None => {
                 let start = Instant::now();
                 let table = super::query::table(self.hierarchy, sources, targets);
-                Ok((table, start.elapsed().as_secs_f64() * 1e3))
+                (table, start.elapsed().as_secs_f64() * 1e3)
+            }
+        };
+        for row in table.chunks(targets.len().max(1)) {
+            if let Err(crate::Error::DistanceOverflow {
+                vertex,
+                count,
+                weight_type,
+                max,
+            }) = crate::distances::check_overflow(self.hierarchy.weight_kind, row)
+            {
+                return Err(crate::Error::DistanceOverflow {
+                    vertex: targets[vertex],
+                    count,
+                    weight_type,
+                    max,
+                });
             }
         }
+        Ok((table, ms))
     }
 
     /// On the GPU, the trees of `sources` computed in pipelined batches and
