@@ -389,6 +389,9 @@ fn build_typed<W: Weight>(graph: &Graph, options: &BuildOptions) -> Result<Hiera
                 graph.num_edges()
             )));
         }
+        // The neighbours of the contracted vertices, each once: the only
+        // vertices whose lists and priorities change.
+        let mut touched = Vec::new();
         for &v in &selected {
             let vi = v as usize;
             g.state[vi] = CONTRACTED;
@@ -397,14 +400,16 @@ fn build_typed<W: Weight>(graph: &Graph, options: &BuildOptions) -> Result<Hiera
                 let x = a.other as usize;
                 contracted_neighbours[x] += 1;
                 depth[x] = depth[x].max(depth[vi] + 1);
-                affected[x] = true;
+                if !affected[x] {
+                    affected[x] = true;
+                    touched.push(a.other);
+                }
             }
         }
-        apply_shortcuts(&mut g, &affected, &shortcuts);
+        apply_shortcuts(&mut g, &touched, &shortcuts);
         remaining.retain(|&v| g.state[v as usize] == REMAINING);
-        let changed: Vec<(u32, i64)> = remaining
+        let changed: Vec<(u32, i64)> = touched
             .par_iter()
-            .filter(|&&v| affected[v as usize])
             .map(|&v| {
                 let vi = v as usize;
                 let p = g.priority::<W>(
@@ -418,40 +423,37 @@ fn build_typed<W: Weight>(graph: &Graph, options: &BuildOptions) -> Result<Hiera
             .collect();
         for (v, p) in changed {
             priority[v as usize] = p;
-            affected[v as usize] = false;
         }
-        for a in selected
-            .iter()
-            .flat_map(|&v| g.out[v as usize].iter().chain(&g.inn[v as usize]))
-        {
-            affected[a.other as usize] = false;
+        for &v in &touched {
+            affected[v as usize] = false;
         }
         round += 1;
     }
     Ok(assemble(graph, g, &level, round))
 }
 
-/// Removes the contracted vertices from their neighbours' lists and merges
-/// the shortcuts in, in parallel over the affected vertices.
-fn apply_shortcuts(g: &mut Remaining, affected: &[bool], shortcuts: &[Shortcut]) {
+/// Removes the contracted vertices from their neighbours' (`touched`)
+/// lists and merges the shortcuts in, in parallel over those lists.
+fn apply_shortcuts(g: &mut Remaining, touched: &[u32], shortcuts: &[Shortcut]) {
     let mut by_tail: Vec<Shortcut> = shortcuts.to_vec();
     by_tail.par_sort_unstable_by_key(|s| s.tail);
     let mut by_head: Vec<Shortcut> = shortcuts.to_vec();
     by_head.par_sort_unstable_by_key(|s| s.head);
-    let state = &g.state;
-    let group = |sorted: &'_ [Shortcut], key: fn(&Shortcut) -> u32, v: u32| {
-        let start = sorted.partition_point(|s| key(s) < v);
-        let end = sorted.partition_point(|s| key(s) <= v);
-        start..end
-    };
+    let Remaining {
+        out, inn, state, ..
+    } = g;
+    let state = &*state;
     let update = |lists: &mut Vec<Vec<Arc>>, sorted: &[Shortcut], outgoing: bool| {
-        lists.par_iter_mut().enumerate().for_each(|(v, arcs)| {
-            if !affected[v] || state[v] != REMAINING {
-                return;
-            }
+        let mut taken: Vec<(u32, Vec<Arc>)> = touched
+            .iter()
+            .map(|&v| (v, std::mem::take(&mut lists[v as usize])))
+            .collect();
+        taken.par_iter_mut().for_each(|(v, arcs)| {
             arcs.retain(|a| state[a.other as usize] == REMAINING);
-            let key: fn(&Shortcut) -> u32 = if outgoing { |s| s.tail } else { |s| s.head };
-            for s in &sorted[group(sorted, key, v as u32)] {
+            let key = |s: &Shortcut| if outgoing { s.tail } else { s.head };
+            let start = sorted.partition_point(|s| key(s) < *v);
+            let end = sorted.partition_point(|s| key(s) <= *v);
+            for s in &sorted[start..end] {
                 let other = if outgoing { s.head } else { s.tail };
                 merge(
                     arcs,
@@ -463,9 +465,12 @@ fn apply_shortcuts(g: &mut Remaining, affected: &[bool], shortcuts: &[Shortcut])
                 );
             }
         });
+        for (v, arcs) in taken {
+            lists[v as usize] = arcs;
+        }
     };
-    update(&mut g.out, &by_tail, true);
-    update(&mut g.inn, &by_head, false);
+    update(out, &by_tail, true);
+    update(inn, &by_head, false);
 }
 
 fn shortcut_overflow<W: Weight>(v: usize) -> Error {
