@@ -23,8 +23,6 @@
 use std::cell::RefCell;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
-use std::sync::atomic::AtomicU64;
-use std::sync::atomic::Ordering::Relaxed;
 
 use gpu_kernels::distance::{INFINITY, SATURATED, Weight};
 use rayon::prelude::*;
@@ -96,8 +94,6 @@ struct Remaining {
     /// read as undirected): then every vertex's in-list mirrors its out-list
     /// throughout, and the index stores its arcs once.
     symmetric: bool,
-    /// Arcs scanned by witness searches so far.
-    scanned: AtomicU64,
 }
 
 /// A witness search's scratch: distances of the vertices it reached.
@@ -154,7 +150,6 @@ impl Remaining {
             inn,
             symmetric,
             state: vec![REMAINING; n],
-            scanned: AtomicU64::new(0),
         }
     }
 
@@ -165,7 +160,9 @@ impl Remaining {
     /// Distances from `source` in the remaining graph without `avoid` and the
     /// vertices selected this round (when `skip_selected`), settling at most
     /// no vertex beyond `bound` and no vertex once `limit` arcs are scanned;
-    /// left in `scratch.dist`.
+    /// left in `scratch.dist`. Returns the arcs it scanned (summed by the
+    /// caller: a shared counter updated by every search would serialize the
+    /// threads).
     fn witness_search<W: Weight>(
         &self,
         scratch: &mut Scratch,
@@ -173,7 +170,7 @@ impl Remaining {
         avoid: u32,
         bound: u32,
         limit: usize,
-    ) {
+    ) -> u64 {
         let Scratch {
             dist,
             touched,
@@ -214,20 +211,22 @@ impl Remaining {
                 }
             }
         }
-        self.scanned.fetch_add(scanned, Relaxed);
+        scanned
     }
 
-    /// The shortcuts that contracting `v` needs (`emit` gets each), or the
-    /// overflow of a shortcut's weight.
+    /// The shortcuts that contracting `v` needs (`emit` gets each) and the
+    /// arcs its witness searches scanned, or the overflow of a shortcut's
+    /// weight.
     fn shortcuts<W: Weight>(
         &self,
         v: usize,
         limit: usize,
         mut emit: impl FnMut(Shortcut),
-    ) -> Result<(), ()> {
+    ) -> Result<u64, ()> {
         let outs = &self.out[v];
+        let mut scanned = 0;
         if outs.is_empty() {
-            return Ok(());
+            return Ok(scanned);
         }
         // A symmetric graph stays symmetric: each pair `u < w` is searched
         // once, from `u`, and its shortcut added in both directions.
@@ -246,7 +245,7 @@ impl Remaining {
                 if !outs.iter().any(|b| wanted(a, b)) {
                     continue;
                 }
-                self.witness_search::<W>(scratch, a.other, v as u32, bound, limit);
+                scanned += self.witness_search::<W>(scratch, a.other, v as u32, bound, limit);
                 for b in outs.iter().filter(|b| wanted(a, b)) {
                     let via = W::extend(a.weight, b.weight);
                     if scratch.dist[b.other as usize] > via {
@@ -267,20 +266,32 @@ impl Remaining {
                     }
                 }
             }
-            Ok(())
+            Ok(scanned)
         })
     }
 
-    fn priority<W: Weight>(&self, v: usize, limit: usize, contracted: u32, depth: u32) -> i64 {
+    /// The priority of `v` and the arcs its simulated contraction scanned.
+    fn priority<W: Weight>(
+        &self,
+        v: usize,
+        limit: usize,
+        contracted: u32,
+        depth: u32,
+    ) -> (i64, u64) {
         let mut added = 0i64;
+        let mut scanned = 0;
         let pairs = self.out[v].len() * self.inn[v].len();
         if pairs > 10_000 {
             // Too dense to simulate cheaply: assume every pair needs one.
             added = pairs as i64;
-        } else if self.shortcuts::<W>(v, limit, |_| added += 1).is_err() {
-            added = pairs as i64;
+        } else {
+            match self.shortcuts::<W>(v, limit, |_| added += 1) {
+                Ok(count) => scanned = count,
+                Err(()) => added = pairs as i64,
+            }
         }
-        2 * (added - self.degree(v) as i64) + contracted as i64 + depth as i64
+        let priority = 2 * (added - self.degree(v) as i64) + contracted as i64 + depth as i64;
+        (priority, scanned)
     }
 }
 
@@ -338,9 +349,17 @@ fn build_typed<W: Weight>(graph: &Graph, options: &BuildOptions) -> Result<Hiera
     let mut contracted_neighbours = vec![0u32; n];
     let mut depth = vec![0u32; n];
     let mut level = vec![0u32; n];
+    // Arcs scanned by witness searches so far.
+    let mut scanned = 0u64;
     let mut priority: Vec<i64> = (0..n)
         .into_par_iter()
         .map(|v| g.priority::<W>(v, options.priority_scanned, 0, 0))
+        .collect::<Vec<_>>()
+        .into_iter()
+        .map(|(p, count)| {
+            scanned += count;
+            p
+        })
         .collect();
     let mut remaining: Vec<u32> = (0..n as u32).collect();
     let mut shortcut_count = 0usize;
@@ -360,19 +379,22 @@ fn build_typed<W: Weight>(graph: &Graph, options: &BuildOptions) -> Result<Hiera
         for &v in &selected {
             g.state[v as usize] = SELECTED;
         }
-        let per_vertex: Vec<Vec<Shortcut>> = selected
+        let per_vertex: Vec<(Vec<Shortcut>, u64)> = selected
             .par_iter()
             .map(|&v| {
                 let mut found = Vec::new();
                 g.shortcuts::<W>(v as usize, options.witness_scanned, |s| found.push(s))
-                    .map(|()| found)
+                    .map(|count| (found, count))
                     .map_err(|()| v)
             })
             .collect::<Result<_, u32>>()
             .map_err(|v| shortcut_overflow::<W>(v as usize))?;
-        let shortcuts: Vec<Shortcut> = per_vertex.into_iter().flatten().collect();
+        let mut shortcuts: Vec<Shortcut> = Vec::new();
+        for (found, count) in per_vertex {
+            shortcuts.extend(found);
+            scanned += count;
+        }
         shortcut_count += shortcuts.len();
-        let scanned = g.scanned.load(Relaxed);
         let too_much = if shortcut_count > max_shortcuts {
             Some(format!("added {shortcut_count} shortcuts"))
         } else if scanned > max_scanned {
@@ -408,7 +430,7 @@ fn build_typed<W: Weight>(graph: &Graph, options: &BuildOptions) -> Result<Hiera
         }
         apply_shortcuts(&mut g, &touched, &shortcuts);
         remaining.retain(|&v| g.state[v as usize] == REMAINING);
-        let changed: Vec<(u32, i64)> = touched
+        let changed: Vec<(u32, (i64, u64))> = touched
             .par_iter()
             .map(|&v| {
                 let vi = v as usize;
@@ -421,8 +443,9 @@ fn build_typed<W: Weight>(graph: &Graph, options: &BuildOptions) -> Result<Hiera
                 (v, p)
             })
             .collect();
-        for (v, p) in changed {
+        for (v, (p, count)) in changed {
             priority[v as usize] = p;
+            scanned += count;
         }
         for &v in &touched {
             affected[v as usize] = false;
