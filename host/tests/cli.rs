@@ -1324,9 +1324,8 @@ fn bad_sources_limits_and_targets_exit_with_2() {
     }
 }
 
-#[test]
-fn an_index_gives_the_same_outputs_as_a_solve_and_refuses_another_graph() {
-    let dir = TempDir::new("index");
+/// `host preprocess` of rome99 into `dir`: the index file.
+fn preprocessed_rome99(dir: &TempDir) -> PathBuf {
     let index = dir.path("rome99.ch");
     let (code, stdout, stderr) = run(host()
         .arg("preprocess")
@@ -1336,6 +1335,13 @@ fn an_index_gives_the_same_outputs_as_a_solve_and_refuses_another_graph() {
         .arg(&index));
     assert_eq!(code, 0, "{stdout}{stderr}");
     assert!(stdout.contains("levels"), "{stdout}");
+    index
+}
+
+#[test]
+fn an_index_gives_the_same_outputs_as_a_solve_and_refuses_another_graph() {
+    let dir = TempDir::new("index");
+    let index = preprocessed_rome99(&dir);
     let outputs = |with_index: bool, name: &str| {
         let (dist, tree) = (
             dir.path(&format!("{name}.d")),
@@ -1372,14 +1378,7 @@ fn an_index_gives_the_same_outputs_as_a_solve_and_refuses_another_graph() {
 #[test]
 fn an_index_answers_tables_that_match_the_trees() {
     let dir = TempDir::new("index-table");
-    let index = dir.path("rome99.ch");
-    let (code, stdout, stderr) = run(host()
-        .arg("preprocess")
-        .arg("--graph")
-        .arg(rome99())
-        .arg("--output")
-        .arg(&index));
-    assert_eq!(code, 0, "{stdout}{stderr}");
+    let index = preprocessed_rome99(&dir);
     let table = dir.path("table.txt");
     let (code, stdout, stderr) = solve(
         &rome99(),

@@ -333,16 +333,18 @@ fn load<'py>(py: Python<'py>, path: std::path::PathBuf) -> PyResult<LoadedArrays
     ))
 }
 
-/// The CSR `(indptr, indices, words)` with `u32` weight words as a graph,
-/// read in both directions with `undirected`.
+/// The CSR `[indptr, indices, words]` with `u32` weight words as a graph
+/// (copied), read in both directions with `undirected`.
 fn u32_graph(
-    indptr: &[u32],
-    indices: &[u32],
-    words: &[u32],
+    [indptr, indices, words]: [&PyReadonlyArray1<'_, u32>; 3],
     undirected: bool,
 ) -> PyResult<Graph<'static>> {
-    let graph = Graph::new(indptr.to_vec(), indices.to_vec(), words.to_vec())
-        .map_err(|e| to_py(e.into()))?;
+    let graph = Graph::new(
+        indptr.as_slice()?.to_vec(),
+        indices.as_slice()?.to_vec(),
+        words.as_slice()?.to_vec(),
+    )
+    .map_err(|e| to_py(e.into()))?;
     if undirected {
         graph.undirected().map_err(|e| to_py(e.into()))
     } else {
@@ -369,12 +371,7 @@ impl Index {
         words: PyReadonlyArray1<'_, u32>,
         undirected: bool,
     ) -> PyResult<Index> {
-        let graph = u32_graph(
-            indptr.as_slice()?,
-            indices.as_slice()?,
-            words.as_slice()?,
-            undirected,
-        )?;
+        let graph = u32_graph([&indptr, &indices, &words], undirected)?;
         let hierarchy = py
             .detach(|| sssp::ch::build(&graph, &sssp::ch::BuildOptions::default()))
             .map_err(to_py)?;
@@ -391,12 +388,7 @@ impl Index {
         words: PyReadonlyArray1<'_, u32>,
         undirected: bool,
     ) -> PyResult<Index> {
-        let graph = u32_graph(
-            indptr.as_slice()?,
-            indices.as_slice()?,
-            words.as_slice()?,
-            undirected,
-        )?;
+        let graph = u32_graph([&indptr, &indices, &words], undirected)?;
         let hierarchy = py
             .detach(|| {
                 let hierarchy = sssp::ch::Hierarchy::load(&path)?;

@@ -433,34 +433,11 @@ fn solve(args: &SolveArgs, base: &mut u32) -> Result<Option<Error>> {
                     "solve        {}",
                     solve_note(&row.row, timing, on_gpu)
                 ));
-                out.line(format_args!(
-                    "reached      {} of {} vertices",
-                    summary.reached,
-                    graph.num_vertices()
-                ));
-                out.line(format_args!(
-                    "max distance {}",
-                    distances::display(kind, summary.max_distance)
-                ));
-                out.line(format_args!("checksum     {:016x}", summary.checksum));
+                print_summary(&out, graph.num_vertices(), kind, &summary);
             }
             if let (Some(tree), Some(target)) = (&row.tree, path_target) {
                 let path = tree_path(tree, &row.row.dist, kind, source, target, numbering)?;
-                if path.reachable {
-                    let ids: Vec<String> = path.vertices.iter().map(u64::to_string).collect();
-                    out.line(format_args!(
-                        "path         to {}: length {}, {} edges: {}",
-                        path.target,
-                        distances::display(kind, row.row.dist[target]),
-                        ids.len().saturating_sub(1),
-                        ids.join(" ")
-                    ));
-                } else {
-                    out.line(format_args!(
-                        "path         to {}: unreachable from {source_id}",
-                        path.target
-                    ));
-                }
+                print_path(&out, kind, row.row.dist[target], &path, source_id);
                 json_path = Some(path);
             }
             let check = check_row(args, &graph, &mut verifier, &row, &out)?;
@@ -670,34 +647,11 @@ fn solve_indexed(
                 summary.checksum,
             ));
         } else {
-            out.line(format_args!(
-                "reached      {} of {} vertices",
-                summary.reached,
-                graph.num_vertices()
-            ));
-            out.line(format_args!(
-                "max distance {}",
-                distances::display(kind, summary.max_distance)
-            ));
-            out.line(format_args!("checksum     {:016x}", summary.checksum));
+            print_summary(out, graph.num_vertices(), kind, &summary);
         }
         if let (Some(tree), Some(target)) = (&tree, query.path_target) {
             let path = tree_path(tree, &row.dist, kind, row.source, target, query.numbering)?;
-            if path.reachable {
-                let ids: Vec<String> = path.vertices.iter().map(u64::to_string).collect();
-                out.line(format_args!(
-                    "path         to {}: length {}, {} edges: {}",
-                    path.target,
-                    distances::display(kind, row.dist[target]),
-                    ids.len().saturating_sub(1),
-                    ids.join(" ")
-                ));
-            } else {
-                out.line(format_args!(
-                    "path         to {}: unreachable from {source_id}",
-                    path.target
-                ));
-            }
+            print_path(out, kind, row.dist[target], &path, source_id);
         }
         let row = SolvedRow { row, tree };
         let check = check_row(args, graph, &mut verifier, &row, out)?;
@@ -1179,6 +1133,39 @@ fn vertex_of(loaded: &LoadedGraph, graph: &Graph, flag: &str, id: u64) -> Result
             loaded.format()
         ))
     })
+}
+
+/// The `reached`, `max distance` and `checksum` lines of one source.
+fn print_summary(out: &Human, n: usize, kind: WeightKind, summary: &distances::Summary) {
+    out.line(format_args!(
+        "reached      {} of {n} vertices",
+        summary.reached
+    ));
+    out.line(format_args!(
+        "max distance {}",
+        distances::display(kind, summary.max_distance)
+    ));
+    out.line(format_args!("checksum     {:016x}", summary.checksum));
+}
+
+/// The `path` line: the path to its target (at distance word `dist`), or
+/// that it is unreachable from `source_id`.
+fn print_path(out: &Human, kind: WeightKind, dist: u32, path: &JsonPath, source_id: u64) {
+    if path.reachable {
+        let ids: Vec<String> = path.vertices.iter().map(u64::to_string).collect();
+        out.line(format_args!(
+            "path         to {}: length {}, {} edges: {}",
+            path.target,
+            distances::display(kind, dist),
+            ids.len().saturating_sub(1),
+            ids.join(" ")
+        ));
+    } else {
+        out.line(format_args!(
+            "path         to {}: unreachable from {source_id}",
+            path.target
+        ));
+    }
 }
 
 /// The `--path-to` path from `source` to `target` in `tree`, in the input's
