@@ -227,9 +227,8 @@ pub mod names {
     pub const PHAST_SCATTER: &str = "phast_scatter";
     /// PHAST: the downward sweep over every level (cooperative launch).
     pub const PHAST_SWEEP: &str = "phast_sweep";
-    /// PHAST: a sweep's distances as rows in graph order, one per source.
-    pub const PHAST_ROWS: &str = "phast_rows";
-    /// PHAST: a sweep's distances at a table's targets, into the table.
+    /// PHAST: a sweep's distances at a table's targets (every vertex: whole
+    /// trees in graph order), into the table.
     pub const PHAST_COLUMNS: &str = "phast_columns";
 
     /// Every kernel, for loading them all at once and for the PTX check.
@@ -279,7 +278,6 @@ pub mod names {
         PHAST_CLEAR,
         PHAST_SCATTER,
         PHAST_SWEEP,
-        PHAST_ROWS,
         PHAST_COLUMNS,
     ];
 }

@@ -60,29 +60,11 @@ pub fn scatter_item(entries: &[u32], dist: &[AtomicU32], item: usize) {
     dist[entries[2 * item] as usize].store(entries[2 * item + 1], Relaxed);
 }
 
-/// Item `item` of a sweep's result in graph order: `rows[item]`, the
-/// distance of graph vertex `v = item % n` from the source of lane
-/// `item / n`, read from the interleaved `dist` at `v`'s position. Rows come
-/// out contiguous, ready to copy to the host one tree after another.
-#[inline(always)]
-pub fn row_item(
-    dist: &[AtomicU32],
-    position: &[u32],
-    lanes: usize,
-    rows: &[AtomicU32],
-    item: usize,
-) {
-    let n = position.len();
-    let (lane, v) = (item / n, item % n);
-    rows[item].store(
-        dist[position[v] as usize * lanes + lane].load(Relaxed),
-        Relaxed,
-    );
-}
-
 /// Item `item` of a table's rows from a sweep: with `targets` the positions
 /// of the table's `t` targets, `table[(first_row + lane) * t + j]` is the
 /// distance of target `j = item % t` from the source of lane `item / t`.
+/// With every vertex's position as the targets, the rows are whole trees in
+/// graph order, contiguous, ready to copy to the host one after another.
 #[inline(always)]
 pub fn column_item(
     dist: &[AtomicU32],

@@ -50,7 +50,7 @@ pub fn check_overflow(kind: WeightKind, dist: &[u32]) -> Result<()> {
 }
 
 /// The [`Error::DistanceOverflow`] of `count` vertices, the first `vertex`.
-fn overflow(kind: WeightKind, vertex: usize, count: usize) -> Error {
+pub(crate) fn overflow(kind: WeightKind, vertex: usize, count: usize) -> Error {
     let max = with_weight_type!(kind, W => W::MAX_DISTANCE);
     Error::DistanceOverflow {
         vertex,

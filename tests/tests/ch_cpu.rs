@@ -278,7 +278,7 @@ fn rome99_index_matches_the_oracle() {
 #[test]
 fn the_kernels_sweep_logic_matches_the_oracle() {
     use gpu_kernels::phast::{
-        DownArcs, block_levels, clear_item, row_item, scatter_item, sweep_item,
+        DownArcs, block_levels, clear_item, column_item, scatter_item, sweep_item,
     };
     use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
     let mut rng = TestRng::new("ch_kernel_logic");
@@ -326,7 +326,7 @@ fn the_kernels_sweep_logic_matches_the_oracle() {
             });
         }
         let rows: Vec<AtomicU32> = (0..n * sources.len()).map(|_| AtomicU32::new(7)).collect();
-        (0..rows.len()).for_each(|i| row_item(&dist, &h.position, lanes, &rows, i));
+        (0..rows.len()).for_each(|i| column_item(&dist, &h.position, lanes, &rows, 0, i));
         for (lane, &s) in sources.iter().enumerate() {
             let expected = oracle::dijkstra(&graph, s).expect("oracle");
             let found: Vec<u32> = rows[lane * n..(lane + 1) * n]

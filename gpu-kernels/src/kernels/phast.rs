@@ -56,41 +56,6 @@ pub unsafe extern "ptx-kernel" fn phast_scatter(
     }
 }
 
-/// `phast_rows`: the first `count` lanes of the sweep's distances as rows
-/// in graph order, `rows[lane * n + v]`.
-///
-/// # Thread mapping
-/// One thread per row word `i = blockIdx.x * blockDim.x + threadIdx.x`
-/// (lane `i / n`, graph vertex `i % n`); threads with `i >= count * n`
-/// return.
-///
-/// # Safety
-/// `position` holds `n` positions `< n`; `dist` holds `n * lanes` words,
-/// `rows` `count * n`; `count <= lanes`.
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn phast_rows(
-    dist: *const AtomicU32,
-    position: *const u32,
-    n: u32,
-    lanes: u32,
-    count: u32,
-    rows: *const AtomicU32,
-) {
-    let (n, lanes, count) = (n as usize, lanes as usize, count as usize);
-    let i = index_1d() as usize;
-    if i < count * n {
-        // SAFETY: as the caller guarantees.
-        let (dist, position, rows) = unsafe {
-            (
-                slice(dist, n * lanes),
-                slice(position, n),
-                slice(rows, count * n),
-            )
-        };
-        phast::row_item(dist, position, lanes, rows, i);
-    }
-}
-
 /// `phast_columns`: the table rows `first_row..first_row + count` from the
 /// first `count` lanes of the sweep's distances, at the `t` target
 /// positions `targets`.

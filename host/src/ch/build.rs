@@ -22,14 +22,14 @@
 
 use std::cell::RefCell;
 use std::cmp::Reverse;
-use std::collections::BinaryHeap;
 
-use gpu_kernels::distance::{INFINITY, SATURATED, Weight};
+use gpu_kernels::distance::{SATURATED, Weight};
 use rayon::prelude::*;
 
+use super::frontier::Frontier;
 use super::index::{Arcs, Hierarchy, NO_MIDDLE, graph_checksum};
 use crate::graph::{Graph, WeightKind};
-use crate::{Error, Result};
+use crate::{Error, Result, distances};
 
 /// Knobs of [`build`]. The defaults are meant for every graph; none is tuned
 /// to a named one.
@@ -96,16 +96,9 @@ struct Remaining {
     symmetric: bool,
 }
 
-/// A witness search's scratch: distances of the vertices it reached.
-#[derive(Default)]
-struct Scratch {
-    dist: Vec<u32>,
-    touched: Vec<u32>,
-    heap: BinaryHeap<Reverse<(u32, u32)>>,
-}
-
 thread_local! {
-    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+    /// Each thread's witness search.
+    static FRONTIER: RefCell<Frontier> = RefCell::new(Frontier::default());
 }
 
 impl Remaining {
@@ -158,56 +151,28 @@ impl Remaining {
     }
 
     /// Distances from `source` in the remaining graph without `avoid` and the
-    /// vertices selected this round (when `skip_selected`), settling at most
-    /// no vertex beyond `bound` and no vertex once `limit` arcs are scanned;
-    /// left in `scratch.dist`. Returns the arcs it scanned (summed by the
-    /// caller: a shared counter updated by every search would serialize the
-    /// threads).
+    /// vertices selected this round, settling no vertex beyond `bound` and
+    /// none once `limit` arcs are scanned; left in `frontier`. Returns the
+    /// arcs it scanned (summed by the caller: a shared counter updated by
+    /// every search would serialize the threads).
     fn witness_search<W: Weight>(
         &self,
-        scratch: &mut Scratch,
+        frontier: &mut Frontier,
         source: u32,
         avoid: u32,
         bound: u32,
         limit: usize,
     ) -> u64 {
-        let Scratch {
-            dist,
-            touched,
-            heap,
-        } = scratch;
-        if dist.len() < self.out.len() {
-            dist.resize(self.out.len(), INFINITY);
-        }
-        for &v in touched.iter() {
-            dist[v as usize] = INFINITY;
-        }
-        touched.clear();
-        heap.clear();
-        dist[source as usize] = 0;
-        touched.push(source);
-        heap.push(Reverse((0, source)));
+        frontier.start(self.out.len(), source);
         let mut scanned = 0;
-        while let Some(Reverse((d, u))) = heap.pop() {
-            if d > dist[u as usize] {
-                continue;
-            }
+        while let Some((d, u)) = frontier.pop() {
             if d > bound || scanned >= limit as u64 {
                 break;
             }
             scanned += self.out[u as usize].len() as u64;
             for a in &self.out[u as usize] {
-                let x = a.other;
-                if x == avoid || self.state[x as usize] != REMAINING {
-                    continue;
-                }
-                let candidate = W::extend(d, a.weight);
-                if candidate < dist[x as usize] {
-                    if dist[x as usize] == INFINITY {
-                        touched.push(x);
-                    }
-                    dist[x as usize] = candidate;
-                    heap.push(Reverse((candidate, x)));
+                if a.other != avoid && self.state[a.other as usize] == REMAINING {
+                    frontier.relax(a.other, W::extend(d, a.weight));
                 }
             }
         }
@@ -224,31 +189,28 @@ impl Remaining {
         mut emit: impl FnMut(Shortcut),
     ) -> Result<u64, ()> {
         let outs = &self.out[v];
-        let mut scanned = 0;
-        if outs.is_empty() {
-            return Ok(scanned);
-        }
         // A symmetric graph stays symmetric: each pair `u < w` is searched
         // once, from `u`, and its shortcut added in both directions.
         let wanted =
             |a: &Arc, b: &Arc| b.other != a.other && (!self.symmetric || a.other < b.other);
-        SCRATCH.with_borrow_mut(|scratch| {
+        FRONTIER.with_borrow_mut(|frontier| {
+            let mut scanned = 0;
             for a in &self.inn[v] {
-                let mut bound = 0;
+                let mut bound = None;
                 for b in outs.iter().filter(|b| wanted(a, b)) {
                     let via = W::extend(a.weight, b.weight);
                     if via >= SATURATED {
                         return Err(());
                     }
-                    bound = bound.max(via);
+                    bound = bound.max(Some(via));
                 }
-                if !outs.iter().any(|b| wanted(a, b)) {
+                let Some(bound) = bound else {
                     continue;
-                }
-                scanned += self.witness_search::<W>(scratch, a.other, v as u32, bound, limit);
+                };
+                scanned += self.witness_search::<W>(frontier, a.other, v as u32, bound, limit);
                 for b in outs.iter().filter(|b| wanted(a, b)) {
                     let via = W::extend(a.weight, b.weight);
-                    if scratch.dist[b.other as usize] > via {
+                    if frontier.dist(b.other) > via {
                         let shortcut = Shortcut {
                             tail: a.other,
                             head: b.other,
@@ -349,18 +311,12 @@ fn build_typed<W: Weight>(graph: &Graph, options: &BuildOptions) -> Result<Hiera
     let mut contracted_neighbours = vec![0u32; n];
     let mut depth = vec![0u32; n];
     let mut level = vec![0u32; n];
-    // Arcs scanned by witness searches so far.
-    let mut scanned = 0u64;
-    let mut priority: Vec<i64> = (0..n)
+    let (mut priority, counts): (Vec<i64>, Vec<u64>) = (0..n)
         .into_par_iter()
         .map(|v| g.priority::<W>(v, options.priority_scanned, 0, 0))
-        .collect::<Vec<_>>()
-        .into_iter()
-        .map(|(p, count)| {
-            scanned += count;
-            p
-        })
-        .collect();
+        .unzip();
+    // Arcs scanned by witness searches so far.
+    let mut scanned: u64 = counts.iter().sum();
     let mut remaining: Vec<u32> = (0..n as u32).collect();
     let mut shortcut_count = 0usize;
     let mut round = 0u32;
@@ -388,7 +344,7 @@ fn build_typed<W: Weight>(graph: &Graph, options: &BuildOptions) -> Result<Hiera
                     .map_err(|()| v)
             })
             .collect::<Result<_, u32>>()
-            .map_err(|v| shortcut_overflow::<W>(v as usize))?;
+            .map_err(|v| distances::overflow(graph.weight_kind(), v as usize, 1))?;
         let mut shortcuts: Vec<Shortcut> = Vec::new();
         for (found, count) in per_vertex {
             shortcuts.extend(found);
@@ -494,15 +450,6 @@ fn apply_shortcuts(g: &mut Remaining, touched: &[u32], shortcuts: &[Shortcut]) {
     };
     update(out, &by_tail, true);
     update(inn, &by_head, false);
-}
-
-fn shortcut_overflow<W: Weight>(v: usize) -> Error {
-    Error::DistanceOverflow {
-        vertex: v,
-        count: 1,
-        weight_type: "u32",
-        max: format!("{}", W::to_f64(W::MAX_DISTANCE)),
-    }
 }
 
 /// The index: positions by level (the last round first), arcs renumbered.

@@ -17,6 +17,7 @@
 //! shortcuts without end) stop [`build`] with [`crate::Error::NoHierarchy`].
 
 pub mod build;
+mod frontier;
 pub mod index;
 pub mod phast;
 pub mod query;

@@ -8,12 +8,11 @@
 //! it takes graph vertices.
 
 use std::cell::RefCell;
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
 
 use gpu_kernels::distance::{INFINITY, Weight};
 use rayon::prelude::*;
 
+use super::frontier::Frontier;
 use super::index::{Arcs, Hierarchy, NO_MIDDLE};
 use crate::{Error, Result};
 
@@ -30,12 +29,11 @@ pub struct SearchSpace {
     pub via: Vec<(u32, u32)>,
 }
 
+/// An upward search's frontier and the arc that reached each vertex.
 #[derive(Default)]
 struct Scratch {
-    dist: Vec<u32>,
+    frontier: Frontier,
     via: Vec<(u32, u32)>,
-    touched: Vec<u32>,
-    heap: BinaryHeap<Reverse<(u32, u32)>>,
 }
 
 thread_local! {
@@ -47,38 +45,21 @@ thread_local! {
 /// with [`Hierarchy::down`] the backward upward search of a target.
 pub fn upward_search<W: Weight>(arcs: &Arcs, start: u32) -> SearchSpace {
     let n = arcs.offsets.len() - 1;
-    SCRATCH.with_borrow_mut(|s| {
-        if s.dist.len() < n {
-            s.dist.resize(n, INFINITY);
-            s.via.resize(n, (u32::MAX, u32::MAX));
+    SCRATCH.with_borrow_mut(|Scratch { frontier, via }| {
+        if via.len() < n {
+            via.resize(n, (u32::MAX, u32::MAX));
         }
-        for &v in &s.touched {
-            s.dist[v as usize] = INFINITY;
-        }
-        s.touched.clear();
-        s.heap.clear();
+        frontier.start(n, start);
+        via[start as usize] = (u32::MAX, u32::MAX);
         let mut space = SearchSpace::default();
-        s.dist[start as usize] = 0;
-        s.via[start as usize] = (u32::MAX, u32::MAX);
-        s.touched.push(start);
-        s.heap.push(Reverse((0, start)));
-        while let Some(Reverse((d, v))) = s.heap.pop() {
-            if d > s.dist[v as usize] {
-                continue;
-            }
+        while let Some((d, v)) = frontier.pop() {
             space.vertices.push(v);
             space.dist.push(d);
-            space.via.push(s.via[v as usize]);
+            space.via.push(via[v as usize]);
             for e in arcs.range(v as usize) {
                 let u = arcs.ends[e];
-                let candidate = W::extend(d, arcs.weights[e]);
-                if candidate < s.dist[u as usize] {
-                    if s.dist[u as usize] == INFINITY {
-                        s.touched.push(u);
-                    }
-                    s.dist[u as usize] = candidate;
-                    s.via[u as usize] = (v, e as u32);
-                    s.heap.push(Reverse((candidate, u)));
+                if frontier.relax(u, W::extend(d, arcs.weights[e])) {
+                    via[u as usize] = (v, e as u32);
                 }
             }
         }
@@ -127,16 +108,9 @@ pub fn unpack(h: &Hierarchy, a: u32, b: u32, middle: u32, path: &mut Vec<u32>) -
     Ok(())
 }
 
-/// Two searches' scratch, one per direction.
-#[derive(Default)]
-struct PairScratch {
-    dist: [Vec<u32>; 2],
-    touched: [Vec<u32>; 2],
-    heap: [BinaryHeap<Reverse<(u32, u32)>>; 2],
-}
-
 thread_local! {
-    static PAIR: RefCell<PairScratch> = RefCell::new(PairScratch::default());
+    /// The two searches of a point-to-point query: forward, backward.
+    static PAIR: RefCell<[Frontier; 2]> = RefCell::new(Default::default());
 }
 
 /// The distance word from graph vertex `source` to graph vertex `target`
@@ -149,59 +123,34 @@ pub fn distance(h: &Hierarchy, source: usize, target: usize) -> u32 {
     type W = u32;
     let n = h.num_vertices();
     let relax = [&h.up, &h.down];
-    PAIR.with_borrow_mut(|p| {
-        for k in 0..2 {
-            if p.dist[k].len() < n {
-                p.dist[k].resize(n, INFINITY);
-            }
-            for &v in &p.touched[k] {
-                p.dist[k][v as usize] = INFINITY;
-            }
-            p.touched[k].clear();
-            p.heap[k].clear();
-        }
-        for (k, start) in [h.position[source], h.position[target]]
-            .into_iter()
-            .enumerate()
-        {
-            p.dist[k][start as usize] = 0;
-            p.touched[k].push(start);
-            p.heap[k].push(Reverse((0, start)));
-        }
+    PAIR.with_borrow_mut(|pair| {
+        pair[0].start(n, h.position[source]);
+        pair[1].start(n, h.position[target]);
         let mut best = INFINITY;
         loop {
-            let top = |k: usize| p.heap[k].peek().map_or(INFINITY, |Reverse((d, _))| *d);
-            let k = if top(0) <= top(1) { 0 } else { 1 };
-            let Some(Reverse((d, v))) = p.heap[k].pop() else {
+            let k = if pair[0].min_key() <= pair[1].min_key() {
+                0
+            } else {
+                1
+            };
+            let Some((d, v)) = pair[k].pop() else {
                 break;
             };
             if d >= best {
                 break; // both queues' keys are at least `best`
             }
-            if d > p.dist[k][v as usize] {
-                continue;
-            }
-            let other = p.dist[1 - k][v as usize];
+            let other = pair[1 - k].dist(v);
             if other != INFINITY {
                 best = best.min(W::extend(d, other));
             }
             let (arcs, stall) = (relax[k], relax[1 - k]);
             let stalled = stall.range(v as usize).any(|e| {
-                let u = p.dist[k][stall.ends[e] as usize];
+                let u = pair[k].dist(stall.ends[e]);
                 u != INFINITY && W::extend(u, stall.weights[e]) < d
             });
-            if stalled {
-                continue;
-            }
-            for e in arcs.range(v as usize) {
-                let u = arcs.ends[e] as usize;
-                let candidate = W::extend(d, arcs.weights[e]);
-                if candidate < p.dist[k][u] {
-                    if p.dist[k][u] == INFINITY {
-                        p.touched[k].push(u as u32);
-                    }
-                    p.dist[k][u] = candidate;
-                    p.heap[k].push(Reverse((candidate, u as u32)));
+            if !stalled {
+                for e in arcs.range(v as usize) {
+                    pair[k].relax(arcs.ends[e], W::extend(d, arcs.weights[e]));
                 }
             }
         }
@@ -217,14 +166,7 @@ pub fn point_to_point(
     source: usize,
     target: usize,
 ) -> Result<Option<(u32, Vec<usize>)>> {
-    point_to_point_typed::<u32>(h, source, target)
-}
-
-fn point_to_point_typed<W: Weight>(
-    h: &Hierarchy,
-    source: usize,
-    target: usize,
-) -> Result<Option<(u32, Vec<usize>)>> {
+    type W = u32;
     let (s, t) = (h.position[source], h.position[target]);
     let forward = upward_search::<W>(&h.up, s);
     let backward = upward_search::<W>(&h.down, t);
@@ -267,10 +209,7 @@ fn point_to_point_typed<W: Weight>(
 /// The `sources.len() × targets.len()` distance words between graph
 /// vertices, row-major (one row per source), [`INFINITY`] where unreachable.
 pub fn table(h: &Hierarchy, sources: &[usize], targets: &[usize]) -> Vec<u32> {
-    table_typed::<u32>(h, sources, targets)
-}
-
-fn table_typed<W: Weight>(h: &Hierarchy, sources: &[usize], targets: &[usize]) -> Vec<u32> {
+    type W = u32;
     let n = h.num_vertices();
     let spaces: Vec<SearchSpace> = targets
         .par_iter()

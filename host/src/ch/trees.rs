@@ -85,20 +85,12 @@ impl<'a> TreeSolver<'a> {
                 (table, start.elapsed().as_secs_f64() * 1e3)
             }
         };
+        let kind = self.hierarchy.weight_kind;
         for row in table.chunks(targets.len().max(1)) {
-            if let Err(crate::Error::DistanceOverflow {
-                vertex,
-                count,
-                weight_type,
-                max,
-            }) = crate::distances::check_overflow(self.hierarchy.weight_kind, row)
+            if let Err(crate::Error::DistanceOverflow { vertex, count, .. }) =
+                crate::distances::check_overflow(kind, row)
             {
-                return Err(crate::Error::DistanceOverflow {
-                    vertex: targets[vertex],
-                    count,
-                    weight_type,
-                    max,
-                });
+                return Err(crate::distances::overflow(kind, targets[vertex], count));
             }
         }
         Ok((table, ms))

@@ -30,7 +30,9 @@ pub struct GpuPhast<'a> {
     blocks: u32,
     dist: CudaSlice<u32>,
     position: CudaSlice<u32>,
-    rows: CudaSlice<u32>,
+    /// The trees in graph order for [`GpuPhast::download`], allocated by its
+    /// first call (tables and trees left on the device do not need it).
+    rows: Option<CudaSlice<u32>>,
     entries: CudaSlice<u32>,
     barrier: CudaSlice<u32>,
 }
@@ -65,7 +67,7 @@ impl<'a> GpuPhast<'a> {
             })?;
         gpu.check_fits(
             "the hierarchy's down arcs and the batch distances",
-            bytes_of::<u32>(3 * (n + 1) + 2 * m + 2 * words),
+            bytes_of::<u32>(3 * (n + 1) + 2 * m + words),
         )?;
         let stream = gpu.stream();
         let down = DeviceDownArcs {
@@ -95,7 +97,7 @@ impl<'a> GpuPhast<'a> {
             blocks,
             dist: alloc_zeroed(gpu, words, "the batch distances")?,
             position: upload(stream, &h.position, "the vertex positions")?,
-            rows: alloc_zeroed(gpu, words, "the batch's rows")?,
+            rows: None,
             entries: alloc_zeroed(gpu, 2, "the upward distances")?,
             barrier: alloc_zeroed(gpu, GRID_BARRIER_WORDS, "the grid barrier")?,
         })
@@ -252,35 +254,40 @@ impl<'a> GpuPhast<'a> {
                 &mut table,
             )
         })?;
-        let mut rows = vec![0u32; words];
-        stream
-            .memcpy_dtoh(&table.slice(..words), &mut rows[..])
+        let rows = stream
+            .clone_dtoh(&table)
             .map_err(Error::cuda("copying the table from the GPU"))?;
-        self.gpu.synchronize()?;
         Ok((rows, start.elapsed().as_secs_f64() * 1e3))
     }
 
     /// The distances of the first `count` lanes of the last batch, each in
-    /// graph order (reordered on the GPU, then copied in one piece).
+    /// graph order (reordered on the GPU, then each row copied to its own
+    /// host vector).
     pub fn download(&mut self, count: usize) -> Result<Vec<Vec<u32>>> {
         let n = self.down.n as usize;
-        let stream = self.gpu.stream().clone();
-        self.gpu.kernels().phast.rows(
-            &stream,
+        let mut rows = match self.rows.take() {
+            Some(rows) => rows,
+            None => alloc_zeroed(self.gpu, n * self.lanes(), "the trees in graph order")?,
+        };
+        let stream = self.gpu.stream();
+        // The table of every vertex: rows in graph order.
+        self.gpu.kernels().phast.columns(
+            stream,
             &self.dist,
+            (self.down.n, self.lanes, count as u32),
             &self.position,
             self.down.n,
-            self.lanes,
-            count as u32,
-            &mut self.rows,
+            0,
+            &mut rows,
         )?;
-        let mut all = vec![0u32; n * count];
-        if !all.is_empty() {
-            stream
-                .memcpy_dtoh(&self.rows.slice(..n * count), &mut all[..])
-                .map_err(Error::cuda("copying the trees from the GPU"))?;
-        }
-        self.gpu.synchronize()?;
-        Ok(all.chunks(n.max(1)).map(<[u32]>::to_vec).collect())
+        let trees = (0..count)
+            .map(|lane| {
+                stream
+                    .clone_dtoh(&rows.slice(lane * n..(lane + 1) * n))
+                    .map_err(Error::cuda("copying a tree from the GPU"))
+            })
+            .collect();
+        self.rows = Some(rows);
+        trees
     }
 }

@@ -33,7 +33,6 @@ pub struct PhastKernels {
     clear: CudaFunction,
     scatter: CudaFunction,
     sweep: CudaFunction,
-    rows: CudaFunction,
     columns: CudaFunction,
 }
 
@@ -44,7 +43,6 @@ impl PhastKernels {
             clear: load_function(module, names::PHAST_CLEAR)?,
             scatter: load_function(module, names::PHAST_SCATTER)?,
             sweep: load_function(module, names::PHAST_SWEEP)?,
-            rows: load_function(module, names::PHAST_ROWS)?,
             columns: load_function(module, names::PHAST_COLUMNS)?,
         })
     }
@@ -104,54 +102,6 @@ impl PhastKernels {
         // SAFETY: arguments in the kernel's order and types; the lengths are
         // checked above and the caller's indices are distinct and `< len`.
         unsafe { launch.launch(one_thread_per(count)) }.map_err(Error::cuda(kernel))?;
-        Ok(())
-    }
-
-    /// `phast_rows`: the first `count` of `lanes` interleaved trees in
-    /// `dist` as rows in graph order into `rows`, through `position` (the
-    /// position of each of the `n` graph vertices, all `< n`, as the
-    /// validated hierarchy has them).
-    #[allow(clippy::too_many_arguments)]
-    pub fn rows(
-        &self,
-        stream: &Arc<CudaStream>,
-        dist: &CudaSlice<u32>,
-        position: &CudaSlice<u32>,
-        n: u32,
-        lanes: u32,
-        count: u32,
-        rows: &mut CudaSlice<u32>,
-    ) -> Result<()> {
-        let kernel = names::PHAST_ROWS;
-        let (nn, words) = (n as usize, n as usize * count as usize);
-        check_lengths(
-            kernel,
-            &[
-                ("dist", dist.len(), nn * lanes as usize),
-                ("position", position.len(), nn),
-                ("rows", rows.len(), words),
-            ],
-        )?;
-        if count > lanes {
-            return Err(Error::Internal(format!(
-                "{kernel}: {count} rows of {lanes} lanes"
-            )));
-        }
-        if words == 0 {
-            return Ok(());
-        }
-        let mut launch = stream.launch_builder(&self.rows);
-        launch
-            .arg(dist)
-            .arg(position)
-            .arg(&n)
-            .arg(&lanes)
-            .arg(&count)
-            .arg(rows);
-        // SAFETY: arguments in the kernel's order and types; lengths checked
-        // above (`count * n` fits a u32: the rows buffer is no larger than
-        // the `n * lanes` distances, whose size the caller checked).
-        unsafe { launch.launch(one_thread_per(words as u32)) }.map_err(Error::cuda(kernel))?;
         Ok(())
     }
 
