@@ -101,7 +101,8 @@ pub const LAUNCH_BOUNDS: &[(&str, u32)] = &[
     (names::NEAR_FAR_GRID_LOOP.f32, COMPACT_BLOCK_SIZE),
     (names::PARTITION_SOLVE.u32, PARTITION_BLOCK_SIZE),
     (names::PARTITION_SOLVE.f32, PARTITION_BLOCK_SIZE),
-    (names::PHAST_SWEEP, PHAST_BLOCK_SIZE),
+    (names::PHAST_SWEEP.u32, PHAST_BLOCK_SIZE),
+    (names::PHAST_SWEEP.f32, PHAST_BLOCK_SIZE),
     (names::BELLMAN_FORD_BLOCK.u32, BELLMAN_FORD_BLOCK_SIZE),
     (names::BELLMAN_FORD_BLOCK.f32, BELLMAN_FORD_BLOCK_SIZE),
     (names::BELLMAN_FORD_GRID.u32, BELLMAN_FORD_BLOCK_SIZE),
@@ -226,7 +227,7 @@ pub mod names {
     /// PHAST: the upward searches' distances into the sweep's distances.
     pub const PHAST_SCATTER: &str = "phast_scatter";
     /// PHAST: the downward sweep over every level (cooperative launch).
-    pub const PHAST_SWEEP: &str = "phast_sweep";
+    pub const PHAST_SWEEP: PerWeight = PerWeight::new("phast_sweep_u32", "phast_sweep_f32");
     /// PHAST: a sweep's distances at a table's targets (every vertex: whole
     /// trees in graph order), into the table.
     pub const PHAST_COLUMNS: &str = "phast_columns";
@@ -277,7 +278,8 @@ pub mod names {
         PARTITION_SOLVE.f32,
         PHAST_CLEAR,
         PHAST_SCATTER,
-        PHAST_SWEEP,
+        PHAST_SWEEP.u32,
+        PHAST_SWEEP.f32,
         PHAST_COLUMNS,
     ];
 }

@@ -27,15 +27,15 @@ pub struct DownArcs<'a> {
     pub offsets: &'a [u32],
     /// The higher vertex of each arc.
     pub ends: &'a [u32],
-    /// `u32` weight words.
+    /// Weight words.
     pub weights: &'a [u32],
 }
 
 /// Item `item` of the level that starts at position `level_start`: vertex
 /// `level_start + item / lanes`, source lane `item % lanes`. The caller
-/// keeps `item` within the level.
+/// keeps `item` within the level. `W` is the weights' type.
 #[inline(always)]
-pub fn sweep_item(
+pub fn sweep_item<W: Weight>(
     down: DownArcs,
     dist: &[AtomicU32],
     lanes: usize,
@@ -47,7 +47,7 @@ pub fn sweep_item(
     let mut best = dist[v * lanes + lane].load(Relaxed);
     for e in down.offsets[v] as usize..down.offsets[v + 1] as usize {
         let from = dist[down.ends[e] as usize * lanes + lane].load(Relaxed);
-        best = best.min(<u32 as Weight>::extend(from, down.weights[e]));
+        best = best.min(W::extend(from, down.weights[e]));
     }
     dist[v * lanes + lane].store(best, Relaxed);
 }

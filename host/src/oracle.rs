@@ -135,35 +135,129 @@ fn dijkstra_f64(graph: &Graph, source: usize) -> (Vec<f64>, Vec<u32>) {
 /// fewest edges of a path whose rounded length is `d32(v)` (a breadth-first
 /// search over the edges with `extend(d32(u), w) = d32(v)`).
 pub fn check_f32_against_f64(graph: &Graph, source: usize, dist: &[u32]) -> Result<()> {
+    check_f32_weights(graph)?;
     check_distances(graph, source, dist)?;
+    let (exact, hops64) = dijkstra_f64(graph, source);
+    let hops32 = tight_hops(graph, source, dist);
+    check_f32_within(dist, &exact, |v| {
+        // No path of tight edges gives `dist[v]`: it is no rounded path length.
+        (hops32[v] != u32::MAX).then(|| {
+            let hops = hops64[v].max(hops32[v]) as f64;
+            Tolerance {
+                relative: hops * (f32::EPSILON as f64 / 2.0 + f64::EPSILON / 2.0),
+                absolute: hops * 2f64.powi(-150),
+            }
+        })
+    })
+}
+
+/// Checks the `f32` distance words of a contraction-hierarchy index of
+/// `levels` levels ([`crate::ch`]) from `source` against Dijkstra in `f64`:
+/// `dist[i]` is the distance of vertex `vertices[i]` (`None`: of vertex `i`,
+/// a whole tree). The same vertices must be reached, and every distance be
+/// within the index's rounding bound.
+///
+/// The bound, with `u = 2^-24` and `e = 2^-53`: an index distance is the
+/// rounded sum of the weights of some up-down path of at most
+/// `k = 2 (levels - 1)` arcs (each arc goes to another level), added in some
+/// order. Each arc's weight is an `f64` sum of the graph's weights rounded
+/// once to `f32`, and at most `k - 1` rounded additions follow, so each term
+/// is off by a factor within `(1 ± u)^k`: the distance is at least
+/// `d64 · (1 - u)^k`, up to `f64` rounding. The hierarchy keeps, for every
+/// shortest path, an up-down path no longer up to its `f64` witness
+/// comparisons (at most `levels` nested ones, each off by at most `2 n e`
+/// relatively), whose rounded sum bounds the distance from above. Hence
+/// `|d - d64| <= (k u + (2 levels + 1) n e) · d64 · (1 + O(k u))`, and in the
+/// subnormal range `2 k · 2^-150` more.
+pub fn check_f32_index(
+    graph: &Graph,
+    source: usize,
+    vertices: Option<&[usize]>,
+    dist: &[u32],
+    levels: usize,
+) -> Result<()> {
+    check_f32_weights(graph)?;
+    crate::distances::check_source(graph, source)?;
+    let n = graph.num_vertices();
+    let wanted = vertices.map_or(n, <[usize]>::len);
+    if dist.len() != wanted || vertices.is_some_and(|v| v.iter().any(|&v| v >= n)) {
+        return Err(Error::InvalidArgument(format!(
+            "{} distances for {wanted} vertices of a graph of {n}",
+            dist.len()
+        )));
+    }
+    let (exact, _) = dijkstra_f64(graph, source);
+    let exact: Vec<f64> = match vertices {
+        Some(vertices) => vertices.iter().map(|&v| exact[v]).collect(),
+        None => exact,
+    };
+    let k = 2.0 * levels.saturating_sub(1) as f64;
+    let tolerance = Tolerance {
+        relative: k * f32::EPSILON as f64 / 2.0
+            + (2.0 * levels as f64 + 1.0) * n as f64 * f64::EPSILON,
+        absolute: 2.0 * k * 2f64.powi(-150),
+    };
+    check_f32_within(dist, &exact, |_| Some(tolerance)).map_err(|e| match (e, vertices) {
+        (
+            Error::Mismatch {
+                vertex,
+                expected,
+                found,
+                count,
+                num_vertices,
+            },
+            Some(vertices),
+        ) => Error::Mismatch {
+            vertex: vertices[vertex],
+            expected,
+            found,
+            count,
+            num_vertices,
+        },
+        (e, _) => e,
+    })
+}
+
+fn check_f32_weights(graph: &Graph) -> Result<()> {
     if graph.weight_kind() != WeightKind::F32 {
         return Err(Error::InvalidArgument(format!(
             "the f64 check is for f32 weights, and this graph has {} weights",
             graph.weight_kind().name()
         )));
     }
-    let n = graph.num_vertices();
-    let (exact, hops64) = dijkstra_f64(graph, source);
-    let hops32 = tight_hops(graph, source, dist);
+    Ok(())
+}
+
+/// How far an `f32` distance may be from the `f64` one: first-order terms,
+/// which [`check_f32_within`] widens by 1% for the higher-order ones.
+#[derive(Clone, Copy)]
+struct Tolerance {
+    relative: f64,
+    absolute: f64,
+}
+
+/// Checks `dist` against the `f64` distances `exact`: the same vertices
+/// reached, each reached distance within `tolerance(v)` (`None`: wrong).
+fn check_f32_within(
+    dist: &[u32],
+    exact: &[f64],
+    tolerance: impl Fn(usize) -> Option<Tolerance>,
+) -> Result<()> {
+    let n = dist.len();
     let mut first = None;
     let mut count = 0;
     for v in 0..n {
         let ok = match (dist[v], exact[v].is_finite()) {
             (INFINITY, reached) => !reached,
             (_, false) => false,
-            // No path of tight edges gives `d`: it is no rounded path length.
-            (_, true) if hops32[v] == u32::MAX => false,
-            (d, true) => {
-                let hops = hops64[v].max(hops32[v]) as f64;
-                let relative = hops * (f32::EPSILON as f64 / 2.0 + f64::EPSILON / 2.0) * 1.01;
-                let absolute = hops * 2f64.powi(-150);
+            (d, true) => tolerance(v).is_some_and(|t| {
                 relative_eq!(
                     <f32 as Weight>::to_f64(d),
                     exact[v],
-                    epsilon = absolute,
-                    max_relative = relative
+                    epsilon = t.absolute * 1.01,
+                    max_relative = t.relative * 1.01
                 )
-            }
+            }),
         };
         if !ok {
             count += 1;

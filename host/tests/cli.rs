@@ -1437,3 +1437,107 @@ fn an_index_answers_tables_that_match_the_trees() {
     assert_eq!(code, 2, "{stderr}");
     assert!(stderr.contains("--parents applies to trees"), "{stderr}");
 }
+
+#[test]
+fn an_f32_index_verifies_within_its_bound_and_refuses_parents() {
+    let dir = TempDir::new("index-f32");
+    // A 25×25 grid with real weights whose sums round.
+    let (w, h) = (25usize, 25usize);
+    let mut text = format!("p sp {} {}\n", w * h, 2 * (w - 1) * h + 2 * w * (h - 1));
+    let mut state = 12345u64;
+    let mut weight = || {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        0.1 + (state >> 40) as f64 / (1u64 << 24) as f64 * 9.9
+    };
+    for y in 0..h {
+        for x in 0..w {
+            let v = y * w + x + 1;
+            if x + 1 < w {
+                text += &format!(
+                    "a {v} {} {:.3}\na {} {v} {:.3}\n",
+                    v + 1,
+                    weight(),
+                    v + 1,
+                    weight()
+                );
+            }
+            if y + 1 < h {
+                text += &format!(
+                    "a {v} {} {:.3}\na {} {v} {:.3}\n",
+                    v + w,
+                    weight(),
+                    v + w,
+                    weight()
+                );
+            }
+        }
+    }
+    let graph = dir.path("grid.gr");
+    std::fs::write(&graph, text).unwrap();
+    let index = dir.path("grid.ch");
+    let (code, stdout, stderr) = run(host()
+        .args(["preprocess", "--weights", "f32", "--graph"])
+        .arg(&graph)
+        .arg("--output")
+        .arg(&index));
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let index = index.to_str().unwrap();
+    let base = ["--weights", "f32", "--device", "cpu", "--index", index];
+    let (code, stdout, stderr) = solve(
+        &graph,
+        &[&base[..], &["--sources", "1,300,625", "--verify"]].concat(),
+    );
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert_eq!(
+        stdout
+            .matches("verified: all 625 distances are within the index's f32 rounding bound")
+            .count(),
+        3,
+        "{stdout}"
+    );
+    let (code, stdout, stderr) = solve(
+        &graph,
+        &[
+            &base[..],
+            &["--sources", "1,300", "--targets", "5,625", "--verify"],
+        ]
+        .concat(),
+    );
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(
+        stdout.contains("verified: all 4 distances are within"),
+        "{stdout}"
+    );
+    // Distances written with the index are those of a solve without it, up to rounding.
+    let (with, without) = (dir.path("with.txt"), dir.path("without.txt"));
+    for (file, indexed) in [(&with, true), (&without, false)] {
+        let mut args = vec!["--weights", "f32", "--device", "cpu", "--source", "300"];
+        if indexed {
+            args.extend(["--index", index]);
+        }
+        let (code, stdout, stderr) = solve(
+            &graph,
+            &[&args[..], &["--output", file.to_str().unwrap()]].concat(),
+        );
+        assert_eq!(code, 0, "{stdout}{stderr}");
+    }
+    let read = |file: &Path| -> Vec<f64> {
+        std::fs::read_to_string(file)
+            .unwrap()
+            .lines()
+            .map(|l| l.split_whitespace().last().unwrap().parse().unwrap())
+            .collect()
+    };
+    let (a, b) = (read(&with), read(&without));
+    assert_eq!(a.len(), w * h);
+    for (x, y) in a.iter().zip(&b) {
+        assert!((x - y).abs() <= 1e-4 * x.max(*y), "{x} against {y}");
+    }
+    for flag in [&["--parents", "p.txt"][..], &["--path-to", "9"]] {
+        let (code, _, stderr) = solve(&graph, &[&base[..], &["--source", "1"], flag].concat());
+        assert_eq!(code, 2, "{stderr}");
+        assert!(stderr.contains("index of f32 weights"), "{stderr}");
+    }
+}

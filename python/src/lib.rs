@@ -333,17 +333,25 @@ fn load<'py>(py: Python<'py>, path: std::path::PathBuf) -> PyResult<LoadedArrays
     ))
 }
 
-/// The CSR `[indptr, indices, words]` with `u32` weight words as a graph
-/// (copied), read in both directions with `undirected`.
-fn u32_graph(
+/// The CSR `[indptr, indices, words]` as a graph (copied), its weight words
+/// `f32` bit patterns with `float_weights`, read in both directions with
+/// `undirected`.
+fn index_graph(
     [indptr, indices, words]: [&PyReadonlyArray1<'_, u32>; 3],
+    float_weights: bool,
     undirected: bool,
 ) -> PyResult<Graph<'static>> {
+    let kind = if float_weights {
+        WeightKind::F32
+    } else {
+        WeightKind::U32
+    };
     let graph = Graph::new(
         indptr.as_slice()?.to_vec(),
         indices.as_slice()?.to_vec(),
         words.as_slice()?.to_vec(),
     )
+    .and_then(|g| g.with_weight_kind(kind))
     .map_err(|e| to_py(e.into()))?;
     if undirected {
         graph.undirected().map_err(|e| to_py(e.into()))
@@ -361,17 +369,19 @@ struct Index {
 
 #[pymethods]
 impl Index {
-    /// Builds the index of the CSR `(indptr, indices, words)` (`u32`
-    /// weight words), read in both directions with `undirected`.
+    /// Builds the index of the CSR `(indptr, indices, words)` (`f32` bit
+    /// patterns with `float_weights`), read in both directions with
+    /// `undirected`.
     #[staticmethod]
     fn build(
         py: Python<'_>,
         indptr: PyReadonlyArray1<'_, u32>,
         indices: PyReadonlyArray1<'_, u32>,
         words: PyReadonlyArray1<'_, u32>,
+        float_weights: bool,
         undirected: bool,
     ) -> PyResult<Index> {
-        let graph = u32_graph([&indptr, &indices, &words], undirected)?;
+        let graph = index_graph([&indptr, &indices, &words], float_weights, undirected)?;
         let hierarchy = py
             .detach(|| sssp::ch::build(&graph, &sssp::ch::BuildOptions::default()))
             .map_err(to_py)?;
@@ -386,9 +396,10 @@ impl Index {
         indptr: PyReadonlyArray1<'_, u32>,
         indices: PyReadonlyArray1<'_, u32>,
         words: PyReadonlyArray1<'_, u32>,
+        float_weights: bool,
         undirected: bool,
     ) -> PyResult<Index> {
-        let graph = u32_graph([&indptr, &indices, &words], undirected)?;
+        let graph = index_graph([&indptr, &indices, &words], float_weights, undirected)?;
         let hierarchy = py
             .detach(|| {
                 let hierarchy = sssp::ch::Hierarchy::load(&path)?;
@@ -461,14 +472,14 @@ impl Index {
                 Ok((table, trees.device()))
             })
             .map_err(to_py)?;
-        let table = table.iter().map(|&d| word_to_f64(d)).collect();
+        let table = table.iter().map(|&d| self.to_f64(d)).collect();
         Ok((PyArray1::from_vec(py, table), device_name(device)))
     }
 
     /// The distance from `source` to `target` (inf when unreachable).
     fn distance(&self, source: usize, target: usize) -> PyResult<f64> {
         self.check_vertices(&[source, target])?;
-        Ok(word_to_f64(sssp::ch::query::distance(
+        Ok(self.to_f64(sssp::ch::query::distance(
             &self.hierarchy,
             source,
             target,
@@ -477,6 +488,16 @@ impl Index {
 }
 
 impl Index {
+    /// A distance word of the index as a float64, inf for unreached (the
+    /// index's results are checked for overflow before they get here).
+    fn to_f64(&self, d: u32) -> f64 {
+        match (d, self.hierarchy.weight_kind) {
+            (u32::MAX, _) => f64::INFINITY,
+            (d, WeightKind::U32) => f64::from(d),
+            (d, WeightKind::F32) => f64::from(f32::from_bits(d)),
+        }
+    }
+
     fn check_vertices(&self, vertices: &[usize]) -> PyResult<()> {
         let n = self.hierarchy.num_vertices();
         match vertices.iter().find(|&&v| v >= n) {
@@ -488,15 +509,6 @@ impl Index {
     }
 }
 
-/// A `u32` distance word as a float64, inf for unreached (`u32::MAX`; the
-/// index's results are checked for overflow before they get here).
-fn word_to_f64(d: u32) -> f64 {
-    if d == u32::MAX {
-        f64::INFINITY
-    } else {
-        f64::from(d)
-    }
-}
 
 fn device_name(device: sssp::algorithms::Device) -> &'static str {
     match device {

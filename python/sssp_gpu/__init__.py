@@ -366,23 +366,16 @@ def load(path) -> sp.csr_matrix:
     return sp.csr_matrix((data, indices, indptr), shape=(n, n), copy=False)
 
 
-def _index_csr(csgraph, directed: bool) -> _Csr:
-    """The graph of a contraction index: integer weights only."""
-    csr = _prepare(csgraph, unweighted=False)
-    if csr.float_weights:
-        raise ValueError(
-            "contraction indexes take integer weights: float32 sums would round "
-            "differently from every other solver"
-        )
-    return csr
-
-
 class ContractionIndex:
     """A contraction hierarchy of one graph (road networks: other graphs raise
     ``ValueError``), built once; then whole trees (PHAST, on the GPU in
-    batches), distance tables and point-to-point distances, all exact.
+    batches), distance tables and point-to-point distances. With integer
+    weights they are exact; with float weights (float32, as everywhere in this
+    package) they are float32 sums rounded in another order than along the
+    graph's arcs, within the bound that ``sssp::oracle::check_f32_index``
+    documents (a few dozen roundings, relatively).
 
-    ``ContractionIndex(csgraph, directed=True)`` builds it (integer weights);
+    ``ContractionIndex(csgraph, directed=True)`` builds it;
     ``ContractionIndex.load(path, csgraph, directed=True)`` reads a file written
     by ``save`` or by ``host preprocess`` and checks it was built from this
     graph.
@@ -390,15 +383,15 @@ class ContractionIndex:
 
     def __init__(self, csgraph, directed: bool = True, *, _native_index=None):
         if _native_index is None:
-            csr = _index_csr(csgraph, directed)
-            _native_index = _native.Index.build(csr.indptr, csr.indices, csr.words, not directed)
+            csr = _prepare(csgraph, unweighted=False)
+            _native_index = _native.Index.build(csr.indptr, csr.indices, csr.words, csr.float_weights, not directed)
         self._index = _native_index
         self.n = _native_index.num_vertices
 
     @classmethod
     def load(cls, path, csgraph, directed: bool = True) -> "ContractionIndex":
-        csr = _index_csr(csgraph, directed)
-        native = _native.Index.load(str(path), csr.indptr, csr.indices, csr.words, not directed)
+        csr = _prepare(csgraph, unweighted=False)
+        native = _native.Index.load(str(path), csr.indptr, csr.indices, csr.words, csr.float_weights, not directed)
         return cls(None, _native_index=native)
 
     def save(self, path) -> None:

@@ -74,10 +74,34 @@ def test_index_files_round_trip_and_refuse_another_graph(tmp_path):
         sssp_gpu.ContractionIndex.load(path, graph)
 
 
-def test_float_weights_and_bad_vertices_raise():
-    graph = sp.csr_matrix(np.array([[0, 1.5], [0.5, 0]]))
-    with pytest.raises(ValueError, match="integer weights"):
-        sssp_gpu.ContractionIndex(graph)
+def random_float_grid(r, w, h):
+    """A one-way grid with float weights in 0.1..10 whose sums round."""
+    graph = one_way_grid(r, w, h).astype(np.float64)
+    graph.data = r.uniform(0.1, 10.0, graph.nnz)
+    return graph
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_float_weights_are_within_float32_rounding_of_scipy(device):
+    for case in range(6):
+        r = rng(("index-float", device, case))
+        graph = random_float_grid(r, int(r.integers(2, 30)), int(r.integers(2, 30)))
+        n = graph.shape[0]
+        index = sssp_gpu.ContractionIndex(graph)
+        sources = r.integers(0, n, int(r.integers(1, 20)))
+        targets = r.integers(0, n, int(r.integers(1, 20)))
+        # scipy in float64 on the float32 weights the index holds.
+        exact = csgraph.dijkstra(graph.astype(np.float32).astype(np.float64), indices=sources)
+        # Relative bound: 2 (levels - 1) roundings of 2^-24 each.
+        rtol = 2 * index.levels * 2.0**-24 * 1.01
+        trees = index.trees(sources, device=device)
+        np.testing.assert_array_equal(np.isinf(trees), np.isinf(exact))
+        np.testing.assert_allclose(trees, exact, rtol=rtol, atol=0)
+        np.testing.assert_allclose(index.table(sources, targets, device=device), exact[:, targets], rtol=rtol, atol=0)
+        assert trees[trees != np.inf].max() > 0 and not np.array_equal(trees, np.round(trees))
+
+
+def test_bad_vertices_raise():
     index = sssp_gpu.ContractionIndex(sp.csr_matrix(np.array([[0, 2], [3, 0]])))
     with pytest.raises(ValueError, match="out of range"):
         index.trees([2])

@@ -1,7 +1,8 @@
 //! Contraction hierarchies on the CPU: every tree, point-to-point distance and
 //! path, and table entry from the index equals the Dijkstra oracle's, on
 //! random graphs (zero weights, parallel arcs, self-loops, unreachable parts),
-//! grids with one-way streets, and `f32` weights; the index file refuses
+//! grids with one-way streets; with `f32` weights every one is within the
+//! index's rounding bound of the `f64` oracle; the index file refuses
 //! corrupt, truncated and mismatched files.
 
 use sssp::ch::{self, BuildOptions, Hierarchy};
@@ -151,16 +152,168 @@ fn trees_match_the_oracle_on_grids_with_one_way_streets() {
     }
 }
 
+/// Every check of one `f32` graph's index: trees, tables and bidirectional
+/// distances from `sources` are within the index's rounding bound of the
+/// `f64` oracle ([`oracle::check_f32_index`]), and every point-to-point path
+/// runs over graph arcs whose `f64` sum is within that bound of its distance.
+fn check_f32_hierarchy(graph: &Graph, h: &Hierarchy, sources: &[usize], context: &str) {
+    h.validate()
+        .unwrap_or_else(|e| panic!("{context}: invalid index: {e}"));
+    let n = graph.num_vertices();
+    let levels = h.num_levels();
+    let targets: Vec<usize> = (0..n).step_by((n / 7).max(1)).collect();
+    let table = ch::query::table(h, sources, &targets);
+    let trees = ch::phast::trees(h, sources);
+    let within = |s: usize, vertices: Option<&[usize]>, dist: &[u32], what: &str| {
+        oracle::check_f32_index(graph, s, vertices, dist, levels)
+            .unwrap_or_else(|e| panic!("{context}: {what} of source {s}: {e}"));
+    };
+    // The relative bound of one path's rounded sum (see `check_f32_index`).
+    let relative = 2.0 * levels.saturating_sub(1) as f64 * f32::EPSILON as f64 / 2.0 * 1.01;
+    for (i, &s) in sources.iter().enumerate() {
+        within(s, None, &trees[i], "tree");
+        let row = &table[i * targets.len()..(i + 1) * targets.len()];
+        within(s, Some(&targets), row, "table row");
+        let bidirectional: Vec<u32> = targets
+            .iter()
+            .map(|&t| ch::query::distance(h, s, t))
+            .collect();
+        within(s, Some(&targets), &bidirectional, "bidirectional distances");
+        for &t in &targets {
+            let Some((d, path)) = ch::query::point_to_point(h, s, t).expect("query") else {
+                assert_eq!(trees[i][t], u32::MAX, "{context}: {s} → {t} unreached");
+                continue;
+            };
+            assert_eq!(path.first(), Some(&s), "{context}: path starts at {s}");
+            assert_eq!(path.last(), Some(&t), "{context}: path ends at {t}");
+            let length: f64 = path
+                .windows(2)
+                .map(|pair| {
+                    graph
+                        .csr()
+                        .edges(pair[0])
+                        .filter(|&(v, _)| v == pair[1])
+                        .map(|(_, w)| f32::from_bits(w))
+                        .min_by(f32::total_cmp)
+                        .unwrap_or_else(|| panic!("{context}: path uses a missing arc {pair:?}"))
+                        as f64
+                })
+                .sum();
+            let d = f32::from_bits(d) as f64;
+            assert!(
+                (d - length).abs() <= relative * d.max(length) + 1e-40,
+                "{context}: path {s} → {t} of length {length} for distance {d}"
+            );
+        }
+    }
+}
+
 #[test]
-fn f32_graphs_are_refused_with_a_reason() {
+fn f32_trees_queries_and_tables_are_within_the_index_bound() {
     let mut rng = TestRng::new("ch_f32");
-    let graph = random_f32_graph(&mut rng, 50, 150, F32Weights::Fractional);
+    let styles = [
+        F32Weights::Fractional,
+        F32Weights::Mixed,
+        F32Weights::Tiny,
+        F32Weights::Quarters,
+    ];
+    for case in 0..150 {
+        let n = rng.range(1, 60) as usize;
+        let m = rng.below((n * 4) as u64 + 1) as usize;
+        let style = styles[rng.below(styles.len() as u64) as usize];
+        let mut graph = random_f32_graph(&mut rng, n, m, style);
+        let undirected = rng.chance(0.5);
+        if undirected {
+            graph = graph.undirected().expect("undirected");
+        }
+        let h = ch::build(&graph, &BuildOptions::default()).expect("build");
+        assert_eq!(h.weight_kind, WeightKind::F32);
+        let sources: Vec<usize> = (0..3).map(|_| rng.below(n as u64) as usize).collect();
+        let context = format!("case {case} (n {n}, m {m}, {style:?}, undirected {undirected})");
+        check_f32_hierarchy(&graph, &h, &sources, &context);
+    }
+}
+
+#[test]
+fn f32_indexes_of_grids_round_trip_and_stay_within_the_bound() {
+    let mut rng = TestRng::new("ch_f32_grids");
+    for case in 0..3 {
+        let (w, hgt) = (rng.range(10, 50) as usize, rng.range(10, 50) as usize);
+        let grid = one_way_grid(&mut rng, w, hgt);
+        // Integer grid weights scaled to reals that no f32 sum keeps exact.
+        let csr = grid.csr();
+        let edges: Vec<(u32, u32, u32)> = (0..grid.num_vertices())
+            .flat_map(|u| {
+                csr.edges(u)
+                    .map(move |(v, w)| (u as u32, v as u32, (w as f32 * 0.1).to_bits()))
+            })
+            .collect();
+        let graph = Graph::from_edges(grid.num_vertices(), &edges)
+            .and_then(|g| g.with_weight_kind(WeightKind::F32))
+            .expect("f32 grid");
+        let h = ch::build(&graph, &BuildOptions::default()).expect("build");
+        let dir = TempDir::new("ch_f32_grids");
+        let path = dir.path("g.ch");
+        h.save(&path).expect("save");
+        let loaded = Hierarchy::load(&path).expect("load");
+        assert_eq!(loaded, h);
+        loaded.check_graph(&graph, &path).expect("same graph");
+        let n = graph.num_vertices();
+        let sources: Vec<usize> = (0..3).map(|_| rng.below(n as u64) as usize).collect();
+        check_f32_hierarchy(&graph, &loaded, &sources, &format!("f32 grid case {case}"));
+    }
+}
+
+#[test]
+fn the_f32_index_check_fails_on_a_wrong_distance() {
+    let mut rng = TestRng::new("ch_f32_check");
+    let graph = random_f32_graph(&mut rng, 40, 160, F32Weights::Fractional)
+        .undirected()
+        .expect("undirected");
+    let h = ch::build(&graph, &BuildOptions::default()).expect("build");
+    let tree = ch::phast::tree(&h, 0);
+    let levels = h.num_levels();
+    oracle::check_f32_index(&graph, 0, None, &tree, levels).expect("the index's own tree");
+    let far = (0..tree.len())
+        .filter(|&v| tree[v] != u32::MAX)
+        .max_by_key(|&v| tree[v])
+        .expect("a reached vertex");
+    assert!(
+        f32::from_bits(tree[far]) > 0.0,
+        "the farthest vertex is away"
+    );
+    // One part in 10^4 more: far beyond the bound of a few dozen roundings.
+    let mut longer = tree.clone();
+    longer[far] = (f32::from_bits(tree[far]) * 1.0001).to_bits();
+    let mut lost = tree.clone();
+    lost[far] = u32::MAX;
+    for (wrong, what) in [(longer, "a longer distance"), (lost, "an unreached vertex")] {
+        match oracle::check_f32_index(&graph, 0, None, &wrong, levels) {
+            Err(Error::Mismatch { vertex, .. }) => assert_eq!(vertex, far, "{what}"),
+            other => panic!("{what} passed the check: {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn f32_shortcuts_that_overflow_are_an_overflow_error() {
+    let big = (f32::MAX * 0.75).to_bits();
+    let graph = Graph::from_edges(3, &[(0, 1, big), (1, 2, big), (2, 1, 0)])
+        .and_then(|g| g.with_weight_kind(WeightKind::F32))
+        .unwrap();
     match ch::build(&graph, &BuildOptions::default()) {
-        Err(Error::InvalidArgument(reason)) => assert!(reason.contains("f32"), "{reason}"),
-        other => panic!(
-            "an f32 index was built: {:?}",
-            other.map(|h| h.num_levels())
-        ),
+        Err(Error::DistanceOverflow { .. }) => {}
+        Ok(h) => {
+            let dist = ch::phast::tree(&h, 0);
+            assert!(
+                matches!(
+                    check_overflow(WeightKind::F32, &dist),
+                    Err(Error::DistanceOverflow { vertex: 2, .. })
+                ),
+                "distance of vertex 2 overflows: {dist:?}"
+            );
+        }
+        Err(e) => panic!("unexpected error {e}"),
     }
 }
 
@@ -300,7 +453,7 @@ fn the_kernels_sweep_logic_matches_the_oracle() {
         (0..dist.len()).for_each(|i| clear_item(&dist, i));
         let mut entries = Vec::new();
         for (lane, &s) in sources.iter().enumerate() {
-            let space = ch::query::upward_search::<u32>(&h.up, h.position[s]);
+            let space = ch::query::upward_search(&h, &h.up, h.position[s]);
             for (&v, &d) in space.vertices.iter().zip(&space.dist) {
                 entries.extend([(v as usize * lanes + lane) as u32, d]);
             }
@@ -319,7 +472,7 @@ fn the_kernels_sweep_logic_matches_the_oracle() {
                     let dist = &dist;
                     scope.spawn(move || {
                         for item in (t..items).step_by(threads) {
-                            sweep_item(down, dist, lanes, w[0] as usize, item);
+                            sweep_item::<u32>(down, dist, lanes, w[0] as usize, item);
                         }
                     });
                 }

@@ -1,22 +1,30 @@
 //! PHAST on the GPU against the oracle: trees from contraction hierarchies of
 //! random graphs and grids, in batches of several sizes (full and partial
-//! batches, one lane and several warps per vertex), and rome99.
+//! batches, one lane and several warps per vertex), and rome99; with `f32`
+//! weights, trees and tables equal the CPU sweep's bit for bit and are
+//! within the index's rounding bound of the `f64` oracle.
 //! Ignored unless run with `--include-ignored` on a machine with a CUDA GPU.
 
 use sssp::ch::{self, BuildOptions, TreeSolver};
 use sssp::generate::{GridSpec, grid_graph};
+use sssp::graph::WeightKind;
 use sssp::solver::{Stop, Timing};
 use sssp::{Graph, Solver, formats, oracle};
-use sssp_tests::{TestRng, find_graph, random_graph};
+use sssp_tests::{F32Weights, TestRng, find_graph, random_f32_graph, random_graph};
 
-fn check_trees(solver: &Solver, graph: &Graph, sources: &[usize], lanes: u32, context: &str) {
-    // Random graphs have no hierarchy to speak of: no bound on the build.
+/// The index of `graph`, whatever its shortcuts cost: random graphs have no
+/// hierarchy to speak of.
+fn build_unbounded(graph: &Graph, context: &str) -> ch::Hierarchy {
     let options = BuildOptions {
         max_shortcut_ratio: usize::MAX / 4,
         max_search_ratio: usize::MAX / 4,
         ..BuildOptions::default()
     };
-    let h = ch::build(graph, &options).unwrap_or_else(|e| panic!("{context}: {e}"));
+    ch::build(graph, &options).unwrap_or_else(|e| panic!("{context}: {e}"))
+}
+
+fn check_trees(solver: &Solver, graph: &Graph, sources: &[usize], lanes: u32, context: &str) {
+    let h = build_unbounded(graph, context);
     let mut trees =
         TreeSolver::new(solver, &h, Some(lanes)).unwrap_or_else(|e| panic!("{context}: {e}"));
     assert!(
@@ -29,13 +37,26 @@ fn check_trees(solver: &Solver, graph: &Graph, sources: &[usize], lanes: u32, co
         .unwrap_or_else(|e| panic!("{context}: {e}"));
     assert_eq!(times.trees, 2 * sources.len());
     assert_eq!(rows.len(), sources.len());
-    for (row, &s) in rows.iter().zip(sources) {
+    let cpu = ch::phast::trees(&h, sources);
+    for ((row, &s), cpu) in rows.iter().zip(sources).zip(cpu) {
         assert_eq!(row.source, s);
-        let expected = oracle::dijkstra(graph, s).expect("oracle");
         assert!(
-            row.dist == expected,
-            "{context}: tree of source {s} differs from the oracle's"
+            row.dist == cpu,
+            "{context}: tree of source {s} differs from the CPU sweep's"
         );
+        match graph.weight_kind() {
+            WeightKind::U32 => {
+                let expected = oracle::dijkstra(graph, s).expect("oracle");
+                assert!(
+                    row.dist == expected,
+                    "{context}: tree of source {s} differs from the oracle's"
+                );
+            }
+            WeightKind::F32 => {
+                oracle::check_f32_index(graph, s, None, &row.dist, h.num_levels())
+                    .unwrap_or_else(|e| panic!("{context}: tree of source {s}: {e}"));
+            }
+        }
     }
 }
 
@@ -59,6 +80,42 @@ fn phast_trees_match_the_oracle_on_random_graphs_in_every_batch_shape() {
             lanes,
             &format!("case {case} (n {n}, m {m}, lanes {lanes})"),
         );
+    }
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn f32_phast_trees_and_tables_are_the_cpu_sweeps_and_within_the_bound() {
+    let solver = Solver::new(sssp::Device::Gpu(0)).expect("a GPU");
+    let mut rng = TestRng::new("gpu_ch::phast_f32");
+    let styles = [
+        F32Weights::Fractional,
+        F32Weights::Mixed,
+        F32Weights::Tiny,
+        F32Weights::Quarters,
+    ];
+    for case in 0..40 {
+        let n = rng.range(1, 1500) as usize;
+        let m = rng.below(3 * n as u64 + 1) as usize;
+        let style = styles[rng.below(styles.len() as u64) as usize];
+        let graph = random_f32_graph(&mut rng, n, m, style);
+        let lanes = [1u32, 5, 32, 64, 96][rng.below(5) as usize];
+        let count = rng.range(1, 2 * lanes as u64 + 3) as usize;
+        let sources: Vec<usize> = (0..count).map(|_| rng.below(n as u64) as usize).collect();
+        let context = format!("case {case} (n {n}, m {m}, {style:?}, lanes {lanes})");
+        check_trees(&solver, &graph, &sources, lanes, &context);
+        // The GPU table gathers the same sweep's columns.
+        let h = build_unbounded(&graph, &context);
+        let mut trees = TreeSolver::new(&solver, &h, Some(lanes)).expect("trees");
+        let targets: Vec<usize> = (0..rng.range(1, 50))
+            .map(|_| rng.below(n as u64) as usize)
+            .collect();
+        let (table, _) = trees.table(&sources, &targets).expect("table");
+        let cpu = ch::phast::trees(&h, &sources);
+        for (i, row) in table.chunks(targets.len()).enumerate() {
+            let expected: Vec<u32> = targets.iter().map(|&t| cpu[i][t]).collect();
+            assert_eq!(row, &expected[..], "{context}: table row {i}");
+        }
     }
 }
 

@@ -96,74 +96,74 @@ pub unsafe extern "ptx-kernel" fn phast_columns(
     }
 }
 
-/// `phast_sweep`: the downward sweep of `lanes` sources over all `levels`
-/// levels. Block 0 runs the first `block_levels` (small) levels alone, with
-/// a block barrier after each; then the whole grid runs the others, with a
-/// grid barrier after each.
-///
-/// # Thread mapping
-/// Within a level of `size` vertices, item `i` (vertex `start + i / lanes`,
-/// lane `i % lanes`) goes to thread `i mod T` of the threads working on it
-/// (`T = blockDim.x` for block 0's levels, `gridDim.x * blockDim.x` for the
-/// grid's), which loop over `i < size * lanes` in steps of `T`.
-///
-/// # Safety
-/// - `offsets` holds `n + 1` words, `ends` and `weights` `m`, forming down
-///   arcs of a hierarchy (every arc of `v` from a vertex of an earlier level);
-///   `level_starts` holds `levels + 1` words, from 0 to `n`, increasing;
-///   `dist` holds `n * lanes` words; `block_levels <= levels`.
-/// - All blocks are resident at once (cooperative launch) and `barrier` is a
-///   zeroed grid barrier: see [`grid_sync`].
-#[allow(clippy::too_many_arguments)]
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn phast_sweep(
-    offsets: *const u32,
-    ends: *const u32,
-    weights: *const u32,
-    n: u32,
-    m: u32,
-    level_starts: *const u32,
-    levels: u32,
-    block_levels: u32,
-    lanes: u32,
-    dist: *const AtomicU32,
-    barrier: *const GridBarrier,
-) {
-    let (n, m, lanes) = (n as usize, m as usize, lanes as usize);
-    // SAFETY: as the caller guarantees.
-    let (down, level_starts, dist, barrier) = unsafe {
-        (
-            DownArcs {
-                offsets: slice(offsets, n + 1),
-                ends: slice(ends, m),
-                weights: slice(weights, m),
-            },
-            slice(level_starts, levels as usize + 1),
-            slice(dist, n * lanes),
-            &*barrier,
-        )
-    };
-    let level = |l: usize, first: usize, step: usize| {
-        let start = level_starts[l] as usize;
-        let items = (level_starts[l + 1] as usize - start) * lanes;
-        let mut item = first;
-        while item < items {
-            phast::sweep_item(down, dist, lanes, start, item);
-            item += step;
+weight_kernel! {
+    /// `phast_sweep`: the downward sweep of `lanes` sources over all `levels`
+    /// levels. Block 0 runs the first `block_levels` (small) levels alone, with
+    /// a block barrier after each; then the whole grid runs the others, with a
+    /// grid barrier after each.
+    ///
+    /// # Thread mapping
+    /// Within a level of `size` vertices, item `i` (vertex `start + i / lanes`,
+    /// lane `i % lanes`) goes to thread `i mod T` of the threads working on it
+    /// (`T = blockDim.x` for block 0's levels, `gridDim.x * blockDim.x` for the
+    /// grid's), which loop over `i < size * lanes` in steps of `T`.
+    ///
+    /// # Safety
+    /// - `offsets` holds `n + 1` words, `ends` and `weights` `m`, forming down
+    ///   arcs of a hierarchy (every arc of `v` from a vertex of an earlier level);
+    ///   `level_starts` holds `levels + 1` words, from 0 to `n`, increasing;
+    ///   `dist` holds `n * lanes` words; `block_levels <= levels`.
+    /// - All blocks are resident at once (cooperative launch) and `barrier` is a
+    ///   zeroed grid barrier: see [`grid_sync`].
+    fn phast_sweep as phast_sweep_u32, phast_sweep_f32 (
+        offsets: *const u32,
+        ends: *const u32,
+        weights: *const u32,
+        n: u32,
+        m: u32,
+        level_starts: *const u32,
+        levels: u32,
+        block_levels: u32,
+        lanes: u32,
+        dist: *const AtomicU32,
+        barrier: *const GridBarrier,
+    ) {
+        let (n, m, lanes) = (n as usize, m as usize, lanes as usize);
+        // SAFETY: as the caller guarantees.
+        let (down, level_starts, dist, barrier) = unsafe {
+            (
+                DownArcs {
+                    offsets: slice(offsets, n + 1),
+                    ends: slice(ends, m),
+                    weights: slice(weights, m),
+                },
+                slice(level_starts, levels as usize + 1),
+                slice(dist, n * lanes),
+                &*barrier,
+            )
+        };
+        let level = |l: usize, first: usize, step: usize| {
+            let start = level_starts[l] as usize;
+            let items = (level_starts[l + 1] as usize - start) * lanes;
+            let mut item = first;
+            while item < items {
+                phast::sweep_item::<W>(down, dist, lanes, start, item);
+                item += step;
+            }
+        };
+        if block_idx_x() == 0 {
+            for l in 0..block_levels as usize {
+                level(l, thread_idx_x() as usize, block_dim_x() as usize);
+                sync_threads();
+            }
         }
-    };
-    if block_idx_x() == 0 {
-        for l in 0..block_levels as usize {
-            level(l, thread_idx_x() as usize, block_dim_x() as usize);
-            sync_threads();
+        let threads = (grid_dim_x() * block_dim_x()) as usize;
+        for l in block_levels as usize..levels as usize {
+            // SAFETY: every thread of the grid calls it the same number of times
+            // (`levels - block_levels + 1`), from uniform control flow; resident
+            // blocks and a zeroed barrier as the caller guarantees.
+            unsafe { grid_sync(barrier) };
+            level(l, index_1d() as usize, threads);
         }
-    }
-    let threads = (grid_dim_x() * block_dim_x()) as usize;
-    for l in block_levels as usize..levels as usize {
-        // SAFETY: every thread of the grid calls it the same number of times
-        // (`levels - block_levels + 1`), from uniform control flow; resident
-        // blocks and a zeroed barrier as the caller guarantees.
-        unsafe { grid_sync(barrier) };
-        level(l, index_1d() as usize, threads);
     }
 }

@@ -19,11 +19,18 @@
 //! The priority is the usual one: twice the edge difference (shortcuts a
 //! contraction would add minus arcs it would remove), plus the contracted
 //! neighbours, plus the depth of the hierarchy under the vertex.
+//!
+//! Weights during the build are [`Metric`] keys: exact integers for `u32`
+//! weights, `f64` sums for `f32` weights. A shortcut's `f32` weight is its
+//! `f64` sum rounded once, and witnesses are compared in `f64`, so the
+//! hierarchy keeps the graph's shortest paths up to `f64` rounding; the
+//! rounding of `f32` sums happens only when the index is used (see
+//! [`crate::ch`] for the bound).
 
 use std::cell::RefCell;
 use std::cmp::Reverse;
 
-use gpu_kernels::distance::{SATURATED, Weight};
+use gpu_kernels::distance::{MAX_DISTANCE, Weight};
 use rayon::prelude::*;
 
 use super::frontier::Frontier;
@@ -63,11 +70,70 @@ impl Default for BuildOptions {
     }
 }
 
-/// An arc of the remaining graph, in graph ids.
+/// The arithmetic of a build over weights of one type: the weight of an arc
+/// or a witness path as a `u64` key that orders like the value.
+trait Metric: Sync {
+    /// The key of weight word `word`.
+    fn key(word: u32) -> u64;
+    /// The key of the sum of two keys' values.
+    fn add(a: u64, b: u64) -> u64;
+    /// Whether `key` has a weight word (its value, rounded for `f32`, is at
+    /// most the largest exact distance).
+    fn fits(key: u64) -> bool;
+    /// The weight word of a `key` that [`Metric::fits`].
+    fn word(key: u64) -> u32;
+}
+
+/// `u32` weights: keys are the exact sums.
+struct Integer;
+
+impl Metric for Integer {
+    fn key(word: u32) -> u64 {
+        word as u64
+    }
+
+    fn add(a: u64, b: u64) -> u64 {
+        // Sums of at most 2^32 weights below 2^32: no overflow.
+        a + b
+    }
+
+    fn fits(key: u64) -> bool {
+        key <= MAX_DISTANCE as u64
+    }
+
+    fn word(key: u64) -> u32 {
+        key as u32
+    }
+}
+
+/// `f32` weights: keys are the bits of `f64` sums (non-negative `f64`s order
+/// like their bits).
+struct Real;
+
+impl Metric for Real {
+    fn key(word: u32) -> u64 {
+        (f32::from_bits(word) as f64).to_bits()
+    }
+
+    fn add(a: u64, b: u64) -> u64 {
+        (f64::from_bits(a) + f64::from_bits(b)).to_bits()
+    }
+
+    fn fits(key: u64) -> bool {
+        Real::word(key) <= <f32 as Weight>::MAX_DISTANCE
+    }
+
+    fn word(key: u64) -> u32 {
+        // Rounded to nearest; beyond `f32::MAX`, `+inf`, which does not fit.
+        (f64::from_bits(key) as f32).to_bits()
+    }
+}
+
+/// An arc of the remaining graph, in graph ids, its weight a [`Metric`] key.
 #[derive(Clone, Copy, Debug)]
 struct Arc {
     other: u32,
-    weight: u32,
+    weight: u64,
     middle: u32,
 }
 
@@ -80,7 +146,7 @@ const CONTRACTED: u8 = 2;
 struct Shortcut {
     tail: u32,
     head: u32,
-    weight: u32,
+    weight: u64,
     middle: u32,
 }
 
@@ -98,11 +164,11 @@ struct Remaining {
 
 thread_local! {
     /// Each thread's witness search.
-    static FRONTIER: RefCell<Frontier> = RefCell::new(Frontier::default());
+    static FRONTIER: RefCell<Frontier<u64>> = RefCell::new(Frontier::default());
 }
 
 impl Remaining {
-    fn from_graph(graph: &Graph) -> Remaining {
+    fn from_graph<M: Metric>(graph: &Graph) -> Remaining {
         let n = graph.num_vertices();
         let csr = graph.csr();
         let mut out: Vec<Vec<Arc>> = (0..n)
@@ -113,7 +179,7 @@ impl Remaining {
                     .filter(|&(v, _)| v != u)
                     .map(|(v, w)| Arc {
                         other: v as u32,
-                        weight: w,
+                        weight: M::key(w),
                         middle: NO_MIDDLE,
                     })
                     .collect();
@@ -155,12 +221,12 @@ impl Remaining {
     /// none once `limit` arcs are scanned; left in `frontier`. Returns the
     /// arcs it scanned (summed by the caller: a shared counter updated by
     /// every search would serialize the threads).
-    fn witness_search<W: Weight>(
+    fn witness_search<M: Metric>(
         &self,
-        frontier: &mut Frontier,
+        frontier: &mut Frontier<u64>,
         source: u32,
         avoid: u32,
-        bound: u32,
+        bound: u64,
         limit: usize,
     ) -> u64 {
         frontier.start(self.out.len(), source);
@@ -172,7 +238,7 @@ impl Remaining {
             scanned += self.out[u as usize].len() as u64;
             for a in &self.out[u as usize] {
                 if a.other != avoid && self.state[a.other as usize] == REMAINING {
-                    frontier.relax(a.other, W::extend(d, a.weight));
+                    frontier.relax(a.other, M::add(d, a.weight));
                 }
             }
         }
@@ -182,7 +248,7 @@ impl Remaining {
     /// The shortcuts that contracting `v` needs (`emit` gets each) and the
     /// arcs its witness searches scanned, or the overflow of a shortcut's
     /// weight.
-    fn shortcuts<W: Weight>(
+    fn shortcuts<M: Metric>(
         &self,
         v: usize,
         limit: usize,
@@ -198,8 +264,8 @@ impl Remaining {
             for a in &self.inn[v] {
                 let mut bound = None;
                 for b in outs.iter().filter(|b| wanted(a, b)) {
-                    let via = W::extend(a.weight, b.weight);
-                    if via >= SATURATED {
+                    let via = M::add(a.weight, b.weight);
+                    if !M::fits(via) {
                         return Err(());
                     }
                     bound = bound.max(Some(via));
@@ -207,9 +273,9 @@ impl Remaining {
                 let Some(bound) = bound else {
                     continue;
                 };
-                scanned += self.witness_search::<W>(frontier, a.other, v as u32, bound, limit);
+                scanned += self.witness_search::<M>(frontier, a.other, v as u32, bound, limit);
                 for b in outs.iter().filter(|b| wanted(a, b)) {
-                    let via = W::extend(a.weight, b.weight);
+                    let via = M::add(a.weight, b.weight);
                     if frontier.dist(b.other) > via {
                         let shortcut = Shortcut {
                             tail: a.other,
@@ -233,7 +299,7 @@ impl Remaining {
     }
 
     /// The priority of `v` and the arcs its simulated contraction scanned.
-    fn priority<W: Weight>(
+    fn priority<M: Metric>(
         &self,
         v: usize,
         limit: usize,
@@ -247,7 +313,7 @@ impl Remaining {
             // Too dense to simulate cheaply: assume every pair needs one.
             added = pairs as i64;
         } else {
-            match self.shortcuts::<W>(v, limit, |_| added += 1) {
+            match self.shortcuts::<M>(v, limit, |_| added += 1) {
                 Ok(count) => scanned = count,
                 Err(()) => added = pairs as i64,
             }
@@ -285,26 +351,18 @@ fn mix(v: u32) -> u64 {
 
 /// Builds the contraction hierarchy of `graph` (see the module
 /// documentation). Errors: [`Error::NoHierarchy`] when contraction goes
-/// beyond [`BuildOptions`]' bounds, [`Error::DistanceOverflow`] when a
-/// shortcut's weight does not fit a distance word, and
-/// [`Error::InvalidArgument`] for `f32` weights: a shortcut adds two weights
-/// before the path's distance does, and `f32` sums round differently in
-/// another order, so the index's distances would not be the other solvers'
-/// bit for bit.
+/// beyond [`BuildOptions`]' bounds, and [`Error::DistanceOverflow`] when a
+/// shortcut's weight does not fit a distance word.
 pub fn build(graph: &Graph, options: &BuildOptions) -> Result<Hierarchy> {
-    if graph.weight_kind() != WeightKind::U32 {
-        return Err(Error::InvalidArgument(format!(
-            "contraction-hierarchy indexes take integer (u32) weights, and this graph has {} \
-             weights (shortcuts would round f32 sums in another order than every other solver)",
-            graph.weight_kind().name()
-        )));
+    match graph.weight_kind() {
+        WeightKind::U32 => build_with::<Integer>(graph, options),
+        WeightKind::F32 => build_with::<Real>(graph, options),
     }
-    build_typed::<u32>(graph, options)
 }
 
-fn build_typed<W: Weight>(graph: &Graph, options: &BuildOptions) -> Result<Hierarchy> {
+fn build_with<M: Metric>(graph: &Graph, options: &BuildOptions) -> Result<Hierarchy> {
     let n = graph.num_vertices();
-    let mut g = Remaining::from_graph(graph);
+    let mut g = Remaining::from_graph::<M>(graph);
     let size = (graph.num_edges() + n) as u64;
     let max_shortcuts = options.max_shortcut_ratio.saturating_mul(size as usize);
     let max_scanned = (options.max_search_ratio as u64).saturating_mul(size);
@@ -313,7 +371,7 @@ fn build_typed<W: Weight>(graph: &Graph, options: &BuildOptions) -> Result<Hiera
     let mut level = vec![0u32; n];
     let (mut priority, counts): (Vec<i64>, Vec<u64>) = (0..n)
         .into_par_iter()
-        .map(|v| g.priority::<W>(v, options.priority_scanned, 0, 0))
+        .map(|v| g.priority::<M>(v, options.priority_scanned, 0, 0))
         .unzip();
     // Arcs scanned by witness searches so far.
     let mut scanned: u64 = counts.iter().sum();
@@ -339,7 +397,7 @@ fn build_typed<W: Weight>(graph: &Graph, options: &BuildOptions) -> Result<Hiera
             .par_iter()
             .map(|&v| {
                 let mut found = Vec::new();
-                g.shortcuts::<W>(v as usize, options.witness_scanned, |s| found.push(s))
+                g.shortcuts::<M>(v as usize, options.witness_scanned, |s| found.push(s))
                     .map(|count| (found, count))
                     .map_err(|()| v)
             })
@@ -390,7 +448,7 @@ fn build_typed<W: Weight>(graph: &Graph, options: &BuildOptions) -> Result<Hiera
             .par_iter()
             .map(|&v| {
                 let vi = v as usize;
-                let p = g.priority::<W>(
+                let p = g.priority::<M>(
                     vi,
                     options.priority_scanned,
                     contracted_neighbours[vi],
@@ -408,7 +466,7 @@ fn build_typed<W: Weight>(graph: &Graph, options: &BuildOptions) -> Result<Hiera
         }
         round += 1;
     }
-    Ok(assemble(graph, g, &level, round))
+    Ok(assemble::<M>(graph, g, &level, round))
 }
 
 /// Removes the contracted vertices from their neighbours' (`touched`)
@@ -452,8 +510,9 @@ fn apply_shortcuts(g: &mut Remaining, touched: &[u32], shortcuts: &[Shortcut]) {
     update(inn, &by_head, false);
 }
 
-/// The index: positions by level (the last round first), arcs renumbered.
-fn assemble(graph: &Graph, g: Remaining, level: &[u32], rounds: u32) -> Hierarchy {
+/// The index: positions by level (the last round first), arcs renumbered,
+/// weights as words.
+fn assemble<M: Metric>(graph: &Graph, g: Remaining, level: &[u32], rounds: u32) -> Hierarchy {
     let n = level.len();
     let mut vertex: Vec<u32> = (0..n as u32).collect();
     // The top level first; within a level, graph order (files often have
@@ -485,7 +544,7 @@ fn assemble(graph: &Graph, g: Remaining, level: &[u32], rounds: u32) -> Hierarch
                         } else {
                             position[a.middle as usize]
                         };
-                        (position[a.other as usize], a.weight, middle)
+                        (position[a.other as usize], M::word(a.weight), middle)
                     })
                     .collect();
                 row.sort_unstable();

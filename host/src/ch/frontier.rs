@@ -8,48 +8,64 @@ use std::collections::BinaryHeap;
 
 use gpu_kernels::distance::INFINITY;
 
-/// A reusable search frontier; see the module documentation.
-#[derive(Default)]
-pub(crate) struct Frontier {
-    dist: Vec<u32>,
-    touched: Vec<u32>,
-    heap: BinaryHeap<Reverse<(u32, u32)>>,
+/// A distance of a search: the index's distance words (`u32`, [`INFINITY`]
+/// when unreached), or the build's keys (`u64`).
+pub(crate) trait Key: Copy + Ord + Default {
+    /// Unreached.
+    const INFINITY: Self;
 }
 
-impl Frontier {
+impl Key for u32 {
+    const INFINITY: u32 = INFINITY;
+}
+
+impl Key for u64 {
+    const INFINITY: u64 = u64::MAX;
+}
+
+/// A reusable search frontier over distances `K`; see the module
+/// documentation.
+#[derive(Default)]
+pub(crate) struct Frontier<K: Key = u32> {
+    dist: Vec<K>,
+    touched: Vec<u32>,
+    heap: BinaryHeap<Reverse<(K, u32)>>,
+}
+
+impl<K: Key> Frontier<K> {
     /// A new search in a graph of `n` vertices, from `source` at distance 0.
     pub(crate) fn start(&mut self, n: usize, source: u32) {
         if self.dist.len() < n {
-            self.dist.resize(n, INFINITY);
+            self.dist.resize(n, K::INFINITY);
         }
         for &v in &self.touched {
-            self.dist[v as usize] = INFINITY;
+            self.dist[v as usize] = K::INFINITY;
         }
         self.touched.clear();
         self.heap.clear();
-        self.relax(source, 0);
+        self.relax(source, K::default());
     }
 
-    /// The distance word of `v` so far ([`INFINITY`] when unreached).
-    pub(crate) fn dist(&self, v: u32) -> u32 {
+    /// The distance of `v` so far ([`Key::INFINITY`] when unreached).
+    pub(crate) fn dist(&self, v: u32) -> K {
         self.dist[v as usize]
     }
 
-    /// The distance of the next vertex to settle ([`INFINITY`] when none);
-    /// entries left behind by a later decrease are dropped.
-    pub(crate) fn min_key(&mut self) -> u32 {
+    /// The distance of the next vertex to settle ([`Key::INFINITY`] when
+    /// none); entries left behind by a later decrease are dropped.
+    pub(crate) fn min_key(&mut self) -> K {
         while let Some(&Reverse((d, v))) = self.heap.peek() {
             if d == self.dist[v as usize] {
                 return d;
             }
             self.heap.pop();
         }
-        INFINITY
+        K::INFINITY
     }
 
     /// The next vertex to settle, `(distance, vertex)`; entries left behind
     /// by a later decrease are skipped.
-    pub(crate) fn pop(&mut self) -> Option<(u32, u32)> {
+    pub(crate) fn pop(&mut self) -> Option<(K, u32)> {
         while let Some(Reverse((d, v))) = self.heap.pop() {
             if d == self.dist[v as usize] {
                 return Some((d, v));
@@ -60,12 +76,12 @@ impl Frontier {
 
     /// Lowers the distance of `v` to `candidate` if that is smaller; whether
     /// it did.
-    pub(crate) fn relax(&mut self, v: u32, candidate: u32) -> bool {
+    pub(crate) fn relax(&mut self, v: u32, candidate: K) -> bool {
         let d = &mut self.dist[v as usize];
         if candidate >= *d {
             return false;
         }
-        if *d == INFINITY {
+        if *d == K::INFINITY {
             self.touched.push(v);
         }
         *d = candidate;

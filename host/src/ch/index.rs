@@ -29,9 +29,9 @@
 use std::io::{Read, Write};
 use std::path::Path;
 
-use gpu_kernels::distance::WeightKind;
+use gpu_kernels::distance::{Weight, WeightKind};
 
-use crate::graph::Graph;
+use crate::graph::{Graph, with_weight_type};
 use crate::{Error, Result};
 
 /// A shortcut's middle vertex when the arc is an arc of the graph.
@@ -236,10 +236,9 @@ impl Hierarchy {
         }
         let weight_kind = match word(12) {
             0 => WeightKind::U32,
+            1 => WeightKind::F32,
             other => {
-                return Err(format!(
-                    "unknown weight kind {other} (indexes hold u32 weights)"
-                ));
+                return Err(format!("unknown weight kind {other} (0 is u32, 1 is f32)"));
             }
         };
         let graph_checksum = u64::from_le_bytes(bytes[16..24].try_into().unwrap());
@@ -340,6 +339,7 @@ impl Hierarchy {
         for (l, w) in starts.windows(2).enumerate() {
             level[w[0] as usize..w[1] as usize].fill(l as u32);
         }
+        let max_weight = with_weight_type!(self.weight_kind, W => W::MAX_DISTANCE);
         for (name, arcs) in [("up", &self.up), ("down", &self.down)] {
             let m = arcs.ends.len();
             if arcs.offsets.len() != n + 1
@@ -365,7 +365,7 @@ impl Hierarchy {
                     {
                         return Err(format!("{name} arc {e} has a bad middle vertex"));
                     }
-                    if arcs.weights[e] > gpu_kernels::distance::MAX_DISTANCE {
+                    if arcs.weights[e] > max_weight {
                         return Err(format!("{name} arc {e} has a weight beyond every distance"));
                     }
                 }

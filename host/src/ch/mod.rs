@@ -15,6 +15,13 @@
 //!
 //! Graphs without a hierarchy (social, web, Kronecker: contraction adds
 //! shortcuts without end) stop [`build`] with [`crate::Error::NoHierarchy`].
+//!
+//! With `u32` weights every distance from the index is exact. With `f32`
+//! weights the build works in `f64` (see [`build`]) and the searches and
+//! sweeps add `f32`s along up-down paths, in another order than along the
+//! graph's arcs: distances are within the bound that
+//! [`crate::oracle::check_f32_index`] derives of the exact ones, not the `f32`
+//! oracle's bit for bit. The GPU and CPU sweeps give the same words.
 
 pub mod build;
 mod frontier;

@@ -14,6 +14,7 @@ use rayon::prelude::*;
 
 use super::index::Hierarchy;
 use super::query::upward_search;
+use crate::graph::with_weight_type;
 
 /// Sources one CPU thread sweeps together: 8 distances fill 32 bytes, half a
 /// cache line.
@@ -30,7 +31,7 @@ pub fn trees(h: &Hierarchy, sources: &[usize]) -> Vec<Vec<u32>> {
         .par_chunks(CPU_LANES)
         .flat_map_iter(|batch| {
             let mut dist = vec![INFINITY; h.num_vertices() * batch.len()];
-            sweep_batch(h, batch, &mut dist);
+            with_weight_type!(h.weight_kind, W => sweep_batch::<W>(h, batch, &mut dist));
             (0..batch.len())
                 .map(move |lane| {
                     let lanes = batch.len();
@@ -45,11 +46,12 @@ pub fn trees(h: &Hierarchy, sources: &[usize]) -> Vec<Vec<u32>> {
 }
 
 /// The trees of `sources` (graph vertices) into `dist` (all infinite,
-/// `n * sources.len()` words), interleaved by position.
-fn sweep_batch(h: &Hierarchy, sources: &[usize], dist: &mut [u32]) {
+/// `n * sources.len()` words), interleaved by position; `W` is the weights'
+/// type.
+fn sweep_batch<W: Weight>(h: &Hierarchy, sources: &[usize], dist: &mut [u32]) {
     let lanes = sources.len();
     for (lane, &s) in sources.iter().enumerate() {
-        let space = upward_search::<u32>(&h.up, h.position[s]);
+        let space = upward_search(h, &h.up, h.position[s]);
         for (&v, &d) in space.vertices.iter().zip(&space.dist) {
             dist[v as usize * lanes + lane] = d;
         }
@@ -63,7 +65,7 @@ fn sweep_batch(h: &Hierarchy, sources: &[usize], dist: &mut [u32]) {
             let from = down.ends[e] as usize * lanes;
             let w = down.weights[e];
             for (b, &d) in best[..lanes].iter_mut().zip(&dist[from..from + lanes]) {
-                *b = (*b).min(<u32 as Weight>::extend(d, w));
+                *b = (*b).min(W::extend(d, w));
             }
         }
         dist[row..row + lanes].copy_from_slice(&best[..lanes]);

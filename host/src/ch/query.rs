@@ -14,6 +14,7 @@ use rayon::prelude::*;
 
 use super::frontier::Frontier;
 use super::index::{Arcs, Hierarchy, NO_MIDDLE};
+use crate::graph::{WeightKind, with_weight_type};
 use crate::{Error, Result};
 
 /// The vertices an upward search reached, with their distances and the arc
@@ -40,10 +41,14 @@ thread_local! {
     static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
 }
 
-/// Dijkstra from position `start` over `arcs` (always towards higher
-/// vertices): with [`Hierarchy::up`] the forward upward search of a source,
-/// with [`Hierarchy::down`] the backward upward search of a target.
-pub fn upward_search<W: Weight>(arcs: &Arcs, start: u32) -> SearchSpace {
+/// Dijkstra from position `start` over `arcs`, [`Hierarchy::up`] or
+/// [`Hierarchy::down`] of `h` (always towards higher vertices): the forward
+/// upward search of a source or the backward upward search of a target.
+pub fn upward_search(h: &Hierarchy, arcs: &Arcs, start: u32) -> SearchSpace {
+    with_weight_type!(h.weight_kind, W => search::<W>(arcs, start))
+}
+
+fn search<W: Weight>(arcs: &Arcs, start: u32) -> SearchSpace {
     let n = arcs.offsets.len() - 1;
     SCRATCH.with_borrow_mut(|Scratch { frontier, via }| {
         if via.len() < n {
@@ -118,9 +123,21 @@ thread_local! {
 /// arcs and backward over down arcs, the smaller queue first, each stopped
 /// once its smallest key reaches the best meeting distance, and *stall on
 /// demand*: a vertex that a higher vertex already reaches more cheaply (over
-/// one arc of the other kind) is not expanded.
+/// one arc of the other kind) is not expanded. With `f32` weights no vertex
+/// is stalled: the comparison would be between sums rounded in different
+/// orders, and stalling on it could drop the path the bound in
+/// [`crate::ch`] relies on.
 pub fn distance(h: &Hierarchy, source: usize, target: usize) -> u32 {
-    type W = u32;
+    let stall_on_demand = h.weight_kind == WeightKind::U32;
+    with_weight_type!(h.weight_kind, W => distance_with::<W>(h, source, target, stall_on_demand))
+}
+
+fn distance_with<W: Weight>(
+    h: &Hierarchy,
+    source: usize,
+    target: usize,
+    stall_on_demand: bool,
+) -> u32 {
     let n = h.num_vertices();
     let relax = [&h.up, &h.down];
     PAIR.with_borrow_mut(|pair| {
@@ -144,10 +161,11 @@ pub fn distance(h: &Hierarchy, source: usize, target: usize) -> u32 {
                 best = best.min(W::extend(d, other));
             }
             let (arcs, stall) = (relax[k], relax[1 - k]);
-            let stalled = stall.range(v as usize).any(|e| {
-                let u = pair[k].dist(stall.ends[e]);
-                u != INFINITY && W::extend(u, stall.weights[e]) < d
-            });
+            let stalled = stall_on_demand
+                && stall.range(v as usize).any(|e| {
+                    let u = pair[k].dist(stall.ends[e]);
+                    u != INFINITY && W::extend(u, stall.weights[e]) < d
+                });
             if !stalled {
                 for e in arcs.range(v as usize) {
                     pair[k].relax(arcs.ends[e], W::extend(d, arcs.weights[e]));
@@ -166,10 +184,10 @@ pub fn point_to_point(
     source: usize,
     target: usize,
 ) -> Result<Option<(u32, Vec<usize>)>> {
-    type W = u32;
     let (s, t) = (h.position[source], h.position[target]);
-    let forward = upward_search::<W>(&h.up, s);
-    let backward = upward_search::<W>(&h.down, t);
+    let forward = upward_search(h, &h.up, s);
+    let backward = upward_search(h, &h.down, t);
+    let extend = with_weight_type!(h.weight_kind, W => W::extend);
     let at: std::collections::HashMap<u32, usize> = backward
         .vertices
         .iter()
@@ -182,7 +200,7 @@ pub fn point_to_point(
         .enumerate()
         .filter_map(|(i, v)| {
             let j = *at.get(v)?;
-            Some((W::extend(forward.dist[i], backward.dist[j]), i, j))
+            Some((extend(forward.dist[i], backward.dist[j]), i, j))
         })
         .min();
     let Some((dist, i, j)) = best else {
@@ -209,11 +227,11 @@ pub fn point_to_point(
 /// The `sources.len() × targets.len()` distance words between graph
 /// vertices, row-major (one row per source), [`INFINITY`] where unreachable.
 pub fn table(h: &Hierarchy, sources: &[usize], targets: &[usize]) -> Vec<u32> {
-    type W = u32;
+    let extend = with_weight_type!(h.weight_kind, W => W::extend);
     let n = h.num_vertices();
     let spaces: Vec<SearchSpace> = targets
         .par_iter()
-        .map(|&t| upward_search::<W>(&h.down, h.position[t]))
+        .map(|&t| upward_search(h, &h.down, h.position[t]))
         .collect();
     // Buckets: for each vertex, the (target index, distance to it) pairs.
     let mut offsets = vec![0u32; n + 1];
@@ -241,12 +259,12 @@ pub fn table(h: &Hierarchy, sources: &[usize], targets: &[usize]) -> Vec<u32> {
     rows.par_chunks_mut(width)
         .zip(sources)
         .for_each(|(row, &s)| {
-            let forward = upward_search::<W>(&h.up, h.position[s]);
+            let forward = upward_search(h, &h.up, h.position[s]);
             for (&v, &df) in forward.vertices.iter().zip(&forward.dist) {
                 let bucket =
                     &entries[offsets[v as usize] as usize..offsets[v as usize + 1] as usize];
                 for &(j, db) in bucket {
-                    let d = W::extend(df, db);
+                    let d = extend(df, db);
                     if d < row[j as usize] {
                         row[j as usize] = d;
                     }

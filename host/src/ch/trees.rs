@@ -50,6 +50,11 @@ impl<'a> TreeSolver<'a> {
         })
     }
 
+    /// The hierarchy the trees come from.
+    pub fn hierarchy(&self) -> &'a Hierarchy {
+        self.hierarchy
+    }
+
     /// Where the trees run.
     pub fn device(&self) -> Device {
         if self.gpu.is_some() {

@@ -605,6 +605,22 @@ fn solve_indexed(
     if let Some(ms) = trees.prepare_ms() {
         out.line(format_args!("prepare      {ms:.1} ms (upload)"));
     }
+    let kind = graph.weight_kind();
+    if kind == WeightKind::F32 {
+        for (given, flag) in [
+            (args.parents.is_some(), "--parents"),
+            (query.path_target.is_some(), "--path-to"),
+            (args.certify, "--certify"),
+        ] {
+            if given {
+                return Err(Error::InvalidArgument(format!(
+                    "{flag} does not apply to an index of f32 weights: its distances are sums \
+                     rounded in another order than along the graph's arcs, so no arc is tight; \
+                     solve without --index for trees"
+                )));
+            }
+        }
+    }
     if let Some(targets) = &query.targets {
         return solve_table(args, graph, &mut trees, query, targets, out);
     }
@@ -612,14 +628,15 @@ fn solve_indexed(
         warmup: args.warmup.unwrap_or(if on_gpu { 1 } else { 0 }),
         runs: args.runs,
     };
-    let (rows, times) = trees.solve(query.sources, query.stop, timing)?;
+    // Whole trees: with f32 weights `--verify` checks them before the stop
+    // cuts them.
+    let (rows, times) = trees.solve(query.sources, Stop::default(), timing)?;
     let per_tree = times.total_ms / times.trees.max(1) as f64;
     out.line(format_args!(
         "trees        {} in {:.3} ms: {per_tree:.4} ms per tree (host timer, copies included; \
          upward searches {:.3} ms, GPU sweeps {:.3} ms by CUDA events)",
         times.trees, times.total_ms, times.search_ms, times.sweep_ms
     ));
-    let kind = graph.weight_kind();
     let mut verifier = Verifier::new(
         args.verify,
         graph,
@@ -630,7 +647,11 @@ fn solve_indexed(
     let wants_tree = args.parents.is_some() || query.path_target.is_some();
     let mut solved = Vec::with_capacity(rows.len());
     let mut first_failure = None;
-    for (row, &source_id) in rows.into_iter().zip(query.source_ids) {
+    for (mut row, &source_id) in rows.into_iter().zip(query.source_ids) {
+        let index_check = (args.verify && kind == WeightKind::F32).then(|| {
+            oracle::check_f32_index(graph, row.source, None, &row.dist, hierarchy.num_levels())
+        });
+        query.stop.apply(&mut row.dist);
         let tree = if wants_tree {
             Some(sssp::cpu::parents::shortest_path_tree(
                 graph, row.source, &row.dist,
@@ -654,8 +675,11 @@ fn solve_indexed(
             print_path(out, kind, row.dist[target], &path, source_id);
         }
         let row = SolvedRow { row, tree };
-        let check = check_row(args, graph, &mut verifier, &row, out)?;
-        if let Some(failure) = check.failure {
+        let failure = match index_check {
+            Some(result) => report_index_check(result, row.row.dist.len(), query.numbering, out)?,
+            None => check_row(args, graph, &mut verifier, &row, out)?.failure,
+        };
+        if let Some(failure) = failure {
             first_failure.get_or_insert(failure);
         }
         solved.push(row);
@@ -718,7 +742,17 @@ fn solve_table(
     ));
     let width = targets.len().max(1);
     let mut failure = None;
-    if args.verify {
+    if args.verify && kind == WeightKind::F32 {
+        let levels = trees.hierarchy().num_levels();
+        let mut result = Ok(());
+        for (row, &source) in table.chunks(width).zip(query.sources) {
+            result = oracle::check_f32_index(graph, source, Some(targets), row, levels);
+            if result.is_err() {
+                break;
+            }
+        }
+        failure = report_index_check(result, table.len(), query.numbering, out)?;
+    } else if args.verify {
         let start = Instant::now();
         let mut differing = 0;
         let mut first = None;
@@ -767,6 +801,32 @@ fn solve_table(
         out.line(format_args!("output       {}", file.display()));
     }
     Ok(failure)
+}
+
+/// Prints the verdict of a check of an `f32` index's distances
+/// ([`oracle::check_f32_index`]) of `count` values: the failure to report,
+/// if any; other errors end the run.
+fn report_index_check(
+    result: Result<()>,
+    count: usize,
+    numbering: InputNumbering,
+    out: &Human,
+) -> Result<Option<Error>> {
+    match result {
+        Ok(()) => {
+            out.line(format_args!(
+                "verified: all {count} distances are within the index's f32 rounding bound of \
+                 the f64 oracle's"
+            ));
+            Ok(None)
+        }
+        Err(mismatch @ Error::Mismatch { .. }) => {
+            let mismatch = mismatch.renumbered(numbering.base);
+            out.line(format_args!("NOT verified: {mismatch}"));
+            Ok(Some(mismatch))
+        }
+        Err(other) => Err(other),
+    }
 }
 
 /// The algorithms to run: `--algo` (default `auto`), in matrix form with

@@ -78,6 +78,7 @@ impl<'a> GpuPhast<'a> {
             n: n as u32,
             m: m as u32,
             levels: h.num_levels() as u32,
+            weight_kind: h.weight_kind,
         };
         let block_levels = block_levels(
             &h.level_starts,
@@ -85,10 +86,11 @@ impl<'a> GpuPhast<'a> {
             PHAST_BLOCK_SIZE as usize,
             PHAST_BLOCK_ITEMS_PER_THREAD as usize,
         ) as u32;
-        let blocks = gpu
-            .kernels()
-            .phast
-            .sweep_blocks(stream.context(), words.max(1) as u32)?;
+        let blocks = gpu.kernels().phast.sweep_blocks(
+            stream.context(),
+            h.weight_kind,
+            words.max(1) as u32,
+        )?;
         Ok(GpuPhast {
             gpu,
             down,
@@ -142,7 +144,7 @@ impl<'a> GpuPhast<'a> {
             .par_iter()
             .enumerate()
             .flat_map_iter(|(lane, &s)| {
-                let space = upward_search::<u32>(&h.up, h.position[s]);
+                let space = upward_search(h, &h.up, h.position[s]);
                 space
                     .vertices
                     .into_iter()

@@ -5,9 +5,10 @@ use std::sync::Arc;
 use cudarc::driver::{
     CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, LaunchConfig, PushKernelArg,
 };
+use gpu_kernels::distance::WeightKind;
 use gpu_kernels::launch::{PHAST_BLOCK_SIZE, names};
 
-use super::{check_lengths, grid_blocks, load_function, one_thread_per, zero_grid_barrier};
+use super::{Typed, check_lengths, grid_blocks, load_function, one_thread_per, zero_grid_barrier};
 use crate::{Error, Result};
 
 /// A hierarchy's down arcs and levels on the device.
@@ -18,6 +19,8 @@ pub struct DeviceDownArcs {
     pub ends: CudaSlice<u32>,
     /// Weight words, `m`.
     pub weights: CudaSlice<u32>,
+    /// The weights' type.
+    pub weight_kind: WeightKind,
     /// Level starts, `levels + 1`.
     pub level_starts: CudaSlice<u32>,
     /// Vertices.
@@ -32,7 +35,7 @@ pub struct DeviceDownArcs {
 pub struct PhastKernels {
     clear: CudaFunction,
     scatter: CudaFunction,
-    sweep: CudaFunction,
+    sweep: Typed,
     columns: CudaFunction,
 }
 
@@ -42,20 +45,20 @@ impl PhastKernels {
         Ok(PhastKernels {
             clear: load_function(module, names::PHAST_CLEAR)?,
             scatter: load_function(module, names::PHAST_SCATTER)?,
-            sweep: load_function(module, names::PHAST_SWEEP)?,
+            sweep: Typed::load(module, names::PHAST_SWEEP)?,
             columns: load_function(module, names::PHAST_COLUMNS)?,
         })
     }
 
-    /// The blocks of a `phast_sweep` launch: as many as can be resident at
-    /// once, at most enough for `items` items.
-    pub fn sweep_blocks(&self, ctx: &Arc<CudaContext>, items: u32) -> Result<u32> {
-        grid_blocks(
-            ctx,
-            (&self.sweep, names::PHAST_SWEEP),
-            (PHAST_BLOCK_SIZE, 0),
-            items,
-        )
+    /// The blocks of a `phast_sweep` launch for weights of `kind`: as many
+    /// as can be resident at once, at most enough for `items` items.
+    pub fn sweep_blocks(
+        &self,
+        ctx: &Arc<CudaContext>,
+        kind: WeightKind,
+        items: u32,
+    ) -> Result<u32> {
+        grid_blocks(ctx, self.sweep.of(kind), (PHAST_BLOCK_SIZE, 0), items)
     }
 
     /// `phast_clear`: the first `len` words of `dist` infinite.
@@ -171,7 +174,7 @@ impl PhastKernels {
         barrier: &mut CudaSlice<u32>,
         blocks: u32,
     ) -> Result<()> {
-        let kernel = names::PHAST_SWEEP;
+        let (function, kernel) = self.sweep.of(down.weight_kind);
         let (n, m) = (down.n as usize, down.m as usize);
         check_lengths(
             kernel,
@@ -199,7 +202,7 @@ impl PhastKernels {
             block_dim: (PHAST_BLOCK_SIZE, 1, 1),
             shared_mem_bytes: 0,
         };
-        let mut launch = stream.launch_builder(&self.sweep);
+        let mut launch = stream.launch_builder(function);
         launch
             .arg(&down.offsets)
             .arg(&down.ends)
