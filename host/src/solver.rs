@@ -23,7 +23,7 @@ use std::time::Instant;
 
 use gpu_kernels::distance::{INFINITY, Weight};
 
-use crate::algorithms::{self, Algorithm, Tuning};
+use crate::algorithms::{self, Algorithm, Family, Tuning};
 use crate::auto::{self, Choice};
 use crate::gpu::{Gpu, GpuSolver, ThreadCount};
 use crate::graph::{Graph, WeightKind, with_weight_type};
@@ -307,7 +307,7 @@ impl Solver {
         requested: Algorithm,
         source: usize,
     ) -> (Algorithm, Option<Choice>) {
-        match (requested, &self.gpu, requested.info().device) {
+        match (requested, &self.gpu, requested.spec().device) {
             (_, None, algorithms::Device::Gpu) => (FALLBACK, None),
             (Algorithm::Auto, Some(_), _) => {
                 let choice = auto::choose(graph, source);
@@ -329,7 +329,7 @@ impl Solver {
     ) -> Result<Prepared<'a>> {
         distances::check_source(graph, first_source)?;
         let (mut resolved, mut auto) = self.resolve(graph, algorithm, first_source);
-        let (engine, prepare_ms) = match (&self.gpu, resolved.info().device) {
+        let (engine, prepare_ms) = match (&self.gpu, resolved.spec().device) {
             (Some(gpu), algorithms::Device::Gpu) => {
                 let start = Instant::now();
                 let low_diameter = auto.is_some() && resolved != Algorithm::Partition;
@@ -515,7 +515,7 @@ impl<'a> Prepared<'a> {
                 let mut last = None;
                 for run in 0..timing.warmup + timing.runs {
                     let start = Instant::now();
-                    let solved = if self.algorithm == Algorithm::DeltaCpu {
+                    let solved = if self.algorithm.spec().family == Family::DeltaStepping {
                         // The one CPU solver that stops early at a bound.
                         let result = cpu::delta_stepping::delta_stepping(
                             graph,

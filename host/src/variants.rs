@@ -23,6 +23,18 @@ impl Relax {
     }
 }
 
+/// A DA2CF variant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Da2cfConfig {
+    /// The `relax` kernel (on the CPU, [`Relax::Push`] or [`Relax::Pull`]).
+    pub relax: Relax,
+    /// The settling rule.
+    pub frontier: Frontier,
+    /// GPU passes of the minimum reduction: 1 or 2. The matrix solver and
+    /// the CPU loops, which emulate the GPU's reduction, always run 2.
+    pub minimum_passes: u8,
+}
+
 /// The settling rule of the compacted DA2CF (`fast`, `fast-crauser`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CompactRule {

@@ -113,8 +113,8 @@ pub fn exact_algorithms(
     sssp::algorithms::Algorithm::ALL
         .iter()
         .copied()
-        .filter(|a| a.info().device == device && a.info().exact)
-        .filter(|a| !a.name().starts_with("matrix-") || n <= matrix_limit)
+        .filter(|a| a.spec().device == device && a.spec().exact)
+        .filter(|a| a.spec().layout == sssp::algorithms::Layout::List || n <= matrix_limit)
         .collect()
 }
 

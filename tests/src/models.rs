@@ -1,9 +1,10 @@
-//! The CPU models that GPU DA2CF solvers must follow step for step: which
-//! model an algorithm has, and the check of its measuring mode against it.
+//! The CPU models that GPU DA2CF solvers must follow step for step (each
+//! algorithm's spec names its `model`): the check of an algorithm's iterations
+//! and measuring mode against its model.
 
 use gpu_kernels::launch::BLOCK_SIZE;
 use sssp::Graph;
-use sssp::algorithms::Algorithm;
+use sssp::algorithms::{Algorithm, Device, Family};
 use sssp::cpu::Da2cfResult;
 use sssp::gpu::Gpu;
 use sssp::variants::{Frontier, Relax};
@@ -41,34 +42,11 @@ pub fn check_form_iterations(iterations: &[Option<u32>], context: &str) {
     }
 }
 
-/// The relaxation and settling rule of the CPU DA2CF loop (`cpu::da2cf`) whose
-/// iterations a GPU algorithm, on lists or matrices, repeats exactly; `None`
-/// for algorithms with another loop. `fast` and `fast-crauser` settle like
-/// push DA2CF with Martín's and Crauser's general rule.
-pub fn da2cf_form(algo: Algorithm) -> Option<(Relax, Frontier)> {
-    let name = algo.name().trim_start_matches("matrix-");
-    let rule = if name.starts_with("crauser-general") || name == "fast-crauser" {
-        Frontier::CrauserGeneral
-    } else if name.starts_with("crauser-economic") {
-        Frontier::CrauserEconomic
-    } else if name.starts_with("f-gpu") || name.starts_with("u-") || name == "fast" {
-        Frontier::Martin
-    } else {
-        return None;
-    };
-    let relax = if name.starts_with("u-") || name.ends_with("-pred") {
-        Relax::Pull
-    } else {
-        Relax::Push
-    };
-    Some((relax, rule))
-}
-
 /// The GPU solvers whose measuring mode counts working `relax` threads: the
 /// host-driven DA2CF loops on lists and matrices.
 pub fn counts_threads(algo: Algorithm) -> bool {
-    let name = algo.name().trim_start_matches("matrix-");
-    name.starts_with("f-gpu") || name.starts_with("u-gpu") || name.starts_with("crauser-")
+    let spec = algo.spec();
+    spec.device == Device::Gpu && matches!(spec.family, Family::Da2cf(_))
 }
 
 /// Runs the measuring mode of `algo` (one more solve from `source`) and
@@ -87,10 +65,12 @@ pub fn check_working_threads(
     let count = solver
         .count_working_threads(source as u32)
         .unwrap_or_else(|e| panic!("{context}, {algo}: measuring mode: {e}"));
-    let Some(count) = count else {
-        assert!(!counts_threads(algo), "{context}, {algo}: no thread count");
-        return;
-    };
+    assert_eq!(
+        count.is_some(),
+        counts_threads(algo),
+        "{context}, {algo}: whether the measuring mode counts threads"
+    );
+    let Some(count) = count else { return };
     assert_eq!(
         Some(count.working),
         model.working_threads,
@@ -104,8 +84,8 @@ pub fn check_working_threads(
     );
 }
 
-/// Runs the CPU DA2CF model of `algo`, of form `(relax, rule)` (from
-/// [`da2cf_form`]), from `source` and checks the GPU solver's `iterations`
+/// Runs the CPU DA2CF model of `algo`, of form `(relax, rule)` (its spec's
+/// `model`), from `source` and checks the GPU solver's `iterations`
 /// against the model's, then its working threads with
 /// [`check_working_threads`]. Panics with `context`.
 pub fn check_against_model(

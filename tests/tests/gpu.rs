@@ -3,12 +3,12 @@
 //! CUDA GPU.
 
 use gpu_kernels::distance::MAX_DISTANCE;
-use sssp::algorithms::{Algorithm, Device, Tuning};
+use sssp::algorithms::{Algorithm, Device, Layout, Tuning};
 use sssp::generate::{RandomGraphSpec, random_graph};
 use sssp::gpu::Gpu;
 use sssp::{Error, Graph, oracle};
 use sssp_tests::gpu::{gpu, solve};
-use sssp_tests::models::{check_against_model, da2cf_form};
+use sssp_tests::models::check_against_model;
 use sssp_tests::{
     TestRng, check_against_oracle, fig5_graph, random_graph as random_edges, random_small_graph,
 };
@@ -20,7 +20,7 @@ fn exact_gpu_algorithms() -> Vec<Algorithm> {
         .iter()
         .copied()
         .filter(|a| {
-            a.info().device == Device::Gpu && a.info().exact && !a.name().starts_with("matrix-")
+            a.spec().device == Device::Gpu && a.spec().exact && a.spec().layout == Layout::List
         })
         .collect()
 }
@@ -36,7 +36,11 @@ fn check_all(gpu: &Gpu, graph: &Graph, source: usize, context: &str) {
         else {
             continue;
         };
-        if let Some(form) = da2cf_form(algo).filter(|_| graph.num_vertices() <= 100_000) {
+        if let Some(form) = algo
+            .spec()
+            .model
+            .filter(|_| graph.num_vertices() <= 100_000)
+        {
             check_against_model(gpu, algo, graph, source, form, iterations, context);
         }
     }

@@ -10,7 +10,7 @@ use sssp::gpu::Gpu;
 use sssp::graph::WeightKind;
 use sssp::{Graph, cpu, oracle};
 use sssp_tests::gpu::{gpu, solve};
-use sssp_tests::models::{check_against_model, da2cf_form};
+use sssp_tests::models::check_against_model;
 use sssp_tests::{
     F32Weights, TestRng, check_against_oracle, check_tree, exact_algorithms, random_f32_graph,
     random_small_f32_graph,
@@ -30,7 +30,7 @@ fn check_all(gpu: &Gpu, graph: &Graph, source: usize, matrix_limit: usize, conte
         else {
             continue;
         };
-        if let Some(form) = da2cf_form(algo) {
+        if let Some(form) = algo.spec().model {
             check_against_model(gpu, algo, graph, source, form, iterations, context);
         }
     }

@@ -4,7 +4,7 @@
 //! `--include-ignored` on a machine with a CUDA GPU.
 
 use gpu_kernels::distance::MAX_DISTANCE;
-use sssp::algorithms::{Algorithm, Device};
+use sssp::algorithms::{Algorithm, Device, Layout};
 use sssp::generate::random_graph as papers_graph;
 use sssp::gpu::Gpu;
 use sssp::gpu::matrix::MatrixDa2cf;
@@ -12,7 +12,7 @@ use sssp::matrix::{MAX_MATRIX_VERTICES, WeightMatrix, matrix_spec};
 use sssp::variants::{Frontier, Relax};
 use sssp::{Error, Graph, Result, oracle};
 use sssp_tests::gpu::gpu;
-use sssp_tests::models::{check_against_model, da2cf_form};
+use sssp_tests::models::check_against_model;
 use sssp_tests::{TestRng, check_against_oracle, fig5_graph, random_small_graph};
 
 /// The GPU algorithms of the catalogue that work on adjacency matrices.
@@ -20,7 +20,7 @@ fn matrix_gpu_algorithms() -> Vec<Algorithm> {
     let algorithms: Vec<Algorithm> = Algorithm::ALL
         .iter()
         .copied()
-        .filter(|a| a.info().device == Device::Gpu && a.name().starts_with("matrix-"))
+        .filter(|a| a.spec().device == Device::Gpu && a.spec().layout == Layout::Matrix)
         .collect();
     assert_eq!(algorithms.len(), 6, "{algorithms:?}");
     algorithms
@@ -47,7 +47,10 @@ fn check_all(gpu: &Gpu, graph: &Graph, source: usize, model_limit: usize, contex
             continue;
         };
         if graph.num_vertices() <= model_limit {
-            let form = da2cf_form(algo).expect("every matrix algorithm has a CPU model");
+            let form = algo
+                .spec()
+                .model
+                .expect("every matrix algorithm has a CPU model");
             check_against_model(gpu, algo, graph, source, form, iterations, context);
         }
     }

@@ -3,7 +3,7 @@
 //! the oracle's distances give and against the CPU tree. Ignored unless run
 //! with `--include-ignored` on a machine with a CUDA GPU.
 
-use sssp::algorithms::{Algorithm, Device};
+use sssp::algorithms::{Algorithm, Device, Layout};
 use sssp::generate::{GridSpec, RandomGraphSpec, grid_graph, random_graph};
 use sssp::gpu::Gpu;
 use sssp::{Graph, cpu, formats, oracle};
@@ -18,8 +18,8 @@ fn exact_gpu_algorithms(matrix: bool) -> Vec<Algorithm> {
     Algorithm::ALL
         .iter()
         .copied()
-        .filter(|a| a.info().device == Device::Gpu && a.info().exact)
-        .filter(|a| matrix || !a.name().starts_with("matrix-"))
+        .filter(|a| a.spec().device == Device::Gpu && a.spec().exact)
+        .filter(|a| matrix || a.spec().layout == Layout::List)
         .collect()
 }
 

@@ -4,7 +4,7 @@
 //! papers' matrix graphs.
 
 use gpu_kernels::distance::{INFINITY, MAX_DISTANCE, SATURATED};
-use sssp::algorithms::{Algorithm, Device};
+use sssp::algorithms::{Algorithm, Device, Layout};
 use sssp::cpu::matrix::{da2cf_matrix, da2cf_matrix_blocks};
 use sssp::generate::random_graph as papers_graph;
 use sssp::matrix::{MAX_MATRIX_VERTICES, NO_EDGE, WeightMatrix, matrix_spec};
@@ -369,18 +369,18 @@ fn the_catalogues_matrix_cpu_algorithms_are_exact() {
     let matrix_algorithms: Vec<Algorithm> = Algorithm::ALL
         .iter()
         .copied()
-        .filter(|a| a.name().starts_with("matrix-"))
+        .filter(|a| a.spec().layout == Layout::Matrix)
         .collect();
     assert_eq!(matrix_algorithms.len(), 8, "{matrix_algorithms:?}");
     for algo in matrix_algorithms {
-        if algo.info().device == Device::Cpu {
+        if algo.spec().device == Device::Cpu {
             let (dist, iterations) = algo
                 .solve_cpu(&graph, source)
                 .unwrap_or_else(|e| panic!("{algo}: {e}"));
             assert_eq!(dist, expected, "{algo}, seed {}", rng.seed);
             assert!(iterations.is_some(), "{algo}");
         } else {
-            assert!(algo.info().exact, "{algo}");
+            assert!(algo.spec().exact, "{algo}");
         }
     }
 }

@@ -20,7 +20,7 @@ fn cpu_solvers() -> Vec<Algorithm> {
     Algorithm::ALL
         .iter()
         .copied()
-        .filter(|a| a.info().device == Device::Cpu && a.info().exact)
+        .filter(|a| a.spec().device == Device::Cpu && a.spec().exact)
         .collect()
 }
 

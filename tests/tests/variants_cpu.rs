@@ -1,9 +1,12 @@
 //! Every CPU form of DA2CF and of Crauser's frontier (the kernels' per-thread
 //! logic run on the CPU) against the oracle, and Crauser's iteration counts
-//! against Martín's.
+//! against Martín's; the catalogue's CPU algorithms, names, and the agreement
+//! of its specs.
 
-use sssp::algorithms::{Algorithm, Device};
-use sssp::variants::{Frontier, Relax};
+use std::collections::HashSet;
+
+use sssp::algorithms::{Algorithm, Device, Family, Layout};
+use sssp::variants::{CompactRule, Frontier, Relax};
 use sssp::{Error, Graph, cpu, oracle};
 use sssp_tests::models::{DA2CF_FORMS as FORMS, check_form_iterations};
 use sssp_tests::{TestRng, check_against_oracle, fig5_graph, random_graph, random_small_graph};
@@ -86,6 +89,8 @@ fn gpu_only_relaxations_are_refused_on_the_cpu() {
     }
 }
 
+/// Every CPU algorithm is exact, and one with a CPU model in its spec takes the
+/// model's iterations (the GPU tests check the GPU algorithms' models).
 #[test]
 fn every_cpu_algorithm_of_the_catalogue_runs_and_is_exact() {
     let mut rng = TestRng::new("every_cpu_algorithm_of_the_catalogue_runs_and_is_exact");
@@ -93,12 +98,113 @@ fn every_cpu_algorithm_of_the_catalogue_runs_and_is_exact() {
     let expected = oracle::dijkstra(&graph, 0).unwrap();
     for &algo in Algorithm::ALL
         .iter()
-        .filter(|a| a.info().device == Device::Cpu)
+        .filter(|a| a.spec().device == Device::Cpu)
     {
-        let (dist, _) = algo
+        let (dist, iterations) = algo
             .solve_cpu(&graph, 0)
             .unwrap_or_else(|e| panic!("{algo}: {e}"));
         assert_eq!(dist, expected, "{algo}, seed {}", rng.seed);
+        if let Some((relax, rule)) = algo.spec().model {
+            let model = cpu::da2cf_model(&graph, 0, relax, rule).unwrap();
+            assert_eq!(
+                iterations,
+                Some(model.iterations),
+                "{algo}, seed {}",
+                rng.seed
+            );
+        }
+    }
+}
+
+/// What the catalogue's specs state of each algorithm agrees: with the
+/// solver family (which reads Δ, which has a CPU model, where it can run),
+/// and between an algorithm and its matrix twin.
+#[test]
+fn the_catalogue_is_consistent() {
+    let mut names = HashSet::new();
+    for &algo in Algorithm::ALL {
+        let spec = algo.spec();
+        assert!(names.insert(spec.name), "{algo}: a name twice");
+        assert_eq!(
+            spec.takes_delta,
+            matches!(
+                spec.family,
+                Family::NearFar | Family::Partition | Family::DeltaStepping | Family::Auto
+            ),
+            "{algo}: takes Δ exactly where its solver reads it"
+        );
+        // The form of the CPU loop whose iterations the algorithm repeats.
+        let model = match spec.family {
+            Family::Da2cf(config) => {
+                let relax = if config.relax.is_pull() {
+                    Relax::Pull
+                } else {
+                    Relax::Push
+                };
+                Some((relax, config.frontier))
+            }
+            Family::Hybrid(_) => Some((Relax::Pull, Frontier::Martin)),
+            Family::Compact(CompactRule::Martin) => Some((Relax::Push, Frontier::Martin)),
+            Family::Compact(CompactRule::Crauser) => Some((Relax::Push, Frontier::CrauserGeneral)),
+            _ => None,
+        };
+        assert_eq!(spec.model, model, "{algo}: CPU model");
+        if let Family::Da2cf(config) = spec.family {
+            // Only the GPU's list solver chooses its minimum's passes, and
+            // only the GPU's relaxations depart from push and pull.
+            if spec.device == Device::Cpu || spec.layout == Layout::Matrix {
+                assert_eq!(config.minimum_passes, 2, "{algo}");
+            }
+            if spec.device == Device::Cpu {
+                assert!(matches!(config.relax, Relax::Push | Relax::Pull), "{algo}");
+            }
+        }
+        let device = match spec.family {
+            Family::Hybrid(_) | Family::Partition | Family::Auto | Family::BellmanFord(Some(_)) => {
+                Some(Device::Gpu)
+            }
+            Family::DeltaStepping | Family::Dijkstra | Family::BellmanFord(None) => {
+                Some(Device::Cpu)
+            }
+            _ => None,
+        };
+        assert!(device.is_none_or(|d| d == spec.device), "{algo}: device");
+        assert_eq!(
+            spec.exact,
+            !matches!(spec.family, Family::Da2cf(c) if c.relax == Relax::PushNoAtomic),
+            "{algo}: only the racy push can be wrong"
+        );
+        match spec.layout {
+            Layout::Matrix => {
+                assert!(matches!(spec.family, Family::Da2cf(_)), "{algo}");
+                assert_eq!(spec.matrix_twin, None, "{algo}");
+                assert_eq!(algo.on_matrix(), Some(algo));
+            }
+            Layout::List => assert_eq!(algo.on_matrix(), spec.matrix_twin, "{algo}"),
+        }
+        if let Some(twin) = spec.matrix_twin {
+            let twin_spec = twin.spec();
+            assert_eq!(twin_spec.layout, Layout::Matrix, "{algo} → {twin}");
+            assert_eq!(twin_spec.device, spec.device, "{algo} → {twin}");
+            assert_eq!(
+                twin_spec.model, spec.model,
+                "{algo} → {twin}: the same form"
+            );
+        }
+    }
+    // The model of every GPU algorithm is also in the catalogue: a CPU DA2CF
+    // form on lists.
+    let cpu_forms: Vec<_> = Algorithm::ALL
+        .iter()
+        .map(|a| a.spec())
+        .filter(|s| s.device == Device::Cpu && s.layout == Layout::List)
+        .filter(|s| matches!(s.family, Family::Da2cf(_)))
+        .filter_map(|s| s.model)
+        .collect();
+    for &algo in Algorithm::ALL {
+        if let Some(model) = algo.spec().model {
+            assert!(cpu_forms.contains(&model), "{algo}: {model:?}");
+        }
     }
 }
 

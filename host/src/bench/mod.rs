@@ -134,7 +134,7 @@ pub fn run(
     after_graph: &mut dyn FnMut(&[Record]) -> Result<()>,
 ) -> Result<Vec<Record>> {
     let algorithms = plan.algorithms()?;
-    if solver.gpu().is_none() && algorithms.iter().any(|a| a.info().device == Device::Gpu) {
+    if solver.gpu().is_none() && algorithms.iter().any(|a| a.spec().device == Device::Gpu) {
         return Err(Error::NoGpu(format!(
             "plan `{}` times GPU algorithms",
             plan.name
@@ -158,7 +158,7 @@ pub fn run(
             // algorithms are timed after it, alone.
             let (gpu_only, host_bound): (Vec<Algorithm>, Vec<Algorithm>) = algorithms
                 .iter()
-                .partition(|a| a.info().device == Device::Gpu && !a.is_hybrid());
+                .partition(|a| a.spec().device == Device::Gpu && !a.is_hybrid());
             let (oracle_result, mut measured) = std::thread::scope(|scope| {
                 let oracle = scope.spawn(|| {
                     let start = Instant::now();
@@ -200,7 +200,7 @@ pub fn run(
                     Err(Error::Mismatch { count, .. }) => count,
                     Err(e) => return Err(e),
                 };
-                if wrong > 0 && algo.info().exact {
+                if wrong > 0 && algo.spec().exact {
                     return Err(Error::Mismatch {
                         vertex: 0,
                         expected: "the oracle's distances".into(),
@@ -226,7 +226,7 @@ pub fn run(
                     graph: graph_index,
                     seed,
                     algorithm: algo.name().to_string(),
-                    device: if algo.info().device == Device::Gpu {
+                    device: if algo.spec().device == Device::Gpu {
                         "GPU"
                     } else {
                         "CPU"

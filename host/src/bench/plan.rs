@@ -4,18 +4,11 @@
 use serde::{Deserialize, Serialize};
 
 use crate::algorithms::Algorithm;
+pub use crate::algorithms::Layout;
 use crate::generate::RandomGraphSpec;
 use crate::{Error, Result};
 
-/// How the algorithms store the graph.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Layout {
-    /// Adjacency lists (CSR).
-    List,
-    /// Adjacency matrices.
-    Matrix,
-}
-
+/// What the benchmark's reports say of the catalogue's layouts.
 impl Layout {
     /// `list` or `matrix`.
     pub fn name(self) -> &'static str {

@@ -164,7 +164,7 @@ pub fn run(plan: &RealPlan, solver: &Solver, progress: &mut dyn FnMut(&str)) -> 
             };
             let row = prepared.solve(source, Stop::default(), false, plan.timing)?;
             let verified = distances::compare(graph.weight_kind(), &expected, &row.dist).is_ok();
-            if !verified && algorithm.info().exact {
+            if !verified && algorithm.spec().exact {
                 return Err(Error::Mismatch {
                     vertex: 0,
                     expected: "the oracle's distances".into(),

@@ -8,6 +8,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use super::{Record, Report, median};
+use crate::algorithms::{Algorithm, Layout};
 use crate::{Error, Result};
 
 /// Writes `text` to `path`.
@@ -240,37 +241,48 @@ fn graphs_per_size(records: &[&Record]) -> String {
 /// Table II (gain of GPU Crauser general over GPU Martín), per size and on
 /// average over sizes, for the forms a plan has.
 fn paper_tables(out: &mut String, rows: &[Row]) {
-    let prefix = if rows.iter().any(|r| r.algorithm.starts_with("matrix-")) {
-        "matrix-"
-    } else {
-        ""
-    };
-    let time = |n: usize, algo: &str| {
+    let matrix = rows.iter().any(|r| {
+        r.algorithm
+            .parse::<Algorithm>()
+            .is_ok_and(|a| a.spec().layout == Layout::Matrix)
+    });
+    let time = |n: usize, algo: Algorithm| {
+        let algo = if matrix { algo.on_matrix()? } else { algo };
         rows.iter()
-            .find(|r| r.n == n && r.algorithm == format!("{prefix}{algo}"))
+            .find(|r| r.n == n && r.algorithm == algo.name())
             .map(|r| r.median_ms)
     };
     // (Table, form, numerator, denominator, as a gain): Table I is CPU Martín /
     // GPU Crauser; Table II is 1 - GPU Crauser / GPU Martín.
-    let cells: [(&str, &str, &str, bool); 4] = [
-        ("f-cpu", "crauser-general-succ", "Table I successors", false),
+    let cells: [(Algorithm, Algorithm, &str, bool); 4] = [
         (
-            "u-cpu",
-            "crauser-general-pred",
+            Algorithm::FCpu,
+            Algorithm::CrauserGeneralSucc,
+            "Table I successors",
+            false,
+        ),
+        (
+            Algorithm::UCpu,
+            Algorithm::CrauserGeneralPred,
             "Table I predecessors",
             false,
         ),
-        ("f-gpu", "crauser-general-succ", "Table II successors", true),
         (
-            "u-gpu",
-            "crauser-general-pred",
+            Algorithm::FGpu,
+            Algorithm::CrauserGeneralSucc,
+            "Table II successors",
+            true,
+        ),
+        (
+            Algorithm::UGpu,
+            Algorithm::CrauserGeneralPred,
             "Table II predecessors",
             true,
         ),
     ];
     let mut sizes: Vec<usize> = rows.iter().map(|r| r.n).collect();
     sizes.dedup();
-    let value = |n: usize, (martin, crauser, _, gain): (&str, &str, &str, bool)| {
+    let value = |n: usize, (martin, crauser, _, gain): (Algorithm, Algorithm, &str, bool)| {
         let (m, c) = (time(n, martin)?, time(n, crauser)?);
         Some(if gain { (m - c) / m } else { m / c })
     };

@@ -139,7 +139,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     }
     let needs_gpu = plans.iter().any(|p| {
         p.algorithms()
-            .is_ok_and(|a| a.iter().any(|a| a.info().device == Device::Gpu))
+            .is_ok_and(|a| a.iter().any(|a| a.spec().device == Device::Gpu))
     });
     let solver = Solver::new(if needs_gpu {
         sssp::solver::Device::Gpu(0)

@@ -124,15 +124,15 @@ pub fn run(cli: Cli) -> Result<()> {
 fn list_algorithms() {
     use sssp::algorithms::{Algorithm, Device};
     for algo in Algorithm::ALL {
-        let info = algo.info();
-        let device = if info.device == Device::Gpu {
+        let spec = algo.spec();
+        let device = if spec.device == Device::Gpu {
             "GPU"
         } else {
             "CPU"
         };
         println!(
             "{:<26} {device}  {:<58} {}",
-            info.name, info.paper, info.description
+            spec.name, spec.paper, spec.description
         );
     }
 }

@@ -389,10 +389,10 @@ fn solve(args: &SolveArgs, base: &mut u32) -> Result<Option<Error>> {
         if tuning.delta.is_some() && !algo.takes_delta() {
             eprintln!("notice: `{algo}` does not use --delta");
         }
-        let info = algo.info();
+        let spec = algo.spec();
         out.line("");
-        out.line(format_args!("algorithm    {algo} ({})", info.paper));
-        if !info.exact {
+        out.line(format_args!("algorithm    {algo} ({})", spec.paper));
+        if !spec.exact {
             eprintln!(
                 "warning: `{algo}` is for measurement only and can give wrong distances; --verify counts them"
             );
@@ -477,7 +477,7 @@ fn solve(args: &SolveArgs, base: &mut u32) -> Result<Option<Error>> {
         json_rows.push(JsonAlgorithm {
             name: algo.name(),
             requested: requested.name(),
-            paper: info.paper,
+            paper: spec.paper,
             device: if on_gpu { "gpu" } else { "cpu" },
             iterations: first.iterations,
             prepare_ms: prepared.prepare_ms(),
@@ -900,7 +900,7 @@ fn source_ids(args: &SolveArgs, numbering: InputNumbering) -> Result<Vec<u64>> {
 /// algorithm runs on the GPU. Without a GPU under `--device auto`, GPU
 /// algorithms run as the CPU fallback, with a notice.
 fn open_solver(args: &SolveArgs, algorithms: &[Algorithm]) -> Result<Solver> {
-    let wants_gpu = algorithms.iter().any(|a| a.info().device == Device::Gpu);
+    let wants_gpu = algorithms.iter().any(|a| a.spec().device == Device::Gpu);
     let solver = match args.device {
         DeviceChoice::Cpu => Solver::new(sssp::solver::Device::Cpu)?,
         _ if !wants_gpu => Solver::new(sssp::solver::Device::Cpu)?,

@@ -22,19 +22,8 @@ use super::memory::{DeviceGraph, alloc_zeroed};
 use super::vertex_loop::{RelaxArrays, RelaxGraph, VertexSolver, VertexState};
 use crate::graph::Graph;
 use crate::variants::delta_base;
-pub use crate::variants::{Frontier, Relax};
+pub use crate::variants::{Da2cfConfig, Frontier, Relax};
 use crate::{Error, Result};
-
-/// A DA2CF variant.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Da2cfConfig {
-    /// The `relax` kernel.
-    pub relax: Relax,
-    /// The settling rule.
-    pub frontier: Frontier,
-    /// GPU passes of the minimum reduction: 1 or 2.
-    pub minimum_passes: u8,
-}
 
 /// DA2CF on the device for one graph's adjacency lists: successor CSR for
 /// push, predecessor CSR for pull.
