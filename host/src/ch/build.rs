@@ -30,10 +30,10 @@
 use std::cell::RefCell;
 use std::cmp::Reverse;
 
-use gpu_kernels::distance::{MAX_DISTANCE, Weight};
+use gpu_kernels::distance::{SATURATED, Weight};
 use rayon::prelude::*;
 
-use super::frontier::Frontier;
+use super::frontier::{Frontier, Key};
 use super::index::{Arcs, Hierarchy, NO_MIDDLE, graph_checksum};
 use crate::graph::{Graph, WeightKind};
 use crate::{Error, Result, distances};
@@ -71,38 +71,54 @@ impl Default for BuildOptions {
 }
 
 /// The arithmetic of a build over weights of one type: the weight of an arc
-/// or a witness path as a `u64` key that orders like the value.
+/// or a witness path as a key that orders like the value.
 trait Metric: Sync {
+    /// A weight or distance.
+    type Key: Key + Send + Sync + std::fmt::Debug;
     /// The key of weight word `word`.
-    fn key(word: u32) -> u64;
+    fn key(word: u32) -> Self::Key;
     /// The key of the sum of two keys' values.
-    fn add(a: u64, b: u64) -> u64;
+    fn add(a: Self::Key, b: Self::Key) -> Self::Key;
     /// Whether `key` has a weight word (its value, rounded for `f32`, is at
     /// most the largest exact distance).
-    fn fits(key: u64) -> bool;
+    fn fits(key: Self::Key) -> bool;
     /// The weight word of a `key` that [`Metric::fits`].
-    fn word(key: u64) -> u32;
+    fn word(key: Self::Key) -> u32;
+    /// Runs `f` on this thread's witness search.
+    fn with_frontier<R>(f: impl FnOnce(&mut Frontier<Self::Key>) -> R) -> R;
 }
 
-/// `u32` weights: keys are the exact sums.
+thread_local! {
+    /// Each thread's witness search, for each key type.
+    static FRONTIER_U32: RefCell<Frontier<u32>> = RefCell::new(Frontier::default());
+    static FRONTIER_U64: RefCell<Frontier<u64>> = RefCell::new(Frontier::default());
+}
+
+/// `u32` weights: keys are the weight words, sums exact up to
+/// [`SATURATED`].
 struct Integer;
 
 impl Metric for Integer {
-    fn key(word: u32) -> u64 {
-        word as u64
+    type Key = u32;
+
+    fn key(word: u32) -> u32 {
+        word
     }
 
-    fn add(a: u64, b: u64) -> u64 {
-        // Sums of at most 2^32 weights below 2^32: no overflow.
-        a + b
+    fn add(a: u32, b: u32) -> u32 {
+        <u32 as Weight>::extend(a, b)
     }
 
-    fn fits(key: u64) -> bool {
-        key <= MAX_DISTANCE as u64
+    fn fits(key: u32) -> bool {
+        key < SATURATED
     }
 
-    fn word(key: u64) -> u32 {
-        key as u32
+    fn word(key: u32) -> u32 {
+        key
+    }
+
+    fn with_frontier<R>(f: impl FnOnce(&mut Frontier<u32>) -> R) -> R {
+        FRONTIER_U32.with_borrow_mut(f)
     }
 }
 
@@ -111,6 +127,8 @@ impl Metric for Integer {
 struct Real;
 
 impl Metric for Real {
+    type Key = u64;
+
     fn key(word: u32) -> u64 {
         (f32::from_bits(word) as f64).to_bits()
     }
@@ -127,13 +145,17 @@ impl Metric for Real {
         // Rounded to nearest; beyond `f32::MAX`, `+inf`, which does not fit.
         (f64::from_bits(key) as f32).to_bits()
     }
+
+    fn with_frontier<R>(f: impl FnOnce(&mut Frontier<u64>) -> R) -> R {
+        FRONTIER_U64.with_borrow_mut(f)
+    }
 }
 
 /// An arc of the remaining graph, in graph ids, its weight a [`Metric`] key.
 #[derive(Clone, Copy, Debug)]
-struct Arc {
+struct Arc<K> {
     other: u32,
-    weight: u64,
+    weight: K,
     middle: u32,
 }
 
@@ -143,18 +165,18 @@ const CONTRACTED: u8 = 2;
 
 /// A shortcut `tail → head` through `middle`.
 #[derive(Clone, Copy, Debug)]
-struct Shortcut {
+struct Shortcut<K> {
     tail: u32,
     head: u32,
-    weight: u64,
+    weight: K,
     middle: u32,
 }
 
 /// The graph during contraction: out- and in-arcs of every vertex. A
 /// contracted vertex's lists are frozen: its up and down arcs.
-struct Remaining {
-    out: Vec<Vec<Arc>>,
-    inn: Vec<Vec<Arc>>,
+struct Remaining<M: Metric> {
+    out: Vec<Vec<Arc<M::Key>>>,
+    inn: Vec<Vec<Arc<M::Key>>>,
     state: Vec<u8>,
     /// Whether every arc has a reverse arc of the same weight (road networks
     /// read as undirected): then every vertex's in-list mirrors its out-list
@@ -162,19 +184,14 @@ struct Remaining {
     symmetric: bool,
 }
 
-thread_local! {
-    /// Each thread's witness search.
-    static FRONTIER: RefCell<Frontier<u64>> = RefCell::new(Frontier::default());
-}
-
-impl Remaining {
-    fn from_graph<M: Metric>(graph: &Graph) -> Remaining {
+impl<M: Metric> Remaining<M> {
+    fn from_graph(graph: &Graph) -> Self {
         let n = graph.num_vertices();
         let csr = graph.csr();
-        let mut out: Vec<Vec<Arc>> = (0..n)
+        let mut out: Vec<Vec<Arc<M::Key>>> = (0..n)
             .into_par_iter()
             .map(|u| {
-                let mut arcs: Vec<Arc> = csr
+                let mut arcs: Vec<Arc<M::Key>> = csr
                     .edges(u)
                     .filter(|&(v, _)| v != u)
                     .map(|(v, w)| Arc {
@@ -187,7 +204,7 @@ impl Remaining {
                 arcs
             })
             .collect();
-        let mut inn: Vec<Vec<Arc>> = vec![Vec::new(); n];
+        let mut inn: Vec<Vec<Arc<M::Key>>> = vec![Vec::new(); n];
         for (u, arcs) in out.iter().enumerate() {
             for a in arcs {
                 inn[a.other as usize].push(Arc {
@@ -221,12 +238,12 @@ impl Remaining {
     /// none once `limit` arcs are scanned; left in `frontier`. Returns the
     /// arcs it scanned (summed by the caller: a shared counter updated by
     /// every search would serialize the threads).
-    fn witness_search<M: Metric>(
+    fn witness_search(
         &self,
-        frontier: &mut Frontier<u64>,
+        frontier: &mut Frontier<M::Key>,
         source: u32,
         avoid: u32,
-        bound: u64,
+        bound: M::Key,
         limit: usize,
     ) -> u64 {
         frontier.start(self.out.len(), source);
@@ -248,18 +265,19 @@ impl Remaining {
     /// The shortcuts that contracting `v` needs (`emit` gets each) and the
     /// arcs its witness searches scanned, or the overflow of a shortcut's
     /// weight.
-    fn shortcuts<M: Metric>(
+    fn shortcuts(
         &self,
         v: usize,
         limit: usize,
-        mut emit: impl FnMut(Shortcut),
+        mut emit: impl FnMut(Shortcut<M::Key>),
     ) -> Result<u64, ()> {
         let outs = &self.out[v];
         // A symmetric graph stays symmetric: each pair `u < w` is searched
         // once, from `u`, and its shortcut added in both directions.
-        let wanted =
-            |a: &Arc, b: &Arc| b.other != a.other && (!self.symmetric || a.other < b.other);
-        FRONTIER.with_borrow_mut(|frontier| {
+        let wanted = |a: &Arc<M::Key>, b: &Arc<M::Key>| {
+            b.other != a.other && (!self.symmetric || a.other < b.other)
+        };
+        M::with_frontier(|frontier| {
             let mut scanned = 0;
             for a in &self.inn[v] {
                 let mut bound = None;
@@ -273,7 +291,7 @@ impl Remaining {
                 let Some(bound) = bound else {
                     continue;
                 };
-                scanned += self.witness_search::<M>(frontier, a.other, v as u32, bound, limit);
+                scanned += self.witness_search(frontier, a.other, v as u32, bound, limit);
                 for b in outs.iter().filter(|b| wanted(a, b)) {
                     let via = M::add(a.weight, b.weight);
                     if frontier.dist(b.other) > via {
@@ -299,13 +317,7 @@ impl Remaining {
     }
 
     /// The priority of `v` and the arcs its simulated contraction scanned.
-    fn priority<M: Metric>(
-        &self,
-        v: usize,
-        limit: usize,
-        contracted: u32,
-        depth: u32,
-    ) -> (i64, u64) {
+    fn priority(&self, v: usize, limit: usize, contracted: u32, depth: u32) -> (i64, u64) {
         let mut added = 0i64;
         let mut scanned = 0;
         let pairs = self.out[v].len() * self.inn[v].len();
@@ -313,7 +325,7 @@ impl Remaining {
             // Too dense to simulate cheaply: assume every pair needs one.
             added = pairs as i64;
         } else {
-            match self.shortcuts::<M>(v, limit, |_| added += 1) {
+            match self.shortcuts(v, limit, |_| added += 1) {
                 Ok(count) => scanned = count,
                 Err(()) => added = pairs as i64,
             }
@@ -324,7 +336,7 @@ impl Remaining {
 }
 
 /// Sorts arcs by their other endpoint and keeps the lightest of parallel ones.
-fn keep_lightest(arcs: &mut Vec<Arc>) {
+fn keep_lightest<K: Key>(arcs: &mut Vec<Arc<K>>) {
     arcs.sort_unstable_by_key(|a| (a.other, a.weight));
     arcs.dedup_by_key(|a| a.other);
 }
@@ -333,7 +345,7 @@ fn keep_lightest(arcs: &mut Vec<Arc>) {
 /// Of two equally light arcs, the one through the smaller middle stays, so
 /// that the result does not depend on the order of the merges (a symmetric
 /// graph's out- and in-lists get the same merges in different orders).
-fn merge(arcs: &mut Vec<Arc>, arc: Arc) {
+fn merge<K: Key>(arcs: &mut Vec<Arc<K>>, arc: Arc<K>) {
     match arcs.iter_mut().find(|a| a.other == arc.other) {
         Some(a) if (arc.weight, arc.middle) < (a.weight, a.middle) => *a = arc,
         Some(_) => {}
@@ -362,7 +374,7 @@ pub fn build(graph: &Graph, options: &BuildOptions) -> Result<Hierarchy> {
 
 fn build_with<M: Metric>(graph: &Graph, options: &BuildOptions) -> Result<Hierarchy> {
     let n = graph.num_vertices();
-    let mut g = Remaining::from_graph::<M>(graph);
+    let mut g = Remaining::<M>::from_graph(graph);
     let size = (graph.num_edges() + n) as u64;
     let max_shortcuts = options.max_shortcut_ratio.saturating_mul(size as usize);
     let max_scanned = (options.max_search_ratio as u64).saturating_mul(size);
@@ -371,7 +383,7 @@ fn build_with<M: Metric>(graph: &Graph, options: &BuildOptions) -> Result<Hierar
     let mut level = vec![0u32; n];
     let (mut priority, counts): (Vec<i64>, Vec<u64>) = (0..n)
         .into_par_iter()
-        .map(|v| g.priority::<M>(v, options.priority_scanned, 0, 0))
+        .map(|v| g.priority(v, options.priority_scanned, 0, 0))
         .unzip();
     // Arcs scanned by witness searches so far.
     let mut scanned: u64 = counts.iter().sum();
@@ -393,17 +405,17 @@ fn build_with<M: Metric>(graph: &Graph, options: &BuildOptions) -> Result<Hierar
         for &v in &selected {
             g.state[v as usize] = SELECTED;
         }
-        let per_vertex: Vec<(Vec<Shortcut>, u64)> = selected
+        let per_vertex: Vec<(Vec<Shortcut<M::Key>>, u64)> = selected
             .par_iter()
             .map(|&v| {
                 let mut found = Vec::new();
-                g.shortcuts::<M>(v as usize, options.witness_scanned, |s| found.push(s))
+                g.shortcuts(v as usize, options.witness_scanned, |s| found.push(s))
                     .map(|count| (found, count))
                     .map_err(|()| v)
             })
             .collect::<Result<_, u32>>()
             .map_err(|v| distances::overflow(graph.weight_kind(), v as usize, 1))?;
-        let mut shortcuts: Vec<Shortcut> = Vec::new();
+        let mut shortcuts: Vec<Shortcut<M::Key>> = Vec::new();
         for (found, count) in per_vertex {
             shortcuts.extend(found);
             scanned += count;
@@ -448,7 +460,7 @@ fn build_with<M: Metric>(graph: &Graph, options: &BuildOptions) -> Result<Hierar
             .par_iter()
             .map(|&v| {
                 let vi = v as usize;
-                let p = g.priority::<M>(
+                let p = g.priority(
                     vi,
                     options.priority_scanned,
                     contracted_neighbours[vi],
@@ -471,48 +483,53 @@ fn build_with<M: Metric>(graph: &Graph, options: &BuildOptions) -> Result<Hierar
 
 /// Removes the contracted vertices from their neighbours' (`touched`)
 /// lists and merges the shortcuts in, in parallel over those lists.
-fn apply_shortcuts(g: &mut Remaining, touched: &[u32], shortcuts: &[Shortcut]) {
-    let mut by_tail: Vec<Shortcut> = shortcuts.to_vec();
+fn apply_shortcuts<M: Metric>(
+    g: &mut Remaining<M>,
+    touched: &[u32],
+    shortcuts: &[Shortcut<M::Key>],
+) {
+    let mut by_tail = shortcuts.to_vec();
     by_tail.par_sort_unstable_by_key(|s| s.tail);
-    let mut by_head: Vec<Shortcut> = shortcuts.to_vec();
+    let mut by_head = shortcuts.to_vec();
     by_head.par_sort_unstable_by_key(|s| s.head);
     let Remaining {
         out, inn, state, ..
     } = g;
     let state = &*state;
-    let update = |lists: &mut Vec<Vec<Arc>>, sorted: &[Shortcut], outgoing: bool| {
-        let mut taken: Vec<(u32, Vec<Arc>)> = touched
-            .iter()
-            .map(|&v| (v, std::mem::take(&mut lists[v as usize])))
-            .collect();
-        taken.par_iter_mut().for_each(|(v, arcs)| {
-            arcs.retain(|a| state[a.other as usize] == REMAINING);
-            let key = |s: &Shortcut| if outgoing { s.tail } else { s.head };
-            let start = sorted.partition_point(|s| key(s) < *v);
-            let end = sorted.partition_point(|s| key(s) <= *v);
-            for s in &sorted[start..end] {
-                let other = if outgoing { s.head } else { s.tail };
-                merge(
-                    arcs,
-                    Arc {
-                        other,
-                        weight: s.weight,
-                        middle: s.middle,
-                    },
-                );
+    let update =
+        |lists: &mut Vec<Vec<Arc<M::Key>>>, sorted: &[Shortcut<M::Key>], outgoing: bool| {
+            let mut taken: Vec<(u32, Vec<Arc<M::Key>>)> = touched
+                .iter()
+                .map(|&v| (v, std::mem::take(&mut lists[v as usize])))
+                .collect();
+            taken.par_iter_mut().for_each(|(v, arcs)| {
+                arcs.retain(|a| state[a.other as usize] == REMAINING);
+                let key = |s: &Shortcut<M::Key>| if outgoing { s.tail } else { s.head };
+                let start = sorted.partition_point(|s| key(s) < *v);
+                let end = sorted.partition_point(|s| key(s) <= *v);
+                for s in &sorted[start..end] {
+                    let other = if outgoing { s.head } else { s.tail };
+                    merge(
+                        arcs,
+                        Arc {
+                            other,
+                            weight: s.weight,
+                            middle: s.middle,
+                        },
+                    );
+                }
+            });
+            for (v, arcs) in taken {
+                lists[v as usize] = arcs;
             }
-        });
-        for (v, arcs) in taken {
-            lists[v as usize] = arcs;
-        }
-    };
+        };
     update(out, &by_tail, true);
     update(inn, &by_head, false);
 }
 
 /// The index: positions by level (the last round first), arcs renumbered,
 /// weights as words.
-fn assemble<M: Metric>(graph: &Graph, g: Remaining, level: &[u32], rounds: u32) -> Hierarchy {
+fn assemble<M: Metric>(graph: &Graph, g: Remaining<M>, level: &[u32], rounds: u32) -> Hierarchy {
     let n = level.len();
     let mut vertex: Vec<u32> = (0..n as u32).collect();
     // The top level first; within a level, graph order (files often have
@@ -532,7 +549,7 @@ fn assemble<M: Metric>(graph: &Graph, g: Remaining, level: &[u32], rounds: u32) 
     if n == 0 {
         level_starts = vec![0];
     }
-    let arcs = |lists: &[Vec<Arc>]| {
+    let arcs = |lists: &[Vec<Arc<M::Key>>]| {
         let rows: Vec<Vec<(u32, u32, u32)>> = vertex
             .par_iter()
             .map(|&v| {
