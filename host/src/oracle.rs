@@ -191,12 +191,7 @@ pub fn check_f32_index(
         Some(vertices) => vertices.iter().map(|&v| exact[v]).collect(),
         None => exact,
     };
-    let k = 2.0 * levels.saturating_sub(1) as f64;
-    let tolerance = Tolerance {
-        relative: k * f32::EPSILON as f64 / 2.0
-            + (2.0 * levels as f64 + 1.0) * n as f64 * f64::EPSILON,
-        absolute: 2.0 * k * 2f64.powi(-150),
-    };
+    let tolerance = index_tolerance(graph, levels);
     check_f32_within(dist, &exact, |_| Some(tolerance)).map_err(|e| match (e, vertices) {
         (
             Error::Mismatch {
@@ -216,6 +211,63 @@ pub fn check_f32_index(
         },
         (e, _) => e,
     })
+}
+
+/// Checks a path of an `f32` index from `source` to `target` (graph
+/// vertices, `source` first) with the index's distance `dist` for it: every
+/// step is an arc of the graph, `dist` is within the index's rounding bound
+/// of the shortest distance ([`check_f32_index`]), and the exact (`f64`)
+/// length of the path is within that bound of `dist` (`dist` is this path's
+/// weights summed in some order).
+pub fn check_f32_index_path(
+    graph: &Graph,
+    (source, target): (usize, usize),
+    path: &[usize],
+    dist: u32,
+    levels: usize,
+) -> Result<()> {
+    check_f32_index(graph, source, Some(&[target]), &[dist], levels)?;
+    let wrong = |why: String| Error::Mismatch {
+        vertex: target,
+        expected: format!("a path from {source}"),
+        found: why,
+        count: 1,
+        num_vertices: graph.num_vertices(),
+    };
+    if path.first() != Some(&source) || path.last() != Some(&target) {
+        return Err(wrong(format!(
+            "a path from {:?} to {:?}",
+            path.first(),
+            path.last()
+        )));
+    }
+    let csr = graph.csr();
+    let mut length = 0.0;
+    for pair in path.windows(2) {
+        let weight = csr
+            .edges(pair[0])
+            .filter(|&(v, _)| v == pair[1])
+            .map(|(_, w)| <f32 as Weight>::to_f64(w))
+            .min_by(f64::total_cmp)
+            .ok_or_else(|| wrong(format!("a step {} → {} that is no arc", pair[0], pair[1])))?;
+        length += weight;
+    }
+    check_f32_within(&[dist], &[length], |_| Some(index_tolerance(graph, levels))).map_err(|_| {
+        wrong(format!(
+            "a path of length {length} for distance {}",
+            display(WeightKind::F32, dist)
+        ))
+    })
+}
+
+/// The index's rounding bound (see [`check_f32_index`]).
+fn index_tolerance(graph: &Graph, levels: usize) -> Tolerance {
+    let k = 2.0 * levels.saturating_sub(1) as f64;
+    Tolerance {
+        relative: k * f32::EPSILON as f64 / 2.0
+            + (2.0 * levels as f64 + 1.0) * graph.num_vertices() as f64 * f64::EPSILON,
+        absolute: 2.0 * k * 2f64.powi(-150),
+    }
 }
 
 fn check_f32_weights(graph: &Graph) -> Result<()> {

@@ -1439,7 +1439,7 @@ fn an_index_answers_tables_that_match_the_trees() {
 }
 
 #[test]
-fn an_f32_index_verifies_within_its_bound_and_refuses_parents() {
+fn an_f32_index_verifies_within_its_bound_gives_its_paths_and_refuses_parents() {
     let dir = TempDir::new("index-f32");
     // A 25×25 grid with real weights whose sums round.
     let (w, h) = (25usize, 25usize);
@@ -1535,9 +1535,20 @@ fn an_f32_index_verifies_within_its_bound_and_refuses_parents() {
     for (x, y) in a.iter().zip(&b) {
         assert!((x - y).abs() <= 1e-4 * x.max(*y), "{x} against {y}");
     }
-    for flag in [&["--parents", "p.txt"][..], &["--path-to", "9"]] {
-        let (code, _, stderr) = solve(&graph, &[&base[..], &["--source", "1"], flag].concat());
-        assert_eq!(code, 2, "{stderr}");
-        assert!(stderr.contains("index of f32 weights"), "{stderr}");
-    }
+    // The index's own path, its shortcuts unpacked, checked with --verify.
+    let path_to = ["--source", "1", "--path-to", "625", "--verify"];
+    let (code, stdout, stderr) = solve(&graph, &[&base[..], &path_to].concat());
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let line = stdout
+        .lines()
+        .find(|l| l.starts_with("path "))
+        .expect("a path line");
+    assert!(line.contains("48 edges: 1 "), "{line}");
+    assert!(
+        stdout.contains("verified: the path's arcs are the graph's"),
+        "{stdout}"
+    );
+    let (code, _, stderr) = solve(&graph, &[&base[..], &["--parents", "p.txt"]].concat());
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("index of f32 weights"), "{stderr}");
 }

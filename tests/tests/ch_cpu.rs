@@ -154,8 +154,8 @@ fn trees_match_the_oracle_on_grids_with_one_way_streets() {
 
 /// Every check of one `f32` graph's index: trees, tables and bidirectional
 /// distances from `sources` are within the index's rounding bound of the
-/// `f64` oracle ([`oracle::check_f32_index`]), and every point-to-point path
-/// runs over graph arcs whose `f64` sum is within that bound of its distance.
+/// `f64` oracle ([`oracle::check_f32_index`]), and so is every point-to-point
+/// path ([`oracle::check_f32_index_path`]).
 fn check_f32_hierarchy(graph: &Graph, h: &Hierarchy, sources: &[usize], context: &str) {
     h.validate()
         .unwrap_or_else(|e| panic!("{context}: invalid index: {e}"));
@@ -168,8 +168,6 @@ fn check_f32_hierarchy(graph: &Graph, h: &Hierarchy, sources: &[usize], context:
         oracle::check_f32_index(graph, s, vertices, dist, levels)
             .unwrap_or_else(|e| panic!("{context}: {what} of source {s}: {e}"));
     };
-    // The relative bound of one path's rounded sum (see `check_f32_index`).
-    let relative = 2.0 * levels.saturating_sub(1) as f64 * f32::EPSILON as f64 / 2.0 * 1.01;
     for (i, &s) in sources.iter().enumerate() {
         within(s, None, &trees[i], "tree");
         let row = &table[i * targets.len()..(i + 1) * targets.len()];
@@ -184,26 +182,8 @@ fn check_f32_hierarchy(graph: &Graph, h: &Hierarchy, sources: &[usize], context:
                 assert_eq!(trees[i][t], u32::MAX, "{context}: {s} → {t} unreached");
                 continue;
             };
-            assert_eq!(path.first(), Some(&s), "{context}: path starts at {s}");
-            assert_eq!(path.last(), Some(&t), "{context}: path ends at {t}");
-            let length: f64 = path
-                .windows(2)
-                .map(|pair| {
-                    graph
-                        .csr()
-                        .edges(pair[0])
-                        .filter(|&(v, _)| v == pair[1])
-                        .map(|(_, w)| f32::from_bits(w))
-                        .min_by(f32::total_cmp)
-                        .unwrap_or_else(|| panic!("{context}: path uses a missing arc {pair:?}"))
-                        as f64
-                })
-                .sum();
-            let d = f32::from_bits(d) as f64;
-            assert!(
-                (d - length).abs() <= relative * d.max(length) + 1e-40,
-                "{context}: path {s} → {t} of length {length} for distance {d}"
-            );
+            oracle::check_f32_index_path(graph, (s, t), &path, d, levels)
+                .unwrap_or_else(|e| panic!("{context}: path {s} → {t}: {e}"));
         }
     }
 }

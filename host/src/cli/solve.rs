@@ -607,18 +607,13 @@ fn solve_indexed(
     }
     let kind = graph.weight_kind();
     if kind == WeightKind::F32 {
-        for (given, flag) in [
-            (args.parents.is_some(), "--parents"),
-            (query.path_target.is_some(), "--path-to"),
-            (args.certify, "--certify"),
-        ] {
-            if given {
-                return Err(Error::InvalidArgument(format!(
-                    "{flag} does not apply to an index of f32 weights: its distances are sums \
-                     rounded in another order than along the graph's arcs, so no arc is tight; \
-                     solve without --index for trees"
-                )));
-            }
+        if args.parents.is_some() {
+            return Err(Error::InvalidArgument(
+                "--parents does not apply to an index of f32 weights: its distances are sums \
+                 rounded in another order than along the graph's arcs, so no arc is tight; \
+                 solve without --index for trees (--path-to gives the index's own path)"
+                    .into(),
+            ));
         }
     }
     if let Some(targets) = &query.targets {
@@ -644,7 +639,10 @@ fn solve_indexed(
         query.stop,
         query.numbering.base,
     );
-    let wants_tree = args.parents.is_some() || query.path_target.is_some();
+    // With f32 weights no arc is tight: `--path-to` takes the index's own
+    // path instead of a tree's.
+    let wants_tree =
+        args.parents.is_some() || (query.path_target.is_some() && kind == WeightKind::U32);
     let mut solved = Vec::with_capacity(rows.len());
     let mut first_failure = None;
     for (mut row, &source_id) in rows.into_iter().zip(query.source_ids) {
@@ -670,15 +668,48 @@ fn solve_indexed(
         } else {
             print_summary(out, graph.num_vertices(), kind, &summary);
         }
-        if let (Some(tree), Some(target)) = (&tree, query.path_target) {
-            let path = tree_path(tree, &row.dist, kind, row.source, target, query.numbering)?;
-            print_path(out, kind, row.dist[target], &path, source_id);
+        let mut path_check = None;
+        match (&tree, query.path_target) {
+            (Some(tree), Some(target)) => {
+                let path = tree_path(tree, &row.dist, kind, row.source, target, query.numbering)?;
+                print_path(out, kind, row.dist[target], &path, source_id);
+            }
+            (None, Some(target)) => {
+                let found = sssp::ch::query::point_to_point(&hierarchy, row.source, target)?;
+                let dist = found.as_ref().map_or(INFINITY, |(d, _)| *d);
+                if let (true, Some((d, path))) = (args.verify, &found) {
+                    let ends = (row.source, target);
+                    let levels = hierarchy.num_levels();
+                    path_check = Some(oracle::check_f32_index_path(graph, ends, path, *d, levels));
+                }
+                let path = JsonPath {
+                    target: query.numbering.external(target),
+                    reachable: found.is_some(),
+                    distance: found.as_ref().map(|(d, _)| JsonDistance::new(kind, *d)),
+                    vertices: found
+                        .map(|(_, path)| path)
+                        .unwrap_or_default()
+                        .into_iter()
+                        .map(|v| query.numbering.external(v))
+                        .collect(),
+                };
+                print_path(out, kind, dist, &path, source_id);
+            }
+            _ => {}
         }
         let row = SolvedRow { row, tree };
-        let failure = match index_check {
-            Some(result) => report_index_check(result, row.row.dist.len(), query.numbering, out)?,
+        let mut failure = match index_check {
+            Some(result) => {
+                let verdict = index_verdict(row.row.dist.len());
+                report_check(result, &verdict, query.numbering, out)?
+            }
             None => check_row(args, graph, &mut verifier, &row, out)?.failure,
         };
+        if let Some(result) = path_check {
+            let verdict = "the path's arcs are the graph's, its length within the index's f32 \
+                           rounding bound of the distance and the f64 oracle's";
+            failure = failure.or(report_check(result, verdict, query.numbering, out)?);
+        }
         if let Some(failure) = failure {
             first_failure.get_or_insert(failure);
         }
@@ -751,7 +782,7 @@ fn solve_table(
                 break;
             }
         }
-        failure = report_index_check(result, table.len(), query.numbering, out)?;
+        failure = report_check(result, &index_verdict(table.len()), query.numbering, out)?;
     } else if args.verify {
         let start = Instant::now();
         let mut differing = 0;
@@ -803,21 +834,23 @@ fn solve_table(
     Ok(failure)
 }
 
-/// Prints the verdict of a check of an `f32` index's distances
-/// ([`oracle::check_f32_index`]) of `count` values: the failure to report,
-/// if any; other errors end the run.
-fn report_index_check(
+/// What a passed check of `count` distances of an `f32` index says
+/// ([`oracle::check_f32_index`]).
+fn index_verdict(count: usize) -> String {
+    format!("all {count} distances are within the index's f32 rounding bound of the f64 oracle's")
+}
+
+/// Prints the verdict of a check, `verified` when it passed: a mismatch is
+/// the failure to report (in the input's numbering); other errors end the run.
+fn report_check(
     result: Result<()>,
-    count: usize,
+    verified: &str,
     numbering: InputNumbering,
     out: &Human,
 ) -> Result<Option<Error>> {
     match result {
         Ok(()) => {
-            out.line(format_args!(
-                "verified: all {count} distances are within the index's f32 rounding bound of \
-                 the f64 oracle's"
-            ));
+            out.line(format_args!("verified: {verified}"));
             Ok(None)
         }
         Err(mismatch @ Error::Mismatch { .. }) => {
