@@ -126,6 +126,9 @@ pub struct Query {
     pub parents: bool,
     /// Warm-up and timed solves per source.
     pub timing: Timing,
+    /// GPU streams that solve the sources at the same time (1: one after
+    /// another); see [`Prepared::solve_many`].
+    pub streams: usize,
 }
 
 impl Query {
@@ -138,6 +141,7 @@ impl Query {
             stop: Stop::default(),
             parents: false,
             timing: Timing::default(),
+            streams: 1,
         }
     }
 
@@ -162,6 +166,12 @@ impl Query {
     /// This query with shortest-path trees.
     pub fn with_parents(mut self) -> Query {
         self.parents = true;
+        self
+    }
+
+    /// This query solved on `streams` GPU streams at the same time.
+    pub fn streams(mut self, streams: usize) -> Query {
+        self.streams = streams;
         self
     }
 }
@@ -385,12 +395,12 @@ impl Solver {
             .first()
             .ok_or_else(|| Error::InvalidArgument("a query needs at least one source".into()))?;
         let mut prepared = self.prepare(graph, query.algorithm, query.tuning, first)?;
-        let rows = query
-            .sources
-            .iter()
-            .map(|&source| prepared.solve(source, query.stop, query.parents, query.timing))
-            .collect::<Result<Vec<_>>>()?;
-        Ok(prepared.into_solution(rows))
+        let batch = prepared.solve_many(
+            &query.sources,
+            (query.stop, query.parents, query.timing),
+            query.streams,
+        )?;
+        Ok(prepared.into_solution(batch.rows))
     }
 }
 
@@ -437,6 +447,31 @@ fn fastest_candidate<'g>(
         )),
         (None, Some(e)) => Err(e),
         (None, None) => Err(Error::Internal("auto's trial has no candidates".into())),
+    }
+}
+
+/// What [`Prepared::solve_many`] returns.
+#[derive(Clone, Debug)]
+pub struct Batch {
+    /// One row per source, in the order asked.
+    pub rows: Vec<SourceSolution>,
+    /// The streams that solved them.
+    pub streams: usize,
+    /// With several streams, the time to prepare their copies of the solver
+    /// (in parallel; the slowest), ms; 0 with one.
+    pub streams_prepare_ms: f64,
+    /// The whole batch by the host clock, preparation included, ms.
+    pub wall_ms: f64,
+}
+
+impl Batch {
+    fn new(rows: Vec<SourceSolution>, streams: usize, prepare_ms: f64, start: Instant) -> Self {
+        Batch {
+            rows,
+            streams,
+            streams_prepare_ms: prepare_ms,
+            wall_ms: start.elapsed().as_secs_f64() * 1e3,
+        }
     }
 }
 
@@ -551,6 +586,86 @@ impl<'a> Prepared<'a> {
             timer,
             weights: graph.weight_kind(),
         })
+    }
+
+    /// Solves from every source as [`Prepared::solve`] does, on `streams`
+    /// GPU streams at the same time when there are several sources and the
+    /// solves run on the GPU: each stream is a lane ([`Gpu::lanes`]) with its
+    /// own host thread and its own copy of the solver's state, taking the
+    /// next source until none is left. One stream, or the CPU: one source
+    /// after another on this solver. Rows come back in the order of
+    /// `sources`; the first error ends the batch.
+    pub fn solve_many(
+        &mut self,
+        sources: &[usize],
+        (stop, parents, timing): (Stop, bool, Timing),
+        streams: usize,
+    ) -> Result<Batch> {
+        let start = Instant::now();
+        let streams = streams.clamp(1, sources.len().max(1));
+        let gpu = match &self.engine {
+            Engine::Gpu(gpu, _) if streams > 1 => *gpu,
+            _ => {
+                let rows = sources
+                    .iter()
+                    .map(|&source| self.solve(source, stop, parents, timing))
+                    .collect::<Result<Vec<_>>>()?;
+                return Ok(Batch::new(rows, 1, 0.0, start));
+            }
+        };
+        for &source in sources {
+            distances::check_source(self.graph, source)?;
+        }
+        let lanes = gpu.lanes(streams)?;
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        let (graph, algorithm, tuning) = (self.graph, self.algorithm, self.tuning);
+        // Each lane's rows (source index, row) and its preparation time.
+        let solved = std::thread::scope(|scope| {
+            let workers: Vec<_> = lanes
+                .iter()
+                .map(|lane| {
+                    let next = &next;
+                    scope.spawn(move || -> Result<(Vec<(usize, SourceSolution)>, f64)> {
+                        lane.bind_to_thread()?;
+                        let prepare = Instant::now();
+                        let solver = algorithm.prepare_gpu_tuned(lane, graph, tuning)?;
+                        lane.synchronize()?;
+                        let prepare_ms = prepare.elapsed().as_secs_f64() * 1e3;
+                        let mut prepared = Prepared {
+                            graph,
+                            requested: algorithm,
+                            algorithm,
+                            auto: None,
+                            tuning,
+                            engine: Engine::Gpu(lane, solver),
+                            prepare_ms: Some(prepare_ms),
+                        };
+                        let mut rows = Vec::new();
+                        loop {
+                            let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                            let Some(&source) = sources.get(i) else {
+                                return Ok((rows, prepare_ms));
+                            };
+                            rows.push((i, prepared.solve(source, stop, parents, timing)?));
+                        }
+                    })
+                })
+                .collect();
+            workers
+                .into_iter()
+                .map(|worker| {
+                    worker.join().unwrap_or_else(|_| {
+                        Err(Error::Internal("a GPU stream's thread panicked".into()))
+                    })
+                })
+                .collect::<Result<Vec<_>>>()
+        })?;
+        let lanes_prepare_ms = solved.iter().map(|(_, ms)| *ms).fold(0.0, f64::max);
+        let mut rows: Vec<(usize, SourceSolution)> =
+            solved.into_iter().flat_map(|(rows, _)| rows).collect();
+        rows.sort_by_key(|(i, _)| *i);
+        let rows = rows.into_iter().map(|(_, row)| row).collect();
+        Ok(Batch::new(rows, streams, lanes_prepare_ms, start))
     }
 
     /// Measuring mode of GPU solvers: one more untimed solve from `source`

@@ -24,13 +24,15 @@ pub fn bounded_oracle(graph: &sssp::Graph, source: usize, stop: Stop) -> Vec<u32
 }
 
 /// Solves random queries with each of `algorithms` on `solver` and checks
-/// every distance and tree; `rounds` graphs of up to `max_n` vertices.
+/// every distance and tree; `rounds` graphs of up to `max_n` vertices, up to
+/// `max_sources` sources each, solved on `streams` GPU streams at once
+/// (`Query::streams`).
 pub fn check_random_queries(
     solver: &Solver,
     algorithms: &[Algorithm],
     rng: &mut TestRng,
-    rounds: usize,
-    max_n: usize,
+    (rounds, max_n): (usize, usize),
+    (max_sources, streams): (u64, usize),
 ) {
     for round in 0..rounds {
         let n = rng.range(1, max_n as u64) as usize;
@@ -38,7 +40,7 @@ pub fn check_random_queries(
         let m = rng.below(4 * n as u64 + 1) as usize;
         let max_weight = [0u32, 1, 5, 100][rng.below(4) as usize];
         let graph = random_graph(rng, n, m, max_weight);
-        let sources: Vec<usize> = (0..rng.range(1, 4))
+        let sources: Vec<usize> = (0..rng.range(1, max_sources))
             .map(|_| rng.below(n as u64) as usize)
             .collect();
         let stop = Stop {
@@ -50,10 +52,12 @@ pub fn check_random_queries(
         for &algorithm in algorithms {
             let context = format!(
                 "round {round}, {algorithm}, n = {n}, m = {m}, weights 0..={max_weight}, \
-                 sources {sources:?}, {stop:?}, seed {}",
+                 sources {sources:?}, {stop:?}, {streams} streams, seed {}",
                 rng.seed
             );
-            let mut query = Query::from_sources(sources.clone()).algorithm(algorithm);
+            let mut query = Query::from_sources(sources.clone())
+                .algorithm(algorithm)
+                .streams(streams);
             query.stop = stop;
             query.parents = true;
             let solution = solver

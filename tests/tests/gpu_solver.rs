@@ -1,6 +1,7 @@
 //! The library facade on the GPU: the same random queries as on the CPU (several
-//! sources, limits, targets, trees) for every exact GPU algorithm on lists, and
-//! repeated solves that must not leak device memory.
+//! sources, limits, targets, trees) for every exact GPU algorithm on lists,
+//! also solved on several streams at once, and repeated solves that must not
+//! leak device memory.
 
 use sssp::algorithms::{self, Algorithm};
 use sssp::solver::{Device, Query, Solver, Stop};
@@ -17,7 +18,65 @@ fn gpu_queries_of_several_sources_with_limits_targets_and_trees_match_the_oracle
     let mut rng = TestRng::new("gpu_queries");
     let solver = gpu_solver();
     let algorithms: Vec<Algorithm> = sssp_tests::exact_algorithms(algorithms::Device::Gpu, 0, 0);
-    check_random_queries(&solver, &algorithms, &mut rng, 12, 300);
+    check_random_queries(&solver, &algorithms, &mut rng, (12, 300), (4, 1));
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn queries_solved_on_several_streams_at_once_match_the_oracle() {
+    let mut rng = TestRng::new("gpu_streams");
+    let solver = gpu_solver();
+    let algorithms: Vec<Algorithm> = sssp_tests::exact_algorithms(algorithms::Device::Gpu, 0, 0);
+    for streams in [2, 5, 16] {
+        check_random_queries(&solver, &algorithms, &mut rng, (3, 300), (40, streams));
+    }
+    // Large enough for the grid loops: cooperative launches take turns.
+    check_random_queries(
+        &solver,
+        &[
+            Algorithm::NearFar,
+            Algorithm::Fast,
+            Algorithm::Partition,
+            Algorithm::BfGrid,
+        ],
+        &mut rng,
+        (2, 60_000),
+        (24, 6),
+    );
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn batches_on_several_streams_leak_no_device_memory() {
+    let mut rng = TestRng::new("gpu_streams_leak");
+    let solver = gpu_solver();
+    let gpu = solver.gpu().expect("a GPU");
+    let graph = random_graph(&mut rng, 20_000, 80_000, 100);
+    let sources: Vec<usize> = (0..32).map(|_| rng.below(20_000) as usize).collect();
+    let query = Query::from_sources(sources.clone())
+        .algorithm(Algorithm::NearFar)
+        .streams(8);
+    solver.solve(&graph, &query).expect("solves");
+    let (free_before, _) = gpu.memory_info().expect("memory info");
+    for k in 0..50 {
+        let solution = solver.solve(&graph, &query).expect("solves");
+        if k % 10 == 0 {
+            for (row, &s) in solution.rows.iter().zip(&sources) {
+                let expected = sssp::oracle::dijkstra(&graph, s).expect("oracle");
+                assert_eq!(
+                    row.dist, expected,
+                    "batch {k}, source {s}, seed {}",
+                    rng.seed
+                );
+            }
+        }
+    }
+    let (free_after, _) = gpu.memory_info().expect("memory info");
+    // Eight copies of the graph and state are ~10 MB per batch.
+    assert!(
+        free_before.abs_diff(free_after) < 8 << 20,
+        "free device memory {free_before} before and {free_after} after 50 batches"
+    );
 }
 
 #[test]

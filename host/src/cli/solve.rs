@@ -193,6 +193,10 @@ pub struct SolveArgs {
         conflicts_with = "targets"
     )]
     targets_file: Option<PathBuf>,
+    /// GPU streams that solve the sources at the same time, each with its own
+    /// copy of the solver's state (1: one source after another).
+    #[arg(long, value_name = "K", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    streams: u32,
     /// Sources per GPU sweep with --index (default: the sources, in whole
     /// warps, at most 256).
     #[arg(long, value_name = "K", requires = "index", value_parser = clap::value_parser!(u32).range(1..=1024))]
@@ -403,11 +407,22 @@ fn solve(args: &SolveArgs, base: &mut u32) -> Result<Option<Error>> {
             ));
         }
         let on_gpu = prepared.device() == Device::Gpu;
+        let batch = prepared.solve_many(&sources, (stop, false, timing), args.streams as usize)?;
+        if many_sources {
+            out.line(format_args!(
+                "solves       {} sources in {:.3} ms on {} stream{} (host clock, warm-ups and \
+                 copies included; {:.1} ms of it preparing the streams' solvers)",
+                sources.len(),
+                batch.wall_ms,
+                batch.streams,
+                if batch.streams == 1 { "" } else { "s" },
+                batch.streams_prepare_ms
+            ));
+        }
         let mut rows = Vec::with_capacity(sources.len());
         let mut json_sources = Vec::new();
         let mut verdicts = Vec::new();
-        for (&source, &source_id) in sources.iter().zip(&source_ids) {
-            let row = prepared.solve(source, stop, false, timing)?;
+        for ((row, &source), &source_id) in batch.rows.into_iter().zip(&sources).zip(&source_ids) {
             let row = SolvedRow {
                 tree: if wants_tree {
                     Some(timed_tree(&prepared, source, &row.dist, &out)?)

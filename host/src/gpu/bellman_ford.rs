@@ -103,9 +103,9 @@ impl GpuSolver for BellmanFord<'_> {
         let (kernels, stream) = (&self.gpu.kernels().bellman_ford, self.gpu.stream());
         let ((), solve_ms) = self.gpu.timed(|| match self.form {
             BellmanFordForm::Block => kernels.block(stream, &self.graph, source, &mut self.buffers),
-            BellmanFordForm::Grid => {
+            BellmanFordForm::Grid => self.gpu.cooperative(|| {
                 kernels.grid(stream, &self.graph, source, &mut self.buffers, self.blocks)
-            }
+            }),
         })?;
         let [rounds] = download_words(self.gpu, &self.buffers.rounds, "the round count")?;
         Ok(RunStats {

@@ -22,7 +22,7 @@ pub mod ptx;
 pub mod resident;
 pub mod vertex_loop;
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use cudarc::driver::sys::CUevent_flags;
 use cudarc::driver::{CudaContext, CudaStream};
@@ -105,7 +105,10 @@ pub fn driver_present() -> bool {
 pub struct Gpu {
     ctx: Arc<CudaContext>,
     stream: Arc<CudaStream>,
-    kernels: Kernels,
+    kernels: Arc<Kernels>,
+    /// Shared by the lanes of [`Gpu::lanes`]: held around each cooperative
+    /// launch until the kernel ends.
+    cooperative_turn: Option<Arc<Mutex<()>>>,
 }
 
 impl Gpu {
@@ -125,12 +128,62 @@ impl Gpu {
         // cross-stream event tracking (an event pair per launch) is not needed.
         unsafe { ctx.disable_event_tracking() };
         let stream = ctx.default_stream();
-        let kernels = Kernels::load(&ctx)?;
+        let kernels = Arc::new(Kernels::load(&ctx)?);
         Ok(Gpu {
             ctx,
             stream,
             kernels,
+            cooperative_turn: None,
         })
+    }
+
+    /// `count` lanes on this device for solves that run at the same time,
+    /// each driven by its own host thread: the same context and kernels,
+    /// each lane a stream of its own (non-blocking, so lanes never wait for
+    /// each other's work). Their cooperative launches take turns
+    /// ([`Gpu::cooperative`]): a grid-wide kernel needs all its blocks
+    /// resident at once, and two of them spinning at grid barriers, each with
+    /// blocks that the other's occupy the place of, would never finish.
+    pub fn lanes(&self, count: usize) -> Result<Vec<Gpu>> {
+        let turn = Arc::new(Mutex::new(()));
+        (0..count)
+            .map(|_| {
+                let stream = self
+                    .ctx
+                    .new_stream()
+                    .map_err(Error::cuda("creating a stream for a lane"))?;
+                Ok(Gpu {
+                    ctx: self.ctx.clone(),
+                    stream,
+                    kernels: self.kernels.clone(),
+                    cooperative_turn: Some(turn.clone()),
+                })
+            })
+            .collect()
+    }
+
+    /// Runs `launch`, which queues one cooperative kernel on
+    /// [`Gpu::stream`] (and may wait for it). On a lane it holds the lanes'
+    /// turn until the kernel has ended (see [`Gpu::lanes`]); elsewhere it
+    /// only runs `launch`.
+    pub fn cooperative<T>(&self, launch: impl FnOnce() -> Result<T>) -> Result<T> {
+        match &self.cooperative_turn {
+            None => launch(),
+            Some(turn) => {
+                let _turn = turn.lock().unwrap_or_else(PoisonError::into_inner);
+                let result = launch()?;
+                self.synchronize()?;
+                Ok(result)
+            }
+        }
+    }
+
+    /// Makes this device's context the calling thread's (each lane's thread
+    /// calls it first).
+    pub fn bind_to_thread(&self) -> Result<()> {
+        self.ctx
+            .bind_to_thread()
+            .map_err(Error::cuda("binding the CUDA context to a thread"))
     }
 
     /// The device's name, e.g. "NVIDIA H100 80GB HBM3".

@@ -93,11 +93,12 @@ impl<'a> NearFar<'a> {
         let (kernels, stream) = (&self.gpu.kernels().near_far, self.gpu.stream());
         kernels.initialize(stream, &self.graph, &mut self.buffers, source, self.delta)?;
         let delta = self.delta;
-        let (iterations, launches) = run_loop_launches(self.limits, self.blocks, |form, work| {
-            kernels.run_loop(stream, &self.graph, &mut self.buffers, delta, work, form)?;
-            let words = download_words(self.gpu, &self.buffers.state, "the near-far state")?;
-            Ok(LoopStop::from(NearFarState::<u32>::from_words(&words)))
-        })?;
+        let (iterations, launches) =
+            run_loop_launches(self.gpu, self.limits, self.blocks, |form, work| {
+                kernels.run_loop(stream, &self.graph, &mut self.buffers, delta, work, form)?;
+                let words = download_words(self.gpu, &self.buffers.state, "the near-far state")?;
+                Ok(LoopStop::from(NearFarState::<u32>::from_words(&words)))
+            })?;
         self.launches = launches;
         Ok(iterations)
     }

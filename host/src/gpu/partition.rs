@@ -130,13 +130,15 @@ impl<'a> Partition<'a> {
         let source_piece = self.piece_of[new_source as usize];
         let (kernels, stream) = (&self.gpu.kernels().partition, self.gpu.stream());
         kernels.initialize(stream, &self.graph, &mut self.buffers, source_piece)?;
-        kernels.solve(
-            stream,
-            &self.graph,
-            &mut self.buffers,
-            new_source,
-            self.delta,
-        )?;
+        self.gpu.cooperative(|| {
+            kernels.solve(
+                stream,
+                &self.graph,
+                &mut self.buffers,
+                new_source,
+                self.delta,
+            )
+        })?;
         let [_, rounds] = download_words::<2>(self.gpu, &self.buffers.counters, "the counters")?;
         Ok(rounds)
     }

@@ -171,15 +171,17 @@ impl<'a> GpuPhast<'a> {
         let kernels = &self.gpu.kernels().phast;
         kernels.clear(&stream, &mut self.dist, len)?;
         kernels.scatter(&stream, &self.entries, count, &mut self.dist, len)?;
-        kernels.sweep(
-            &stream,
-            &self.down,
-            self.block_levels,
-            self.lanes,
-            &mut self.dist,
-            &mut self.barrier,
-            self.blocks,
-        )
+        self.gpu.cooperative(|| {
+            kernels.sweep(
+                &stream,
+                &self.down,
+                self.block_levels,
+                self.lanes,
+                &mut self.dist,
+                &mut self.barrier,
+                self.blocks,
+            )
+        })
     }
 
     /// The trees of every source, batch after batch, pipelined: the host

@@ -9,6 +9,7 @@ use gpu_kernels::compact::LoopState;
 use gpu_kernels::launch::COMPACT_BLOCK_SIZE;
 use gpu_kernels::near_far::NearFarState;
 
+use super::Gpu;
 use super::kernels::LoopForm;
 use crate::{Error, Result};
 
@@ -95,8 +96,10 @@ impl From<NearFarState<u32>> for LoopStop {
 /// Runs a solve's loop launches from the state an initialization left (one
 /// vertex of work): `launch` runs one launch of the given form, over the given
 /// `(min_work, max_work)`, and reports where it stopped. The grid form gets
-/// `blocks` blocks. Returns the last stop's iterations and the launches.
+/// `blocks` blocks and takes its turn on `gpu` ([`Gpu::cooperative`]).
+/// Returns the last stop's iterations and the launches.
 pub fn run_loop_launches(
+    gpu: &Gpu,
     limits: WorkLimits,
     blocks: u32,
     mut launch: impl FnMut(LoopForm, (u32, u32)) -> Result<LoopStop>,
@@ -108,7 +111,7 @@ pub fn run_loop_launches(
         let stop = if work <= limits.block_max {
             launch(LoopForm::Block, (0, limits.block_max))?
         } else {
-            launch(LoopForm::Grid { blocks }, (limits.grid_min, u32::MAX))?
+            gpu.cooperative(|| launch(LoopForm::Grid { blocks }, (limits.grid_min, u32::MAX)))?
         };
         if stop.work == 0 {
             return Ok((stop.iteration, launches));
