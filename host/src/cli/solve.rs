@@ -621,15 +621,13 @@ fn solve_indexed(
         out.line(format_args!("prepare      {ms:.1} ms (upload)"));
     }
     let kind = graph.weight_kind();
-    if kind == WeightKind::F32 {
-        if args.parents.is_some() {
-            return Err(Error::InvalidArgument(
-                "--parents does not apply to an index of f32 weights: its distances are sums \
-                 rounded in another order than along the graph's arcs, so no arc is tight; \
-                 solve without --index for trees (--path-to gives the index's own path)"
-                    .into(),
-            ));
-        }
+    if kind == WeightKind::F32 && args.parents.is_some() {
+        return Err(Error::InvalidArgument(
+            "--parents does not apply to an index of f32 weights: its distances are sums \
+             rounded in another order than along the graph's arcs, so no arc is tight; \
+             solve without --index for trees (--path-to gives the index's own path)"
+                .into(),
+        ));
     }
     if let Some(targets) = &query.targets {
         return solve_table(args, graph, &mut trees, query, targets, out);

@@ -8,7 +8,7 @@ use gpu_kernels::launch::GRID_BARRIER_WORDS;
 
 use super::kernels::CompactBuffers;
 use super::memory::{DeviceGraph, alloc_zeroed, bytes_of, download_words};
-use super::resident::{LoopStop, WorkLimits, run_loop_launches};
+use super::resident::{LoopStop, WorkLimits, launch_loop, run_loop_launches};
 use super::{Gpu, GpuSolver, RunStats};
 use crate::Result;
 use crate::graph::Graph;
@@ -101,12 +101,13 @@ impl<'a> CompactDa2cf<'a> {
     fn solve(&mut self, source: u32) -> Result<u32> {
         let (kernels, stream) = (&self.gpu.kernels().compact, self.gpu.stream());
         kernels.initialize(stream, &mut self.buffers, self.graph.num_vertices(), source)?;
-        let (iterations, launches) =
-            run_loop_launches(self.gpu, self.limits, self.blocks, |form, work| {
-                kernels.run_loop(stream, &self.graph, &mut self.buffers, work, form)?;
-                let words = download_words(self.gpu, &self.buffers.state, "the loop state")?;
-                Ok(LoopStop::from(LoopState::<u32>::from_words(&words)))
+        let (iterations, launches) = run_loop_launches(self.limits, self.blocks, |form, work| {
+            launch_loop(self.gpu, form, || {
+                kernels.run_loop(stream, &self.graph, &mut self.buffers, work, form)
             })?;
+            let words = download_words(self.gpu, &self.buffers.state, "the loop state")?;
+            Ok(LoopStop::from(LoopState::<u32>::from_words(&words)))
+        })?;
         self.launches = launches;
         Ok(iterations)
     }

@@ -9,7 +9,7 @@ use gpu_kernels::near_far::{NEAR_FAR_STATE_WORDS, NearFarState};
 
 use super::kernels::NearFarBuffers;
 use super::memory::{DeviceGraph, alloc_zeroed, bytes_of, download_words};
-use super::resident::{LoopStop, WorkLimits, run_loop_launches};
+use super::resident::{LoopStop, WorkLimits, launch_loop, run_loop_launches};
 use super::{Gpu, GpuSolver, RunStats};
 use crate::Result;
 use crate::graph::Graph;
@@ -93,12 +93,13 @@ impl<'a> NearFar<'a> {
         let (kernels, stream) = (&self.gpu.kernels().near_far, self.gpu.stream());
         kernels.initialize(stream, &self.graph, &mut self.buffers, source, self.delta)?;
         let delta = self.delta;
-        let (iterations, launches) =
-            run_loop_launches(self.gpu, self.limits, self.blocks, |form, work| {
-                kernels.run_loop(stream, &self.graph, &mut self.buffers, delta, work, form)?;
-                let words = download_words(self.gpu, &self.buffers.state, "the near-far state")?;
-                Ok(LoopStop::from(NearFarState::<u32>::from_words(&words)))
+        let (iterations, launches) = run_loop_launches(self.limits, self.blocks, |form, work| {
+            launch_loop(self.gpu, form, || {
+                kernels.run_loop(stream, &self.graph, &mut self.buffers, delta, work, form)
             })?;
+            let words = download_words(self.gpu, &self.buffers.state, "the near-far state")?;
+            Ok(LoopStop::from(NearFarState::<u32>::from_words(&words)))
+        })?;
         self.launches = launches;
         Ok(iterations)
     }

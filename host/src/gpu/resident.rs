@@ -93,13 +93,20 @@ impl From<NearFarState<u32>> for LoopStop {
     }
 }
 
+/// Runs `launch`, one loop launch of `form` on `gpu`: the grid form, a
+/// cooperative launch, takes its turn ([`Gpu::cooperative`]).
+pub fn launch_loop<T>(gpu: &Gpu, form: LoopForm, launch: impl FnOnce() -> Result<T>) -> Result<T> {
+    match form {
+        LoopForm::Block => launch(),
+        LoopForm::Grid { .. } => gpu.cooperative(launch),
+    }
+}
+
 /// Runs a solve's loop launches from the state an initialization left (one
 /// vertex of work): `launch` runs one launch of the given form, over the given
 /// `(min_work, max_work)`, and reports where it stopped. The grid form gets
-/// `blocks` blocks and takes its turn on `gpu` ([`Gpu::cooperative`]).
-/// Returns the last stop's iterations and the launches.
+/// `blocks` blocks. Returns the last stop's iterations and the launches.
 pub fn run_loop_launches(
-    gpu: &Gpu,
     limits: WorkLimits,
     blocks: u32,
     mut launch: impl FnMut(LoopForm, (u32, u32)) -> Result<LoopStop>,
@@ -111,7 +118,7 @@ pub fn run_loop_launches(
         let stop = if work <= limits.block_max {
             launch(LoopForm::Block, (0, limits.block_max))?
         } else {
-            gpu.cooperative(|| launch(LoopForm::Grid { blocks }, (limits.grid_min, u32::MAX)))?
+            launch(LoopForm::Grid { blocks }, (limits.grid_min, u32::MAX))?
         };
         if stop.work == 0 {
             return Ok((stop.iteration, launches));
