@@ -127,8 +127,9 @@ pub struct Query {
     /// Warm-up and timed solves per source.
     pub timing: Timing,
     /// GPU streams that solve the sources at the same time (1: one after
-    /// another); see [`Prepared::solve_many`].
-    pub streams: usize,
+    /// another); `None`: [`Prepared::auto_streams`]. See
+    /// [`Prepared::solve_many`].
+    pub streams: Option<usize>,
 }
 
 impl Query {
@@ -141,7 +142,7 @@ impl Query {
             stop: Stop::default(),
             parents: false,
             timing: Timing::default(),
-            streams: 1,
+            streams: None,
         }
     }
 
@@ -171,7 +172,7 @@ impl Query {
 
     /// This query solved on `streams` GPU streams at the same time.
     pub fn streams(mut self, streams: usize) -> Query {
-        self.streams = streams;
+        self.streams = Some(streams);
         self
     }
 }
@@ -450,6 +451,19 @@ fn fastest_candidate<'g>(
     }
 }
 
+/// Streams of [`Prepared::auto_streams`]. Measured on the H100 (256
+/// sources, docs/PERFORMANCE.md): 4 streams solved rome99, soc-Epinions1 and
+/// road-BAY-pace 1.16–1.85× faster than one with near-far, `fast` and
+/// `fast-crauser`; 16 and 64 streams no faster than 4 (the solves' host round
+/// trips contend); `partition` gained nothing and pays a partitioning per
+/// stream.
+pub const AUTO_STREAMS: usize = 4;
+
+/// Sources from which [`Prepared::auto_streams`] uses several streams: each
+/// stream's copy of the solver costs an upload (0.5–10 ms measured), which
+/// a few solves would not pay back.
+pub const AUTO_STREAMS_MIN_SOURCES: usize = 32;
+
 /// What [`Prepared::solve_many`] returns.
 #[derive(Clone, Debug)]
 pub struct Batch {
@@ -588,21 +602,39 @@ impl<'a> Prepared<'a> {
         })
     }
 
+    /// The streams [`Prepared::solve_many`] uses for `sources` sources when
+    /// not told: [`AUTO_STREAMS`] for at least [`AUTO_STREAMS_MIN_SOURCES`]
+    /// sources with the device-resident loops (`near-far`, `fast`,
+    /// `fast-crauser`), whose copies cost an upload; otherwise one.
+    pub fn auto_streams(&self, sources: usize) -> usize {
+        let resident = matches!(
+            self.algorithm.spec().family,
+            Family::NearFar | Family::Compact(_)
+        );
+        match self.engine {
+            Engine::Gpu(..) if resident && sources >= AUTO_STREAMS_MIN_SOURCES => AUTO_STREAMS,
+            _ => 1,
+        }
+    }
+
     /// Solves from every source as [`Prepared::solve`] does, on `streams`
-    /// GPU streams at the same time when there are several sources and the
-    /// solves run on the GPU: each stream is a lane ([`Gpu::lanes`]) with its
-    /// own host thread and its own copy of the solver's state, taking the
-    /// next source until none is left. One stream, or the CPU: one source
-    /// after another on this solver. Rows come back in the order of
-    /// `sources`; the first error ends the batch.
+    /// GPU streams at the same time (`None`: [`Prepared::auto_streams`])
+    /// when there are several sources and the solves run on the GPU: each
+    /// stream is a lane ([`Gpu::lanes`]) with its own host thread and its
+    /// own copy of the solver's state, taking the next source until none is
+    /// left. One stream, or the CPU: one source after another on this
+    /// solver. Rows come back in the order of `sources`; the first error
+    /// ends the batch.
     pub fn solve_many(
         &mut self,
         sources: &[usize],
         (stop, parents, timing): (Stop, bool, Timing),
-        streams: usize,
+        streams: Option<usize>,
     ) -> Result<Batch> {
         let start = Instant::now();
-        let streams = streams.clamp(1, sources.len().max(1));
+        let streams = streams
+            .unwrap_or_else(|| self.auto_streams(sources.len()))
+            .clamp(1, sources.len().max(1));
         let gpu = match &self.engine {
             Engine::Gpu(gpu, _) if streams > 1 => *gpu,
             _ => {

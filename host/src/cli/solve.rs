@@ -194,9 +194,10 @@ pub struct SolveArgs {
     )]
     targets_file: Option<PathBuf>,
     /// GPU streams that solve the sources at the same time, each with its own
-    /// copy of the solver's state (1: one source after another).
-    #[arg(long, value_name = "K", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
-    streams: u32,
+    /// copy of the solver's state (1: one source after another; default: 4
+    /// for 32 sources or more with near-far, fast and fast-crauser, else 1).
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(1..=256))]
+    streams: Option<u32>,
     /// Sources per GPU sweep with --index (default: the sources, in whole
     /// warps, at most 256).
     #[arg(long, value_name = "K", requires = "index", value_parser = clap::value_parser!(u32).range(1..=1024))]
@@ -407,7 +408,8 @@ fn solve(args: &SolveArgs, base: &mut u32) -> Result<Option<Error>> {
             ));
         }
         let on_gpu = prepared.device() == Device::Gpu;
-        let batch = prepared.solve_many(&sources, (stop, false, timing), args.streams as usize)?;
+        let streams = args.streams.map(|k| k as usize);
+        let batch = prepared.solve_many(&sources, (stop, false, timing), streams)?;
         if many_sources {
             out.line(format_args!(
                 "solves       {} sources in {:.3} ms on {} stream{} (host clock, warm-ups and \
