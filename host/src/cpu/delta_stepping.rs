@@ -9,8 +9,11 @@
 //! relaxing its own bin of the current bucket while that bin is small
 //! ("bucket fusion": no barrier for the many tiny rounds of road networks);
 //! then the smallest non-empty bucket over all threads becomes the next
-//! frontier. Stale entries (a vertex whose distance has since left the
-//! bucket) are skipped; duplicate entries only repeat work.
+//! frontier: every thread offers its smallest bucket, and after a barrier
+//! publishes its own bin of the chosen one as its part of the frontier, so
+//! that no thread works alone between rounds. Stale entries (a vertex whose
+//! distance has since left the bucket) are skipped; duplicate entries only
+//! repeat work.
 //!
 //! Buckets are `⌊d / Δ⌋` of the distance's value, so any weight type works
 //! (for `f32`, the real value over the real Δ). Each thread keeps a window of
@@ -18,10 +21,10 @@
 //! is re-binned when the window runs dry: distances up to `u32::MAX` with
 //! Δ = 1 need no bins for every bucket in between.
 
+use std::cell::UnsafeCell;
 use std::collections::VecDeque;
 use std::sync::atomic::Ordering::{AcqRel, Acquire, Relaxed, Release};
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize};
-use std::sync::{Mutex, RwLock};
+use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize};
 
 use gpu_kernels::distance::{INFINITY, Weight};
 
@@ -77,7 +80,7 @@ pub fn delta_stepping(
             ));
         }
         Some(delta) => delta,
-        None => with_weight_type!(graph.weight_kind(), W => default_delta::<W>(graph)),
+        None => with_weight_type!(graph.weight_kind(), W => default_delta::<W>(graph, source)),
     };
     let mut result =
         with_weight_type!(graph.weight_kind(), W => solve::<W>(graph, source, delta, stop));
@@ -86,14 +89,29 @@ pub fn delta_stepping(
     Ok(result)
 }
 
-/// The default bucket width, a weight word: the 99th percentile of the
-/// weights (of an even sample of 1024) over the mean out-degree, at least the
-/// smallest positive word. Meyer and Sanders' analysis takes Δ ≈ (largest
-/// weight) / (degree), so that a bucket's vertices relax about one edge each
-/// into the same bucket; the percentile keeps a few outlier weights from
-/// setting it. Measured on this project's shared graphs on 2 cores
-/// (docs/PERFORMANCE.md), it lands in each graph's flat optimum.
-pub fn default_delta<W: Weight>(graph: &Graph) -> u32 {
+/// Vertices the breadth-first probe of [`default_delta`] visits at most.
+const PROBE_VERTICES: usize = 1 << 14;
+
+/// Buckets that [`default_delta`] lays across its estimate of the
+/// eccentricity. On 16 cores (docs/PERFORMANCE.md), GAPBS's best Δ and this
+/// solver's put 50–70 buckets across the true eccentricity of the shared
+/// road networks and 20–80 across soc-Epinions1's; the estimate below is
+/// about half the true one on the roads.
+const BUCKETS_ACROSS: f64 = 25.0;
+
+/// The default bucket width from `source`, a weight word: the larger of two
+/// widths, at least the smallest positive word.
+/// - Meyer and Sanders' Δ ≈ (largest weight) / (degree), so that a bucket's
+///   vertices relax about one edge each into the same bucket, with the 99th
+///   percentile of an even sample of 1024 weights for the largest (a few
+///   outliers do not set it);
+/// - an estimate of the eccentricity of `source` over [`BUCKETS_ACROSS`]:
+///   enough vertices per bucket to keep many threads busy, where the first
+///   width would make thousands of tiny rounds (road networks). The
+///   estimate: the breadth-first levels needed to visit [`PROBE_VERTICES`]
+///   vertices, times the mean weight, times √(n / visited) for the rest of
+///   the graph as if it grew like a plane.
+pub fn default_delta<W: Weight>(graph: &Graph, source: usize) -> u32 {
     let (n, m) = (graph.num_vertices(), graph.num_edges());
     if n == 0 || m == 0 {
         return 1;
@@ -107,17 +125,46 @@ pub fn default_delta<W: Weight>(graph: &Graph) -> u32 {
         .collect();
     sample.sort_by(f64::total_cmp);
     let p99 = sample[(sample.len() - 1) * 99 / 100];
-    let delta = p99 * n as f64 / m as f64;
+    let mean = sample.iter().sum::<f64>() / sample.len() as f64;
+    let (levels, visited) = probe(graph, source);
+    let eccentricity = levels as f64 * mean * (n as f64 / visited as f64).max(1.0).sqrt();
+    let delta = (p99 * n as f64 / m as f64).max(eccentricity / BUCKETS_ACROSS);
     W::from_f64(delta.min(W::to_f64(W::MAX_DISTANCE) / 2.0)).max(1)
+}
+
+/// Breadth-first levels from `source` until [`PROBE_VERTICES`] vertices are
+/// visited or none is left, and the vertices visited.
+fn probe(graph: &Graph, source: usize) -> (u32, usize) {
+    let csr = graph.csr();
+    let mut level = vec![u32::MAX; graph.num_vertices()];
+    let mut queue = VecDeque::from([source]);
+    level[source] = 0;
+    let (mut deepest, mut visited) = (0, 1);
+    while let Some(u) = queue.pop_front() {
+        for (v, _) in csr.edges(u) {
+            if level[v] == u32::MAX {
+                level[v] = level[u] + 1;
+                deepest = level[v];
+                visited += 1;
+                if visited >= PROBE_VERTICES {
+                    return (deepest, visited);
+                }
+                queue.push_back(v);
+            }
+        }
+    }
+    (deepest, visited)
 }
 
 /// One thread's bins: `window[k]` holds vertices put into bucket `base + k`
 /// (`base`: the current bucket), `far` those beyond the window, the smallest
-/// of their buckets in `far_min`.
+/// of their buckets in `far_min`. Only its thread touches them.
 struct Bins {
     window: VecDeque<Vec<u32>>,
     far: Vec<u32>,
     far_min: u64,
+    /// Emptied bins kept for reuse: a road network's solve opens thousands.
+    spare: Vec<Vec<u32>>,
 }
 
 impl Default for Bins {
@@ -126,6 +173,7 @@ impl Default for Bins {
             window: VecDeque::new(),
             far: Vec::new(),
             far_min: u64::MAX,
+            spare: Vec::new(),
         }
     }
 }
@@ -139,27 +187,83 @@ impl Bins {
             self.far_min = self.far_min.min(bucket);
             return;
         }
-        if self.window.len() <= k {
-            self.window.resize_with(k + 1, Vec::new);
+        while self.window.len() <= k {
+            let bin = self.spare.pop().unwrap_or_default();
+            self.window.push_back(bin);
         }
         self.window[k].push(v);
     }
 
-    /// The first non-empty window bin, relative to the base.
-    fn first(&self) -> Option<usize> {
-        self.window.iter().position(|bin| !bin.is_empty())
+    /// The smallest bucket holding a vertex (`u64::MAX`: none).
+    fn next_bucket(&self, base: u64) -> u64 {
+        let in_window = self.window.iter().position(|bin| !bin.is_empty());
+        in_window
+            .map_or(u64::MAX, |k| base + k as u64)
+            .min(self.far_min)
+    }
+
+    /// Moves from bucket `base` to bucket `next` (`<=` every non-empty bucket
+    /// here): the bins in between go, and where `next` is the far list's
+    /// smallest bucket, the far vertices are binned again from there by
+    /// their current distance (`bucket_of`); entries whose distance has
+    /// dropped below `next` are stale.
+    fn advance(&mut self, base: u64, next: u64, bucket_of: impl Fn(u32) -> u64) {
+        let steps = ((next - base) as usize).min(self.window.len());
+        for mut bin in self.window.drain(..steps) {
+            bin.clear();
+            self.spare.push(bin);
+        }
+        if next == self.far_min {
+            self.far_min = u64::MAX;
+            for v in std::mem::take(&mut self.far) {
+                let b = bucket_of(v);
+                if b >= next {
+                    self.put(v, b, next);
+                }
+            }
+        }
     }
 }
 
-/// The bucket of distance word `d`. Buckets past `u64::MAX - 1` (huge `f32`
-/// distances over a small Δ) and the overflow word share the last one, which
-/// keeps the order and leaves `u64::MAX` free to mean "no bucket".
-#[inline(always)]
-fn bucket<W: Weight>(d: u32, delta: f64) -> u64 {
-    if d > W::MAX_DISTANCE {
-        return u64::MAX - 1;
+/// Each thread's part of the current round's frontier, its bin of the
+/// current bucket. Written only by its owner, between the two barriers that
+/// end a round; read by every thread only during a round, after them. The
+/// barriers order the accesses, as the standard library's barriers would.
+struct Segments(Vec<UnsafeCell<Vec<u32>>>);
+
+// SAFETY: see the type's documentation: no segment is written while any
+// thread can read it; the barrier's release-acquire pairs publish the writes.
+unsafe impl Sync for Segments {}
+
+/// How distance words of a weight type fall into buckets of width Δ (a
+/// weight word).
+trait Buckets: Weight {
+    /// The bucket of distance word `d`. Buckets past `u64::MAX - 1` (huge
+    /// `f32` distances over a small Δ) and the overflow word share the last
+    /// one, which keeps the order and leaves `u64::MAX` free to mean "no
+    /// bucket".
+    fn bucket(d: u32, delta: u32) -> u64;
+}
+
+impl Buckets for u32 {
+    /// An integer division, as GAPBS does: cheaper than through `f64`.
+    #[inline(always)]
+    fn bucket(d: u32, delta: u32) -> u64 {
+        if d > Self::MAX_DISTANCE {
+            return u64::MAX - 1;
+        }
+        (d / delta) as u64
     }
-    ((W::to_f64(d) / delta) as u64).min(u64::MAX - 1)
+}
+
+impl Buckets for f32 {
+    #[inline(always)]
+    fn bucket(d: u32, delta: u32) -> u64 {
+        if d > Self::MAX_DISTANCE {
+            return u64::MAX - 1;
+        }
+        ((Self::to_f64(d) / Self::to_f64(delta)) as u64).min(u64::MAX - 1)
+    }
 }
 
 /// A barrier for the threads of one parallel region that spins briefly, then
@@ -167,29 +271,31 @@ fn bucket<W: Weight>(d: u32, delta: f64) -> u64 {
 /// a sleeping barrier takes to wake its threads.
 struct SpinBarrier {
     threads: usize,
-    arrived: AtomicUsize,
-    generation: AtomicUsize,
+    /// Apart: the arrivals' updates would evict the line that the waiting
+    /// threads spin on.
+    arrived: Padded<AtomicUsize>,
+    generation: Padded<AtomicUsize>,
 }
 
 impl SpinBarrier {
     fn new(threads: usize) -> Self {
         SpinBarrier {
             threads,
-            arrived: AtomicUsize::new(0),
-            generation: AtomicUsize::new(0),
+            arrived: Padded(AtomicUsize::new(0)),
+            generation: Padded(AtomicUsize::new(0)),
         }
     }
 
     /// Returns once every thread has called it (as often).
     fn wait(&self) {
-        let generation = self.generation.load(Acquire);
-        if self.arrived.fetch_add(1, AcqRel) + 1 == self.threads {
-            self.arrived.store(0, Relaxed);
-            self.generation.store(generation.wrapping_add(1), Release);
+        let generation = self.generation.0.load(Acquire);
+        if self.arrived.0.fetch_add(1, AcqRel) + 1 == self.threads {
+            self.arrived.0.store(0, Relaxed);
+            self.generation.0.store(generation.wrapping_add(1), Release);
             return;
         }
         let mut spins = 0u32;
-        while self.generation.load(Acquire) == generation {
+        while self.generation.0.load(Acquire) == generation {
             if spins < 4096 {
                 std::hint::spin_loop();
                 spins += 1;
@@ -200,57 +306,87 @@ impl SpinBarrier {
     }
 }
 
+/// A value alone on its cache lines (two, for the adjacent-line
+/// prefetcher): the counters that every thread updates must not share a line
+/// with what the threads only read, or each update would evict it from every
+/// other core.
+#[repr(align(128))]
+struct Padded<T>(T);
+
 /// The state every thread of a solve shares.
 struct Shared<'a> {
     csr: Csr<'a>,
     dist: Vec<AtomicU32>,
-    delta: f64,
-    bins: Vec<Mutex<Bins>>,
-    /// The current round's vertices; written by thread 0 between barriers.
-    frontier: RwLock<Vec<u32>>,
-    /// The next chunk of the frontier to take.
-    cursor: AtomicUsize,
-    /// The current bucket, and whether the solve is over (thread 0 writes both
-    /// between barriers).
-    base: AtomicU64,
-    done: AtomicBool,
+    /// Δ, a weight word.
+    delta: u32,
+    segments: Segments,
+    /// Per round parity: the next chunk of the frontier to take, and the
+    /// smallest bucket any thread holds after the round (double-buffered, so
+    /// that thread 0 resets the next round's while the others still read
+    /// this round's).
+    cursor: [Padded<AtomicUsize>; 2],
+    next: Padded<[AtomicU64; 2]>,
     rounds: AtomicU32,
-    barrier: SpinBarrier,
+    barrier: Padded<SpinBarrier>,
 }
 
 /// [`delta_stepping`] for weights `W`, before the overflow check and the
-/// bound: one parallel region on rayon's pool, rounds separated by
-/// [`SpinBarrier`]s, thread 0 choosing the next bucket between them.
-fn solve<W: Weight>(graph: &Graph, source: usize, delta_word: u32, stop: Stop) -> DeltaStepping {
+/// bound: one parallel region on rayon's pool. A round: every thread takes
+/// chunks of the frontier (all threads' segments), relaxes its own small bin
+/// of the bucket (fusion) and offers its smallest bucket; a barrier; every
+/// thread reads the smallest, moves its bins there and publishes its bin of
+/// it as its segment; a barrier. As in GAPBS, no thread works alone between
+/// rounds.
+fn solve<W: Buckets>(graph: &Graph, source: usize, delta_word: u32, stop: Stop) -> DeltaStepping {
     let n = graph.num_vertices();
     let threads = rayon::current_num_threads().max(1);
+    let mut segments: Vec<UnsafeCell<Vec<u32>>> =
+        (0..threads).map(|_| UnsafeCell::new(Vec::new())).collect();
+    segments[0] = UnsafeCell::new(vec![source as u32]);
     let shared = Shared {
         csr: graph.csr(),
         dist: (0..n).map(|_| AtomicU32::new(INFINITY)).collect(),
-        delta: W::to_f64(delta_word),
-        bins: (0..threads).map(|_| Mutex::default()).collect(),
-        frontier: RwLock::new(vec![source as u32]),
-        cursor: AtomicUsize::new(0),
-        base: AtomicU64::new(0),
-        done: AtomicBool::new(false),
+        delta: delta_word,
+        segments: Segments(segments),
+        cursor: [Padded(AtomicUsize::new(0)), Padded(AtomicUsize::new(0))],
+        next: Padded([AtomicU64::new(u64::MAX), AtomicU64::new(u64::MAX)]),
         rounds: AtomicU32::new(1),
-        barrier: SpinBarrier::new(threads),
+        barrier: Padded(SpinBarrier::new(threads)),
     };
     shared.dist[source].store(0, Relaxed);
+    let bucket_of = |v: u32| W::bucket(shared.dist[v as usize].load(Relaxed), shared.delta);
     rayon::broadcast(|context| {
         // A pool smaller than the count taken above cannot occur inside
         // one `broadcast`; a larger index would be a rayon bug.
         let me = context.index();
+        let mut bins = Bins::default();
+        let (mut base, mut parity) = (0u64, 0usize);
         loop {
-            relax_round::<W>(&shared, me);
-            shared.barrier.wait();
+            relax_round::<W>(&shared, &mut bins, base, parity);
+            shared.next.0[parity].fetch_min(bins.next_bucket(base), Relaxed);
+            shared.barrier.0.wait();
+            let next = shared.next.0[parity].load(Relaxed);
             if me == 0 {
-                next_round::<W>(&shared, stop);
+                shared.next.0[1 - parity].store(u64::MAX, Relaxed);
+                shared.cursor[1 - parity].0.store(0, Relaxed);
             }
-            shared.barrier.wait();
-            if shared.done.load(Relaxed) {
+            if next == u64::MAX || stopped::<W>(&shared, stop, next) {
                 break;
             }
+            bins.advance(base, next, bucket_of);
+            // SAFETY: only this thread writes its segment, and only here,
+            // between the two barriers, while no thread reads segments.
+            let segment = unsafe { &mut *shared.segments.0[me].get() };
+            segment.clear();
+            if let Some(bin) = bins.window.front_mut() {
+                std::mem::swap(segment, bin);
+            }
+            base = next;
+            if me == 0 {
+                shared.rounds.fetch_add(1, Relaxed);
+            }
+            parity = 1 - parity;
+            shared.barrier.0.wait();
         }
     });
     DeltaStepping {
@@ -259,112 +395,74 @@ fn solve<W: Weight>(graph: &Graph, source: usize, delta_word: u32, stop: Stop) -
     }
 }
 
-/// One thread's share of a round: chunks of the frontier, then its own small
-/// bin of the current bucket (bucket fusion).
-fn relax_round<W: Weight>(shared: &Shared, me: usize) {
-    let base = shared.base.load(Relaxed);
+/// Whether the solve ends before bucket `next` (every bucket below it is
+/// done): a limit below it, or a target in one of them.
+fn stopped<W: Buckets>(shared: &Shared, stop: Stop, next: u64) -> bool {
     let delta = shared.delta;
-    let mut mine = shared.bins[me].lock().unwrap_or_else(|e| e.into_inner());
+    let past_limit = stop.limit.is_some_and(|l| W::bucket(l, delta) < next);
+    let target_final = stop.target.is_some_and(|t| {
+        let dt = shared.dist[t].load(Relaxed);
+        dt != INFINITY && W::bucket(dt, delta) < next
+    });
+    past_limit || target_final
+}
+
+/// One thread's share of a round in bucket `base`: chunks of the frontier,
+/// then its own small bin of the bucket (bucket fusion).
+fn relax_round<W: Buckets>(shared: &Shared, bins: &mut Bins, base: u64, parity: usize) {
+    // Local copies: the loop below reads them for every edge.
+    let (delta, csr, dist) = (shared.delta, shared.csr, &shared.dist[..]);
     let relax = |u: u32, bins: &mut Bins| {
-        let du = shared.dist[u as usize].load(Relaxed);
+        let du = dist[u as usize].load(Relaxed);
         // Every relaxation now starts at `base` or later, so a distance can
         // only have left this bucket downwards within it or not at all: a
         // vertex whose distance is in another bucket is a stale entry.
-        if du == INFINITY || bucket::<W>(du, delta) != base {
+        if du == INFINITY || W::bucket(du, delta) != base {
             return;
         }
-        for (v, w) in shared.csr.edges(u as usize) {
+        for (v, w) in csr.edges(u as usize) {
             let candidate = W::extend(du, w);
-            let slot = &shared.dist[v];
+            let slot = &dist[v];
             if candidate < slot.load(Relaxed) && candidate < slot.fetch_min(candidate, Relaxed) {
-                bins.put(v as u32, bucket::<W>(candidate, delta), base);
+                bins.put(v as u32, W::bucket(candidate, delta), base);
             }
         }
     };
-    {
-        let frontier = shared.frontier.read().unwrap_or_else(|e| e.into_inner());
-        loop {
-            let start = shared.cursor.fetch_add(CHUNK, Relaxed);
-            if start >= frontier.len() {
-                break;
+    // SAFETY: no segment is written during a round (see `Segments`).
+    let segments: Vec<&[u32]> = shared
+        .segments
+        .0
+        .iter()
+        .map(|s| unsafe { &*s.get() }.as_slice())
+        .collect();
+    let total: usize = segments.iter().map(|s| s.len()).sum();
+    let (mut segment, mut offset) = (0, 0);
+    loop {
+        let start = shared.cursor[parity].0.fetch_add(CHUNK, Relaxed);
+        if start >= total {
+            break;
+        }
+        // Chunks are taken in increasing order: walk on from the last one.
+        let mut at = start;
+        while at < (start + CHUNK).min(total) {
+            while offset + segments[segment].len() <= at {
+                offset += segments[segment].len();
+                segment += 1;
             }
-            for &u in &frontier[start..(start + CHUNK).min(frontier.len())] {
-                relax(u, &mut mine);
-            }
+            relax(segments[segment][at - offset], bins);
+            at += 1;
         }
     }
-    while mine
+    while bins
         .window
         .front()
         .is_some_and(|bin| !bin.is_empty() && bin.len() < FUSION_LIMIT)
     {
-        let own = std::mem::take(&mut mine.window[0]);
-        for u in own {
-            relax(u, &mut mine);
+        let mut own = std::mem::take(&mut bins.window[0]);
+        for &u in &own {
+            relax(u, bins);
         }
-    }
-}
-
-/// Thread 0 between two rounds: the next bucket (the smallest non-empty one
-/// of any thread, in a window or a far list) and its frontier, or the end.
-fn next_round<W: Weight>(shared: &Shared, stop: Stop) {
-    let delta = shared.delta;
-    let mut base = shared.base.load(Relaxed);
-    let mut all: Vec<std::sync::MutexGuard<'_, Bins>> = shared
-        .bins
-        .iter()
-        .map(|b| b.lock().unwrap_or_else(|e| e.into_inner()))
-        .collect();
-    let next = loop {
-        let in_window = all.iter().filter_map(|b| b.first()).min();
-        let far_min = all.iter().map(|b| b.far_min).min().unwrap_or(u64::MAX);
-        match in_window {
-            Some(k) if base + (k as u64) < far_min => break Some(base + k as u64),
-            _ if far_min == u64::MAX => break None,
-            // A far list reaches the next bucket: every far vertex is binned
-            // again from there by its current distance (the windows below it
-            // are empty); entries whose distance has dropped below it are stale.
-            _ => {
-                for bins in all.iter_mut() {
-                    let steps = ((far_min - base) as usize).min(bins.window.len());
-                    bins.window.drain(..steps);
-                    bins.far_min = u64::MAX;
-                    for v in std::mem::take(&mut bins.far) {
-                        let b = bucket::<W>(shared.dist[v as usize].load(Relaxed), delta);
-                        if b >= far_min {
-                            bins.put(v, b, far_min);
-                        }
-                    }
-                }
-                base = far_min;
-            }
-        }
-    };
-    let stopped = |next: u64| {
-        // Every bucket below `next` is done: a limit below it, or a target
-        // in one of them, ends the solve.
-        let past_limit = stop.limit.is_some_and(|l| bucket::<W>(l, delta) < next);
-        let target_final = stop.target.is_some_and(|t| {
-            let dt = shared.dist[t].load(Relaxed);
-            dt != INFINITY && bucket::<W>(dt, delta) < next
-        });
-        past_limit || target_final
-    };
-    let mut frontier = shared.frontier.write().unwrap_or_else(|e| e.into_inner());
-    frontier.clear();
-    match next {
-        Some(next) if !stopped(next) => {
-            for bins in all.iter_mut() {
-                let steps = ((next - base) as usize).min(bins.window.len());
-                bins.window.drain(..steps);
-                if let Some(bin) = bins.window.front_mut() {
-                    frontier.append(bin);
-                }
-            }
-            shared.base.store(next, Relaxed);
-            shared.cursor.store(0, Relaxed);
-            shared.rounds.fetch_add(1, Relaxed);
-        }
-        _ => shared.done.store(true, Relaxed),
+        own.clear();
+        bins.spare.push(own);
     }
 }
