@@ -35,10 +35,13 @@ impl<'a> NearFar<'a> {
 
     /// Uploads the successor CSR of `graph` and allocates the state (after
     /// checking that both fit); band width `delta`, or
-    /// the automatic one when `None` ([`near_far_delta`]); work limits from
-    /// [`WorkLimits::from_env`].
+    /// the automatic one when `None` ([`near_far_delta`]); work limits for
+    /// the graph's mean degree ([`WorkLimits::for_mean_degree`]) unless
+    /// `SSSP_COMPACT_LIMITS` sets them ([`WorkLimits::from_env_or`]).
     pub fn new(gpu: &'a Gpu, graph: &Graph, delta: Option<u32>) -> Result<Self> {
-        Self::with_limits(gpu, graph, delta, WorkLimits::from_env()?)
+        let mean_degree = graph.num_edges() as f64 / graph.num_vertices().max(1) as f64;
+        let limits = WorkLimits::from_env_or(WorkLimits::for_mean_degree(mean_degree))?;
+        Self::with_limits(gpu, graph, delta, limits)
     }
 
     /// As [`NearFar::new`], with the given work limits.

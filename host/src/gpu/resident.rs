@@ -34,12 +34,40 @@ impl Default for WorkLimits {
     }
 }
 
+/// Edges per thread of a block that near-far's block loop takes on at most
+/// ([`WorkLimits::for_mean_degree`]): the defaults' 8 vertices per thread on
+/// road networks (mean degree about 2.5).
+pub const BLOCK_EDGES_PER_THREAD: f64 = 20.0;
+
 impl WorkLimits {
+    /// Limits in vertices for a loop whose work is a list of vertices with
+    /// `mean_degree` edges each: the block loop while the list holds at most
+    /// [`BLOCK_EDGES_PER_THREAD`] edges per thread of a block, the grid loop
+    /// down to a quarter of that. A block is slow on many edges, not on many
+    /// vertices: measured on the H100 (docs/PERFORMANCE.md), near-far on
+    /// soc-Epinions1 (mean degree 6.7) and the papers' graph (7) ran 1.36×
+    /// and 1.10× faster with a block limit near these, and the road networks
+    /// and the grid (2.1–4) kept their speed.
+    pub fn for_mean_degree(mean_degree: f64) -> Self {
+        let edges = BLOCK_EDGES_PER_THREAD * COMPACT_BLOCK_SIZE as f64;
+        let block_max = (edges / mean_degree.max(1.0)) as u32;
+        WorkLimits {
+            block_max: block_max.max(4),
+            grid_min: (block_max / 4).max(1),
+        }
+    }
+
     /// The limits from `SSSP_COMPACT_LIMITS=block_max,grid_min` if set (for
     /// tuning), else the defaults.
     pub fn from_env() -> Result<Self> {
+        Self::from_env_or(WorkLimits::default())
+    }
+
+    /// The limits from `SSSP_COMPACT_LIMITS=block_max,grid_min` if set (for
+    /// tuning), else `otherwise`.
+    pub fn from_env_or(otherwise: WorkLimits) -> Result<Self> {
         let Ok(text) = std::env::var("SSSP_COMPACT_LIMITS") else {
-            return Ok(WorkLimits::default());
+            return Ok(otherwise);
         };
         let bad = || {
             Error::InvalidArgument(format!(
