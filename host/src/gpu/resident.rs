@@ -45,9 +45,10 @@ impl WorkLimits {
     /// [`BLOCK_EDGES_PER_THREAD`] edges per thread of a block, the grid loop
     /// down to a quarter of that. A block is slow on many edges, not on many
     /// vertices: measured on the H100 (docs/PERFORMANCE.md), near-far on
-    /// soc-Epinions1 (mean degree 6.7) and the papers' graph (7) ran 1.36×
-    /// and 1.10× faster with a block limit near these, and the road networks
-    /// and the grid (2.1–4) kept their speed.
+    /// soc-Epinions1 (mean degree 6.7) took 0.71 ms with these limits
+    /// against 1.02–1.08 ms with the defaults, the papers' graph (7) 1.27
+    /// against 1.33 ms, and the road networks and the grid (2.1–4), where
+    /// these limits are about the defaults, kept their speed.
     pub fn for_mean_degree(mean_degree: f64) -> Self {
         let edges = BLOCK_EDGES_PER_THREAD * COMPACT_BLOCK_SIZE as f64;
         let block_max = (edges / mean_degree.max(1.0)) as u32;
