@@ -234,3 +234,30 @@ fn a_zero_delta_is_refused_and_none_is_auto_delta() {
         auto_delta::<u32>(graph.csr())
     );
 }
+
+#[test]
+fn the_block_loop_limit_follows_the_mean_degree() {
+    use sssp::gpu::resident::BLOCK_EDGES_PER_THREAD;
+    let block = gpu_kernels::launch::COMPACT_BLOCK_SIZE as f64;
+    // Road networks (mean degree about 2.5) keep about the old defaults.
+    let roads = WorkLimits::for_mean_degree(2.5);
+    let defaults = WorkLimits::default();
+    assert!(roads.block_max.abs_diff(defaults.block_max) <= defaults.block_max / 10);
+    let mut last = u32::MAX;
+    for degree in [0.0, 1.0, 2.5, 6.7, 30.0, 1e4] {
+        let limits = WorkLimits::for_mean_degree(degree)
+            .checked()
+            .expect("valid limits");
+        // About BLOCK_EDGES_PER_THREAD edges per thread, fewer vertices as
+        // the degree grows, and a grid range below the block's.
+        let edges = limits.block_max as f64 * degree.max(1.0);
+        assert!(
+            limits.block_max == 4
+                || (edges - BLOCK_EDGES_PER_THREAD * block).abs() <= degree.max(1.0),
+            "degree {degree}: {limits:?}"
+        );
+        assert!(limits.block_max <= last, "degree {degree}: {limits:?}");
+        assert!(limits.grid_min >= 1 && limits.grid_min <= limits.block_max);
+        last = limits.block_max;
+    }
+}
