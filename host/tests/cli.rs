@@ -1363,6 +1363,45 @@ fn an_index_gives_the_same_outputs_as_a_solve_and_refuses_another_graph() {
         (std::fs::read(dist).unwrap(), std::fs::read(tree).unwrap())
     };
     assert_eq!(outputs(true, "indexed"), outputs(false, "solved"));
+    // The --json summaries agree on the graph, the query and every source's
+    // figures; only the algorithm entry's name and times differ.
+    let json = |with_index: bool| -> serde_json::Value {
+        let mut args = vec!["--device", "cpu", "--sources", "1,77", "--verify", "--json"];
+        let index = index.to_str().unwrap();
+        if with_index {
+            args.extend(["--index", index]);
+        }
+        let (code, stdout, stderr) = solve(&rome99(), &args);
+        assert_eq!(code, 0, "{stdout}{stderr}");
+        serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {stdout}"))
+    };
+    let (indexed, solved) = (json(true), json(false));
+    for field in [
+        "graph",
+        "vertices",
+        "edges",
+        "weights",
+        "source",
+        "sources",
+        "numbering_base",
+    ] {
+        assert_eq!(indexed[field], solved[field], "{field}");
+    }
+    let sources = |j: &serde_json::Value| j["algorithms"][0]["sources"].as_array().unwrap().clone();
+    assert_eq!(indexed["algorithms"][0]["name"], "phast-cpu");
+    for (a, b) in sources(&indexed).iter().zip(&sources(&solved)) {
+        for field in [
+            "source",
+            "reached",
+            "max_distance",
+            "checksum",
+            "verified",
+            "mismatches",
+        ] {
+            assert_eq!(a[field], b[field], "{field}");
+        }
+    }
+    assert_eq!(sources(&indexed).len(), 2);
 
     let other = dir.path("other.gr");
     std::fs::write(&other, "p sp 3 2\na 1 2 5\na 2 3 1\n").unwrap();

@@ -25,6 +25,24 @@ impl Human {
 /// The `--json` summary.
 #[derive(Serialize)]
 pub struct JsonSummary {
+    /// The graph and the query (the first fields).
+    #[serde(flatten)]
+    pub input: JsonInput,
+    pub device: Option<String>,
+    pub algorithms: Vec<JsonAlgorithm>,
+    pub output: Option<String>,
+    /// The `--parents` file.
+    pub parents: Option<String>,
+    /// The format of `output` and `parents`, when either is written.
+    pub output_format: Option<&'static str>,
+    /// The `--path-to` (or `--target`) path.
+    pub path: Option<JsonPath>,
+}
+
+/// What the `--json` summary says of the graph and the query, the same with
+/// and without `--index`.
+#[derive(Serialize, Clone)]
+pub struct JsonInput {
     pub graph: String,
     pub format: &'static str,
     pub gzip: bool,
@@ -46,15 +64,6 @@ pub struct JsonSummary {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub target: Option<u64>,
     pub load_ms: f64,
-    pub device: Option<String>,
-    pub algorithms: Vec<JsonAlgorithm>,
-    pub output: Option<String>,
-    /// The `--parents` file.
-    pub parents: Option<String>,
-    /// The format of `output` and `parents`, when either is written.
-    pub output_format: Option<&'static str>,
-    /// The `--path-to` (or `--target`) path.
-    pub path: Option<JsonPath>,
 }
 
 /// The `--path-to` entry of the `--json` summary, ids in the input's numbering.

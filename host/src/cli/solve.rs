@@ -14,8 +14,8 @@ use sssp::solver::{Prepared, SourceSolution, Stop, Timer, Timing};
 use sssp::{Error, Graph, Result, Solver, oracle, parents};
 
 use super::report::{
-    Human, JsonAlgorithm, JsonDistance, JsonPath, JsonSource, JsonSummary, JsonTimes, TableRow,
-    print_table,
+    Human, JsonAlgorithm, JsonDistance, JsonInput, JsonPath, JsonSource, JsonSummary, JsonTimes,
+    TableRow, print_table,
 };
 use super::{FormatArg, WeightsArg};
 
@@ -333,6 +333,20 @@ fn solve(args: &SolveArgs, base: &mut u32) -> Result<Option<Error>> {
     out.line(format_args!(
         "load         {load_ms:.1} ms (read, parse and validate)"
     ));
+    let json_input = JsonInput {
+        graph: path.display().to_string(),
+        format: loaded.format().name(),
+        gzip: loaded.gzip(),
+        vertices: graph.num_vertices(),
+        edges: graph.num_edges(),
+        weights: kind.name(),
+        numbering_base: numbering.base,
+        source: source_ids[0],
+        sources: many_sources.then(|| source_ids.clone()),
+        limit: stop.limit.map(|d| JsonDistance::new(kind, d)),
+        target: args.target,
+        load_ms,
+    };
     if let Some(index) = &args.index {
         let target_ids = match (&args.targets, &args.targets_file) {
             (Some(list), _) => Some(list.clone()),
@@ -356,7 +370,7 @@ fn solve(args: &SolveArgs, base: &mut u32) -> Result<Option<Error>> {
             many_sources,
             numbering,
         };
-        return solve_indexed(args, &graph, index, &query, &out);
+        return solve_indexed(args, &graph, index, (&query, json_input), &out);
     }
 
     let solver = open_solver(args, &algorithms)?;
@@ -520,32 +534,33 @@ fn solve(args: &SolveArgs, base: &mut u32) -> Result<Option<Error>> {
         print_table(&out, &table);
     }
     if args.json {
-        let summary = JsonSummary {
-            graph: path.display().to_string(),
-            format: loaded.format().name(),
-            gzip: loaded.gzip(),
-            vertices: graph.num_vertices(),
-            edges: graph.num_edges(),
-            weights: kind.name(),
-            numbering_base: numbering.base,
-            source: source_ids[0],
-            sources: many_sources.then(|| source_ids.clone()),
-            limit: stop.limit.map(|d| JsonDistance::new(kind, d)),
-            target: args.target,
-            load_ms,
-            device: device_name,
-            algorithms: json_rows,
-            output: args.output.as_ref().map(|p| p.display().to_string()),
-            parents: args.parents.as_ref().map(|p| p.display().to_string()),
-            output_format: (args.output.is_some() || args.parents.is_some())
-                .then_some(args.output_format.name()),
-            path: json_path,
-        };
-        let text = serde_json::to_string_pretty(&summary)
-            .map_err(|e| Error::InvalidArgument(format!("cannot write the JSON summary: {e}")))?;
-        println!("{text}");
+        print_json(args, json_input, device_name, json_rows, json_path)?;
     }
     Ok(first_failure)
+}
+
+/// Prints the `--json` summary.
+fn print_json(
+    args: &SolveArgs,
+    input: JsonInput,
+    device: Option<String>,
+    algorithms: Vec<JsonAlgorithm>,
+    path: Option<JsonPath>,
+) -> Result<()> {
+    let summary = JsonSummary {
+        input,
+        device,
+        algorithms,
+        output: args.output.as_ref().map(|p| p.display().to_string()),
+        parents: args.parents.as_ref().map(|p| p.display().to_string()),
+        output_format: (args.output.is_some() || args.parents.is_some())
+            .then_some(args.output_format.name()),
+        path,
+    };
+    let text = serde_json::to_string_pretty(&summary)
+        .map_err(|e| Error::InvalidArgument(format!("cannot write the JSON summary: {e}")))?;
+    println!("{text}");
+    Ok(())
 }
 
 /// What [`solve_indexed`] answers, as [`solve`] parsed it.
@@ -566,13 +581,12 @@ fn solve_indexed(
     args: &SolveArgs,
     graph: &Graph,
     index: &std::path::Path,
-    query: &IndexedQuery,
+    (query, json_input): (&IndexedQuery, JsonInput),
     out: &Human,
 ) -> Result<Option<Error>> {
     for (given, flag) in [
         (!args.algo.is_empty(), "--algo"),
         (args.delta.is_some(), "--delta"),
-        (args.json, "--json"),
         (args.layout == Layout::Matrix, "--layout matrix"),
     ] {
         if given {
@@ -660,6 +674,7 @@ fn solve_indexed(
         args.parents.is_some() || (query.path_target.is_some() && kind == WeightKind::U32);
     let mut solved = Vec::with_capacity(rows.len());
     let mut first_failure = None;
+    let (mut json_sources, mut json_path) = (Vec::new(), None);
     for (mut row, &source_id) in rows.into_iter().zip(query.source_ids) {
         let index_check = (args.verify && kind == WeightKind::F32).then(|| {
             oracle::check_f32_index(graph, row.source, None, &row.dist, hierarchy.num_levels())
@@ -688,6 +703,7 @@ fn solve_indexed(
             (Some(tree), Some(target)) => {
                 let path = tree_path(tree, &row.dist, kind, row.source, target, query.numbering)?;
                 print_path(out, kind, row.dist[target], &path, source_id);
+                json_path = Some(path);
             }
             (None, Some(target)) => {
                 let found = sssp::ch::query::point_to_point(&hierarchy, row.source, target)?;
@@ -709,23 +725,37 @@ fn solve_indexed(
                         .collect(),
                 };
                 print_path(out, kind, dist, &path, source_id);
+                json_path = Some(path);
             }
             _ => {}
         }
         let row = SolvedRow { row, tree };
-        let mut failure = match index_check {
+        let mut check = match index_check {
             Some(result) => {
                 let verdict = index_verdict(row.row.dist.len());
-                report_check(result, &verdict, query.numbering, out)?
+                RowCheck::of(report_check(result, &verdict, query.numbering, out)?)
             }
-            None => check_row(args, graph, &mut verifier, &row, out)?.failure,
+            None => check_row(args, graph, &mut verifier, &row, out)?,
         };
         if let Some(result) = path_check {
             let verdict = "the path's arcs are the graph's, its length within the index's f32 \
                            rounding bound of the distance and the f64 oracle's";
-            failure = failure.or(report_check(result, verdict, query.numbering, out)?);
+            let failure = report_check(result, verdict, query.numbering, out)?;
+            check.tree_verified = Some(failure.is_none());
+            check.failure = check.failure.or(failure);
         }
-        if let Some(failure) = failure {
+        json_sources.push(JsonSource {
+            source: source_id,
+            iterations: None,
+            solve_ms: JsonTimes::of(&row.row.times_ms),
+            reached: summary.reached,
+            max_distance: JsonDistance::new(kind, summary.max_distance),
+            checksum: format!("{:016x}", summary.checksum),
+            verified: check.verified,
+            mismatches: check.mismatches,
+            tree_verified: check.tree_verified,
+        });
+        if let Some(failure) = check.failure {
             first_failure.get_or_insert(failure);
         }
         solved.push(row);
@@ -738,6 +768,32 @@ fn solve_indexed(
         query.many_sources,
         out,
     )?;
+    if args.json {
+        let first = json_sources.remove(0);
+        let algorithm = JsonAlgorithm {
+            name: if on_gpu { "phast" } else { "phast-cpu" },
+            requested: "index",
+            paper: "PHAST (Delling et al.) on a contraction hierarchy",
+            device: if on_gpu { "gpu" } else { "cpu" },
+            iterations: None,
+            prepare_ms: trees.prepare_ms(),
+            solve_ms: first.solve_ms,
+            timer: "host",
+            reached: first.reached,
+            max_distance: first.max_distance,
+            checksum: first.checksum.clone(),
+            verified: first.verified,
+            mismatches: first.mismatches,
+            tree_verified: first.tree_verified,
+            sources: query.many_sources.then(|| {
+                let mut all = vec![first];
+                all.append(&mut json_sources);
+                all
+            }),
+        };
+        let device = solver.gpu().map(|gpu| gpu.name()).transpose()?;
+        print_json(args, json_input, device, vec![algorithm], json_path)?;
+    }
     Ok(first_failure)
 }
 
@@ -757,6 +813,7 @@ fn solve_table(
         (args.target.is_some(), "--target"),
         (args.limit.is_some(), "--limit"),
         (args.certify, "--certify"),
+        (args.json, "--json"),
     ] {
         if given {
             return Err(Error::InvalidArgument(format!(
@@ -1076,6 +1133,28 @@ struct RowCheck {
     mismatches: Option<usize>,
     tree_verified: Option<bool>,
     failure: Option<Error>,
+}
+
+impl RowCheck {
+    /// The check of a row whose one verification (with `--verify`) gave
+    /// `failure`.
+    fn of(failure: Option<Error>) -> RowCheck {
+        let mismatches = match &failure {
+            Some(Error::Mismatch { count, .. }) => *count,
+            _ => 0,
+        };
+        RowCheck {
+            verdict: if failure.is_none() {
+                "verified".into()
+            } else {
+                format!("{mismatches} wrong")
+            },
+            verified: Some(failure.is_none()),
+            mismatches: Some(mismatches),
+            tree_verified: None,
+            failure,
+        }
+    }
 }
 
 /// Whether a verdict is a pass (or no check).
