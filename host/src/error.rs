@@ -188,7 +188,13 @@ impl Error {
     /// `base` (1 for DIMACS and Matrix Market files): the library speaks of
     /// 0-based graph vertices, a person of the file's ids.
     pub fn renumbered(self, base: u32) -> Error {
-        let shift = |v: usize| v + base as usize;
+        self.with_vertex(|v| v + base as usize)
+    }
+
+    /// The same error with the vertex it names mapped by `map` (into another
+    /// numbering, or from an index into a list of vertices).
+    pub fn with_vertex(self, map: impl Fn(usize) -> usize) -> Error {
+        let shift = map;
         match self {
             Error::DistanceOverflow {
                 vertex,

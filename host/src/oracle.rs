@@ -192,24 +192,9 @@ pub fn check_f32_index(
         None => exact,
     };
     let tolerance = index_tolerance(graph, levels);
-    check_f32_within(dist, &exact, |_| Some(tolerance)).map_err(|e| match (e, vertices) {
-        (
-            Error::Mismatch {
-                vertex,
-                expected,
-                found,
-                count,
-                num_vertices,
-            },
-            Some(vertices),
-        ) => Error::Mismatch {
-            vertex: vertices[vertex],
-            expected,
-            found,
-            count,
-            num_vertices,
-        },
-        (e, _) => e,
+    check_f32_within(dist, &exact, |_| Some(tolerance)).map_err(|e| match vertices {
+        Some(vertices) => e.with_vertex(|i| vertices[i]),
+        None => e,
     })
 }
 

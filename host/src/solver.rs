@@ -226,6 +226,12 @@ impl SourceSolution {
         }
     }
 
+    /// The type of the graph's weights, which says how to read the distance
+    /// words.
+    pub fn weight_kind(&self) -> WeightKind {
+        self.weights
+    }
+
     /// The distance of `v` as a number; `None` when unreached.
     pub fn distance(&self, v: usize) -> Option<f64> {
         match self.dist[v] {

@@ -136,6 +136,14 @@ pub enum F32Weights {
 }
 
 impl F32Weights {
+    /// Every style whose sums along paths stay finite (all but `Huge`).
+    pub const FINITE_SUMS: [F32Weights; 4] = [
+        F32Weights::Fractional,
+        F32Weights::Mixed,
+        F32Weights::Tiny,
+        F32Weights::Quarters,
+    ];
+
     /// Every style.
     pub const ALL: [F32Weights; 5] = [
         F32Weights::Fractional,

@@ -191,12 +191,7 @@ fn check_f32_hierarchy(graph: &Graph, h: &Hierarchy, sources: &[usize], context:
 #[test]
 fn f32_trees_queries_and_tables_are_within_the_index_bound() {
     let mut rng = TestRng::new("ch_f32");
-    let styles = [
-        F32Weights::Fractional,
-        F32Weights::Mixed,
-        F32Weights::Tiny,
-        F32Weights::Quarters,
-    ];
+    let styles = F32Weights::FINITE_SUMS;
     for case in 0..150 {
         let n = rng.range(1, 60) as usize;
         let m = rng.below((n * 4) as u64 + 1) as usize;

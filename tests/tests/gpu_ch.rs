@@ -88,12 +88,7 @@ fn phast_trees_match_the_oracle_on_random_graphs_in_every_batch_shape() {
 fn f32_phast_trees_and_tables_are_the_cpu_sweeps_and_within_the_bound() {
     let solver = Solver::new(sssp::Device::Gpu(0)).expect("a GPU");
     let mut rng = TestRng::new("gpu_ch::phast_f32");
-    let styles = [
-        F32Weights::Fractional,
-        F32Weights::Mixed,
-        F32Weights::Tiny,
-        F32Weights::Quarters,
-    ];
+    let styles = F32Weights::FINITE_SUMS;
     for case in 0..40 {
         let n = rng.range(1, 1500) as usize;
         let m = rng.below(3 * n as u64 + 1) as usize;

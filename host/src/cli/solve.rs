@@ -472,20 +472,10 @@ fn solve(args: &SolveArgs, base: &mut u32) -> Result<Option<Error>> {
                 json_path = Some(path);
             }
             let check = check_row(args, &graph, &mut verifier, &row, &out)?;
+            json_sources.push(json_source(source_id, &row.row, &summary, &check));
             if let Some(failure) = check.failure {
                 first_failure.get_or_insert(failure);
             }
-            json_sources.push(JsonSource {
-                source: source_id,
-                iterations: row.row.iterations,
-                solve_ms: JsonTimes::of(&row.row.times_ms),
-                reached: summary.reached,
-                max_distance: JsonDistance::new(kind, summary.max_distance),
-                checksum: format!("{:016x}", summary.checksum),
-                verified: check.verified,
-                mismatches: check.mismatches,
-                tree_verified: check.tree_verified,
-            });
             verdicts.push(check.verdict);
             rows.push(row);
         }
@@ -537,6 +527,27 @@ fn solve(args: &SolveArgs, base: &mut u32) -> Result<Option<Error>> {
         print_json(args, json_input, device_name, json_rows, json_path)?;
     }
     Ok(first_failure)
+}
+
+/// One source's entry of the `--json` summary (`source_id` in the input's
+/// numbering).
+fn json_source(
+    source_id: u64,
+    row: &SourceSolution,
+    summary: &distances::Summary,
+    check: &RowCheck,
+) -> JsonSource {
+    JsonSource {
+        source: source_id,
+        iterations: row.iterations,
+        solve_ms: JsonTimes::of(&row.times_ms),
+        reached: summary.reached,
+        max_distance: JsonDistance::new(row.weight_kind(), summary.max_distance),
+        checksum: format!("{:016x}", summary.checksum),
+        verified: check.verified,
+        mismatches: check.mismatches,
+        tree_verified: check.tree_verified,
+    }
 }
 
 /// Prints the `--json` summary.
@@ -744,17 +755,7 @@ fn solve_indexed(
             check.tree_verified = Some(failure.is_none());
             check.failure = check.failure.or(failure);
         }
-        json_sources.push(JsonSource {
-            source: source_id,
-            iterations: None,
-            solve_ms: JsonTimes::of(&row.row.times_ms),
-            reached: summary.reached,
-            max_distance: JsonDistance::new(kind, summary.max_distance),
-            checksum: format!("{:016x}", summary.checksum),
-            verified: check.verified,
-            mismatches: check.mismatches,
-            tree_verified: check.tree_verified,
-        });
+        json_sources.push(json_source(source_id, &row.row, &summary, &check));
         if let Some(failure) = check.failure {
             first_failure.get_or_insert(failure);
         }
