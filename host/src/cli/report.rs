@@ -103,6 +103,45 @@ pub struct JsonAlgorithm {
     pub sources: Option<Vec<JsonSource>>,
 }
 
+/// What a `--json` algorithm entry says besides its sources' figures.
+pub struct JsonAbout {
+    pub name: &'static str,
+    pub requested: &'static str,
+    pub paper: &'static str,
+    pub device: &'static str,
+    pub prepare_ms: Option<f64>,
+    pub timer: &'static str,
+}
+
+impl JsonAlgorithm {
+    /// The entry of an algorithm that solved `sources` (at least one, in
+    /// order): the first source's figures at the top, and with `many`
+    /// (`--sources`) every source's in `sources`.
+    pub fn new(about: JsonAbout, mut sources: Vec<JsonSource>, many: bool) -> JsonAlgorithm {
+        let first = sources.remove(0);
+        JsonAlgorithm {
+            name: about.name,
+            requested: about.requested,
+            paper: about.paper,
+            device: about.device,
+            iterations: first.iterations,
+            prepare_ms: about.prepare_ms,
+            solve_ms: first.solve_ms,
+            timer: about.timer,
+            reached: first.reached,
+            max_distance: first.max_distance,
+            checksum: first.checksum.clone(),
+            verified: first.verified,
+            mismatches: first.mismatches,
+            tree_verified: first.tree_verified,
+            sources: many.then(|| {
+                sources.insert(0, first);
+                sources
+            }),
+        }
+    }
+}
+
 /// One source's figures in a multi-source `--json` summary.
 #[derive(Serialize)]
 pub struct JsonSource {

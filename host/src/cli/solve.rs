@@ -14,8 +14,8 @@ use sssp::solver::{Prepared, SourceSolution, Stop, Timer, Timing};
 use sssp::{Error, Graph, Result, Solver, oracle, parents};
 
 use super::report::{
-    Human, JsonAlgorithm, JsonDistance, JsonInput, JsonPath, JsonSource, JsonSummary, JsonTimes,
-    TableRow, print_table,
+    Human, JsonAbout, JsonAlgorithm, JsonDistance, JsonInput, JsonPath, JsonSource, JsonSummary,
+    JsonTimes, TableRow, print_table,
 };
 use super::{FormatArg, WeightsArg};
 
@@ -488,37 +488,24 @@ fn solve(args: &SolveArgs, base: &mut u32) -> Result<Option<Error>> {
             ));
         }
         write_outputs(args, &rows, kind, numbering, many_sources, &out)?;
-        let first = json_sources.remove(0);
         table.push(TableRow {
             algorithm: algo.name(),
-            iterations: first.iterations,
-            times: first.solve_ms,
+            iterations: json_sources[0].iterations,
+            times: json_sources[0].solve_ms,
             verdict: verdicts[0].clone(),
         });
-        json_rows.push(JsonAlgorithm {
+        let about = JsonAbout {
             name: algo.name(),
             requested: requested.name(),
             paper: spec.paper,
             device: if on_gpu { "gpu" } else { "cpu" },
-            iterations: first.iterations,
             prepare_ms: prepared.prepare_ms(),
-            solve_ms: first.solve_ms,
             timer: match rows[0].row.timer {
                 Timer::CudaEvents => "cuda-events",
                 Timer::Host => "host",
             },
-            reached: first.reached,
-            max_distance: first.max_distance,
-            checksum: first.checksum.clone(),
-            verified: first.verified,
-            mismatches: first.mismatches,
-            tree_verified: first.tree_verified,
-            sources: many_sources.then(|| {
-                let mut all = vec![first];
-                all.append(&mut json_sources);
-                all
-            }),
-        });
+        };
+        json_rows.push(JsonAlgorithm::new(about, json_sources, many_sources));
     }
     if table.len() > 1 {
         print_table(&out, &table);
@@ -770,28 +757,15 @@ fn solve_indexed(
         out,
     )?;
     if args.json {
-        let first = json_sources.remove(0);
-        let algorithm = JsonAlgorithm {
+        let about = JsonAbout {
             name: if on_gpu { "phast" } else { "phast-cpu" },
             requested: "index",
             paper: "PHAST (Delling et al.) on a contraction hierarchy",
             device: if on_gpu { "gpu" } else { "cpu" },
-            iterations: None,
             prepare_ms: trees.prepare_ms(),
-            solve_ms: first.solve_ms,
             timer: "host",
-            reached: first.reached,
-            max_distance: first.max_distance,
-            checksum: first.checksum.clone(),
-            verified: first.verified,
-            mismatches: first.mismatches,
-            tree_verified: first.tree_verified,
-            sources: query.many_sources.then(|| {
-                let mut all = vec![first];
-                all.append(&mut json_sources);
-                all
-            }),
         };
+        let algorithm = JsonAlgorithm::new(about, json_sources, query.many_sources);
         let device = solver.gpu().map(|gpu| gpu.name()).transpose()?;
         print_json(args, json_input, device, vec![algorithm], json_path)?;
     }
