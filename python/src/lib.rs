@@ -182,11 +182,7 @@ impl Solver {
         algorithm: &str,
     ) -> PyResult<Bound<'py, PyDict>> {
         let algorithm: Algorithm = algorithm.parse().map_err(PyValueError::new_err)?;
-        let kind = if float_weights {
-            WeightKind::F32
-        } else {
-            WeightKind::U32
-        };
+        let kind = weight_kind(float_weights);
         let stop = Stop {
             limit: limit_word(limit, kind),
             target: None,
@@ -333,6 +329,16 @@ fn load<'py>(py: Python<'py>, path: std::path::PathBuf) -> PyResult<LoadedArrays
     ))
 }
 
+/// The weight type of words that are `f32` bit patterns with
+/// `float_weights`, else `u32`s.
+fn weight_kind(float_weights: bool) -> WeightKind {
+    if float_weights {
+        WeightKind::F32
+    } else {
+        WeightKind::U32
+    }
+}
+
 /// The CSR `[indptr, indices, words]` as a graph (copied), its weight words
 /// `f32` bit patterns with `float_weights`, read in both directions with
 /// `undirected`.
@@ -341,11 +347,7 @@ fn index_graph(
     float_weights: bool,
     undirected: bool,
 ) -> PyResult<Graph<'static>> {
-    let kind = if float_weights {
-        WeightKind::F32
-    } else {
-        WeightKind::U32
-    };
+    let kind = weight_kind(float_weights);
     let graph = Graph::new(
         indptr.as_slice()?.to_vec(),
         indices.as_slice()?.to_vec(),
@@ -446,7 +448,7 @@ impl Index {
         let (dist, device) = py
             .detach(|| -> sssp::Result<_> {
                 let mut trees = sssp::ch::TreeSolver::new(&solver.inner, &self.hierarchy, None)?;
-                let (rows, _) = trees.solve(&sources, Stop::default(), Timing::default())?;
+                let (rows, _) = trees.solve(&sources, Timing::default())?;
                 let dist: Vec<f64> = rows.iter().flat_map(|row| row.distances_f64()).collect();
                 Ok((dist, trees.device()))
             })

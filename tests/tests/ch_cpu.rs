@@ -270,25 +270,23 @@ fn the_f32_index_check_fails_on_a_wrong_distance() {
     }
 }
 
-#[test]
-fn f32_shortcuts_that_overflow_are_an_overflow_error() {
-    let big = (f32::MAX * 0.75).to_bits();
-    let graph = Graph::from_edges(3, &[(0, 1, big), (1, 2, big), (2, 1, 0)])
-        .and_then(|g| g.with_weight_kind(WeightKind::F32))
-        .unwrap();
-    match ch::build(&graph, &BuildOptions::default()) {
+/// Builds the index of `graph`, whose path 0 → 1 → 2 overflows a distance
+/// of `kind`: the build refuses the shortcut, or the tree reports vertex 2's
+/// overflow.
+fn check_overflow_is_an_error(graph: &Graph, kind: WeightKind) {
+    match ch::build(graph, &BuildOptions::default()) {
         Err(Error::DistanceOverflow { .. }) => {}
         Ok(h) => {
             let dist = ch::phast::tree(&h, 0);
             assert!(
                 matches!(
-                    check_overflow(WeightKind::F32, &dist),
+                    check_overflow(kind, &dist),
                     Err(Error::DistanceOverflow { vertex: 2, .. })
                 ),
-                "distance of vertex 2 overflows: {dist:?}"
+                "{kind:?}: distance of vertex 2 overflows: {dist:?}"
             );
         }
-        Err(e) => panic!("unexpected error {e}"),
+        Err(e) => panic!("{kind:?}: unexpected error {e}"),
     }
 }
 
@@ -296,20 +294,12 @@ fn f32_shortcuts_that_overflow_are_an_overflow_error() {
 fn an_overflowing_shortcut_or_tree_is_an_overflow_error() {
     let big = u32::MAX / 2;
     let graph = Graph::from_edges(3, &[(0, 1, big), (1, 2, big), (2, 1, 1)]).unwrap();
-    match ch::build(&graph, &BuildOptions::default()) {
-        Err(Error::DistanceOverflow { .. }) => {}
-        Ok(h) => {
-            let dist = ch::phast::tree(&h, 0);
-            assert!(
-                matches!(
-                    check_overflow(WeightKind::U32, &dist),
-                    Err(Error::DistanceOverflow { vertex: 2, .. })
-                ),
-                "distance of vertex 2 overflows: {dist:?}"
-            );
-        }
-        Err(e) => panic!("unexpected error {e}"),
-    }
+    check_overflow_is_an_error(&graph, WeightKind::U32);
+    let big = (f32::MAX * 0.75).to_bits();
+    let graph = Graph::from_edges(3, &[(0, 1, big), (1, 2, big), (2, 1, 0)])
+        .and_then(|g| g.with_weight_kind(WeightKind::F32))
+        .unwrap();
+    check_overflow_is_an_error(&graph, WeightKind::F32);
 }
 
 #[test]

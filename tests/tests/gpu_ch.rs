@@ -8,7 +8,7 @@
 use sssp::ch::{self, BuildOptions, TreeSolver};
 use sssp::generate::{GridSpec, grid_graph};
 use sssp::graph::WeightKind;
-use sssp::solver::{Stop, Timing};
+use sssp::solver::Timing;
 use sssp::{Graph, Solver, formats, oracle};
 use sssp_tests::{F32Weights, TestRng, find_graph, random_f32_graph, random_graph};
 
@@ -33,7 +33,7 @@ fn check_trees(solver: &Solver, graph: &Graph, sources: &[usize], lanes: u32, co
     );
     let timing = Timing { warmup: 1, runs: 2 };
     let (rows, times) = trees
-        .solve(sources, Stop::default(), timing)
+        .solve(sources, timing)
         .unwrap_or_else(|e| panic!("{context}: {e}"));
     assert_eq!(times.trees, 2 * sources.len());
     assert_eq!(rows.len(), sources.len());

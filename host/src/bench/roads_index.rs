@@ -186,7 +186,7 @@ fn measure(
         num_vertices: n,
     };
     let mut trees = TreeSolver::new(solver, &h, None)?;
-    let (rows, _) = trees.solve(sample, Stop::default(), Timing::default())?;
+    let (rows, _) = trees.solve(sample, Timing::default())?;
     if rows.iter().zip(&expected).any(|(row, e)| &row.dist != e) {
         return Err(mismatch(format!("other trees from the index on {name}")));
     }

@@ -18,8 +18,8 @@ use crate::graph::{WeightKind, with_weight_type};
 use crate::{Error, Result};
 
 /// The vertices an upward search reached, with their distances and the arc
-/// that reached each (`(lower vertex, arc index)`, `(u32::MAX, u32::MAX)` for
-/// the start).
+/// that reached each (`(index in vertices of the lower vertex, arc index)`,
+/// `(u32::MAX, u32::MAX)` for the start).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SearchSpace {
     /// Reached positions, in the order they were settled.
@@ -58,13 +58,14 @@ fn search<W: Weight>(arcs: &Arcs, start: u32) -> SearchSpace {
         via[start as usize] = (u32::MAX, u32::MAX);
         let mut space = SearchSpace::default();
         while let Some((d, v)) = frontier.pop() {
+            let settled = space.vertices.len() as u32;
             space.vertices.push(v);
             space.dist.push(d);
             space.via.push(via[v as usize]);
             for e in arcs.range(v as usize) {
                 let u = arcs.ends[e];
                 if frontier.relax(u, W::extend(d, arcs.weights[e])) {
-                    via[u as usize] = (v, e as u32);
+                    via[u as usize] = (settled, e as u32);
                 }
             }
         }
@@ -76,17 +77,13 @@ impl SearchSpace {
     /// The arcs from the start to the reached vertex at index `i` of
     /// [`SearchSpace::vertices`], as `(lower vertex, arc index)`, start first.
     fn arcs_to(&self, i: usize) -> Vec<(u32, u32)> {
-        let index_of: std::collections::HashMap<u32, usize> = self
-            .vertices
-            .iter()
-            .enumerate()
-            .map(|(i, &v)| (v, i))
-            .collect();
         let mut arcs = Vec::new();
         let mut at = i;
-        while self.via[at].0 != u32::MAX {
-            arcs.push(self.via[at]);
-            at = index_of[&self.via[at].0];
+        while let (lower, e) = self.via[at]
+            && lower != u32::MAX
+        {
+            arcs.push((self.vertices[lower as usize], e));
+            at = lower as usize;
         }
         arcs.reverse();
         arcs

@@ -7,7 +7,7 @@ use std::time::Instant;
 use super::index::Hierarchy;
 use crate::algorithms::Device;
 use crate::gpu::phast::{DEFAULT_LANES, GpuPhast};
-use crate::solver::{SourceSolution, Stop, Timer, Timing};
+use crate::solver::{SourceSolution, Timer, Timing};
 use crate::{Result, Solver};
 
 /// Trees from one hierarchy on the solver's device.
@@ -111,14 +111,13 @@ impl<'a> TreeSolver<'a> {
         }
     }
 
-    /// The trees of `sources` (graph vertices, checked by the caller), each
-    /// run `timing.warmup` untimed and `timing.runs` timed times, within
-    /// `stop` (applied to the finished trees). A row's times are its batch's
-    /// times divided by the batch's sources.
+    /// The whole trees of `sources` (graph vertices, checked by the
+    /// caller), each run `timing.warmup` untimed and `timing.runs` timed
+    /// times (a [`crate::solver::Stop`] applies to them afterwards). A row's
+    /// times are its batch's times divided by the batch's sources.
     pub fn solve(
         &mut self,
         sources: &[usize],
-        stop: Stop,
         timing: Timing,
     ) -> Result<(Vec<SourceSolution>, TreeTimes)> {
         let h = self.hierarchy;
@@ -150,9 +149,8 @@ impl<'a> TreeSolver<'a> {
                 }
                 dist = trees;
             }
-            for (&source, mut d) in chunk.iter().zip(dist) {
+            for (&source, d) in chunk.iter().zip(dist) {
                 crate::distances::check_overflow(h.weight_kind, &d)?;
-                stop.apply(&mut d);
                 rows.push(SourceSolution::new(
                     source,
                     d,

@@ -652,7 +652,7 @@ fn solve_indexed(
     };
     // Whole trees: with f32 weights `--verify` checks them before the stop
     // cuts them.
-    let (rows, times) = trees.solve(query.sources, Stop::default(), timing)?;
+    let (rows, times) = trees.solve(query.sources, timing)?;
     let per_tree = times.total_ms / times.trees.max(1) as f64;
     out.line(format_args!(
         "trees        {} in {:.3} ms: {per_tree:.4} ms per tree (host timer, copies included; \
