@@ -276,10 +276,9 @@ pub mod grid {
     use core::arch::nvptx;
     use core::hint::spin_loop;
     use core::sync::atomic::Ordering::{Acquire, Relaxed, Release};
-    use core::sync::atomic::{AtomicU32, fence};
+    use core::sync::atomic::fence;
 
     use super::thread::{sync_threads, thread_idx_x};
-    use crate::launch::GRID_BARRIER_WORDS;
 
     /// Blocks in the grid (`gridDim.x`).
     #[inline(always)]
@@ -288,17 +287,7 @@ pub mod grid {
         unsafe { nvptx::_grid_dim_x() as u32 }
     }
 
-    /// The state of a grid barrier, in global memory shared by all blocks:
-    /// [`GRID_BARRIER_WORDS`] `u32`s, all zero at launch.
-    #[repr(C)]
-    pub struct GridBarrier {
-        /// Blocks that have arrived at the current barrier.
-        arrived: AtomicU32,
-        /// Barriers completed so far (wrapping); waiting blocks watch it change.
-        generation: AtomicU32,
-    }
-
-    const _: () = assert!(size_of::<GridBarrier>() == GRID_BARRIER_WORDS * 4);
+    pub use crate::launch::GridBarrier;
 
     /// Waits until every thread of every block of the (one-dimensional) grid has
     /// called it, and makes every write that any thread made before its call

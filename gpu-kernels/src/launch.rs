@@ -2,6 +2,8 @@
 //! and shared-memory sizes. Defined once here; the host uses these constants and a
 //! test checks that every name is an `.entry` of the built PTX.
 
+use core::sync::atomic::AtomicU32;
+
 use crate::distance::WeightKind;
 
 /// Threads per block of every kernel (the papers use 256). The `minimum` kernels
@@ -29,6 +31,18 @@ pub const BELLMAN_FORD_BLOCK_SHARED_BYTES: u32 = BELLMAN_FORD_FLAG_WORDS as u32 
 /// `u32`s of the state of a grid-wide barrier (arrival count and generation),
 /// zeroed by the host before a cooperative launch.
 pub const GRID_BARRIER_WORDS: usize = 2;
+
+/// The state of a grid barrier (`device::grid::grid_sync`), in global memory
+/// shared by all blocks: [`GRID_BARRIER_WORDS`] `u32`s, all zero at launch.
+#[repr(C)]
+pub struct GridBarrier {
+    /// Blocks that have arrived at the current barrier.
+    pub(crate) arrived: AtomicU32,
+    /// Barriers completed so far (wrapping); waiting blocks watch it change.
+    pub(crate) generation: AtomicU32,
+}
+
+const _: () = assert!(size_of::<GridBarrier>() == GRID_BARRIER_WORDS * 4);
 
 /// Threads per block of the compacted DA2CF loops (`compact_block_loop`,
 /// `compact_grid_loop`): a multiple of 32, at most 1024. At about 40 registers

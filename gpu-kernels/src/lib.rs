@@ -11,8 +11,11 @@
 //!   into slices and call that logic.
 //!
 //! Names, block sizes and shared-memory sizes that the host needs to launch a
-//! kernel live in [`launch`], defined once for both sides.
+//! kernel live in [`launch`], and every kernel's parameters in [`args`], each
+//! defined once for both sides.
 #![no_std]
+// `$$` in the entry macros that `args::kernel_args!` defines.
+#![feature(macro_metavar_expr)]
 // `core_intrinsics` gives the dynamic shared memory intrinsic (see device.rs).
 #![cfg_attr(target_arch = "nvptx64", allow(internal_features))]
 #![cfg_attr(
@@ -28,6 +31,7 @@
     )
 )]
 
+pub mod args;
 pub mod bellman_ford;
 pub mod compact;
 pub mod crauser;

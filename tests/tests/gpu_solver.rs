@@ -101,9 +101,11 @@ fn a_thousand_solves_leak_no_device_memory() {
         }
         let (free_after, _) = gpu.memory_info().expect("memory info");
         // The graph and state are ~1 MB: a leak of one solve's buffers per
-        // call would be ~1 GB after 1000 calls.
+        // call would be ~1 GB after 1000 calls. The stream-ordered
+        // allocator's pool keeps what it reserved in chunks of megabytes
+        // (4 MiB more seen after the first batch), so the bound is 16 MiB.
         assert!(
-            free_before.abs_diff(free_after) < 4 << 20,
+            free_before.abs_diff(free_after) < 16 << 20,
             "{algorithm}: free device memory {free_before} before and {free_after} after 1000 solves"
         );
         // And a prepared solver: the graph stays on the device.
@@ -127,7 +129,7 @@ fn a_thousand_solves_leak_no_device_memory() {
         drop(prepared);
         let (free_end, _) = gpu.memory_info().expect("memory info");
         assert!(
-            free_before.abs_diff(free_end) < 4 << 20,
+            free_before.abs_diff(free_end) < 16 << 20,
             "{algorithm}: free device memory {free_before} before and {free_end} after a prepared solver"
         );
     }

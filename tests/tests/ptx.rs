@@ -1,6 +1,8 @@
 //! The embedded PTX: every kernel the host launches is an entry of it (and no
-//! other), for the configured architecture, with no unresolved functions.
+//! other), for the configured architecture, with no unresolved functions, and
+//! takes exactly the parameters of its argument struct (`gpu_kernels::args`).
 
+use gpu_kernels::args::*;
 use gpu_kernels::launch::names;
 use sssp::gpu::ptx::{ARCH, PTX, entries};
 
@@ -45,4 +47,126 @@ fn every_launch_bound_is_written_into_its_entry() {
             "`{name}` lacks `.maxntid {threads}, 1, 1` before its body"
         );
     }
+}
+
+/// The parameters of entry `name` in `ptx`, `(offset, size)` each, laid out
+/// as the driver lays out kernel parameters: in order, each at a multiple of
+/// its alignment (its size for a scalar, `.align` for a `.b8` array).
+fn parameter_layout(ptx: &str, name: &str) -> Vec<(usize, usize)> {
+    let start = ptx
+        .find(&format!(".entry {name}("))
+        .unwrap_or_else(|| panic!("no entry `{name}`"));
+    let list = &ptx[start..start + ptx[start..].find(')').expect("a parameter list ends")];
+    let mut end = 0usize;
+    list.lines()
+        .filter_map(|line| line.trim().strip_prefix(".param "))
+        .map(|param| {
+            let words: Vec<&str> = param.split_whitespace().collect();
+            let (size, align) = if words[0] == ".align" {
+                let align: usize = words[1].parse().expect("an alignment");
+                let count = param.split('[').nth(1).expect("a .b8 array has a length");
+                let count: usize = count
+                    .trim_end_matches([']', ','])
+                    .parse()
+                    .expect("a length");
+                (count, align)
+            } else {
+                let size = match &words[0][2..] {
+                    "8" => 1,
+                    "16" => 2,
+                    "32" => 4,
+                    "64" => 8,
+                    other => panic!("`{name}`: parameter type `{other}` in `{param}`"),
+                };
+                (size, size)
+            };
+            let offset = end.next_multiple_of(align);
+            end = offset + size;
+            (offset, size)
+        })
+        .collect()
+}
+
+/// Why `A`'s fields are not entry `name`'s parameters in `ptx`, if they are not.
+fn layout_mismatch<A: KernelArgs>(ptx: &str, name: &str) -> Option<String> {
+    let expected: Vec<(usize, usize)> = A::PARAMS.iter().map(|p| (p.offset, p.size)).collect();
+    let found = parameter_layout(ptx, name);
+    (expected != found).then(|| {
+        format!(
+            "`{name}` takes parameters at (offset, size) {found:?}, but {} lays out {:?} as {expected:?}",
+            std::any::type_name::<A>(),
+            A::PARAMS.iter().map(|p| p.name).collect::<Vec<_>>(),
+        )
+    })
+}
+
+/// Checks every entry of `A` against the PTX and notes it as covered.
+fn check_args<A: KernelArgs>(covered: &mut Vec<&'static str>) {
+    for &name in A::ENTRIES {
+        if let Some(why) = layout_mismatch::<A>(PTX, name) {
+            panic!("{why}");
+        }
+        assert!(
+            !covered.contains(&name),
+            "`{name}` has two argument structs"
+        );
+        covered.push(name);
+    }
+}
+
+#[test]
+fn every_entry_takes_the_fields_of_its_argument_struct() {
+    let mut covered = Vec::new();
+    macro_rules! check {
+        ($($args:ty),+ $(,)?) => { $(check_args::<$args>(&mut covered);)+ };
+    }
+    check!(
+        Da2cfInitializeArgs,
+        Da2cfRelaxArgs,
+        Da2cfMinimum1Args,
+        Da2cfMinimum2Args,
+        Da2cfUpdateArgs,
+        CrauserDeltaNodeSuccArgs,
+        CrauserDeltaNodePredArgs,
+        CrauserMinimum1Args,
+        CrauserUpdateArgs,
+        BellmanFordBlockArgs,
+        BellmanFordGridArgs,
+        StatsCountFlagsArgs,
+        MatrixRelaxArgs,
+        MatrixDeltaNodeArgs,
+        CompactInitializeArgs,
+        CompactBlockLoopArgs,
+        CompactGridLoopArgs,
+        ParentsJoinRoundArgs,
+        NearFarInitializeArgs,
+        NearFarBlockLoopArgs,
+        NearFarGridLoopArgs,
+        PartitionInitializeArgs,
+        PartitionSolveArgs,
+        PhastClearArgs,
+        PhastScatterArgs,
+        PhastColumnsArgs,
+        PhastSweepArgs,
+    );
+    for entry in entries(PTX) {
+        assert!(
+            covered.contains(&entry),
+            "PTX entry `{entry}` has no argument struct in gpu_kernels::args"
+        );
+    }
+}
+
+#[test]
+fn a_struct_that_is_not_the_entrys_parameters_is_caught() {
+    // Same count, other sizes: pointers where the entry takes `u32`s.
+    assert!(layout_mismatch::<Da2cfUpdateArgs>(PTX, names::DA2CF_MINIMUM2).is_some());
+    // One parameter more: the grid loop's barrier.
+    let block_loop = names::NEAR_FAR_BLOCK_LOOP.u32;
+    assert!(layout_mismatch::<NearFarGridLoopArgs>(PTX, block_loop).is_some());
+    // A by-value struct parameter is laid out from its `.align` and length.
+    let by_value = ".entry k(\n\t.param .align 8 .b8 k_param_0[24],\n\t.param .u32 k_param_1\n)";
+    assert_eq!(parameter_layout(by_value, "k"), vec![(0, 24), (24, 4)]);
+    let scalars = ".entry k(\n\t.param .u32 k_param_0,\n\t.param .u64 .ptr .align 1 k_param_1\n)";
+    assert_eq!(parameter_layout(scalars, "k"), vec![(0, 4), (8, 8)]);
 }

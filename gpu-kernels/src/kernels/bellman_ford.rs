@@ -6,6 +6,7 @@
 
 use core::sync::atomic::{AtomicU8, AtomicU32};
 
+use crate::args::{BellmanFordBlockArgs, BellmanFordGridArgs};
 use crate::bellman_ford::{self, Arrays, RoundFlags};
 use crate::device::grid::GridBarrier;
 use crate::device::memory::slice;
@@ -45,7 +46,7 @@ unsafe fn arrays<'a>(
     }
 }
 
-weight_kernel! {
+crate::args::bellman_ford_block_args! {
     /// "Algorithm 1" as written: one block strides over all vertices, rounds
     /// separated by `__syncthreads()`, the round flags in shared memory. Writes the
     /// number of rounds to `rounds[0]`.
@@ -62,18 +63,10 @@ weight_kernel! {
     /// [`BELLMAN_FORD_BLOCK_SHARED_BYTES`](crate::launch::BELLMAN_FORD_BLOCK_SHARED_BYTES)
     /// bytes of dynamic shared memory. All arrays are written by the kernel; their
     /// contents at launch do not matter.
-    fn bellman_ford_block as bellman_ford_block_u32, bellman_ford_block_f32 (
-        offsets: *const u32,
-        targets: *const u32,
-        weights: *const u32,
-        n: u32,
-        m: u32,
-        source: u32,
-        dist: *const AtomicU32,
-        predist: *const AtomicU32,
-        changed: *const AtomicU8,
-        rounds: *mut u32,
-    ) {
+    fn bellman_ford_block<W> as bellman_ford_block_u32, bellman_ford_block_f32 (args) {
+        let BellmanFordBlockArgs {
+            offsets, targets, weights, n, m, source, dist, predist, changed, rounds,
+        } = args;
         // Block-uniform: a stray block must not run the loop over the same arrays.
         if block_idx_x() != 0 {
             return;
@@ -100,7 +93,7 @@ weight_kernel! {
     }
 }
 
-weight_kernel! {
+crate::args::bellman_ford_grid_args! {
     /// "Algorithm 1" over the whole grid: all threads of all blocks stride over the
     /// vertices, rounds separated by a grid-wide barrier, the round flags in global
     /// memory. Writes the number of rounds to `rounds[0]`.
@@ -121,20 +114,11 @@ weight_kernel! {
     /// blocks are co-resident, as
     /// [`grid_sync`](crate::device::grid::grid_sync) requires. Apart from `barrier`,
     /// the contents of the arrays at launch do not matter.
-    fn bellman_ford_grid as bellman_ford_grid_u32, bellman_ford_grid_f32 (
-        offsets: *const u32,
-        targets: *const u32,
-        weights: *const u32,
-        n: u32,
-        m: u32,
-        source: u32,
-        dist: *const AtomicU32,
-        predist: *const AtomicU32,
-        changed: *const AtomicU8,
-        flags: *const RoundFlags,
-        barrier: *const GridBarrier,
-        rounds: *mut u32,
-    ) {
+    fn bellman_ford_grid<W> as bellman_ford_grid_u32, bellman_ford_grid_f32 (args) {
+        let BellmanFordGridArgs {
+            offsets, targets, weights, n, m, source, dist, predist, changed, flags, barrier,
+            rounds,
+        } = args;
         // SAFETY: `flags` and `barrier` point to device allocations of 2 `u32`s each
         // (the sizes of `RoundFlags` and `GridBarrier`), accessed only atomically.
         let (flags, barrier) = unsafe { (&*flags, &*barrier) };

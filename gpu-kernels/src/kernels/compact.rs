@@ -5,6 +5,7 @@
 
 use core::sync::atomic::AtomicU32;
 
+use crate::args::{CompactBlockLoopArgs, CompactGridLoopArgs, CompactInitializeArgs};
 use crate::compact::{self, Arrays, LoopState};
 use crate::device::grid::GridBarrier;
 use crate::device::memory::slice;
@@ -13,39 +14,35 @@ use crate::device::thread::index_1d;
 use super::csr;
 use super::team::{Block, GpuTeam, Grid, with_state_in_shared};
 
-/// `compact_initialize`: every distance infinite but the source's (0), and
-/// the loop state of a new solve.
-///
-/// # Thread mapping
-/// One thread per vertex `v = blockIdx.x * blockDim.x + threadIdx.x`; threads
-/// with `v >= n` return; thread 0 also writes the state and the frontier.
-///
-/// # Safety
-/// `dist` and `frontier` hold `n >= 1` elements, `state` points to a
-/// [`LoopState`] (module contract); `source < n`.
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn compact_initialize(
-    dist: *const AtomicU32,
-    frontier: *const AtomicU32,
-    state: *const LoopState<AtomicU32>,
-    n: u32,
-    source: u32,
-) {
-    let v = index_1d();
-    if v >= n {
-        return;
-    }
-    // SAFETY: lengths as documented; accessed only atomically.
-    let (dist, frontier, state) = unsafe {
-        (
-            slice(dist, n as usize),
-            slice(frontier, n as usize),
-            &*state,
-        )
-    };
-    compact::initialize_vertex(v as usize, source as usize, dist);
-    if v == 0 {
-        compact::initialize_state(source, frontier, state);
+crate::args::compact_initialize_args! {
+    /// `compact_initialize`: every distance infinite but the source's (0), and
+    /// the loop state of a new solve.
+    ///
+    /// # Thread mapping
+    /// One thread per vertex `v = blockIdx.x * blockDim.x + threadIdx.x`; threads
+    /// with `v >= n` return; thread 0 also writes the state and the frontier.
+    ///
+    /// # Safety
+    /// `dist` and `frontier` hold `n >= 1` elements, `state` points to a
+    /// [`LoopState`] (module contract); `source < n`.
+    fn compact_initialize(args) {
+        let CompactInitializeArgs { dist, frontier, state, n, source } = args;
+        let v = index_1d();
+        if v >= n {
+            return;
+        }
+        // SAFETY: lengths as documented; accessed only atomically.
+        let (dist, frontier, state) = unsafe {
+            (
+                slice(dist, n as usize),
+                slice(frontier, n as usize),
+                &*state,
+            )
+        };
+        compact::initialize_vertex(v as usize, source as usize, dist);
+        if v == 0 {
+            compact::initialize_state(source, frontier, state);
+        }
     }
 }
 
@@ -83,7 +80,7 @@ unsafe fn arrays<'a>(
     }
 }
 
-weight_kernel! {
+crate::args::compact_block_loop_args! {
     /// `compact_block_loop`: the loop on one block, from the iteration in `state`
     /// until convergence or until the frontier and `R` together leave
     /// `min_work..=max_work` vertices.
@@ -102,22 +99,11 @@ weight_kernel! {
     /// same solve. `blockDim.x` is a multiple of 32 up to 1024 and the launch gives
     /// [`COMPACT_SHARED_BYTES`](crate::launch::COMPACT_SHARED_BYTES) of dynamic
     /// shared memory.
-    fn compact_block_loop as compact_block_loop_u32, compact_block_loop_f32 (
-        offsets: *const u32,
-        targets: *const u32,
-        weights: *const u32,
-        n: u32,
-        m: u32,
-        delta_node: *const u32,
-        delta_node_len: u32,
-        dist: *const AtomicU32,
-        frontier: *const AtomicU32,
-        reached0: *const AtomicU32,
-        reached1: *const AtomicU32,
-        state: *const LoopState<AtomicU32>,
-        min_work: u32,
-        max_work: u32,
-    ) {
+    fn compact_block_loop<W> as compact_block_loop_u32, compact_block_loop_f32 (args) {
+        let CompactBlockLoopArgs {
+            offsets, targets, weights, n, m, delta_node, delta_node_len, dist, frontier, reached0,
+            reached1, state, min_work, max_work,
+        } = args;
         // SAFETY: lengths as documented; the state arrays are only accessed
         // atomically.
         let arrays = unsafe {
@@ -150,7 +136,7 @@ weight_kernel! {
     }
 }
 
-weight_kernel! {
+crate::args::compact_grid_loop_args! {
     /// `compact_grid_loop`: the loop on the whole grid, with grid-wide barriers;
     /// otherwise as `compact_block_loop`.
     ///
@@ -165,23 +151,11 @@ weight_kernel! {
     /// (`cuLaunchCooperativeKernel`), and `barrier` points to
     /// [`GRID_BARRIER_WORDS`](crate::launch::GRID_BARRIER_WORDS) `u32`s with
     /// `arrived` zero at launch.
-    fn compact_grid_loop as compact_grid_loop_u32, compact_grid_loop_f32 (
-        offsets: *const u32,
-        targets: *const u32,
-        weights: *const u32,
-        n: u32,
-        m: u32,
-        delta_node: *const u32,
-        delta_node_len: u32,
-        dist: *const AtomicU32,
-        frontier: *const AtomicU32,
-        reached0: *const AtomicU32,
-        reached1: *const AtomicU32,
-        state: *const LoopState<AtomicU32>,
-        min_work: u32,
-        max_work: u32,
-        barrier: *const GridBarrier,
-    ) {
+    fn compact_grid_loop<W> as compact_grid_loop_u32, compact_grid_loop_f32 (args) {
+        let CompactGridLoopArgs {
+            offsets, targets, weights, n, m, delta_node, delta_node_len, dist, frontier, reached0,
+            reached1, state, min_work, max_work, barrier,
+        } = args;
         // SAFETY: as in `compact_block_loop`.
         let arrays = unsafe {
             arrays(

@@ -3,6 +3,9 @@
 
 use core::sync::atomic::AtomicU32;
 
+use crate::args::{
+    CrauserDeltaNodePredArgs, CrauserDeltaNodeSuccArgs, CrauserMinimum1Args, CrauserUpdateArgs,
+};
 use crate::crauser;
 use crate::device::memory::slice;
 use crate::device::thread::{block_dim_x, block_idx_x, index_1d, thread_idx_x};
@@ -10,69 +13,59 @@ use crate::reduce::pair_indices;
 
 use super::{block_minimum_to, csr};
 
-/// `Δ_node(i)`, the smallest weight leaving `i`, from the successor CSR.
-///
-/// # Thread mapping
-/// One thread per vertex `i`; threads with `i >= n` return.
-///
-/// # Safety
-/// `offsets` holds `n + 1` elements, `targets` and `weights` `m`, `delta_node` `n`
-/// (module contract).
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn crauser_delta_node_succ(
-    offsets: *const u32,
-    targets: *const u32,
-    weights: *const u32,
-    n: u32,
-    m: u32,
-    delta_node: *mut u32,
-) {
-    let i = index_1d();
-    if i >= n {
-        return;
-    }
-    let i = i as usize;
-    // SAFETY: lengths as documented; each thread writes only `delta_node[i]`.
-    unsafe {
-        *delta_node.add(i) =
-            crauser::delta_node(i, csr(offsets, targets, weights, n as usize, m as usize))
+crate::args::crauser_delta_node_succ_args! {
+    /// `Δ_node(i)`, the smallest weight leaving `i`, from the successor CSR.
+    ///
+    /// # Thread mapping
+    /// One thread per vertex `i`; threads with `i >= n` return.
+    ///
+    /// # Safety
+    /// `offsets` holds `n + 1` elements, `targets` and `weights` `m`, `delta_node` `n`
+    /// (module contract).
+    fn crauser_delta_node_succ(args) {
+        let CrauserDeltaNodeSuccArgs { offsets, targets, weights, n, m, delta_node } = args;
+        let i = index_1d();
+        if i >= n {
+            return;
+        }
+        let i = i as usize;
+        // SAFETY: lengths as documented; each thread writes only `delta_node[i]`.
+        unsafe {
+            *delta_node.add(i) =
+                crauser::delta_node(i, csr(offsets, targets, weights, n as usize, m as usize))
+        }
     }
 }
 
-/// `Δ_node` from the predecessor CSR: vertex `i` lowers `Δ_node(j)` of its
-/// predecessors with an atomic minimum. `delta_node` must start at infinity.
-///
-/// # Thread mapping
-/// One thread per vertex `i`; threads with `i >= n` return.
-///
-/// # Safety
-/// `offsets` holds `n + 1` elements, `targets` and `weights` `m`, `delta_node` `n`
-/// and is only accessed atomically during the launch (module contract).
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn crauser_delta_node_pred(
-    offsets: *const u32,
-    targets: *const u32,
-    weights: *const u32,
-    n: u32,
-    m: u32,
-    delta_node: *const AtomicU32,
-) {
-    let i = index_1d();
-    if i >= n {
-        return;
-    }
-    let (n, m) = (n as usize, m as usize);
-    // SAFETY: lengths as documented.
-    unsafe {
-        crauser::scatter_delta_node(
-            i as usize,
-            csr(offsets, targets, weights, n, m),
-            slice(delta_node, n),
-        )
+crate::args::crauser_delta_node_pred_args! {
+    /// `Δ_node` from the predecessor CSR: vertex `i` lowers `Δ_node(j)` of its
+    /// predecessors with an atomic minimum. `delta_node` must start at infinity.
+    ///
+    /// # Thread mapping
+    /// One thread per vertex `i`; threads with `i >= n` return.
+    ///
+    /// # Safety
+    /// `offsets` holds `n + 1` elements, `targets` and `weights` `m`, `delta_node` `n`
+    /// and is only accessed atomically during the launch (module contract).
+    fn crauser_delta_node_pred(args) {
+        let CrauserDeltaNodePredArgs { offsets, targets, weights, n, m, delta_node } = args;
+        let i = index_1d();
+        if i >= n {
+            return;
+        }
+        let (n, m) = (n as usize, m as usize);
+        // SAFETY: lengths as documented.
+        unsafe {
+            crauser::scatter_delta_node(
+                i as usize,
+                csr(offsets, targets, weights, n, m),
+                slice(delta_node, n),
+            )
+        }
     }
 }
 
-weight_kernel! {
+crate::args::crauser_minimum1_args! {
     /// `minimum1` of the general variant: per-block minima of
     /// `dist(u) + Δ_node(u)` over unsettled `u`.
     ///
@@ -84,13 +77,8 @@ weight_kernel! {
     /// `dist`, `delta_node` and `unsettled` hold `n` elements, `block_minima` one per
     /// block; `blockDim.x` is a power of two with 4 bytes of dynamic shared memory per
     /// thread.
-    fn crauser_minimum1 as crauser_minimum1_u32, crauser_minimum1_f32 (
-        dist: *const u32,
-        delta_node: *const u32,
-        unsettled: *const u8,
-        n: u32,
-        block_minima: *mut u32,
-    ) {
+    fn crauser_minimum1<W> as crauser_minimum1_u32, crauser_minimum1_f32 (args) {
+        let CrauserMinimum1Args { dist, delta_node, unsettled, n, block_minima } = args;
         let n = n as usize;
         // SAFETY: lengths as documented; all three arrays are read-only here.
         let (dist, delta_node, unsettled) =
@@ -107,34 +95,30 @@ weight_kernel! {
     }
 }
 
-/// `update` of Crauser's frontier: the frontier becomes the unsettled vertices
-/// with `dist <= delta`.
-///
-/// # Thread mapping
-/// One thread per vertex `i`; threads with `i >= n` return.
-///
-/// # Safety
-/// `dist`, `frontier` and `unsettled` hold `n` elements each (module contract).
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn crauser_update(
-    dist: *const u32,
-    frontier: *mut u8,
-    unsettled: *mut u8,
-    n: u32,
-    delta: u32,
-) {
-    let i = index_1d();
-    if i >= n {
-        return;
-    }
-    let i = i as usize;
-    // SAFETY: `i < n`, and each thread touches only element `i`.
-    unsafe {
-        crauser::update(
-            *dist.add(i),
-            &mut *frontier.add(i),
-            &mut *unsettled.add(i),
-            delta,
-        )
+crate::args::crauser_update_args! {
+    /// `update` of Crauser's frontier: the frontier becomes the unsettled vertices
+    /// with `dist <= delta`.
+    ///
+    /// # Thread mapping
+    /// One thread per vertex `i`; threads with `i >= n` return.
+    ///
+    /// # Safety
+    /// `dist`, `frontier` and `unsettled` hold `n` elements each (module contract).
+    fn crauser_update(args) {
+        let CrauserUpdateArgs { dist, frontier, unsettled, n, delta } = args;
+        let i = index_1d();
+        if i >= n {
+            return;
+        }
+        let i = i as usize;
+        // SAFETY: `i < n`, and each thread touches only element `i`.
+        unsafe {
+            crauser::update(
+                *dist.add(i),
+                &mut *frontier.add(i),
+                &mut *unsettled.add(i),
+                delta,
+            )
+        }
     }
 }

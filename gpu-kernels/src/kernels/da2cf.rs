@@ -2,6 +2,9 @@
 
 use core::sync::atomic::AtomicU32;
 
+use crate::args::{
+    Da2cfInitializeArgs, Da2cfMinimum1Args, Da2cfMinimum2Args, Da2cfRelaxArgs, Da2cfUpdateArgs,
+};
 use crate::da2cf;
 use crate::device::memory::load_read_only;
 use crate::device::memory::slice;
@@ -11,40 +14,36 @@ use crate::reduce::pair_indices;
 
 use super::{block_minimum_to, csr};
 
-/// `initialize` (Fig. 2): distances, frontier and unsettled flags.
-///
-/// # Thread mapping
-/// One thread per vertex `i = blockIdx.x * blockDim.x + threadIdx.x`; threads with
-/// `i >= n` return.
-///
-/// # Safety
-/// `dist`, `frontier` and `unsettled` hold `n` elements each (module contract).
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn da2cf_initialize(
-    dist: *mut u32,
-    frontier: *mut u8,
-    unsettled: *mut u8,
-    n: u32,
-    source: u32,
-) {
-    let i = index_1d();
-    if i >= n {
-        return;
-    }
-    let i = i as usize;
-    // SAFETY: `i < n`, and each thread touches only element `i`.
-    unsafe {
-        da2cf::initialize(
-            i,
-            source as usize,
-            &mut *dist.add(i),
-            &mut *frontier.add(i),
-            &mut *unsettled.add(i),
-        )
+crate::args::da2cf_initialize_args! {
+    /// `initialize` (Fig. 2): distances, frontier and unsettled flags.
+    ///
+    /// # Thread mapping
+    /// One thread per vertex `i = blockIdx.x * blockDim.x + threadIdx.x`; threads with
+    /// `i >= n` return.
+    ///
+    /// # Safety
+    /// `dist`, `frontier` and `unsettled` hold `n` elements each (module contract).
+    fn da2cf_initialize(args) {
+        let Da2cfInitializeArgs { dist, frontier, unsettled, n, source } = args;
+        let i = index_1d();
+        if i >= n {
+            return;
+        }
+        let i = i as usize;
+        // SAFETY: `i < n`, and each thread touches only element `i`.
+        unsafe {
+            da2cf::initialize(
+                i,
+                source as usize,
+                &mut *dist.add(i),
+                &mut *frontier.add(i),
+                &mut *unsettled.add(i),
+            )
+        }
     }
 }
 
-weight_kernel! {
+crate::args::da2cf_relax_args! {
     /// `relax_F` (Fig. 3, left): frontier vertices relax their unsettled successors
     /// with an atomic minimum.
     ///
@@ -56,16 +55,8 @@ weight_kernel! {
     /// `offsets` holds `n + 1` elements, `targets` and `weights` `m`, `dist`,
     /// `frontier` and `unsettled` `n` (module contract). `dist` is only accessed
     /// atomically during the launch.
-    fn da2cf_relax_f as da2cf_relax_f_u32, da2cf_relax_f_f32 (
-        offsets: *const u32,
-        targets: *const u32,
-        weights: *const u32,
-        n: u32,
-        m: u32,
-        dist: *const AtomicU32,
-        frontier: *const u8,
-        unsettled: *const u8,
-    ) {
+    fn da2cf_relax_f<W> as da2cf_relax_f_u32, da2cf_relax_f_f32 (args) {
+        let Da2cfRelaxArgs { offsets, targets, weights, n, m, dist, frontier, unsettled } = args;
         let i = index_1d();
         if i >= n {
             return;
@@ -84,7 +75,7 @@ weight_kernel! {
     }
 }
 
-weight_kernel! {
+crate::args::da2cf_relax_args! {
     /// `relax_F` with a plain minimum (F^GPU_no_Atomic): racy, for measurement only.
     ///
     /// # Thread mapping
@@ -93,16 +84,9 @@ weight_kernel! {
     /// # Safety
     /// As [`da2cf_relax_f`]. The race it has is on values, not on memory safety:
     /// every access is a relaxed atomic load or store.
-    fn da2cf_relax_f_no_atomic as da2cf_relax_f_no_atomic_u32, da2cf_relax_f_no_atomic_f32 (
-        offsets: *const u32,
-        targets: *const u32,
-        weights: *const u32,
-        n: u32,
-        m: u32,
-        dist: *const AtomicU32,
-        frontier: *const u8,
-        unsettled: *const u8,
-    ) {
+    fn da2cf_relax_f_no_atomic<W> as da2cf_relax_f_no_atomic_u32,
+        da2cf_relax_f_no_atomic_f32 (args) {
+        let Da2cfRelaxArgs { offsets, targets, weights, n, m, dist, frontier, unsettled } = args;
         let i = index_1d();
         if i >= n {
             return;
@@ -121,7 +105,7 @@ weight_kernel! {
     }
 }
 
-weight_kernel! {
+crate::args::da2cf_relax_args! {
     /// `relax_U` (Fig. 3, right): unsettled vertices take the minimum over their
     /// frontier predecessors. The CSR is the predecessor CSR.
     ///
@@ -133,16 +117,8 @@ weight_kernel! {
     /// `offsets` holds `n + 1` elements, `targets` and `weights` `m`, `dist`,
     /// `frontier` and `unsettled` `n` (module contract). Only thread `i` writes
     /// `dist[i]`, and only while `i` is unsettled, so no thread reads it then.
-    fn da2cf_relax_u as da2cf_relax_u_u32, da2cf_relax_u_f32 (
-        offsets: *const u32,
-        targets: *const u32,
-        weights: *const u32,
-        n: u32,
-        m: u32,
-        dist: *const AtomicU32,
-        frontier: *const u8,
-        unsettled: *const u8,
-    ) {
+    fn da2cf_relax_u<W> as da2cf_relax_u_u32, da2cf_relax_u_f32 (args) {
+        let Da2cfRelaxArgs { offsets, targets, weights, n, m, dist, frontier, unsettled } = args;
         let i = index_1d();
         if i >= n {
             return;
@@ -161,7 +137,7 @@ weight_kernel! {
     }
 }
 
-weight_kernel! {
+crate::args::da2cf_relax_args! {
     /// `relax_U` of U^GPU_PLUS (Martín et al. §4.2): each thread stages its row
     /// offset `offsets[i]` in shared memory (the block's last thread, or the thread
     /// of the last vertex, also `offsets[i + 1]`) and reads its end from its
@@ -174,16 +150,8 @@ weight_kernel! {
     /// # Safety
     /// As [`da2cf_relax_u`], and the launch gives `(blockDim.x + 1) * 4` bytes of
     /// dynamic shared memory.
-    fn da2cf_relax_u_plus as da2cf_relax_u_plus_u32, da2cf_relax_u_plus_f32 (
-        offsets: *const u32,
-        targets: *const u32,
-        weights: *const u32,
-        n: u32,
-        m: u32,
-        dist: *const AtomicU32,
-        frontier: *const u8,
-        unsettled: *const u8,
-    ) {
+    fn da2cf_relax_u_plus<W> as da2cf_relax_u_plus_u32, da2cf_relax_u_plus_f32 (args) {
+        let Da2cfRelaxArgs { offsets, targets, weights, n, m, dist, frontier, unsettled } = args;
         let i = index_1d();
         let t = thread_idx_x() as usize;
         let staged = dynamic_shared_mem::<u32>();
@@ -227,92 +195,83 @@ weight_kernel! {
     }
 }
 
-/// `minimum1` (Fig. 4, right): per-block minima of the distances of unsettled
-/// vertices (settled ones count as infinity).
-///
-/// # Thread mapping
-/// `ceil(n / (2 * blockDim.x))` blocks; thread `t` of block `b` loads vertices
-/// `b * 2 * blockDim.x + t` and that plus `blockDim.x` (infinity past `n`); the
-/// block writes `block_minima[b]`.
-///
-/// # Safety
-/// `dist` and `unsettled` hold `n` elements, `block_minima` one per block;
-/// `blockDim.x` is a power of two with 4 bytes of dynamic shared memory per thread.
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn da2cf_minimum1(
-    dist: *const u32,
-    unsettled: *const u8,
-    n: u32,
-    block_minima: *mut u32,
-) {
-    let n = n as usize;
-    // SAFETY: lengths as documented; both arrays are read-only here.
-    let (dist, unsettled) = unsafe { (slice(dist, n), slice(unsettled, n)) };
-    let (i, j) = pair_indices(
-        block_idx_x() as usize,
-        block_dim_x() as usize,
-        thread_idx_x() as usize,
-    );
-    let value =
-        da2cf::minimum_input(i, dist, unsettled).min(da2cf::minimum_input(j, dist, unsettled));
-    // SAFETY: every thread of the block gets here; launch shape as documented.
-    unsafe { block_minimum_to(value, block_minima) }
-}
-
-/// `minimum2`: reduces `len` per-block minima once more, to one value per block.
-///
-/// # Thread mapping
-/// As [`da2cf_minimum1`], over `values` instead of masked distances.
-///
-/// # Safety
-/// `values` holds `len` elements, `block_minima` one per block; `blockDim.x` is a
-/// power of two with 4 bytes of dynamic shared memory per thread.
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn da2cf_minimum2(
-    values: *const u32,
-    len: u32,
-    block_minima: *mut u32,
-) {
-    // SAFETY: length as documented; read-only here.
-    let values = unsafe { slice(values, len as usize) };
-    let (i, j) = pair_indices(
-        block_idx_x() as usize,
-        block_dim_x() as usize,
-        thread_idx_x() as usize,
-    );
-    let at = |k: usize| values.get(k).copied().unwrap_or(crate::distance::INFINITY);
-    // SAFETY: every thread of the block gets here; launch shape as documented.
-    unsafe { block_minimum_to(at(i).min(at(j)), block_minima) }
-}
-
-/// `update` (Fig. 4, left): clears the frontier and moves every unsettled vertex at
-/// distance `mssp` into it.
-///
-/// # Thread mapping
-/// One thread per vertex `i`; threads with `i >= n` return.
-///
-/// # Safety
-/// `dist`, `frontier` and `unsettled` hold `n` elements each (module contract).
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn da2cf_update(
-    dist: *const u32,
-    frontier: *mut u8,
-    unsettled: *mut u8,
-    n: u32,
-    mssp: u32,
-) {
-    let i = index_1d();
-    if i >= n {
-        return;
+crate::args::da2cf_minimum1_args! {
+    /// `minimum1` (Fig. 4, right): per-block minima of the distances of unsettled
+    /// vertices (settled ones count as infinity).
+    ///
+    /// # Thread mapping
+    /// `ceil(n / (2 * blockDim.x))` blocks; thread `t` of block `b` loads vertices
+    /// `b * 2 * blockDim.x + t` and that plus `blockDim.x` (infinity past `n`); the
+    /// block writes `block_minima[b]`.
+    ///
+    /// # Safety
+    /// `dist` and `unsettled` hold `n` elements, `block_minima` one per block;
+    /// `blockDim.x` is a power of two with 4 bytes of dynamic shared memory per thread.
+    fn da2cf_minimum1(args) {
+        let Da2cfMinimum1Args { dist, unsettled, n, block_minima } = args;
+        let n = n as usize;
+        // SAFETY: lengths as documented; both arrays are read-only here.
+        let (dist, unsettled) = unsafe { (slice(dist, n), slice(unsettled, n)) };
+        let (i, j) = pair_indices(
+            block_idx_x() as usize,
+            block_dim_x() as usize,
+            thread_idx_x() as usize,
+        );
+        let value =
+            da2cf::minimum_input(i, dist, unsettled).min(da2cf::minimum_input(j, dist, unsettled));
+        // SAFETY: every thread of the block gets here; launch shape as documented.
+        unsafe { block_minimum_to(value, block_minima) }
     }
-    let i = i as usize;
-    // SAFETY: `i < n`, and each thread touches only element `i`.
-    unsafe {
-        da2cf::update(
-            *dist.add(i),
-            &mut *frontier.add(i),
-            &mut *unsettled.add(i),
-            mssp,
-        )
+}
+
+crate::args::da2cf_minimum2_args! {
+    /// `minimum2`: reduces `len` per-block minima once more, to one value per block.
+    ///
+    /// # Thread mapping
+    /// As [`da2cf_minimum1`], over `values` instead of masked distances.
+    ///
+    /// # Safety
+    /// `values` holds `len` elements, `block_minima` one per block; `blockDim.x` is a
+    /// power of two with 4 bytes of dynamic shared memory per thread.
+    fn da2cf_minimum2(args) {
+        let Da2cfMinimum2Args { values, len, block_minima } = args;
+        // SAFETY: length as documented; read-only here.
+        let values = unsafe { slice(values, len as usize) };
+        let (i, j) = pair_indices(
+            block_idx_x() as usize,
+            block_dim_x() as usize,
+            thread_idx_x() as usize,
+        );
+        let at = |k: usize| values.get(k).copied().unwrap_or(crate::distance::INFINITY);
+        // SAFETY: every thread of the block gets here; launch shape as documented.
+        unsafe { block_minimum_to(at(i).min(at(j)), block_minima) }
+    }
+}
+
+crate::args::da2cf_update_args! {
+    /// `update` (Fig. 4, left): clears the frontier and moves every unsettled vertex at
+    /// distance `mssp` into it.
+    ///
+    /// # Thread mapping
+    /// One thread per vertex `i`; threads with `i >= n` return.
+    ///
+    /// # Safety
+    /// `dist`, `frontier` and `unsettled` hold `n` elements each (module contract).
+    fn da2cf_update(args) {
+        let Da2cfUpdateArgs { dist, frontier, unsettled, n, mssp } = args;
+        let i = index_1d();
+        if i >= n {
+            return;
+        }
+        let i = i as usize;
+        // SAFETY: `i < n`, and each thread touches only element `i`.
+        unsafe {
+            da2cf::update(
+                *dist.add(i),
+                &mut *frontier.add(i),
+                &mut *unsettled.add(i),
+                mssp,
+            )
+        }
     }
 }

@@ -13,6 +13,7 @@ use core::slice::from_raw_parts;
 use core::sync::atomic::AtomicU32;
 use core::sync::atomic::Ordering::Relaxed;
 
+use crate::args::{MatrixDeltaNodeArgs, MatrixRelaxArgs};
 use crate::da2cf::FALSE;
 use crate::device::memory::slice;
 use crate::device::shared::dynamic_shared_mem;
@@ -125,7 +126,7 @@ unsafe fn relax_arrays<'a>(
     }
 }
 
-weight_kernel! {
+crate::args::matrix_relax_args! {
     /// `relax_U` on an adjacency matrix (U^GPU, Martín et al. §5): every unsettled
     /// vertex `t` lowers its distance to the minimum of `dist(k) + w(k, t)` over its
     /// frontier predecessors `k`, walking its column `t` in chunks of `b` rows
@@ -154,13 +155,8 @@ weight_kernel! {
     /// ([`MATRIX_RELAX_U_SHARED_BYTES`](crate::launch::MATRIX_RELAX_U_SHARED_BYTES)
     /// for blocks of [`BLOCK_SIZE`](crate::launch::BLOCK_SIZE)). `dist` is only
     /// accessed atomically (relaxed loads and stores) during the launch.
-    fn matrix_relax_u as matrix_relax_u_u32, matrix_relax_u_f32 (
-        weights: *const u32,
-        n: u32,
-        dist: *const AtomicU32,
-        frontier: *const u8,
-        unsettled: *const u8,
-    ) {
+    fn matrix_relax_u<W> as matrix_relax_u_u32, matrix_relax_u_f32 (args) {
+        let MatrixRelaxArgs { weights, n, dist, frontier, unsettled } = args;
         let n = n as usize;
         let b = block_dim_x() as usize;
         let thread = thread_idx_x() as usize;
@@ -219,7 +215,7 @@ weight_kernel! {
     }
 }
 
-weight_kernel! {
+crate::args::matrix_relax_args! {
     /// `relax_F` on an adjacency matrix (F^GPU, Martín et al. §5): every frontier
     /// vertex `t` walks its row `t` in chunks of `b` columns (`b = blockDim.x`) and
     /// lowers the distance of each unsettled successor `v` to `dist(t) + w(t, v)`
@@ -244,13 +240,8 @@ weight_kernel! {
     /// ([`MATRIX_RELAX_F_SHARED_BYTES`](crate::launch::MATRIX_RELAX_F_SHARED_BYTES)
     /// for blocks of [`BLOCK_SIZE`](crate::launch::BLOCK_SIZE)). `dist` is only
     /// accessed atomically during the launch.
-    fn matrix_relax_f as matrix_relax_f_u32, matrix_relax_f_f32 (
-        weights: *const u32,
-        n: u32,
-        dist: *const AtomicU32,
-        frontier: *const u8,
-        unsettled: *const u8,
-    ) {
+    fn matrix_relax_f<W> as matrix_relax_f_u32, matrix_relax_f_f32 (args) {
+        let MatrixRelaxArgs { weights, n, dist, frontier, unsettled } = args;
         let n = n as usize;
         let b = block_dim_x() as usize;
         let thread = thread_idx_x() as usize;
@@ -296,28 +287,26 @@ weight_kernel! {
     }
 }
 
-/// Crauser general on an adjacency matrix: `Δ_node(t)`, the smallest weight
-/// leaving `t`, is the minimum of row `t` (infinity for a row without edges).
-///
-/// # Thread mapping
-/// One thread per row `t = blockIdx.x * blockDim.x + threadIdx.x`; threads with
-/// `t >= n` return.
-///
-/// # Safety
-/// `weights` holds `n * n` elements and `delta_node` `n` (module contract); each
-/// thread writes only `delta_node[t]`.
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn matrix_delta_node(
-    weights: *const u32,
-    n: u32,
-    delta_node: *mut u32,
-) {
-    let row = index_1d();
-    if row >= n {
-        return;
+crate::args::matrix_delta_node_args! {
+    /// Crauser general on an adjacency matrix: `Δ_node(t)`, the smallest weight
+    /// leaving `t`, is the minimum of row `t` (infinity for a row without edges).
+    ///
+    /// # Thread mapping
+    /// One thread per row `t = blockIdx.x * blockDim.x + threadIdx.x`; threads with
+    /// `t >= n` return.
+    ///
+    /// # Safety
+    /// `weights` holds `n * n` elements and `delta_node` `n` (module contract); each
+    /// thread writes only `delta_node[t]`.
+    fn matrix_delta_node(args) {
+        let MatrixDeltaNodeArgs { weights, n, delta_node } = args;
+        let row = index_1d();
+        if row >= n {
+            return;
+        }
+        let (row, n) = (row as usize, n as usize);
+        // SAFETY: lengths as documented; `weights` is read-only, `row < n` and each
+        // thread writes only its own element.
+        unsafe { *delta_node.add(row) = matrix::delta_node(row, slice(weights, n * n), n) }
     }
-    let (row, n) = (row as usize, n as usize);
-    // SAFETY: lengths as documented; `weights` is read-only, `row < n` and each
-    // thread writes only its own element.
-    unsafe { *delta_node.add(row) = matrix::delta_node(row, slice(weights, n * n), n) }
 }

@@ -4,6 +4,7 @@
 
 use core::sync::atomic::AtomicU32;
 
+use crate::args::{NearFarBlockLoopArgs, NearFarGridLoopArgs, NearFarInitializeArgs};
 use crate::device::grid::GridBarrier;
 use crate::device::memory::slice;
 use crate::device::thread::index_1d;
@@ -47,60 +48,48 @@ unsafe fn arrays<'a>(
     }
 }
 
-/// `near_far_initialize`: every distance infinite but the source's (0), the
-/// stamps 0, and the state of a new solve with band width `delta`.
-///
-/// # Thread mapping
-/// One thread per vertex `v = blockIdx.x * blockDim.x + threadIdx.x`; threads
-/// with `v >= n` return; thread 0 also writes the state and the worklist.
-///
-/// # Safety
-/// As `near_far_block_loop`'s arrays, `n >= 1` and `source < n`.
-#[allow(clippy::too_many_arguments)]
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn near_far_initialize(
-    offsets: *const u32,
-    targets: *const u32,
-    weights: *const u32,
-    n: u32,
-    m: u32,
-    dist: *const AtomicU32,
-    stamp: *const AtomicU32,
-    far_stamp: *const AtomicU32,
-    near0: *const AtomicU32,
-    near1: *const AtomicU32,
-    far0: *const AtomicU32,
-    far1: *const AtomicU32,
-    state: *const NearFarState<AtomicU32>,
-    source: u32,
-    delta: u32,
-) {
-    let v = index_1d();
-    if v >= n {
-        return;
-    }
-    // SAFETY: lengths as documented; accessed only atomically.
-    let arrays = unsafe {
-        arrays(
-            offsets,
-            targets,
-            weights,
-            n,
-            m,
-            dist,
-            [stamp, far_stamp],
-            [near0, near1],
-            [far0, far1],
-            state,
-        )
-    };
-    near_far::initialize_vertex(v as usize, source as usize, &arrays);
-    if v == 0 {
-        near_far::initialize_state(source, delta, arrays.near[0], arrays.state);
+crate::args::near_far_initialize_args! {
+    /// `near_far_initialize`: every distance infinite but the source's (0), the
+    /// stamps 0, and the state of a new solve with band width `delta`.
+    ///
+    /// # Thread mapping
+    /// One thread per vertex `v = blockIdx.x * blockDim.x + threadIdx.x`; threads
+    /// with `v >= n` return; thread 0 also writes the state and the worklist.
+    ///
+    /// # Safety
+    /// As `near_far_block_loop`'s arrays, `n >= 1` and `source < n`.
+    fn near_far_initialize(args) {
+        let NearFarInitializeArgs {
+            offsets, targets, weights, n, m, dist, stamp, far_stamp, near0, near1, far0, far1,
+            state, source, delta,
+        } = args;
+        let v = index_1d();
+        if v >= n {
+            return;
+        }
+        // SAFETY: lengths as documented; accessed only atomically.
+        let arrays = unsafe {
+            arrays(
+                offsets,
+                targets,
+                weights,
+                n,
+                m,
+                dist,
+                [stamp, far_stamp],
+                [near0, near1],
+                [far0, far1],
+                state,
+            )
+        };
+        near_far::initialize_vertex(v as usize, source as usize, &arrays);
+        if v == 0 {
+            near_far::initialize_state(source, delta, arrays.near[0], arrays.state);
+        }
     }
 }
 
-weight_kernel! {
+crate::args::near_far_block_loop_args! {
     /// `near_far_block_loop`: the loop on one block, from the state in `state`
     /// until convergence or until the waiting work leaves
     /// `min_work..=max_work` vertices; the state staged in shared memory.
@@ -118,24 +107,11 @@ weight_kernel! {
     /// loop launch of the same solve; the launch gives
     /// [`NEAR_FAR_SHARED_BYTES`](crate::launch::NEAR_FAR_SHARED_BYTES) of dynamic
     /// shared memory.
-    fn near_far_block_loop as near_far_block_loop_u32, near_far_block_loop_f32 (
-        offsets: *const u32,
-        targets: *const u32,
-        weights: *const u32,
-        n: u32,
-        m: u32,
-        dist: *const AtomicU32,
-        stamp: *const AtomicU32,
-        far_stamp: *const AtomicU32,
-        near0: *const AtomicU32,
-        near1: *const AtomicU32,
-        far0: *const AtomicU32,
-        far1: *const AtomicU32,
-        state: *const NearFarState<AtomicU32>,
-        delta: u32,
-        min_work: u32,
-        max_work: u32,
-    ) {
+    fn near_far_block_loop<W> as near_far_block_loop_u32, near_far_block_loop_f32 (args) {
+        let NearFarBlockLoopArgs {
+            offsets, targets, weights, n, m, dist, stamp, far_stamp, near0, near1, far0, far1,
+            state, delta, min_work, max_work,
+        } = args;
         // SAFETY: lengths as documented; the state arrays are only accessed
         // atomically.
         let arrays = unsafe {
@@ -166,7 +142,7 @@ weight_kernel! {
     }
 }
 
-weight_kernel! {
+crate::args::near_far_grid_loop_args! {
     /// `near_far_grid_loop`: the loop on the whole grid, with grid-wide barriers;
     /// otherwise as `near_far_block_loop` (the state stays in global memory).
     ///
@@ -180,25 +156,11 @@ weight_kernel! {
     /// (`cuLaunchCooperativeKernel`), and `barrier` points to
     /// [`GRID_BARRIER_WORDS`](crate::launch::GRID_BARRIER_WORDS) `u32`s with
     /// `arrived` zero at launch.
-    fn near_far_grid_loop as near_far_grid_loop_u32, near_far_grid_loop_f32 (
-        offsets: *const u32,
-        targets: *const u32,
-        weights: *const u32,
-        n: u32,
-        m: u32,
-        dist: *const AtomicU32,
-        stamp: *const AtomicU32,
-        far_stamp: *const AtomicU32,
-        near0: *const AtomicU32,
-        near1: *const AtomicU32,
-        far0: *const AtomicU32,
-        far1: *const AtomicU32,
-        state: *const NearFarState<AtomicU32>,
-        delta: u32,
-        min_work: u32,
-        max_work: u32,
-        barrier: *const GridBarrier,
-    ) {
+    fn near_far_grid_loop<W> as near_far_grid_loop_u32, near_far_grid_loop_f32 (args) {
+        let NearFarGridLoopArgs {
+            offsets, targets, weights, n, m, dist, stamp, far_stamp, near0, near1, far0, far1,
+            state, delta, min_work, max_work, barrier,
+        } = args;
         // SAFETY: as in `near_far_block_loop`.
         let arrays = unsafe {
             arrays(

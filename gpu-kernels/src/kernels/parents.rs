@@ -2,13 +2,14 @@
 
 use core::sync::atomic::{AtomicU32, Ordering};
 
+use crate::args::ParentsJoinRoundArgs;
 use crate::device::memory::slice;
 use crate::device::thread::index_1d;
 use crate::parents;
 
 use super::csr;
 
-weight_kernel! {
+crate::args::parents_join_round_args! {
     /// One round of the shortest-path tree ([`parents::join_round`]): each vertex
     /// not yet in the tree scans its in-edges (the CSR is the predecessor CSR) for
     /// its parent. Round 0 writes every `parent` and `level`; the host repeats the
@@ -24,19 +25,10 @@ weight_kernel! {
     /// `parent` and `level` `n`, `more` one (module contract).
     /// `level` and `more` are only accessed atomically during the launch; each
     /// thread writes only `parent[v]`, which no thread reads.
-    fn parents_join_round as parents_join_round_u32, parents_join_round_f32 (
-        offsets: *const u32,
-        targets: *const u32,
-        weights: *const u32,
-        n: u32,
-        m: u32,
-        source: u32,
-        round: u32,
-        dist: *const u32,
-        parent: *mut u32,
-        level: *const AtomicU32,
-        more: *const AtomicU32,
-    ) {
+    fn parents_join_round<W> as parents_join_round_u32, parents_join_round_f32 (args) {
+        let ParentsJoinRoundArgs {
+            offsets, targets, weights, n, m, source, round, dist, parent, level, more,
+        } = args;
         let v = index_1d();
         if v >= n {
             return;

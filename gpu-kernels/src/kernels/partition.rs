@@ -3,6 +3,7 @@
 
 use core::sync::atomic::AtomicU32;
 
+use crate::args::{PartitionInitializeArgs, PartitionSolveArgs};
 use crate::device::memory::slice;
 use crate::device::shared::dynamic_shared_mem;
 use crate::device::thread::{
@@ -76,37 +77,32 @@ unsafe fn global<'a>(
     }
 }
 
-/// `partition_initialize`: every distance infinite, the notification words
-/// clear but the source piece's, `pending` 1 and `rounds` 0.
-///
-/// # Thread mapping
-/// One thread per vertex and per piece: thread `t` initializes vertex `t`
-/// (if `t < n`) and piece `t` (if `t < k`).
-///
-/// # Safety
-/// `dist` holds `n` elements, `notify` `k >= 1`, `counters` 2;
-/// `source_piece < k`.
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn partition_initialize(
-    dist: *const AtomicU32,
-    n: u32,
-    notify: *const AtomicU32,
-    k: u32,
-    counters: *const AtomicU32,
-    source_piece: u32,
-) {
-    // SAFETY: lengths as documented; accessed only atomically.
-    let global = unsafe { global(dist, n, notify, k, counters) };
-    let t = index_1d();
-    if t < n {
-        partition::initialize_vertex(t as usize, global.dist);
-    }
-    if t < k {
-        partition::initialize_piece(t as usize, source_piece as usize, &global);
+crate::args::partition_initialize_args! {
+    /// `partition_initialize`: every distance infinite, the notification words
+    /// clear but the source piece's, `pending` 1 and `rounds` 0.
+    ///
+    /// # Thread mapping
+    /// One thread per vertex and per piece: thread `t` initializes vertex `t`
+    /// (if `t < n`) and piece `t` (if `t < k`).
+    ///
+    /// # Safety
+    /// `dist` holds `n` elements, `notify` `k >= 1`, `counters` 2;
+    /// `source_piece < k`.
+    fn partition_initialize(args) {
+        let PartitionInitializeArgs { dist, n, notify, k, counters, source_piece } = args;
+        // SAFETY: lengths as documented; accessed only atomically.
+        let global = unsafe { global(dist, n, notify, k, counters) };
+        let t = index_1d();
+        if t < n {
+            partition::initialize_vertex(t as usize, global.dist);
+        }
+        if t < k {
+            partition::initialize_piece(t as usize, source_piece as usize, &global);
+        }
     }
 }
 
-weight_kernel! {
+crate::args::partition_solve_args! {
     /// `partition_solve`: the whole solve ([`partition::block_loop`]), block
     /// `b` owning piece `b`.
     ///
@@ -129,24 +125,11 @@ weight_kernel! {
     /// once (a cooperative launch), each with
     /// [`partition_shared_bytes(capacity, edge_capacity)`](crate::launch::partition_shared_bytes)
     /// of dynamic shared memory.
-    fn partition_solve as partition_solve_u32, partition_solve_f32 (
-        offsets: *const u32,
-        targets: *const u32,
-        weights: *const u32,
-        n: u32,
-        m: u32,
-        starts: *const u32,
-        boundary_ends: *const u32,
-        piece_of: *const u32,
-        k: u32,
-        dist: *const AtomicU32,
-        notify: *const AtomicU32,
-        counters: *const AtomicU32,
-        source: u32,
-        delta: u32,
-        capacity: u32,
-        edge_capacity: u32,
-    ) {
+    fn partition_solve<W> as partition_solve_u32, partition_solve_f32 (args) {
+        let PartitionSolveArgs {
+            offsets, targets, weights, n, m, starts, boundary_ends, piece_of, k, dist, notify,
+            counters, source, delta, capacity, edge_capacity,
+        } = args;
         // SAFETY: lengths as documented; the state is accessed only
         // atomically, the graph arrays never written.
         let (pieces, global) = unsafe {

@@ -4,99 +4,92 @@
 
 use core::sync::atomic::AtomicU32;
 
+use crate::args::{PhastClearArgs, PhastColumnsArgs, PhastScatterArgs, PhastSweepArgs};
 use crate::device::grid::{GridBarrier, grid_dim_x, grid_sync};
 use crate::device::memory::slice;
 use crate::device::thread::{block_dim_x, block_idx_x, index_1d, sync_threads, thread_idx_x};
 use crate::phast::{self, DownArcs};
 
-/// `phast_clear`: every distance word infinite.
-///
-/// # Thread mapping
-/// One thread per word `i = blockIdx.x * blockDim.x + threadIdx.x`; threads
-/// with `i >= len` return.
-///
-/// # Safety
-/// `dist` holds `len` words.
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn phast_clear(dist: *const AtomicU32, len: u32) {
-    let i = index_1d() as usize;
-    if i < len as usize {
-        // SAFETY: as the caller guarantees.
-        let dist = unsafe { slice(dist, len as usize) };
-        phast::clear_item(dist, i);
+crate::args::phast_clear_args! {
+    /// `phast_clear`: every distance word infinite.
+    ///
+    /// # Thread mapping
+    /// One thread per word `i = blockIdx.x * blockDim.x + threadIdx.x`; threads
+    /// with `i >= len` return.
+    ///
+    /// # Safety
+    /// `dist` holds `len` words.
+    fn phast_clear(args) {
+        let PhastClearArgs { dist, len } = args;
+        let i = index_1d() as usize;
+        if i < len as usize {
+            // SAFETY: as the caller guarantees.
+            let dist = unsafe { slice(dist, len as usize) };
+            phast::clear_item(dist, i);
+        }
     }
 }
 
-/// `phast_scatter`: the upward searches' distances into `dist`.
-///
-/// # Thread mapping
-/// One thread per entry `i = blockIdx.x * blockDim.x + threadIdx.x`; threads
-/// with `i >= count` return.
-///
-/// # Safety
-/// `entries` holds `2 * count` words, pairs (index `< len`, distance) with
-/// distinct indices; `dist` holds `len` words.
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn phast_scatter(
-    entries: *const u32,
-    count: u32,
-    dist: *const AtomicU32,
-    len: u32,
-) {
-    let i = index_1d() as usize;
-    if i < count as usize {
-        // SAFETY: as the caller guarantees.
-        let (entries, dist) = unsafe {
-            (
-                slice(entries, 2 * count as usize),
-                slice(dist, len as usize),
-            )
-        };
-        phast::scatter_item(entries, dist, i);
+crate::args::phast_scatter_args! {
+    /// `phast_scatter`: the upward searches' distances into `dist`.
+    ///
+    /// # Thread mapping
+    /// One thread per entry `i = blockIdx.x * blockDim.x + threadIdx.x`; threads
+    /// with `i >= count` return.
+    ///
+    /// # Safety
+    /// `entries` holds `2 * count` words, pairs (index `< len`, distance) with
+    /// distinct indices; `dist` holds `len` words.
+    fn phast_scatter(args) {
+        let PhastScatterArgs { entries, count, dist, len } = args;
+        let i = index_1d() as usize;
+        if i < count as usize {
+            // SAFETY: as the caller guarantees.
+            let (entries, dist) = unsafe {
+                (
+                    slice(entries, 2 * count as usize),
+                    slice(dist, len as usize),
+                )
+            };
+            phast::scatter_item(entries, dist, i);
+        }
     }
 }
 
-/// `phast_columns`: the table rows `first_row..first_row + count` from the
-/// first `count` lanes of the sweep's distances, at the `t` target
-/// positions `targets`.
-///
-/// # Thread mapping
-/// One thread per table word of these rows, `i = blockIdx.x * blockDim.x +
-/// threadIdx.x` (lane `i / t`, target `i % t`); threads with `i >= count * t`
-/// return.
-///
-/// # Safety
-/// `dist` holds `n * lanes` words; `targets` holds `t >= 1` positions `< n`;
-/// `table` holds `table_len >= (first_row + count) * t` words; `count <= lanes`.
-#[allow(clippy::too_many_arguments)]
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn phast_columns(
-    dist: *const AtomicU32,
-    n: u32,
-    lanes: u32,
-    targets: *const u32,
-    t: u32,
-    count: u32,
-    first_row: u32,
-    table: *const AtomicU32,
-    table_len: u32,
-) {
-    let (lanes, t) = (lanes as usize, t as usize);
-    let i = index_1d() as usize;
-    if i < count as usize * t {
-        // SAFETY: as the caller guarantees.
-        let (dist, targets, table) = unsafe {
-            (
-                slice(dist, n as usize * lanes),
-                slice(targets, t),
-                slice(table, table_len as usize),
-            )
-        };
-        phast::column_item(dist, targets, lanes, table, first_row as usize, i);
+crate::args::phast_columns_args! {
+    /// `phast_columns`: the table rows `first_row..first_row + count` from the
+    /// first `count` lanes of the sweep's distances, at the `t` target
+    /// positions `targets`.
+    ///
+    /// # Thread mapping
+    /// One thread per table word of these rows, `i = blockIdx.x * blockDim.x +
+    /// threadIdx.x` (lane `i / t`, target `i % t`); threads with `i >= count * t`
+    /// return.
+    ///
+    /// # Safety
+    /// `dist` holds `n * lanes` words; `targets` holds `t >= 1` positions `< n`;
+    /// `table` holds `table_len >= (first_row + count) * t` words; `count <= lanes`.
+    fn phast_columns(args) {
+        let PhastColumnsArgs {
+            dist, n, lanes, targets, t, count, first_row, table, table_len,
+        } = args;
+        let (lanes, t) = (lanes as usize, t as usize);
+        let i = index_1d() as usize;
+        if i < count as usize * t {
+            // SAFETY: as the caller guarantees.
+            let (dist, targets, table) = unsafe {
+                (
+                    slice(dist, n as usize * lanes),
+                    slice(targets, t),
+                    slice(table, table_len as usize),
+                )
+            };
+            phast::column_item(dist, targets, lanes, table, first_row as usize, i);
+        }
     }
 }
 
-weight_kernel! {
+crate::args::phast_sweep_args! {
     /// `phast_sweep`: the downward sweep of `lanes` sources over all `levels`
     /// levels. Block 0 runs the first `block_levels` (small) levels alone, with
     /// a block barrier after each; then the whole grid runs the others, with a
@@ -115,19 +108,10 @@ weight_kernel! {
     ///   `dist` holds `n * lanes` words; `block_levels <= levels`.
     /// - All blocks are resident at once (cooperative launch) and `barrier` is a
     ///   zeroed grid barrier: see [`grid_sync`].
-    fn phast_sweep as phast_sweep_u32, phast_sweep_f32 (
-        offsets: *const u32,
-        ends: *const u32,
-        weights: *const u32,
-        n: u32,
-        m: u32,
-        level_starts: *const u32,
-        levels: u32,
-        block_levels: u32,
-        lanes: u32,
-        dist: *const AtomicU32,
-        barrier: *const GridBarrier,
-    ) {
+    fn phast_sweep<W> as phast_sweep_u32, phast_sweep_f32 (args) {
+        let PhastSweepArgs {
+            offsets, ends, weights, n, m, level_starts, levels, block_levels, lanes, dist, barrier,
+        } = args;
         let (n, m, lanes) = (n as usize, m as usize, lanes as usize);
         // SAFETY: as the caller guarantees.
         let (down, level_starts, dist, barrier) = unsafe {

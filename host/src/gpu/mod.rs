@@ -124,8 +124,11 @@ impl Gpu {
         }
         let ctx = CudaContext::new(ordinal)
             .map_err(|e| Error::NoGpu(format!("could not open CUDA device {ordinal}: {e}")))?;
-        // SAFETY: all work of this program goes to one stream, so cudarc's
-        // cross-stream event tracking (an event pair per launch) is not needed.
+        // SAFETY: every buffer is used on the one stream it was made on (a
+        // lane prepares its own copy of the graph and solver state on its
+        // own stream, `Prepared::solve_many`), so cudarc's cross-stream event
+        // tracking (an event pair per launch) is not needed; kernel launches
+        // pass bare device addresses (`kernels::launch`), which relies on it.
         unsafe { ctx.disable_event_tracking() };
         let stream = ctx.default_stream();
         let kernels = Arc::new(Kernels::load(&ctx)?);

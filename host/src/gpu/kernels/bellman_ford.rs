@@ -3,15 +3,16 @@
 
 use std::sync::Arc;
 
-use cudarc::driver::{CudaContext, CudaModule, CudaSlice, CudaStream, LaunchConfig, PushKernelArg};
+use cudarc::driver::{CudaContext, CudaModule, CudaSlice, CudaStream, LaunchConfig};
+use gpu_kernels::args::{BellmanFordBlockArgs, BellmanFordGridArgs};
 use gpu_kernels::launch::{
     BELLMAN_FORD_BLOCK_SHARED_BYTES, BELLMAN_FORD_BLOCK_SIZE, BELLMAN_FORD_FLAG_WORDS, names,
 };
 
-use super::{Typed, check_lengths, grid_blocks, zero_grid_barrier};
+use super::{Launch, Typed, check_lengths, device, grid_blocks, launch, zero_grid_barrier};
+use crate::Result;
 use crate::gpu::memory::DeviceGraph;
 use crate::graph::WeightKind;
-use crate::{Error, Result};
 
 /// The device state of a Bellman-Ford solve. The kernels initialize everything
 /// but `barrier`, which [`BellmanFordKernels::grid`] zeroes before each launch.
@@ -63,7 +64,8 @@ impl BellmanFordKernels {
         source: u32,
         buffers: &mut BellmanFordBuffers,
     ) -> Result<()> {
-        let (function, kernel) = self.block.of(graph.weight_kind());
+        let function = self.block.of(graph.weight_kind());
+        let kernel = function.1;
         let (n, m) = (graph.num_vertices(), graph.num_edges());
         check_state_lengths(kernel, n, buffers)?;
         let config = LaunchConfig {
@@ -71,24 +73,23 @@ impl BellmanFordKernels {
             block_dim: (BELLMAN_FORD_BLOCK_SIZE, 1, 1),
             shared_mem_bytes: BELLMAN_FORD_BLOCK_SHARED_BYTES,
         };
-        let mut launch = stream.launch_builder(function);
-        launch
-            .arg(graph.offsets())
-            .arg(graph.targets())
-            .arg(graph.weights())
-            .arg(&n)
-            .arg(&m)
-            .arg(&source)
-            .arg(&mut buffers.dist)
-            .arg(&mut buffers.predist)
-            .arg(&mut buffers.changed)
-            .arg(&mut buffers.rounds);
-        // SAFETY: arguments in the kernel's order and types; `DeviceGraph` holds a
-        // validated CSR of n vertices and m edges, dist/predist/changed hold n
-        // elements and rounds one (checked above); one block, with the 8 bytes
-        // of dynamic shared memory its round flags need.
-        unsafe { launch.launch(config) }.map_err(Error::cuda(kernel))?;
-        Ok(())
+        let args = BellmanFordBlockArgs {
+            offsets: device(stream, graph.offsets()),
+            targets: device(stream, graph.targets()),
+            weights: device(stream, graph.weights()),
+            n,
+            m,
+            source,
+            dist: device(stream, &buffers.dist),
+            predist: device(stream, &buffers.predist),
+            changed: device(stream, &buffers.changed),
+            rounds: device(stream, &buffers.rounds),
+        };
+        // SAFETY: `DeviceGraph` holds a validated CSR of n vertices and m
+        // edges, dist/predist/changed hold n elements and rounds one (checked
+        // above); one block, with the 8 bytes of dynamic shared memory its
+        // round flags need.
+        unsafe { launch(stream, function, config, &args, Launch::Plain) }
     }
 
     /// `bellman_ford_grid`: `blocks` blocks of [`BELLMAN_FORD_BLOCK_SIZE`]
@@ -103,7 +104,8 @@ impl BellmanFordKernels {
         buffers: &mut BellmanFordBuffers,
         blocks: u32,
     ) -> Result<()> {
-        let (function, kernel) = self.grid.of(graph.weight_kind());
+        let function = self.grid.of(graph.weight_kind());
+        let kernel = function.1;
         let (n, m) = (graph.num_vertices(), graph.num_edges());
         check_state_lengths(kernel, n, buffers)?;
         check_lengths(
@@ -116,28 +118,26 @@ impl BellmanFordKernels {
             block_dim: (BELLMAN_FORD_BLOCK_SIZE, 1, 1),
             shared_mem_bytes: 0,
         };
-        let mut launch = stream.launch_builder(function);
-        launch
-            .arg(graph.offsets())
-            .arg(graph.targets())
-            .arg(graph.weights())
-            .arg(&n)
-            .arg(&m)
-            .arg(&source)
-            .arg(&mut buffers.dist)
-            .arg(&mut buffers.predist)
-            .arg(&mut buffers.changed)
-            .arg(&mut buffers.flags)
-            .arg(&mut buffers.barrier)
-            .arg(&mut buffers.rounds);
-        // SAFETY: arguments in the kernel's order and types; `DeviceGraph` holds a
-        // validated CSR of n vertices and m edges, dist/predist/changed hold n
-        // elements, flags and barrier 2, rounds one (checked above); the barrier
-        // was zeroed on this stream just before; the launch is cooperative, so the
-        // driver runs it only if all its blocks can be co-resident, as the grid
-        // barrier requires.
-        unsafe { launch.launch_cooperative(config) }.map_err(Error::cuda(kernel))?;
-        Ok(())
+        let args = BellmanFordGridArgs {
+            offsets: device(stream, graph.offsets()),
+            targets: device(stream, graph.targets()),
+            weights: device(stream, graph.weights()),
+            n,
+            m,
+            source,
+            dist: device(stream, &buffers.dist),
+            predist: device(stream, &buffers.predist),
+            changed: device(stream, &buffers.changed),
+            flags: device(stream, &buffers.flags),
+            barrier: device(stream, &buffers.barrier),
+            rounds: device(stream, &buffers.rounds),
+        };
+        // SAFETY: `DeviceGraph` holds a validated CSR of n vertices and m
+        // edges, dist/predist/changed hold n elements, flags and barrier 2,
+        // rounds one (checked above); the barrier was zeroed on this stream
+        // just before; the launch is cooperative, so the driver runs it only if
+        // all its blocks can be co-resident, as the grid barrier requires.
+        unsafe { launch(stream, function, config, &args, Launch::Cooperative) }
     }
 }
 

@@ -2,13 +2,15 @@
 
 use std::sync::Arc;
 
-use cudarc::driver::{
-    CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, LaunchArgs, PushKernelArg,
-};
+use cudarc::driver::{CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream};
+use gpu_kernels::args::{CompactBlockLoopArgs, CompactGridLoopArgs, CompactInitializeArgs};
 use gpu_kernels::compact::LOOP_STATE_WORDS;
 use gpu_kernels::launch::{COMPACT_BLOCK_SIZE, COMPACT_SHARED_BYTES, names};
 
-use super::{LoopForm, Typed, check_lengths, grid_blocks, load_function, one_thread_per};
+use super::{
+    Launch, LoopForm, Typed, check_lengths, device, grid_blocks, launch, load_function,
+    one_thread_per,
+};
 use crate::gpu::memory::DeviceGraph;
 use crate::graph::WeightKind;
 use crate::{Error, Result};
@@ -72,17 +74,17 @@ impl CompactKernels {
                 "{kernel}: source {source} of {n} vertices"
             )));
         }
-        let mut launch = stream.launch_builder(&self.initialize);
-        launch
-            .arg(&mut buffers.dist)
-            .arg(&mut buffers.frontier)
-            .arg(&mut buffers.state)
-            .arg(&n)
-            .arg(&source);
-        // SAFETY: arguments in the kernel's order and types; dist and frontier
-        // hold n >= 1 elements (source < n), state LOOP_STATE_WORDS (checked).
-        unsafe { launch.launch(one_thread_per(n)) }.map_err(Error::cuda(kernel))?;
-        Ok(())
+        let args = CompactInitializeArgs {
+            dist: device(stream, &buffers.dist),
+            frontier: device(stream, &buffers.frontier),
+            state: device(stream, &buffers.state),
+            n,
+            source,
+        };
+        let function = (&self.initialize, kernel);
+        // SAFETY: dist and frontier hold n >= 1 elements (source < n), state
+        // LOOP_STATE_WORDS (checked).
+        unsafe { launch(stream, function, one_thread_per(n), &args, Launch::Plain) }
     }
 
     /// A loop launch (`compact_block_loop` or `compact_grid_loop`): resumes
@@ -94,90 +96,62 @@ impl CompactKernels {
         stream: &Arc<CudaStream>,
         graph: &DeviceGraph,
         buffers: &mut CompactBuffers,
-        (min_work, max_work): (u32, u32),
+        work: (u32, u32),
         form: LoopForm,
     ) -> Result<()> {
-        let (function, kernel) = match form {
+        let function = match form {
             LoopForm::Block => self.block_loop.of(graph.weight_kind()),
             LoopForm::Grid { .. } => self.grid_loop.of(graph.weight_kind()),
         };
+        let kernel = function.1;
         check_state_lengths(kernel, graph.num_vertices(), buffers)?;
         let config = form.prepare(stream, kernel, &mut buffers.barrier, COMPACT_SHARED_BYTES)?;
-        let scalars = LoopScalars::new(graph, buffers, min_work, max_work);
-        let mut launch = stream.launch_builder(function);
-        let barrier = push_loop_args(&mut launch, graph, &scalars, buffers);
+        let args = loop_args(stream, graph, buffers, work);
         match form {
             LoopForm::Block => {
-                // SAFETY: arguments in the kernel's order and types
-                // (`push_loop_args`); a validated CSR of n vertices and m
-                // edges; the state arrays hold n elements and the loop state
-                // its words (checked above), left by `initialize` or a loop
-                // launch of the same solve; one block of COMPACT_BLOCK_SIZE
-                // threads with COMPACT_SHARED_BYTES of shared memory.
-                unsafe { launch.launch(config) }.map_err(Error::cuda(kernel))?;
+                // SAFETY: a validated CSR of n vertices and m edges; the state
+                // arrays hold n elements and the loop state its words (checked
+                // above), left by `initialize` or a loop launch of the same
+                // solve; one block of COMPACT_BLOCK_SIZE threads with
+                // COMPACT_SHARED_BYTES of shared memory.
+                unsafe { launch(stream, function, config, &args, Launch::Plain) }
             }
             LoopForm::Grid { .. } => {
-                launch.arg(barrier);
+                let args = CompactGridLoopArgs::new(args, device(stream, &buffers.barrier));
                 // SAFETY: as for the block form, plus the barrier, zeroed on
                 // this stream just before; the launch is cooperative, so the
                 // driver runs it only if all blocks can be co-resident, as the
                 // grid barrier requires.
-                unsafe { launch.launch_cooperative(config) }.map_err(Error::cuda(kernel))?;
+                unsafe { launch(stream, function, config, &args, Launch::Cooperative) }
             }
         }
-        Ok(())
     }
 }
 
-/// The scalar arguments of the loop kernels (the launch builder keeps
-/// references to them until the launch).
-struct LoopScalars {
-    n: u32,
-    m: u32,
-    delta_node_len: u32,
-    min_work: u32,
-    max_work: u32,
-}
-
-impl LoopScalars {
-    fn new(graph: &DeviceGraph, buffers: &CompactBuffers, min_work: u32, max_work: u32) -> Self {
-        let n = graph.num_vertices();
-        LoopScalars {
-            n,
-            m: graph.num_edges(),
-            delta_node_len: if buffers.crauser { n } else { 0 },
-            min_work,
-            max_work,
-        }
+/// The arguments of the block loop, which the grid loop takes too.
+fn loop_args(
+    stream: &CudaStream,
+    graph: &DeviceGraph,
+    buffers: &CompactBuffers,
+    (min_work, max_work): (u32, u32),
+) -> CompactBlockLoopArgs {
+    let n = graph.num_vertices();
+    CompactBlockLoopArgs {
+        offsets: device(stream, graph.offsets()),
+        targets: device(stream, graph.targets()),
+        weights: device(stream, graph.weights()),
+        n,
+        m: graph.num_edges(),
+        delta_node: device(stream, &buffers.delta_node),
+        delta_node_len: if buffers.crauser { n } else { 0 },
+        dist: device(stream, &buffers.dist),
+        frontier: device(stream, &buffers.frontier),
+        reached0: device(stream, &buffers.reached[0]),
+        reached1: device(stream, &buffers.reached[1]),
+        state: device(stream, &buffers.state),
+        min_work,
+        max_work,
     }
-}
-
-/// Pushes the arguments the two loop kernels share, in their order (up to
-/// `max_work`); returns the barrier buffer, which only the grid loop takes
-/// next.
-fn push_loop_args<'a>(
-    launch: &mut LaunchArgs<'a>,
-    graph: &'a DeviceGraph,
-    scalars: &'a LoopScalars,
-    buffers: &'a mut CompactBuffers,
-) -> &'a mut CudaSlice<u32> {
-    let [reached0, reached1] = &mut buffers.reached;
-    launch
-        .arg(graph.offsets())
-        .arg(graph.targets())
-        .arg(graph.weights())
-        .arg(&scalars.n)
-        .arg(&scalars.m)
-        .arg(&buffers.delta_node)
-        .arg(&scalars.delta_node_len)
-        .arg(&mut buffers.dist)
-        .arg(&mut buffers.frontier)
-        .arg(reached0)
-        .arg(reached1)
-        .arg(&mut buffers.state)
-        .arg(&scalars.min_work)
-        .arg(&scalars.max_work);
-    &mut buffers.barrier
 }
 
 /// The lengths every compacted kernel needs.

@@ -2,13 +2,18 @@
 
 use std::sync::Arc;
 
-use cudarc::driver::{CudaFunction, CudaModule, CudaSlice, CudaStream, PushKernelArg};
+use cudarc::driver::{CudaFunction, CudaModule, CudaSlice, CudaStream};
+use gpu_kernels::args::{
+    CrauserDeltaNodePredArgs, CrauserDeltaNodeSuccArgs, CrauserMinimum1Args, CrauserUpdateArgs,
+};
 use gpu_kernels::launch::names;
 
-use super::{Typed, check_lengths, load_function, minimum_launch, one_thread_per};
+use super::{
+    Launch, Typed, check_lengths, device, launch, load_function, minimum_launch, one_thread_per,
+};
+use crate::Result;
 use crate::gpu::memory::DeviceGraph;
 use crate::graph::WeightKind;
-use crate::{Error, Result};
 
 /// The Crauser kernels.
 pub struct CrauserKernels {
@@ -40,18 +45,18 @@ impl CrauserKernels {
         let kernel = names::CRAUSER_DELTA_NODE_SUCC;
         let (n, m) = (graph.num_vertices(), graph.num_edges());
         check_lengths(kernel, &[("delta_node", delta_node.len(), n as usize)])?;
-        let mut launch = stream.launch_builder(&self.delta_node_succ);
-        launch
-            .arg(graph.offsets())
-            .arg(graph.targets())
-            .arg(graph.weights())
-            .arg(&n)
-            .arg(&m)
-            .arg(delta_node);
-        // SAFETY: arguments in the kernel's order and types; a validated CSR of n
-        // vertices and m edges, and delta_node holds n elements (checked above).
-        unsafe { launch.launch(one_thread_per(n)) }.map_err(Error::cuda(kernel))?;
-        Ok(())
+        let args = CrauserDeltaNodeSuccArgs {
+            offsets: device(stream, graph.offsets()),
+            targets: device(stream, graph.targets()),
+            weights: device(stream, graph.weights()),
+            n,
+            m,
+            delta_node: device(stream, delta_node),
+        };
+        let function = (&self.delta_node_succ, kernel);
+        // SAFETY: a validated CSR of n vertices and m edges, and delta_node
+        // holds n elements (checked above).
+        unsafe { launch(stream, function, one_thread_per(n), &args, Launch::Plain) }
     }
 
     /// `Δ_node` of every vertex from the predecessor CSR `graph` (atomic
@@ -65,18 +70,18 @@ impl CrauserKernels {
         let kernel = names::CRAUSER_DELTA_NODE_PRED;
         let (n, m) = (graph.num_vertices(), graph.num_edges());
         check_lengths(kernel, &[("delta_node", delta_node.len(), n as usize)])?;
-        let mut launch = stream.launch_builder(&self.delta_node_pred);
-        launch
-            .arg(graph.offsets())
-            .arg(graph.targets())
-            .arg(graph.weights())
-            .arg(&n)
-            .arg(&m)
-            .arg(delta_node);
-        // SAFETY: arguments in the kernel's order and types; a validated CSR of n
-        // vertices and m edges, and delta_node holds n elements (checked above).
-        unsafe { launch.launch(one_thread_per(n)) }.map_err(Error::cuda(kernel))?;
-        Ok(())
+        let args = CrauserDeltaNodePredArgs {
+            offsets: device(stream, graph.offsets()),
+            targets: device(stream, graph.targets()),
+            weights: device(stream, graph.weights()),
+            n,
+            m,
+            delta_node: device(stream, delta_node),
+        };
+        let function = (&self.delta_node_pred, kernel);
+        // SAFETY: a validated CSR of n vertices and m edges, and delta_node
+        // holds n elements (checked above).
+        unsafe { launch(stream, function, one_thread_per(n), &args, Launch::Plain) }
     }
 
     /// General variant's `minimum1`: per-block minima of `dist + Δ_node` over
@@ -92,7 +97,8 @@ impl CrauserKernels {
         n: u32,
         block_minima: &mut CudaSlice<u32>,
     ) -> Result<()> {
-        let (function, kernel) = self.minimum1.of(kind);
+        let function = self.minimum1.of(kind);
+        let kernel = function.1;
         let config = minimum_launch(n);
         check_lengths(
             kernel,
@@ -107,18 +113,17 @@ impl CrauserKernels {
                 ),
             ],
         )?;
-        let mut launch = stream.launch_builder(function);
-        launch
-            .arg(dist)
-            .arg(delta_node)
-            .arg(unsettled)
-            .arg(&n)
-            .arg(block_minima);
-        // SAFETY: arguments in the kernel's order and types; the arrays hold n
-        // elements and block_minima one per block (checked above); power-of-two
-        // blocks with 4 bytes of shared memory per thread.
-        unsafe { launch.launch(config) }.map_err(Error::cuda(kernel))?;
-        Ok(())
+        let args = CrauserMinimum1Args {
+            dist: device(stream, dist),
+            delta_node: device(stream, delta_node),
+            unsettled: device(stream, unsettled),
+            n,
+            block_minima: device(stream, block_minima),
+        };
+        // SAFETY: the arrays hold n elements and block_minima one per block
+        // (checked above); power-of-two blocks with 4 bytes of shared memory
+        // per thread.
+        unsafe { launch(stream, function, config, &args, Launch::Plain) }
     }
 
     /// Crauser's `update`: unsettled vertices with `dist <= delta` become the frontier.
@@ -141,16 +146,15 @@ impl CrauserKernels {
                 ("unsettled", unsettled.len(), n_),
             ],
         )?;
-        let mut launch = stream.launch_builder(&self.update);
-        launch
-            .arg(dist)
-            .arg(frontier)
-            .arg(unsettled)
-            .arg(&n)
-            .arg(&delta);
-        // SAFETY: arguments in the kernel's order and types; every buffer holds n
-        // elements (checked above).
-        unsafe { launch.launch(one_thread_per(n)) }.map_err(Error::cuda(kernel))?;
-        Ok(())
+        let args = CrauserUpdateArgs {
+            dist: device(stream, dist),
+            frontier: device(stream, frontier),
+            unsettled: device(stream, unsettled),
+            n,
+            delta,
+        };
+        let function = (&self.update, kernel);
+        // SAFETY: every buffer holds n elements (checked above).
+        unsafe { launch(stream, function, one_thread_per(n), &args, Launch::Plain) }
     }
 }

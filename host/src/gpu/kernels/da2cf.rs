@@ -2,14 +2,17 @@
 
 use std::sync::Arc;
 
-use cudarc::driver::{
-    CudaFunction, CudaModule, CudaSlice, CudaStream, LaunchConfig, PushKernelArg,
+use cudarc::driver::{CudaFunction, CudaModule, CudaSlice, CudaStream, LaunchConfig};
+use gpu_kernels::args::{
+    Da2cfInitializeArgs, Da2cfMinimum1Args, Da2cfMinimum2Args, Da2cfRelaxArgs, Da2cfUpdateArgs,
 };
 use gpu_kernels::launch::{RELAX_PLUS_SHARED_BYTES, names};
 
-use super::{Typed, check_lengths, load_function, minimum_launch, one_thread_per};
+use super::{
+    Launch, Typed, check_lengths, device, launch, load_function, minimum_launch, one_thread_per,
+};
+use crate::Result;
 use crate::gpu::memory::DeviceGraph;
-use crate::{Error, Result};
 
 /// The DA2CF kernels.
 pub struct Da2cfKernels {
@@ -59,18 +62,17 @@ impl Da2cfKernels {
                 ("unsettled", unsettled.len(), n_),
             ],
         )?;
-        let mut launch = stream.launch_builder(&self.initialize);
-        launch
-            .arg(dist)
-            .arg(frontier)
-            .arg(unsettled)
-            .arg(&n)
-            .arg(&source);
-        // SAFETY: the argument list matches the kernel's signature (pointers to u32,
-        // u8, u8, then n and source as u32) and every buffer holds n elements
-        // (checked above), as its `# Safety` section requires.
-        unsafe { launch.launch(one_thread_per(n)) }.map_err(Error::cuda(kernel))?;
-        Ok(())
+        let args = Da2cfInitializeArgs {
+            dist: device(stream, dist),
+            frontier: device(stream, frontier),
+            unsettled: device(stream, unsettled),
+            n,
+            source,
+        };
+        let function = (&self.initialize, kernel);
+        // SAFETY: every buffer holds n elements (checked above), as the
+        // kernel's `# Safety` section requires.
+        unsafe { launch(stream, function, one_thread_per(n), &args, Launch::Plain) }
     }
 
     /// `relax_F` (Fig. 3): frontier vertices relax their unsettled successors
@@ -152,13 +154,17 @@ impl Da2cfKernels {
                 ),
             ],
         )?;
-        let mut launch = stream.launch_builder(&self.minimum1);
-        launch.arg(dist).arg(unsettled).arg(&n).arg(block_minima);
-        // SAFETY: arguments in the kernel's order and types; dist/unsettled hold n
-        // elements and block_minima one per block (checked above); the block size
-        // is a power of two with 4 bytes of shared memory per thread.
-        unsafe { launch.launch(config) }.map_err(Error::cuda(kernel))?;
-        Ok(())
+        let args = Da2cfMinimum1Args {
+            dist: device(stream, dist),
+            unsettled: device(stream, unsettled),
+            n,
+            block_minima: device(stream, block_minima),
+        };
+        let function = (&self.minimum1, kernel);
+        // SAFETY: dist/unsettled hold n elements and block_minima one per block
+        // (checked above); the block size is a power of two with 4 bytes of
+        // shared memory per thread.
+        unsafe { launch(stream, function, config, &args, Launch::Plain) }
     }
 
     /// `minimum2`: the first `len` values of `values` reduced to per-block minima.
@@ -182,13 +188,16 @@ impl Da2cfKernels {
                 ),
             ],
         )?;
-        let mut launch = stream.launch_builder(&self.minimum2);
-        launch.arg(values).arg(&len).arg(block_minima);
-        // SAFETY: arguments in the kernel's order and types; values holds len
-        // elements and block_minima one per block (checked above); the block size
-        // is a power of two with 4 bytes of shared memory per thread.
-        unsafe { launch.launch(config) }.map_err(Error::cuda(kernel))?;
-        Ok(())
+        let args = Da2cfMinimum2Args {
+            values: device(stream, values),
+            len,
+            block_minima: device(stream, block_minima),
+        };
+        let function = (&self.minimum2, kernel);
+        // SAFETY: values holds len elements and block_minima one per block
+        // (checked above); the block size is a power of two with 4 bytes of
+        // shared memory per thread.
+        unsafe { launch(stream, function, config, &args, Launch::Plain) }
     }
 
     /// `update` (Fig. 4): the unsettled vertices at distance `mssp` become the frontier.
@@ -211,22 +220,21 @@ impl Da2cfKernels {
                 ("unsettled", unsettled.len(), n_),
             ],
         )?;
-        let mut launch = stream.launch_builder(&self.update);
-        launch
-            .arg(dist)
-            .arg(frontier)
-            .arg(unsettled)
-            .arg(&n)
-            .arg(&mssp);
-        // SAFETY: arguments in the kernel's order and types; every buffer holds n
-        // elements (checked above).
-        unsafe { launch.launch(one_thread_per(n)) }.map_err(Error::cuda(kernel))?;
-        Ok(())
+        let args = Da2cfUpdateArgs {
+            dist: device(stream, dist),
+            frontier: device(stream, frontier),
+            unsettled: device(stream, unsettled),
+            n,
+            mssp,
+        };
+        let function = (&self.update, kernel);
+        // SAFETY: every buffer holds n elements (checked above).
+        unsafe { launch(stream, function, one_thread_per(n), &args, Launch::Plain) }
     }
 }
 
-/// The one launch of the four `relax` kernels, which share a signature:
-/// `(offsets, targets, weights, n, m, dist, frontier, unsettled)`.
+/// The one launch of the four `relax` kernels, which share their arguments
+/// ([`Da2cfRelaxArgs`]).
 fn launch_relax(
     (relax, shared_mem_bytes): (&Typed, u32),
     stream: &Arc<CudaStream>,
@@ -235,7 +243,8 @@ fn launch_relax(
     frontier: &CudaSlice<u8>,
     unsettled: &CudaSlice<u8>,
 ) -> Result<()> {
-    let (function, kernel) = relax.of(graph.weight_kind());
+    let function = relax.of(graph.weight_kind());
+    let kernel = function.1;
     let (n, m) = (graph.num_vertices(), graph.num_edges());
     check_lengths(
         kernel,
@@ -245,24 +254,23 @@ fn launch_relax(
             ("unsettled", unsettled.len(), n as usize),
         ],
     )?;
-    let mut launch = stream.launch_builder(function);
-    launch
-        .arg(graph.offsets())
-        .arg(graph.targets())
-        .arg(graph.weights())
-        .arg(&n)
-        .arg(&m)
-        .arg(dist)
-        .arg(frontier)
-        .arg(unsettled);
+    let args = Da2cfRelaxArgs {
+        offsets: device(stream, graph.offsets()),
+        targets: device(stream, graph.targets()),
+        weights: device(stream, graph.weights()),
+        n,
+        m,
+        dist: device(stream, dist),
+        frontier: device(stream, frontier),
+        unsettled: device(stream, unsettled),
+    };
     let config = LaunchConfig {
         shared_mem_bytes,
         ..one_thread_per(n)
     };
-    // SAFETY: `function` is one of the four relax kernels, whose arguments are
-    // these, in this order and these types; `DeviceGraph` holds a validated CSR of
-    // n vertices and m edges, dist/frontier/unsettled hold n elements (checked
-    // above), and `shared_mem_bytes` is what the kernel's docs ask for.
-    unsafe { launch.launch(config) }.map_err(Error::cuda(kernel))?;
-    Ok(())
+    // SAFETY: `function` is one of the four relax kernels; `DeviceGraph` holds
+    // a validated CSR of n vertices and m edges, dist/frontier/unsettled hold n
+    // elements (checked above), and `shared_mem_bytes` is what the kernel's
+    // docs ask for.
+    unsafe { launch(stream, function, config, &args, Launch::Plain) }
 }

@@ -3,14 +3,13 @@
 
 use std::sync::Arc;
 
-use cudarc::driver::{
-    CudaFunction, CudaModule, CudaSlice, CudaStream, LaunchConfig, PushKernelArg,
-};
+use cudarc::driver::{CudaFunction, CudaModule, CudaSlice, CudaStream, LaunchConfig};
+use gpu_kernels::args::{MatrixDeltaNodeArgs, MatrixRelaxArgs};
 use gpu_kernels::launch::{MATRIX_RELAX_F_SHARED_BYTES, MATRIX_RELAX_U_SHARED_BYTES, names};
 
-use super::{Typed, check_lengths, load_function, one_thread_per};
+use super::{Launch, Typed, check_lengths, device, launch, load_function, one_thread_per};
+use crate::Result;
 use crate::gpu::memory::DeviceMatrix;
-use crate::{Error, Result};
 
 /// The adjacency-matrix kernels.
 pub struct MatrixKernels {
@@ -40,8 +39,10 @@ impl MatrixKernels {
         frontier: &CudaSlice<u8>,
         unsettled: &CudaSlice<u8>,
     ) -> Result<()> {
-        let (function, kernel) = self.relax_u.of(matrix.weight_kind());
-        let relax = (function, kernel, MATRIX_RELAX_U_SHARED_BYTES);
+        let relax = (
+            self.relax_u.of(matrix.weight_kind()),
+            MATRIX_RELAX_U_SHARED_BYTES,
+        );
         let (weights, n) = (matrix.weights(), matrix.num_vertices());
         launch_relax(relax, stream, weights, n, dist, frontier, unsettled)
     }
@@ -56,8 +57,10 @@ impl MatrixKernels {
         frontier: &CudaSlice<u8>,
         unsettled: &CudaSlice<u8>,
     ) -> Result<()> {
-        let (function, kernel) = self.relax_f.of(matrix.weight_kind());
-        let relax = (function, kernel, MATRIX_RELAX_F_SHARED_BYTES);
+        let relax = (
+            self.relax_f.of(matrix.weight_kind()),
+            MATRIX_RELAX_F_SHARED_BYTES,
+        );
         let (weights, n) = (matrix.weights(), matrix.num_vertices());
         launch_relax(relax, stream, weights, n, dist, frontier, unsettled)
     }
@@ -78,13 +81,15 @@ impl MatrixKernels {
                 ("delta_node", delta_node.len(), n as usize),
             ],
         )?;
-        let mut launch = stream.launch_builder(&self.delta_node);
-        launch.arg(weights).arg(&n).arg(delta_node);
-        // SAFETY: arguments in the kernel's order and types (weights, n,
-        // delta_node); weights holds n * n elements and delta_node n (checked
+        let args = MatrixDeltaNodeArgs {
+            weights: device(stream, weights),
+            n,
+            delta_node: device(stream, delta_node),
+        };
+        let function = (&self.delta_node, kernel);
+        // SAFETY: weights holds n * n elements and delta_node n (checked
         // above), as its `# Safety` section requires.
-        unsafe { launch.launch(one_thread_per(n)) }.map_err(Error::cuda(kernel))?;
-        Ok(())
+        unsafe { launch(stream, function, one_thread_per(n), &args, Launch::Plain) }
     }
 }
 
@@ -93,12 +98,12 @@ fn entries(n: u32) -> usize {
     n as usize * n as usize
 }
 
-/// The one launch of the two `relax` kernels, which share a signature,
-/// `(weights, n, dist, frontier, unsettled)`, and a shape: one thread per
+/// The one launch of the two `relax` kernels, which share their arguments
+/// ([`MatrixRelaxArgs`]) and a shape: one thread per
 /// vertex, blocks of [`BLOCK_SIZE`](gpu_kernels::launch::BLOCK_SIZE) threads,
 /// with the kernel's shared memory for that block size.
 fn launch_relax(
-    (function, kernel, shared_mem_bytes): (&CudaFunction, &str, u32),
+    (function, shared_mem_bytes): ((&CudaFunction, &'static str), u32),
     stream: &Arc<CudaStream>,
     weights: &CudaSlice<u32>,
     n: u32,
@@ -106,6 +111,7 @@ fn launch_relax(
     frontier: &CudaSlice<u8>,
     unsettled: &CudaSlice<u8>,
 ) -> Result<()> {
+    let kernel = function.1;
     check_lengths(
         kernel,
         &[
@@ -119,18 +125,16 @@ fn launch_relax(
         shared_mem_bytes,
         ..one_thread_per(n)
     };
-    let mut launch = stream.launch_builder(function);
-    launch
-        .arg(weights)
-        .arg(&n)
-        .arg(dist)
-        .arg(frontier)
-        .arg(unsettled);
-    // SAFETY: arguments in the kernel's order and types (weights, n, dist,
-    // frontier, unsettled); weights holds n * n elements and the vertex arrays n
-    // (checked above); blocks of BLOCK_SIZE threads with the shared memory the
-    // kernel needs for that block size (8 bytes of votes, then 5 bytes per
-    // thread for relax_U, 1 for relax_F), as its `# Safety` section requires.
-    unsafe { launch.launch(config) }.map_err(Error::cuda(kernel))?;
-    Ok(())
+    let args = MatrixRelaxArgs {
+        weights: device(stream, weights),
+        n,
+        dist: device(stream, dist),
+        frontier: device(stream, frontier),
+        unsettled: device(stream, unsettled),
+    };
+    // SAFETY: weights holds n * n elements and the vertex arrays n (checked
+    // above); blocks of BLOCK_SIZE threads with the shared memory the kernel
+    // needs for that block size (8 bytes of votes, then 5 bytes per thread for
+    // relax_U, 1 for relax_F), as its `# Safety` section requires.
+    unsafe { launch(stream, function, config, &args, Launch::Plain) }
 }

@@ -1,6 +1,8 @@
 //! Every kernel of the PTX module, resolved once when the GPU is opened, grouped
 //! by algorithm family, with one method per kernel. Each method checks the
-//! lengths of its buffers, then holds the only `unsafe` launch of that kernel.
+//! lengths of its buffers, fills the kernel's argument struct
+//! ([`gpu_kernels::args`], the one definition of its parameters) and holds the
+//! only `unsafe` launch of that kernel, through [`launch`].
 
 mod bellman_ford;
 mod compact;
@@ -13,11 +15,15 @@ mod partition;
 mod phast;
 mod stats;
 
+use std::ffi::c_void;
 use std::sync::Arc;
 
 use cudarc::driver::sys::CUdevice_attribute;
-use cudarc::driver::{CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, LaunchConfig};
+use cudarc::driver::{
+    CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, DevicePtr, LaunchConfig, result,
+};
 use cudarc::nvrtc::Ptx;
+use gpu_kernels::args::KernelArgs;
 use gpu_kernels::launch::{
     BLOCK_SIZE, COMPACT_BLOCK_SIZE, GRID_BARRIER_WORDS, MINIMUM_SHARED_BYTES, PerWeight,
 };
@@ -235,4 +241,106 @@ pub(crate) fn check_lengths(kernel: &str, buffers: &[(&str, usize, usize)]) -> R
         }
     }
     Ok(())
+}
+
+/// How a kernel is launched.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Launch {
+    /// An ordinary launch.
+    Plain,
+    /// A cooperative launch: the driver refuses a grid whose blocks cannot all
+    /// be resident at once, as a grid barrier requires.
+    Cooperative,
+}
+
+/// Launches `function` (PTX entry `kernel`) on `stream` with `args` as its
+/// parameters: the launch's `kernelParams` point to the struct's fields, in
+/// the order of [`KernelArgs::PARAMS`], which is the entry's parameter order
+/// (both come from one field list in `gpu_kernels::args`). Fails with
+/// [`Error::Internal`] if `kernel` does not take `A`.
+///
+/// # Safety
+/// `function` is the entry `kernel`, and `args`, `config` and the buffers that
+/// `args` points to meet that kernel's `# Safety` contract.
+pub(crate) unsafe fn launch<A: KernelArgs>(
+    stream: &CudaStream,
+    (function, kernel): (&CudaFunction, &str),
+    config: LaunchConfig,
+    args: &A,
+    how: Launch,
+) -> Result<()> {
+    if !A::ENTRIES.contains(&kernel) {
+        return Err(Error::Internal(format!(
+            "{kernel}: launched with the arguments of {:?}",
+            A::ENTRIES
+        )));
+    }
+    let base = std::ptr::from_ref(args).cast::<u8>();
+    let mut params: Vec<*mut c_void> = A::PARAMS
+        .iter()
+        // The driver only reads through these pointers, during the call.
+        .map(|param| base.wrapping_add(param.offset).cast_mut().cast())
+        .collect();
+    stream
+        .context()
+        .bind_to_thread()
+        .map_err(Error::cuda(kernel))?;
+    let LaunchConfig {
+        grid_dim,
+        block_dim,
+        shared_mem_bytes,
+    } = config;
+    let (function, stream) = (function.cu_function(), stream.cu_stream());
+    // SAFETY: each parameter pointer points to a field of `args`, which lives
+    // until the call returns (the driver copies the values at launch), with the
+    // entry's parameter types in its order (`KernelArgs`'s contract); the
+    // kernel's own contract is the caller's.
+    unsafe {
+        match how {
+            Launch::Plain => result::launch_kernel(
+                function,
+                grid_dim,
+                block_dim,
+                shared_mem_bytes,
+                stream,
+                &mut params,
+            ),
+            Launch::Cooperative => result::launch_cooperative_kernel(
+                function,
+                grid_dim,
+                block_dim,
+                shared_mem_bytes,
+                stream,
+                &mut params,
+            ),
+        }
+    }
+    .map_err(Error::cuda(kernel))
+}
+
+/// A buffer's device address as a kernel's pointer parameter (`*const T` or
+/// `*mut T`): an address on the device, never dereferenced on the host.
+pub(crate) trait DeviceAddress {
+    /// The parameter for the device address `address`.
+    fn from_device(address: u64) -> Self;
+}
+
+impl<T> DeviceAddress for *const T {
+    fn from_device(address: u64) -> Self {
+        std::ptr::without_provenance(address as usize)
+    }
+}
+
+impl<T> DeviceAddress for *mut T {
+    fn from_device(address: u64) -> Self {
+        std::ptr::without_provenance_mut(address as usize)
+    }
+}
+
+/// The device address of `buffer` as a kernel's pointer parameter. The
+/// context does not track events (`Gpu::open`), so the address is all there
+/// is to take: ordering is by stream.
+pub(crate) fn device<P: DeviceAddress, T>(stream: &CudaStream, buffer: &impl DevicePtr<T>) -> P {
+    let (address, _no_event) = buffer.device_ptr(stream);
+    P::from_device(address)
 }

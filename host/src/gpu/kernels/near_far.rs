@@ -2,13 +2,15 @@
 
 use std::sync::Arc;
 
-use cudarc::driver::{
-    CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, LaunchArgs, PushKernelArg,
-};
+use cudarc::driver::{CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream};
+use gpu_kernels::args::{NearFarBlockLoopArgs, NearFarGridLoopArgs, NearFarInitializeArgs};
 use gpu_kernels::launch::{COMPACT_BLOCK_SIZE, NEAR_FAR_SHARED_BYTES, names};
 use gpu_kernels::near_far::NEAR_FAR_STATE_WORDS;
 
-use super::{LoopForm, Typed, check_lengths, grid_blocks, load_function, one_thread_per};
+use super::{
+    Launch, LoopForm, Typed, check_lengths, device, grid_blocks, launch, load_function,
+    one_thread_per,
+};
 use crate::gpu::memory::DeviceGraph;
 use crate::graph::WeightKind;
 use crate::{Error, Result};
@@ -74,16 +76,28 @@ impl NearFarKernels {
                 "{kernel}: source {source} of {n} vertices"
             )));
         }
-        let scalars = [n, graph.num_edges(), source, delta];
-        let mut launch = stream.launch_builder(&self.initialize);
-        push_arrays(&mut launch, graph, &scalars, buffers);
-        launch.arg(&scalars[2]).arg(&scalars[3]);
-        // SAFETY: arguments in the kernel's order and types (`push_arrays`,
-        // then source and delta); a validated CSR of n vertices and m edges;
-        // the state arrays hold n >= 1 elements (source < n) and the state its
-        // words (checked above).
-        unsafe { launch.launch(one_thread_per(n)) }.map_err(Error::cuda(kernel))?;
-        Ok(())
+        let args = NearFarInitializeArgs {
+            offsets: device(stream, graph.offsets()),
+            targets: device(stream, graph.targets()),
+            weights: device(stream, graph.weights()),
+            n,
+            m: graph.num_edges(),
+            dist: device(stream, &buffers.dist),
+            stamp: device(stream, &buffers.stamp),
+            far_stamp: device(stream, &buffers.far_stamp),
+            near0: device(stream, &buffers.near[0]),
+            near1: device(stream, &buffers.near[1]),
+            far0: device(stream, &buffers.far[0]),
+            far1: device(stream, &buffers.far[1]),
+            state: device(stream, &buffers.state),
+            source,
+            delta,
+        };
+        let function = (&self.initialize, kernel);
+        // SAFETY: a validated CSR of n vertices and m edges; the state arrays
+        // hold n >= 1 elements (source < n) and the state its words (checked
+        // above).
+        unsafe { launch(stream, function, one_thread_per(n), &args, Launch::Plain) }
     }
 
     /// A loop launch (`near_far_block_loop` or `near_far_grid_loop`): resumes
@@ -99,66 +113,60 @@ impl NearFarKernels {
         (min_work, max_work): (u32, u32),
         form: LoopForm,
     ) -> Result<()> {
-        let (function, kernel) = match form {
+        let function = match form {
             LoopForm::Block => self.block_loop.of(graph.weight_kind()),
             LoopForm::Grid { .. } => self.grid_loop.of(graph.weight_kind()),
         };
-        let n = graph.num_vertices();
-        check_state_lengths(kernel, n, buffers)?;
+        let kernel = function.1;
+        check_state_lengths(kernel, graph.num_vertices(), buffers)?;
         let config = form.prepare(stream, kernel, &mut buffers.barrier, NEAR_FAR_SHARED_BYTES)?;
-        let scalars = [n, graph.num_edges(), delta, min_work, max_work];
-        let mut launch = stream.launch_builder(function);
-        let barrier = push_arrays(&mut launch, graph, &scalars, buffers);
-        launch.arg(&scalars[2]).arg(&scalars[3]).arg(&scalars[4]);
+        let args = loop_args(stream, graph, buffers, delta, (min_work, max_work));
         match form {
             LoopForm::Block => {
-                // SAFETY: arguments in the kernel's order and types
-                // (`push_arrays`, then delta and the limits); a validated CSR
-                // of n vertices and m edges; the state arrays hold n elements
-                // and the state its words (checked above), left by
-                // `initialize` or a loop launch of the same solve; one block
-                // with NEAR_FAR_SHARED_BYTES of shared memory.
-                unsafe { launch.launch(config) }.map_err(Error::cuda(kernel))?;
+                // SAFETY: a validated CSR of n vertices and m edges; the state
+                // arrays hold n elements and the state its words (checked
+                // above), left by `initialize` or a loop launch of the same
+                // solve; one block with NEAR_FAR_SHARED_BYTES of shared memory.
+                unsafe { launch(stream, function, config, &args, Launch::Plain) }
             }
             LoopForm::Grid { .. } => {
-                launch.arg(barrier);
+                let args = NearFarGridLoopArgs::new(args, device(stream, &buffers.barrier));
                 // SAFETY: as for the block form, plus the barrier, zeroed on
                 // this stream just before; the launch is cooperative, so the
                 // driver runs it only if all blocks can be co-resident, as the
                 // grid barrier requires.
-                unsafe { launch.launch_cooperative(config) }.map_err(Error::cuda(kernel))?;
+                unsafe { launch(stream, function, config, &args, Launch::Cooperative) }
             }
         }
-        Ok(())
     }
 }
 
-/// Pushes the arguments every near-far kernel starts with (the graph, `n`,
-/// `m` from `scalars[0..2]`, the state arrays, the state); returns the barrier
-/// buffer, which only the grid loop takes after its scalars.
-fn push_arrays<'a>(
-    launch: &mut LaunchArgs<'a>,
-    graph: &'a DeviceGraph,
-    scalars: &'a [u32],
-    buffers: &'a mut NearFarBuffers,
-) -> &'a mut CudaSlice<u32> {
-    let [near0, near1] = &mut buffers.near;
-    let [far0, far1] = &mut buffers.far;
-    launch
-        .arg(graph.offsets())
-        .arg(graph.targets())
-        .arg(graph.weights())
-        .arg(&scalars[0])
-        .arg(&scalars[1])
-        .arg(&mut buffers.dist)
-        .arg(&mut buffers.stamp)
-        .arg(&mut buffers.far_stamp)
-        .arg(near0)
-        .arg(near1)
-        .arg(far0)
-        .arg(far1)
-        .arg(&mut buffers.state);
-    &mut buffers.barrier
+/// The arguments of the block loop, which the grid loop takes too.
+fn loop_args(
+    stream: &CudaStream,
+    graph: &DeviceGraph,
+    buffers: &NearFarBuffers,
+    delta: u32,
+    (min_work, max_work): (u32, u32),
+) -> NearFarBlockLoopArgs {
+    NearFarBlockLoopArgs {
+        offsets: device(stream, graph.offsets()),
+        targets: device(stream, graph.targets()),
+        weights: device(stream, graph.weights()),
+        n: graph.num_vertices(),
+        m: graph.num_edges(),
+        dist: device(stream, &buffers.dist),
+        stamp: device(stream, &buffers.stamp),
+        far_stamp: device(stream, &buffers.far_stamp),
+        near0: device(stream, &buffers.near[0]),
+        near1: device(stream, &buffers.near[1]),
+        far0: device(stream, &buffers.far[0]),
+        far1: device(stream, &buffers.far[1]),
+        state: device(stream, &buffers.state),
+        delta,
+        min_work,
+        max_work,
+    }
 }
 
 /// The lengths every near-far kernel needs.

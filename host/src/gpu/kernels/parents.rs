@@ -2,10 +2,11 @@
 
 use std::sync::Arc;
 
-use cudarc::driver::{CudaModule, CudaSlice, CudaStream, PushKernelArg};
+use cudarc::driver::{CudaModule, CudaSlice, CudaStream};
+use gpu_kernels::args::ParentsJoinRoundArgs;
 use gpu_kernels::launch::names;
 
-use super::{Typed, check_lengths, one_thread_per};
+use super::{Launch, Typed, check_lengths, device, launch, one_thread_per};
 use crate::gpu::memory::DeviceGraph;
 use crate::{Error, Result};
 
@@ -47,7 +48,8 @@ impl ParentsKernels {
         round: u32,
         buffers: &mut TreeBuffers,
     ) -> Result<()> {
-        let (function, kernel) = self.join_round.of(predecessors.weight_kind());
+        let function = self.join_round.of(predecessors.weight_kind());
+        let kernel = function.1;
         let (n, m) = (predecessors.num_vertices(), predecessors.num_edges());
         let n_ = n as usize;
         check_lengths(
@@ -62,24 +64,23 @@ impl ParentsKernels {
         stream
             .memset_zeros(&mut buffers.more)
             .map_err(Error::cuda("zeroing the tree's round flag"))?;
-        let mut launch = stream.launch_builder(function);
-        launch
-            .arg(predecessors.offsets())
-            .arg(predecessors.targets())
-            .arg(predecessors.weights())
-            .arg(&n)
-            .arg(&m)
-            .arg(&source)
-            .arg(&round)
-            .arg(&buffers.dist)
-            .arg(&mut buffers.parent)
-            .arg(&mut buffers.level)
-            .arg(&mut buffers.more);
-        // SAFETY: arguments in the kernel's order and types (`level` and `more`
-        // are u32 buffers that the kernel accesses as AtomicU32, of the same
-        // layout); `DeviceGraph` holds a validated CSR of n vertices and m edges,
-        // dist/parent/level hold n elements and more one (checked above).
-        unsafe { launch.launch(one_thread_per(n)) }.map_err(Error::cuda(kernel))?;
-        Ok(())
+        let args = ParentsJoinRoundArgs {
+            offsets: device(stream, predecessors.offsets()),
+            targets: device(stream, predecessors.targets()),
+            weights: device(stream, predecessors.weights()),
+            n,
+            m,
+            source,
+            round,
+            dist: device(stream, &buffers.dist),
+            parent: device(stream, &buffers.parent),
+            level: device(stream, &buffers.level),
+            more: device(stream, &buffers.more),
+        };
+        // SAFETY: `level` and `more` are u32 buffers that the kernel accesses
+        // as AtomicU32, of the same layout; `DeviceGraph` holds a validated CSR of n vertices and m
+        // edges, dist/parent/level hold n elements and more one (checked
+        // above).
+        unsafe { launch(stream, function, one_thread_per(n), &args, Launch::Plain) }
     }
 }

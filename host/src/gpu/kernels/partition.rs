@@ -3,12 +3,11 @@
 use std::sync::Arc;
 
 use cudarc::driver::sys::{CUdevice_attribute, CUfunction_attribute};
-use cudarc::driver::{
-    CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, LaunchConfig, PushKernelArg,
-};
+use cudarc::driver::{CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, LaunchConfig};
+use gpu_kernels::args::{PartitionInitializeArgs, PartitionSolveArgs};
 use gpu_kernels::launch::{PARTITION_BLOCK_SIZE, names, partition_shared_bytes};
 
-use super::{Typed, check_lengths, load_function, one_thread_per};
+use super::{Launch, Typed, check_lengths, device, launch, load_function, one_thread_per};
 use crate::gpu::memory::DeviceGraph;
 use crate::graph::WeightKind;
 use crate::{Error, Result};
@@ -156,19 +155,18 @@ impl PartitionKernels {
                 buffers.pieces
             )));
         }
-        let mut launch = stream.launch_builder(&self.initialize);
-        launch
-            .arg(&mut buffers.dist)
-            .arg(&n)
-            .arg(&mut buffers.notify)
-            .arg(&buffers.pieces)
-            .arg(&mut buffers.counters)
-            .arg(&source_piece);
-        // SAFETY: arguments in the kernel's order and types; the lengths
-        // checked above, source_piece < k.
-        unsafe { launch.launch(one_thread_per(n.max(buffers.pieces))) }
-            .map_err(Error::cuda(kernel))?;
-        Ok(())
+        let args = PartitionInitializeArgs {
+            dist: device(stream, &buffers.dist),
+            n,
+            notify: device(stream, &buffers.notify),
+            k: buffers.pieces,
+            counters: device(stream, &buffers.counters),
+            source_piece,
+        };
+        let function = (&self.initialize, kernel);
+        let config = one_thread_per(n.max(buffers.pieces));
+        // SAFETY: the lengths checked above, source_piece < k.
+        unsafe { launch(stream, function, config, &args, Launch::Plain) }
     }
 
     /// `partition_solve`: the whole solve from `source` (renumbered, `< n`)
@@ -181,7 +179,8 @@ impl PartitionKernels {
         source: u32,
         delta: u32,
     ) -> Result<()> {
-        let (function, kernel) = self.solve.of(graph.weight_kind());
+        let function = self.solve.of(graph.weight_kind());
+        let kernel = function.1;
         let n = graph.num_vertices();
         check_state_lengths(kernel, n, buffers)?;
         if source >= n {
@@ -192,41 +191,40 @@ impl PartitionKernels {
         let bytes = partition_shared_bytes(buffers.capacity, buffers.edge_capacity);
         // Raised again at each launch: another graph's solver may have set
         // the function's limit since.
-        allow_shared_memory(function, kernel, bytes)?;
+        allow_shared_memory(function.0, kernel, bytes)?;
         let config = LaunchConfig {
             grid_dim: (buffers.pieces, 1, 1),
             block_dim: (PARTITION_BLOCK_SIZE, 1, 1),
             shared_mem_bytes: bytes,
         };
         let m = graph.num_edges();
-        let mut launch = stream.launch_builder(function);
-        launch
-            .arg(graph.offsets())
-            .arg(graph.targets())
-            .arg(graph.weights())
-            .arg(&n)
-            .arg(&m)
-            .arg(&buffers.starts)
-            .arg(&buffers.boundary_ends)
-            .arg(&buffers.piece_of)
-            .arg(&buffers.pieces)
-            .arg(&mut buffers.dist)
-            .arg(&mut buffers.notify)
-            .arg(&mut buffers.counters)
-            .arg(&source)
-            .arg(&delta)
-            .arg(&buffers.capacity)
-            .arg(&buffers.edge_capacity);
-        // SAFETY: arguments in the kernel's order and types; a validated CSR
-        // of n vertices and m edges whose pieces the partition buffers
-        // describe (each at most `capacity` vertices, made so by
-        // `Partitioning`, and at most `edge_capacity` out-edges when that is
-        // not 0, made so by `Partition::new`); the state left by `initialize`; k blocks with the
-        // pieces' shared memory (the limit raised by `resident_capacity`),
-        // launched cooperatively, so the driver refuses rather than run
-        // blocks that cannot all be resident, which the spinning blocks need.
-        unsafe { launch.launch_cooperative(config) }.map_err(Error::cuda(kernel))?;
-        Ok(())
+        let args = PartitionSolveArgs {
+            offsets: device(stream, graph.offsets()),
+            targets: device(stream, graph.targets()),
+            weights: device(stream, graph.weights()),
+            n,
+            m,
+            starts: device(stream, &buffers.starts),
+            boundary_ends: device(stream, &buffers.boundary_ends),
+            piece_of: device(stream, &buffers.piece_of),
+            k: buffers.pieces,
+            dist: device(stream, &buffers.dist),
+            notify: device(stream, &buffers.notify),
+            counters: device(stream, &buffers.counters),
+            source,
+            delta,
+            capacity: buffers.capacity,
+            edge_capacity: buffers.edge_capacity,
+        };
+        // SAFETY: a validated CSR of n vertices and m edges whose pieces the
+        // partition buffers describe (each at most `capacity` vertices, made so
+        // by `Partitioning`, and at most `edge_capacity` out-edges when that is
+        // not 0, made so by `Partition::new`); the state left by `initialize`;
+        // k blocks with the pieces' shared memory (the limit raised by
+        // `resident_capacity`), launched cooperatively, so the driver refuses
+        // rather than run blocks that cannot all be resident, which the
+        // spinning blocks need.
+        unsafe { launch(stream, function, config, &args, Launch::Cooperative) }
     }
 }
 

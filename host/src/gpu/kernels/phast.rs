@@ -2,13 +2,15 @@
 
 use std::sync::Arc;
 
-use cudarc::driver::{
-    CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, LaunchConfig, PushKernelArg,
-};
+use cudarc::driver::{CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, LaunchConfig};
+use gpu_kernels::args::{PhastClearArgs, PhastColumnsArgs, PhastScatterArgs, PhastSweepArgs};
 use gpu_kernels::distance::WeightKind;
 use gpu_kernels::launch::{PHAST_BLOCK_SIZE, names};
 
-use super::{Typed, check_lengths, grid_blocks, load_function, one_thread_per, zero_grid_barrier};
+use super::{
+    Launch, Typed, check_lengths, device, grid_blocks, launch, load_function, one_thread_per,
+    zero_grid_barrier,
+};
 use crate::{Error, Result};
 
 /// A hierarchy's down arcs and levels on the device.
@@ -70,12 +72,13 @@ impl PhastKernels {
     ) -> Result<()> {
         let kernel = names::PHAST_CLEAR;
         check_lengths(kernel, &[("dist", dist.len(), len as usize)])?;
-        let mut launch = stream.launch_builder(&self.clear);
-        launch.arg(dist).arg(&len);
-        // SAFETY: arguments in the kernel's order and types; `dist` holds
-        // `len` words (checked above).
-        unsafe { launch.launch(one_thread_per(len)) }.map_err(Error::cuda(kernel))?;
-        Ok(())
+        let args = PhastClearArgs {
+            dist: device(stream, dist),
+            len,
+        };
+        let function = (&self.clear, kernel);
+        // SAFETY: `dist` holds `len` words (checked above).
+        unsafe { launch(stream, function, one_thread_per(len), &args, Launch::Plain) }
     }
 
     /// `phast_scatter`: the first `count` (index, distance) pairs of
@@ -100,12 +103,24 @@ impl PhastKernels {
         if count == 0 {
             return Ok(());
         }
-        let mut launch = stream.launch_builder(&self.scatter);
-        launch.arg(entries).arg(&count).arg(dist).arg(&len);
-        // SAFETY: arguments in the kernel's order and types; the lengths are
-        // checked above and the caller's indices are distinct and `< len`.
-        unsafe { launch.launch(one_thread_per(count)) }.map_err(Error::cuda(kernel))?;
-        Ok(())
+        let args = PhastScatterArgs {
+            entries: device(stream, entries),
+            count,
+            dist: device(stream, dist),
+            len,
+        };
+        let function = (&self.scatter, kernel);
+        // SAFETY: the lengths are checked above and the caller's indices are
+        // distinct and `< len`.
+        unsafe {
+            launch(
+                stream,
+                function,
+                one_thread_per(count),
+                &args,
+                Launch::Plain,
+            )
+        }
     }
 
     /// `phast_columns`: table rows `first_row..first_row + count` from the
@@ -143,21 +158,29 @@ impl PhastKernels {
             return Ok(());
         }
         let table_len = table.len().min(u32::MAX as usize) as u32;
-        let mut launch = stream.launch_builder(&self.columns);
-        launch
-            .arg(dist)
-            .arg(&n)
-            .arg(&lanes)
-            .arg(targets)
-            .arg(&t)
-            .arg(&count)
-            .arg(&first_row)
-            .arg(table)
-            .arg(&table_len);
-        // SAFETY: arguments in the kernel's order and types; lengths checked
-        // above, target positions `< n` as the caller guarantees.
-        unsafe { launch.launch(one_thread_per(words)) }.map_err(Error::cuda(kernel))?;
-        Ok(())
+        let args = PhastColumnsArgs {
+            dist: device(stream, dist),
+            n,
+            lanes,
+            targets: device(stream, targets),
+            t,
+            count,
+            first_row,
+            table: device(stream, table),
+            table_len,
+        };
+        let function = (&self.columns, kernel);
+        // SAFETY: lengths checked above, target positions `< n` as the caller
+        // guarantees.
+        unsafe {
+            launch(
+                stream,
+                function,
+                one_thread_per(words),
+                &args,
+                Launch::Plain,
+            )
+        }
     }
 
     /// `phast_sweep` of `lanes` sources over every level, the first
@@ -174,7 +197,8 @@ impl PhastKernels {
         barrier: &mut CudaSlice<u32>,
         blocks: u32,
     ) -> Result<()> {
-        let (function, kernel) = self.sweep.of(down.weight_kind);
+        let function = self.sweep.of(down.weight_kind);
+        let kernel = function.1;
         let (n, m) = (down.n as usize, down.m as usize);
         check_lengths(
             kernel,
@@ -202,26 +226,24 @@ impl PhastKernels {
             block_dim: (PHAST_BLOCK_SIZE, 1, 1),
             shared_mem_bytes: 0,
         };
-        let mut launch = stream.launch_builder(function);
-        launch
-            .arg(&down.offsets)
-            .arg(&down.ends)
-            .arg(&down.weights)
-            .arg(&down.n)
-            .arg(&down.m)
-            .arg(&down.level_starts)
-            .arg(&down.levels)
-            .arg(&block_levels)
-            .arg(&lanes)
-            .arg(dist)
-            .arg(barrier);
-        // SAFETY: arguments in the kernel's order and types; lengths checked
-        // above; the arrays come from a validated hierarchy (every down arc
-        // from an earlier level, level starts from 0 to n, increasing); the
-        // barrier is zeroed on this stream just before, and the launch is
-        // cooperative, so the driver runs it only if all blocks can be
-        // co-resident, as the grid barrier requires.
-        unsafe { launch.launch_cooperative(config) }.map_err(Error::cuda(kernel))?;
-        Ok(())
+        let args = PhastSweepArgs {
+            offsets: device(stream, &down.offsets),
+            ends: device(stream, &down.ends),
+            weights: device(stream, &down.weights),
+            n: down.n,
+            m: down.m,
+            level_starts: device(stream, &down.level_starts),
+            levels: down.levels,
+            block_levels,
+            lanes,
+            dist: device(stream, dist),
+            barrier: device(stream, barrier),
+        };
+        // SAFETY: lengths checked above; the arrays come from a validated
+        // hierarchy (every down arc from an earlier level, level starts from 0
+        // to n, increasing); the barrier is zeroed on this stream just before,
+        // and the launch is cooperative, so the driver runs it only if all
+        // blocks can be co-resident, as the grid barrier requires.
+        unsafe { launch(stream, function, config, &args, Launch::Cooperative) }
     }
 }

@@ -2,11 +2,12 @@
 
 use std::sync::Arc;
 
-use cudarc::driver::{CudaFunction, CudaModule, CudaSlice, CudaStream, PushKernelArg};
+use cudarc::driver::{CudaFunction, CudaModule, CudaSlice, CudaStream};
+use gpu_kernels::args::StatsCountFlagsArgs;
 use gpu_kernels::launch::names;
 
-use super::{check_lengths, load_function, one_thread_per};
-use crate::{Error, Result};
+use super::{Launch, check_lengths, device, launch, load_function, one_thread_per};
+use crate::Result;
 
 /// The measuring-mode kernels.
 pub struct StatsKernels {
@@ -37,11 +38,13 @@ impl StatsKernels {
                 ("counter", counter.len(), 1),
             ],
         )?;
-        let mut launch = stream.launch_builder(&self.count_flags);
-        launch.arg(flags).arg(&n).arg(counter);
-        // SAFETY: arguments in the kernel's order and types; flags holds n
-        // elements and counter one (checked above).
-        unsafe { launch.launch(one_thread_per(n)) }.map_err(Error::cuda(kernel))?;
-        Ok(())
+        let args = StatsCountFlagsArgs {
+            flags: device(stream, flags),
+            n,
+            counter: device(stream, counter),
+        };
+        let function = (&self.count_flags, kernel);
+        // SAFETY: flags holds n elements and counter one (checked above).
+        unsafe { launch(stream, function, one_thread_per(n), &args, Launch::Plain) }
     }
 }

@@ -1,0 +1,777 @@
+//! Every kernel's parameters, defined once: one `#[repr(C)]` struct per
+//! signature, used by both sides.
+//!
+//! - The PTX entry of a kernel is generated from its struct's field list
+//!   (the struct's entry macro, `kernels::entry!`): its parameters are the
+//!   fields, in order, and its body receives them as the struct.
+//! - The host fills the struct and passes a pointer to each field as the
+//!   launch's `kernelParams` (`host/src/gpu/kernels/mod.rs`, `launch`), so
+//!   argument order is never written twice.
+//!
+//! Why not one by-value struct parameter: rustc lowers a struct argument of an
+//! `extern "ptx-kernel"` function to integers in a `.param .b8` array, so the
+//! pointers read from it lose their `.global` addressing (generic `ld`/`st`
+//! instead of `ld.global`/`st.global`). Parameters one field each keep the
+//! PTX what it was; a struct whose fields are laid out as the driver lays out
+//! these parameters (natural alignment, in order) is byte for byte what a
+//! by-value struct parameter would be. A no-GPU test
+//! (`tests/tests/kernel_args.rs`) checks each struct against its entries'
+//! parameter lists in the built PTX.
+//!
+//! Lengths and contracts of the fields are documented on the kernels
+//! (`# Safety`); field docs here say what each one is.
+
+use core::sync::atomic::{AtomicU8, AtomicU32, AtomicU64};
+
+use crate::bellman_ford::RoundFlags;
+use crate::compact::LoopState;
+use crate::launch::{GridBarrier, names};
+use crate::near_far::NearFarState;
+
+/// One parameter of a kernel: a field of its argument struct.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Param {
+    /// The field's name.
+    pub name: &'static str,
+    /// Its offset in the struct, in bytes.
+    pub offset: usize,
+    /// Its size in bytes.
+    pub size: usize,
+}
+
+/// The argument struct of one or more kernels.
+///
+/// # Safety
+/// [`PARAMS`](Self::PARAMS) lists every field of the struct, in declaration
+/// order, with its offset and size, and every entry of
+/// [`ENTRIES`](Self::ENTRIES) takes exactly these fields as its parameters, in
+/// this order. `kernel_args!` generates both from one field list.
+pub unsafe trait KernelArgs: Copy {
+    /// The PTX entries that take these arguments.
+    const ENTRIES: &'static [&'static str];
+    /// The fields, one per parameter, in order.
+    const PARAMS: &'static [Param];
+}
+
+/// Defines argument structs: for each, the `#[repr(C)]` struct, its
+/// [`KernelArgs`] implementation, and (in the PTX build) its entry macro,
+/// which defines a kernel taking these arguments through `kernels::entry!`.
+macro_rules! kernel_args {
+    ($(
+        $(#[$attr:meta])*
+        pub struct $name:ident for [$($entry:expr),+ $(,)?], entry macro $entry_macro:ident {
+            $($(#[$field_attr:meta])* pub $field:ident: $ty:ty),+ $(,)?
+        }
+    )*) => {$(
+        $(#[$attr])*
+        #[repr(C)]
+        #[derive(Clone, Copy, Debug)]
+        pub struct $name {
+            $($(#[$field_attr])* pub $field: $ty),+
+        }
+
+        // SAFETY: both lists come from the one field list above.
+        unsafe impl KernelArgs for $name {
+            const ENTRIES: &'static [&'static str] = &[$($entry),+];
+            const PARAMS: &'static [Param] = &[$(Param {
+                name: stringify!($field),
+                offset: core::mem::offset_of!($name, $field),
+                size: size_of::<$ty>(),
+            }),+];
+        }
+
+        #[cfg(target_arch = "nvptx64")]
+        macro_rules! $entry_macro {
+            ($$($$kernel:tt)*) => {
+                crate::kernels::entry! { $name [$($field: $ty),+] $$($$kernel)* }
+            };
+        }
+        #[cfg(target_arch = "nvptx64")]
+        pub(crate) use $entry_macro;
+    )*};
+}
+
+kernel_args! {
+    /// `da2cf_initialize`.
+    pub struct Da2cfInitializeArgs for [names::DA2CF_INITIALIZE],
+        entry macro da2cf_initialize_args {
+        /// Distances, `n`.
+        pub dist: *mut u32,
+        /// Frontier flags, `n`.
+        pub frontier: *mut u8,
+        /// Unsettled flags, `n`.
+        pub unsettled: *mut u8,
+        /// Vertices.
+        pub n: u32,
+        /// The source vertex.
+        pub source: u32,
+    }
+
+    /// The four DA2CF relax kernels (`relax_F`, its racy twin, `relax_U`,
+    /// `relax_U` plus), over the successor or the predecessor CSR.
+    pub struct Da2cfRelaxArgs for [
+        names::DA2CF_RELAX_F.u32,
+        names::DA2CF_RELAX_F.f32,
+        names::DA2CF_RELAX_F_NO_ATOMIC.u32,
+        names::DA2CF_RELAX_F_NO_ATOMIC.f32,
+        names::DA2CF_RELAX_U.u32,
+        names::DA2CF_RELAX_U.f32,
+        names::DA2CF_RELAX_U_PLUS.u32,
+        names::DA2CF_RELAX_U_PLUS.f32,
+    ], entry macro da2cf_relax_args {
+        /// CSR row offsets, `n + 1`.
+        pub offsets: *const u32,
+        /// CSR targets, `m`.
+        pub targets: *const u32,
+        /// CSR weights, `m` (words of the kernel's weight type).
+        pub weights: *const u32,
+        /// Vertices.
+        pub n: u32,
+        /// Edges.
+        pub m: u32,
+        /// Distances, `n`.
+        pub dist: *const AtomicU32,
+        /// Frontier flags, `n`.
+        pub frontier: *const u8,
+        /// Unsettled flags, `n`.
+        pub unsettled: *const u8,
+    }
+
+    /// `da2cf_minimum1`.
+    pub struct Da2cfMinimum1Args for [names::DA2CF_MINIMUM1], entry macro da2cf_minimum1_args {
+        /// Distances, `n`.
+        pub dist: *const u32,
+        /// Unsettled flags, `n`.
+        pub unsettled: *const u8,
+        /// Vertices.
+        pub n: u32,
+        /// One minimum per block.
+        pub block_minima: *mut u32,
+    }
+
+    /// `da2cf_minimum2`.
+    pub struct Da2cfMinimum2Args for [names::DA2CF_MINIMUM2], entry macro da2cf_minimum2_args {
+        /// The values to reduce, `len`.
+        pub values: *const u32,
+        /// Values.
+        pub len: u32,
+        /// One minimum per block.
+        pub block_minima: *mut u32,
+    }
+
+    /// `da2cf_update`.
+    pub struct Da2cfUpdateArgs for [names::DA2CF_UPDATE], entry macro da2cf_update_args {
+        /// Distances, `n`.
+        pub dist: *const u32,
+        /// Frontier flags, `n`.
+        pub frontier: *mut u8,
+        /// Unsettled flags, `n`.
+        pub unsettled: *mut u8,
+        /// Vertices.
+        pub n: u32,
+        /// The minimum tentative distance of this iteration.
+        pub mssp: u32,
+    }
+
+    /// `crauser_delta_node_succ`.
+    pub struct CrauserDeltaNodeSuccArgs for [names::CRAUSER_DELTA_NODE_SUCC],
+        entry macro crauser_delta_node_succ_args {
+        /// Successor CSR row offsets, `n + 1`.
+        pub offsets: *const u32,
+        /// Successor CSR targets, `m`.
+        pub targets: *const u32,
+        /// Successor CSR weights, `m`.
+        pub weights: *const u32,
+        /// Vertices.
+        pub n: u32,
+        /// Edges.
+        pub m: u32,
+        /// `Δ_node`, `n`.
+        pub delta_node: *mut u32,
+    }
+
+    /// `crauser_delta_node_pred`.
+    pub struct CrauserDeltaNodePredArgs for [names::CRAUSER_DELTA_NODE_PRED],
+        entry macro crauser_delta_node_pred_args {
+        /// Predecessor CSR row offsets, `n + 1`.
+        pub offsets: *const u32,
+        /// Predecessor CSR targets, `m`.
+        pub targets: *const u32,
+        /// Predecessor CSR weights, `m`.
+        pub weights: *const u32,
+        /// Vertices.
+        pub n: u32,
+        /// Edges.
+        pub m: u32,
+        /// `Δ_node`, `n`, infinite on entry.
+        pub delta_node: *const AtomicU32,
+    }
+
+    /// `crauser_minimum1`.
+    pub struct CrauserMinimum1Args for [
+        names::CRAUSER_MINIMUM1.u32,
+        names::CRAUSER_MINIMUM1.f32,
+    ], entry macro crauser_minimum1_args {
+        /// Distances, `n`.
+        pub dist: *const u32,
+        /// `Δ_node`, `n`.
+        pub delta_node: *const u32,
+        /// Unsettled flags, `n`.
+        pub unsettled: *const u8,
+        /// Vertices.
+        pub n: u32,
+        /// One minimum per block.
+        pub block_minima: *mut u32,
+    }
+
+    /// `crauser_update`.
+    pub struct CrauserUpdateArgs for [names::CRAUSER_UPDATE], entry macro crauser_update_args {
+        /// Distances, `n`.
+        pub dist: *const u32,
+        /// Frontier flags, `n`.
+        pub frontier: *mut u8,
+        /// Unsettled flags, `n`.
+        pub unsettled: *mut u8,
+        /// Vertices.
+        pub n: u32,
+        /// The threshold: unsettled vertices at most this far join the frontier.
+        pub delta: u32,
+    }
+
+    /// `bellman_ford_block`.
+    pub struct BellmanFordBlockArgs for [
+        names::BELLMAN_FORD_BLOCK.u32,
+        names::BELLMAN_FORD_BLOCK.f32,
+    ], entry macro bellman_ford_block_args {
+        /// Predecessor CSR row offsets, `n + 1`.
+        pub offsets: *const u32,
+        /// Predecessor CSR targets, `m`.
+        pub targets: *const u32,
+        /// Predecessor CSR weights, `m`.
+        pub weights: *const u32,
+        /// Vertices.
+        pub n: u32,
+        /// Edges.
+        pub m: u32,
+        /// The source vertex.
+        pub source: u32,
+        /// Distances, `n`.
+        pub dist: *const AtomicU32,
+        /// Distances of the previous round, `n`.
+        pub predist: *const AtomicU32,
+        /// Per-vertex change flags, `n`.
+        pub changed: *const AtomicU8,
+        /// Out: rounds run.
+        pub rounds: *mut u32,
+    }
+
+    /// `bellman_ford_grid`.
+    pub struct BellmanFordGridArgs for [
+        names::BELLMAN_FORD_GRID.u32,
+        names::BELLMAN_FORD_GRID.f32,
+    ], entry macro bellman_ford_grid_args {
+        /// Predecessor CSR row offsets, `n + 1`.
+        pub offsets: *const u32,
+        /// Predecessor CSR targets, `m`.
+        pub targets: *const u32,
+        /// Predecessor CSR weights, `m`.
+        pub weights: *const u32,
+        /// Vertices.
+        pub n: u32,
+        /// Edges.
+        pub m: u32,
+        /// The source vertex.
+        pub source: u32,
+        /// Distances, `n`.
+        pub dist: *const AtomicU32,
+        /// Distances of the previous round, `n`.
+        pub predist: *const AtomicU32,
+        /// Per-vertex change flags, `n`.
+        pub changed: *const AtomicU8,
+        /// The round flags.
+        pub flags: *const RoundFlags,
+        /// The grid barrier, zeroed.
+        pub barrier: *const GridBarrier,
+        /// Out: rounds run.
+        pub rounds: *mut u32,
+    }
+
+    /// `stats_count_flags`.
+    pub struct StatsCountFlagsArgs for [names::STATS_COUNT_FLAGS],
+        entry macro stats_count_flags_args {
+        /// The flags, `n`.
+        pub flags: *const u8,
+        /// Flags.
+        pub n: u32,
+        /// The counter that set flags are added to.
+        pub counter: *const AtomicU64,
+    }
+
+    /// `matrix_relax_u` and `matrix_relax_f`.
+    pub struct MatrixRelaxArgs for [
+        names::MATRIX_RELAX_U.u32,
+        names::MATRIX_RELAX_U.f32,
+        names::MATRIX_RELAX_F.u32,
+        names::MATRIX_RELAX_F.f32,
+    ], entry macro matrix_relax_args {
+        /// The adjacency matrix, `n * n` weight words, row-major.
+        pub weights: *const u32,
+        /// Vertices.
+        pub n: u32,
+        /// Distances, `n`.
+        pub dist: *const AtomicU32,
+        /// Frontier flags, `n`.
+        pub frontier: *const u8,
+        /// Unsettled flags, `n`.
+        pub unsettled: *const u8,
+    }
+
+    /// `matrix_delta_node`.
+    pub struct MatrixDeltaNodeArgs for [names::MATRIX_DELTA_NODE],
+        entry macro matrix_delta_node_args {
+        /// The adjacency matrix, `n * n` weight words, row-major.
+        pub weights: *const u32,
+        /// Vertices.
+        pub n: u32,
+        /// `Δ_node`, `n`.
+        pub delta_node: *mut u32,
+    }
+
+    /// `compact_initialize`.
+    pub struct CompactInitializeArgs for [names::COMPACT_INITIALIZE],
+        entry macro compact_initialize_args {
+        /// Distances, `n`.
+        pub dist: *const AtomicU32,
+        /// The frontier list, `n`.
+        pub frontier: *const AtomicU32,
+        /// The loop state.
+        pub state: *const LoopState<AtomicU32>,
+        /// Vertices.
+        pub n: u32,
+        /// The source vertex.
+        pub source: u32,
+    }
+
+    /// `compact_block_loop`.
+    pub struct CompactBlockLoopArgs for [
+        names::COMPACT_BLOCK_LOOP.u32,
+        names::COMPACT_BLOCK_LOOP.f32,
+    ], entry macro compact_block_loop_args {
+        /// Successor CSR row offsets, `n + 1`.
+        pub offsets: *const u32,
+        /// Successor CSR targets, `m`.
+        pub targets: *const u32,
+        /// Successor CSR weights, `m`.
+        pub weights: *const u32,
+        /// Vertices.
+        pub n: u32,
+        /// Edges.
+        pub m: u32,
+        /// `Δ_node` for Crauser's rule.
+        pub delta_node: *const u32,
+        /// `n` for Crauser's rule, 0 for Martín's.
+        pub delta_node_len: u32,
+        /// Distances, `n`.
+        pub dist: *const AtomicU32,
+        /// The frontier list, `n`.
+        pub frontier: *const AtomicU32,
+        /// The reached-unsettled list of even iterations, `n`.
+        pub reached0: *const AtomicU32,
+        /// The reached-unsettled list of odd iterations, `n`.
+        pub reached1: *const AtomicU32,
+        /// The loop state.
+        pub state: *const LoopState<AtomicU32>,
+        /// Below this much work the loop hands over.
+        pub min_work: u32,
+        /// Above this much work the loop hands over.
+        pub max_work: u32,
+    }
+
+    /// `compact_grid_loop`: the block loop's arguments and a grid barrier.
+    pub struct CompactGridLoopArgs for [
+        names::COMPACT_GRID_LOOP.u32,
+        names::COMPACT_GRID_LOOP.f32,
+    ], entry macro compact_grid_loop_args {
+        /// Successor CSR row offsets, `n + 1`.
+        pub offsets: *const u32,
+        /// Successor CSR targets, `m`.
+        pub targets: *const u32,
+        /// Successor CSR weights, `m`.
+        pub weights: *const u32,
+        /// Vertices.
+        pub n: u32,
+        /// Edges.
+        pub m: u32,
+        /// `Δ_node` for Crauser's rule.
+        pub delta_node: *const u32,
+        /// `n` for Crauser's rule, 0 for Martín's.
+        pub delta_node_len: u32,
+        /// Distances, `n`.
+        pub dist: *const AtomicU32,
+        /// The frontier list, `n`.
+        pub frontier: *const AtomicU32,
+        /// The reached-unsettled list of even iterations, `n`.
+        pub reached0: *const AtomicU32,
+        /// The reached-unsettled list of odd iterations, `n`.
+        pub reached1: *const AtomicU32,
+        /// The loop state.
+        pub state: *const LoopState<AtomicU32>,
+        /// Below this much work the loop hands over.
+        pub min_work: u32,
+        /// Above this much work the loop hands over.
+        pub max_work: u32,
+        /// The grid barrier, zeroed.
+        pub barrier: *const GridBarrier,
+    }
+
+    /// `parents_join_round`.
+    pub struct ParentsJoinRoundArgs for [
+        names::PARENTS_JOIN_ROUND.u32,
+        names::PARENTS_JOIN_ROUND.f32,
+    ], entry macro parents_join_round_args {
+        /// Predecessor CSR row offsets, `n + 1`.
+        pub offsets: *const u32,
+        /// Predecessor CSR targets, `m`.
+        pub targets: *const u32,
+        /// Predecessor CSR weights, `m`.
+        pub weights: *const u32,
+        /// Vertices.
+        pub n: u32,
+        /// Edges.
+        pub m: u32,
+        /// The source vertex.
+        pub source: u32,
+        /// This round's number.
+        pub round: u32,
+        /// Final distances, `n`.
+        pub dist: *const u32,
+        /// Parents, `n`.
+        pub parent: *mut u32,
+        /// Tree levels, `n`.
+        pub level: *const AtomicU32,
+        /// Set when a vertex joined the tree this round.
+        pub more: *const AtomicU32,
+    }
+
+    /// `near_far_initialize`.
+    pub struct NearFarInitializeArgs for [names::NEAR_FAR_INITIALIZE],
+        entry macro near_far_initialize_args {
+        /// Successor CSR row offsets, `n + 1`.
+        pub offsets: *const u32,
+        /// Successor CSR targets, `m`.
+        pub targets: *const u32,
+        /// Successor CSR weights, `m`.
+        pub weights: *const u32,
+        /// Vertices.
+        pub n: u32,
+        /// Edges.
+        pub m: u32,
+        /// Distances, `n`.
+        pub dist: *const AtomicU32,
+        /// Near-list stamps, `n`.
+        pub stamp: *const AtomicU32,
+        /// Far-list stamps, `n`.
+        pub far_stamp: *const AtomicU32,
+        /// The near list of even rounds.
+        pub near0: *const AtomicU32,
+        /// The near list of odd rounds.
+        pub near1: *const AtomicU32,
+        /// The far list being read.
+        pub far0: *const AtomicU32,
+        /// The far list being written.
+        pub far1: *const AtomicU32,
+        /// The loop state.
+        pub state: *const NearFarState<AtomicU32>,
+        /// The source vertex.
+        pub source: u32,
+        /// The bucket width, a weight word.
+        pub delta: u32,
+    }
+
+    /// `near_far_block_loop`.
+    pub struct NearFarBlockLoopArgs for [
+        names::NEAR_FAR_BLOCK_LOOP.u32,
+        names::NEAR_FAR_BLOCK_LOOP.f32,
+    ], entry macro near_far_block_loop_args {
+        /// Successor CSR row offsets, `n + 1`.
+        pub offsets: *const u32,
+        /// Successor CSR targets, `m`.
+        pub targets: *const u32,
+        /// Successor CSR weights, `m`.
+        pub weights: *const u32,
+        /// Vertices.
+        pub n: u32,
+        /// Edges.
+        pub m: u32,
+        /// Distances, `n`.
+        pub dist: *const AtomicU32,
+        /// Near-list stamps, `n`.
+        pub stamp: *const AtomicU32,
+        /// Far-list stamps, `n`.
+        pub far_stamp: *const AtomicU32,
+        /// The near list of even rounds.
+        pub near0: *const AtomicU32,
+        /// The near list of odd rounds.
+        pub near1: *const AtomicU32,
+        /// The far list being read.
+        pub far0: *const AtomicU32,
+        /// The far list being written.
+        pub far1: *const AtomicU32,
+        /// The loop state.
+        pub state: *const NearFarState<AtomicU32>,
+        /// The bucket width, a weight word.
+        pub delta: u32,
+        /// Below this much work the loop hands over.
+        pub min_work: u32,
+        /// Above this much work the loop hands over.
+        pub max_work: u32,
+    }
+
+    /// `near_far_grid_loop`: the block loop's arguments and a grid barrier.
+    pub struct NearFarGridLoopArgs for [
+        names::NEAR_FAR_GRID_LOOP.u32,
+        names::NEAR_FAR_GRID_LOOP.f32,
+    ], entry macro near_far_grid_loop_args {
+        /// Successor CSR row offsets, `n + 1`.
+        pub offsets: *const u32,
+        /// Successor CSR targets, `m`.
+        pub targets: *const u32,
+        /// Successor CSR weights, `m`.
+        pub weights: *const u32,
+        /// Vertices.
+        pub n: u32,
+        /// Edges.
+        pub m: u32,
+        /// Distances, `n`.
+        pub dist: *const AtomicU32,
+        /// Near-list stamps, `n`.
+        pub stamp: *const AtomicU32,
+        /// Far-list stamps, `n`.
+        pub far_stamp: *const AtomicU32,
+        /// The near list of even rounds.
+        pub near0: *const AtomicU32,
+        /// The near list of odd rounds.
+        pub near1: *const AtomicU32,
+        /// The far list being read.
+        pub far0: *const AtomicU32,
+        /// The far list being written.
+        pub far1: *const AtomicU32,
+        /// The loop state.
+        pub state: *const NearFarState<AtomicU32>,
+        /// The bucket width, a weight word.
+        pub delta: u32,
+        /// Below this much work the loop hands over.
+        pub min_work: u32,
+        /// Above this much work the loop hands over.
+        pub max_work: u32,
+        /// The grid barrier, zeroed.
+        pub barrier: *const GridBarrier,
+    }
+
+    /// `partition_initialize`.
+    pub struct PartitionInitializeArgs for [names::PARTITION_INITIALIZE],
+        entry macro partition_initialize_args {
+        /// Distances, `n`.
+        pub dist: *const AtomicU32,
+        /// Vertices.
+        pub n: u32,
+        /// Per-piece notification words, `k`.
+        pub notify: *const AtomicU32,
+        /// Pieces.
+        pub k: u32,
+        /// The solve's counters.
+        pub counters: *const AtomicU32,
+        /// The piece of the source.
+        pub source_piece: u32,
+    }
+
+    /// `partition_solve`.
+    pub struct PartitionSolveArgs for [
+        names::PARTITION_SOLVE.u32,
+        names::PARTITION_SOLVE.f32,
+    ], entry macro partition_solve_args {
+        /// Successor CSR row offsets, `n + 1`, pieces numbered contiguously.
+        pub offsets: *const u32,
+        /// Successor CSR targets, `m`.
+        pub targets: *const u32,
+        /// Successor CSR weights, `m`.
+        pub weights: *const u32,
+        /// Vertices.
+        pub n: u32,
+        /// Edges.
+        pub m: u32,
+        /// First vertex of each piece, `k + 1`.
+        pub starts: *const u32,
+        /// End of each piece's boundary vertices, `k`.
+        pub boundary_ends: *const u32,
+        /// The piece of each vertex, `n`.
+        pub piece_of: *const u32,
+        /// Pieces.
+        pub k: u32,
+        /// Distances, `n`.
+        pub dist: *const AtomicU32,
+        /// Per-piece notification words, `k`.
+        pub notify: *const AtomicU32,
+        /// The solve's counters.
+        pub counters: *const AtomicU32,
+        /// The source vertex.
+        pub source: u32,
+        /// The initial window width, a weight word.
+        pub delta: u32,
+        /// Vertices of the largest piece.
+        pub capacity: u32,
+        /// Edges kept in shared memory per piece (0: none).
+        pub edge_capacity: u32,
+    }
+
+    /// `phast_clear`.
+    pub struct PhastClearArgs for [names::PHAST_CLEAR], entry macro phast_clear_args {
+        /// The distances to clear, `len`.
+        pub dist: *const AtomicU32,
+        /// Words.
+        pub len: u32,
+    }
+
+    /// `phast_scatter`.
+    pub struct PhastScatterArgs for [names::PHAST_SCATTER], entry macro phast_scatter_args {
+        /// `(index, distance)` pairs, `2 * count` words.
+        pub entries: *const u32,
+        /// Pairs.
+        pub count: u32,
+        /// The distances, `len`.
+        pub dist: *const AtomicU32,
+        /// Words.
+        pub len: u32,
+    }
+
+    /// `phast_columns`.
+    pub struct PhastColumnsArgs for [names::PHAST_COLUMNS], entry macro phast_columns_args {
+        /// The lanes' distances, `n * lanes`.
+        pub dist: *const AtomicU32,
+        /// Vertices.
+        pub n: u32,
+        /// Sources swept together.
+        pub lanes: u32,
+        /// The target vertices, `t`.
+        pub targets: *const u32,
+        /// Targets.
+        pub t: u32,
+        /// Lanes that hold a source.
+        pub count: u32,
+        /// The table row of lane 0.
+        pub first_row: u32,
+        /// The table, `table_len` words.
+        pub table: *const AtomicU32,
+        /// Words of the table.
+        pub table_len: u32,
+    }
+
+    /// `phast_sweep`.
+    pub struct PhastSweepArgs for [names::PHAST_SWEEP.u32, names::PHAST_SWEEP.f32],
+        entry macro phast_sweep_args {
+        /// Downward arcs' row offsets by head, `n + 1`.
+        pub offsets: *const u32,
+        /// The arcs' tails, `m`.
+        pub ends: *const u32,
+        /// The arcs' weights, `m`.
+        pub weights: *const u32,
+        /// Vertices.
+        pub n: u32,
+        /// Arcs.
+        pub m: u32,
+        /// First vertex of each level, `levels + 1`.
+        pub level_starts: *const u32,
+        /// Levels.
+        pub levels: u32,
+        /// Levels that block 0 runs alone.
+        pub block_levels: u32,
+        /// Sources swept together.
+        pub lanes: u32,
+        /// The lanes' distances, `n * lanes`.
+        pub dist: *const AtomicU32,
+        /// The grid barrier, zeroed.
+        pub barrier: *const GridBarrier,
+    }
+}
+
+impl CompactGridLoopArgs {
+    /// The grid loop's arguments: the block loop's, and `barrier`.
+    pub fn new(block: CompactBlockLoopArgs, barrier: *const GridBarrier) -> Self {
+        let CompactBlockLoopArgs {
+            offsets,
+            targets,
+            weights,
+            n,
+            m,
+            delta_node,
+            delta_node_len,
+            dist,
+            frontier,
+            reached0,
+            reached1,
+            state,
+            min_work,
+            max_work,
+        } = block;
+        CompactGridLoopArgs {
+            offsets,
+            targets,
+            weights,
+            n,
+            m,
+            delta_node,
+            delta_node_len,
+            dist,
+            frontier,
+            reached0,
+            reached1,
+            state,
+            min_work,
+            max_work,
+            barrier,
+        }
+    }
+}
+
+impl NearFarGridLoopArgs {
+    /// The grid loop's arguments: the block loop's, and `barrier`.
+    pub fn new(block: NearFarBlockLoopArgs, barrier: *const GridBarrier) -> Self {
+        let NearFarBlockLoopArgs {
+            offsets,
+            targets,
+            weights,
+            n,
+            m,
+            dist,
+            stamp,
+            far_stamp,
+            near0,
+            near1,
+            far0,
+            far1,
+            state,
+            delta,
+            min_work,
+            max_work,
+        } = block;
+        NearFarGridLoopArgs {
+            offsets,
+            targets,
+            weights,
+            n,
+            m,
+            dist,
+            stamp,
+            far_stamp,
+            near0,
+            near1,
+            far0,
+            far1,
+            state,
+            delta,
+            min_work,
+            max_work,
+            barrier,
+        }
+    }
+}
