@@ -519,6 +519,14 @@ kernel_args! {
         pub far1: *const AtomicU32,
         /// The loop state.
         pub state: *const NearFarState<AtomicU32>,
+        /// The hub list of even iterations, `hub_slots`.
+        pub hubs0: *const AtomicU32,
+        /// The hub list of odd iterations, `hub_slots`.
+        pub hubs1: *const AtomicU32,
+        /// Slots of each hub list.
+        pub hub_slots: u32,
+        /// Near vertices of more out-edges than this are hubs.
+        pub hub_degree: u32,
         /// The bucket width, a weight word.
         pub delta: u32,
         /// Below this much work the loop hands over.
@@ -558,6 +566,14 @@ kernel_args! {
         pub far1: *const AtomicU32,
         /// The loop state.
         pub state: *const NearFarState<AtomicU32>,
+        /// The hub list of even iterations, `hub_slots`.
+        pub hubs0: *const AtomicU32,
+        /// The hub list of odd iterations, `hub_slots`.
+        pub hubs1: *const AtomicU32,
+        /// Slots of each hub list.
+        pub hub_slots: u32,
+        /// Near vertices of more out-edges than this are hubs.
+        pub hub_degree: u32,
         /// The bucket width, a weight word.
         pub delta: u32,
         /// Below this much work the loop hands over.
@@ -750,6 +766,10 @@ impl NearFarGridLoopArgs {
             far0,
             far1,
             state,
+            hubs0,
+            hubs1,
+            hub_slots,
+            hub_degree,
             delta,
             min_work,
             max_work,
@@ -768,6 +788,10 @@ impl NearFarGridLoopArgs {
             far0,
             far1,
             state,
+            hubs0,
+            hubs1,
+            hub_slots,
+            hub_degree,
             delta,
             min_work,
             max_work,

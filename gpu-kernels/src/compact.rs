@@ -248,6 +248,39 @@ pub fn for_each_edge_of_warp(
     successors: Csr<'_>,
     dist: &[AtomicU32],
     team: &impl Team,
+    f: impl FnMut(Option<(usize, u32, u32)>),
+) {
+    walk_edges(u, successors, dist, team, (0, team.warp_size()), f);
+}
+
+/// As [`for_each_edge_of_warp`], but walked by the whole team: every warp of
+/// the team must pass the same vertex for each lane, and the warps share the
+/// walk, warp `w` taking the steps at positions `32w`, `32w + threads`, … of
+/// the laid-out edges (every warp still calls `f` a warp-uniform number of
+/// times). For vertices of thousands of edges, which one warp would walk in
+/// as many steps over 32.
+#[inline(always)]
+pub fn for_each_edge_of_team(
+    u: Option<usize>,
+    successors: Csr<'_>,
+    dist: &[AtomicU32],
+    team: &impl Team,
+    f: impl FnMut(Option<(usize, u32, u32)>),
+) {
+    let warp_size = team.warp_size();
+    let first = team.thread() / warp_size * warp_size;
+    walk_edges(u, successors, dist, team, (first, team.threads()), f);
+}
+
+/// The walk of [`for_each_edge_of_warp`] from position `first` in steps of
+/// `stride` (both warp-uniform multiples of the warp size).
+#[inline(always)]
+fn walk_edges(
+    u: Option<usize>,
+    successors: Csr<'_>,
+    dist: &[AtomicU32],
+    team: &impl Team,
+    (first, stride): (usize, usize),
     mut f: impl FnMut(Option<(usize, u32, u32)>),
 ) {
     let (start, degree, dist_u) = match u {
@@ -265,7 +298,7 @@ pub fn for_each_edge_of_warp(
     let lane = team.thread() % warp_size;
     let sum = team.warp_inclusive_sum(degree);
     let total = team.warp_shuffle(sum, warp_size - 1) as usize;
-    let mut base = 0;
+    let mut base = first;
     while base < total {
         let position = base + lane;
         // The owner: the number of lanes whose inclusive sum is <= position.
@@ -292,7 +325,7 @@ pub fn for_each_edge_of_warp(
         } else {
             None
         });
-        base += warp_size;
+        base += stride;
     }
 }
 

@@ -16,9 +16,17 @@
 //!   worklist, the rest stay, and entries below the old `T` are dropped (their
 //!   vertex has since improved and was queued again with the better distance).
 //!
+//! A near vertex of more than `hub_degree` out-edges ([`HUB_DEGREE`]) is not
+//! walked by its warp: it goes to a *hub list*, and in the next relax
+//! iteration the whole team walks the hubs' edges together. A warp alone
+//! would take a step per 32 edges, each a chain of L2 round trips, while
+//! the other warps wait at the barrier; on scale-free graphs the largest
+//! vertex of an iteration sets its time.
+//!
 //! Correctness is Bellman-Ford's: every improvement of `dist(v)` is queued
-//! (near, or far until `T` passes it), so when both are empty every vertex has
-//! relaxed its edges with its final distance. The threshold only orders the
+//! (near, or far until `T` passes it; a hub relaxes one iteration later), so
+//! when all three are empty every vertex has relaxed its edges with its final
+//! distance. The threshold only orders the
 //! work, so that most vertices are relaxed once.
 //!
 //! # Shared state and races
@@ -27,13 +35,18 @@
 //! [`NearFarState`] only when the loop returns. A relax iteration has one
 //! barrier: it reads near counter `i % 3` and appends with counter
 //! `(i + 1) % 3`, and thread 0 resets counter `(i + 2) % 3`, last read one
-//! barrier ago and next written one barrier later. A split iteration has two
+//! barrier ago and next written one barrier later. Hubs alike: iteration `i`
+//! walks hub list `(i + 1) % 2` (counter `(i + 2) % 3`, filled in iteration
+//! `i - 1`), fills list `i % 2` (counter `i % 3`), and thread 0 resets
+//! counter `(i + 1) % 3`, last read in iteration `i - 1`. A split iteration has two
 //! barriers: thread 0 resets the far list it will fill and its minimum first.
 
 use core::sync::atomic::AtomicU32;
 use core::sync::atomic::Ordering::Relaxed;
 
-use crate::compact::{Exit, Team, for_each_edge_of_warp, for_each_warp_uniform};
+use crate::compact::{
+    Exit, Team, for_each_edge_of_team, for_each_edge_of_warp, for_each_warp_uniform,
+};
 use crate::csr::Csr;
 use crate::distance::{INFINITY, Weight};
 
@@ -59,12 +72,15 @@ pub struct NearFarState<T> {
     /// Smallest distance written with an entry of each far list (an upper
     /// bound of its smallest current distance), by far parity.
     pub far_minimum: [T; 2],
+    /// Length of the hub lists, by the iteration that filled them mod 3 (the
+    /// list itself by iteration parity).
+    pub hub_len: [T; 3],
 }
 
 /// `u32` words of a [`NearFarState`].
 pub const NEAR_FAR_STATE_WORDS: usize = size_of::<NearFarState<u32>>() / 4;
 
-const _: () = assert!(NEAR_FAR_STATE_WORDS == 11);
+const _: () = assert!(NEAR_FAR_STATE_WORDS == 14);
 
 impl NearFarState<u32> {
     /// The state from its words, as the host copies them from the device.
@@ -77,13 +93,15 @@ impl NearFarState<u32> {
             near_len: [w[4], w[5], w[6]],
             far_len: [w[7], w[8]],
             far_minimum: [w[9], w[10]],
+            hub_len: [w[11], w[12], w[13]],
         }
     }
 
-    /// Vertices waiting: the near worklist, or when it is empty the far pile.
-    /// 0 once converged.
+    /// Vertices waiting: the near worklist and the hubs left by the last
+    /// iteration, or when both are empty the far pile. 0 once converged.
     pub fn work(&self) -> u32 {
-        let near = self.near_len[(self.iteration % 3) as usize];
+        let i = self.iteration;
+        let near = self.near_len[(i % 3) as usize] + self.hub_len[((i + 2) % 3) as usize];
         if near > 0 {
             near
         } else {
@@ -111,6 +129,10 @@ pub struct Arrays<'a> {
     /// The far lists, by far parity (`n` slots each: the far stamp lets a
     /// vertex in at most once per list).
     pub far: [&'a [AtomicU32]; 2],
+    /// The hub lists, by iteration parity ([`hub_slots`] each).
+    pub hubs: [&'a [AtomicU32]; 2],
+    /// Near vertices of more out-edges than this are hubs.
+    pub hub_degree: u32,
     /// The counters.
     pub state: &'a NearFarState<AtomicU32>,
 }
@@ -127,6 +149,25 @@ impl<'a> Arrays<'a> {
     fn far_list(&self, p: usize) -> &'a [AtomicU32] {
         if p == 0 { self.far[0] } else { self.far[1] }
     }
+
+    #[inline(always)]
+    fn hub_list(&self, p: usize) -> &'a [AtomicU32] {
+        if p == 0 { self.hubs[0] } else { self.hubs[1] }
+    }
+}
+
+/// Out-degree above which a near vertex is a hub, walked by the whole team in
+/// the next iteration. At 256, its warp alone would take 8 steps, each a
+/// chain of L2 round trips, several grid barriers' worth; below, the wait
+/// for it costs less than the iteration it is put off by.
+pub const HUB_DEGREE: u32 = 256;
+
+/// Slots of each hub list for a graph of `n` vertices and `m` edges with
+/// hubs above `hub_degree` out-edges: a vertex joins one at most once per
+/// iteration (as it joins the near list), and at most `m / (hub_degree + 1)`
+/// vertices have that many edges. At least 1.
+pub fn hub_slots(n: usize, m: usize, hub_degree: u32) -> usize {
+    (m / (hub_degree as usize + 1)).min(n).max(1)
 }
 
 /// Sets vertex `v` unreached (or `source` at 0) and its stamps to 0 (one
@@ -160,6 +201,9 @@ pub fn initialize_state(
     }
     for minimum in &state.far_minimum {
         minimum.store(INFINITY, Relaxed);
+    }
+    for len in &state.hub_len {
+        len.store(0, Relaxed);
     }
 }
 
@@ -250,11 +294,16 @@ pub fn thread_loop<W: Weight>(
     let delta = delta.max(1);
     let exit = loop {
         let near_len = state.near_len[(i % 3) as usize].load(Relaxed) as usize;
+        let hub_len = state.hub_len[((i + 2) % 3) as usize].load(Relaxed) as usize;
         let far_len = state.far_len[f].load(Relaxed) as usize;
-        if near_len == 0 && far_len == 0 {
+        if near_len == 0 && hub_len == 0 && far_len == 0 {
             break Exit::Converged;
         }
-        let work = if near_len > 0 { near_len } else { far_len } as u32;
+        let work = if near_len + hub_len > 0 {
+            near_len + hub_len
+        } else {
+            far_len
+        } as u32;
         if work < min_work || work > max_work {
             break Exit::OutOfRange;
         }
@@ -263,36 +312,58 @@ pub fn thread_loop<W: Weight>(
         let stamp_value = i + 1;
         if thread == 0 {
             state.near_len[((i + 2) % 3) as usize].store(0, Relaxed);
+            state.hub_len[((i + 1) % 3) as usize].store(0, Relaxed);
         }
-        if near_len > 0 {
+        if near_len + hub_len > 0 {
             // Relax iteration.
-            let near = arrays.near_list((i % 2) as usize);
             let far = (arrays.far_list(f), &state.far_len[f], &state.far_minimum[f]);
+            let relax = |edge: Option<(usize, u32, u32)>| {
+                let mut destination = None;
+                if let Some((v, w, dist_u)) = edge {
+                    let candidate = W::extend(dist_u, w);
+                    if candidate < arrays.dist[v].load(Relaxed)
+                        && candidate < arrays.dist[v].fetch_min(candidate, Relaxed)
+                    {
+                        destination = Some(if candidate < threshold {
+                            Destination::Near(v)
+                        } else {
+                            Destination::Far(v, candidate)
+                        });
+                    }
+                }
+                append(
+                    destination,
+                    (stamp_value, far_epoch, false),
+                    &arrays,
+                    (next_near, next_near_len),
+                    far,
+                    team,
+                );
+            };
+            // The last iteration's hubs, a warp's worth at a time, every
+            // warp of the team with the same ones.
+            let hubs = arrays.hub_list(((i + 1) % 2) as usize);
+            let lane = thread % team.warp_size();
+            let mut first = 0;
+            while first < hub_len {
+                let u = (first + lane < hub_len).then(|| hubs[first + lane].load(Relaxed) as usize);
+                for_each_edge_of_team(u, arrays.successors, arrays.dist, team, relax);
+                first += team.warp_size();
+            }
+            // The near list; its hubs wait for the next iteration.
+            let near = arrays.near_list((i % 2) as usize);
+            let new_hubs = arrays.hub_list((i % 2) as usize);
+            let new_hub_len = &state.hub_len[(i % 3) as usize];
+            let offsets = arrays.successors.offsets;
             for_each_warp_uniform(near_len, team, |k| {
                 let u = k.map(|k| near[k].load(Relaxed) as usize);
-                for_each_edge_of_warp(u, arrays.successors, arrays.dist, team, |edge| {
-                    let mut destination = None;
-                    if let Some((v, w, dist_u)) = edge {
-                        let candidate = W::extend(dist_u, w);
-                        if candidate < arrays.dist[v].load(Relaxed)
-                            && candidate < arrays.dist[v].fetch_min(candidate, Relaxed)
-                        {
-                            destination = Some(if candidate < threshold {
-                                Destination::Near(v)
-                            } else {
-                                Destination::Far(v, candidate)
-                            });
-                        }
-                    }
-                    append(
-                        destination,
-                        (stamp_value, far_epoch, false),
-                        &arrays,
-                        (next_near, next_near_len),
-                        far,
-                        team,
-                    );
-                });
+                let hub = u.filter(|&u| offsets[u + 1] - offsets[u] > arrays.hub_degree);
+                let slot = team.reserve_where(hub.is_some(), new_hub_len) as usize;
+                if let Some(u) = hub {
+                    new_hubs[slot].store(u as u32, Relaxed);
+                }
+                let u = u.filter(|_| hub.is_none());
+                for_each_edge_of_warp(u, arrays.successors, arrays.dist, team, relax);
             });
         } else {
             // Split iteration: the next band.

@@ -93,6 +93,35 @@ pub fn random_graph_weighted(
     Graph::from_edges(n, &edges).expect("random edges form a valid graph")
 }
 
+/// A random directed graph of `n` vertices: `m` uniformly drawn edges, then
+/// `hubs` vertices (drawn, possibly repeated) with `hub_degree` more
+/// out-edges each, to uniformly drawn heads; weights in `0..=max_weight`. The
+/// scale-free shape in small: a few vertices hold a large share of the edges.
+pub fn hub_graph(
+    rng: &mut TestRng,
+    (n, m): (usize, usize),
+    (hubs, hub_degree): (usize, std::ops::RangeInclusive<usize>),
+    max_weight: u32,
+) -> Graph<'static> {
+    let edge = |rng: &mut TestRng, u: u32| {
+        let v = rng.below(n as u64) as u32;
+        (u, v, rng.range(0, max_weight as u64) as u32)
+    };
+    let mut edges: Vec<(u32, u32, u32)> = Vec::new();
+    for _ in 0..m {
+        let u = rng.below(n as u64) as u32;
+        edges.push(edge(rng, u));
+    }
+    for _ in 0..hubs {
+        let u = rng.below(n as u64) as u32;
+        let degree = rng.range(*hub_degree.start() as u64, *hub_degree.end() as u64);
+        for _ in 0..degree {
+            edges.push(edge(rng, u));
+        }
+    }
+    Graph::from_edges(n, &edges).expect("random edges form a valid graph")
+}
+
 /// A random small graph of a random shape: 1..=`max_n` vertices, density from
 /// empty to dense, weights from all-zero to large.
 pub fn random_small_graph(rng: &mut TestRng, max_n: usize) -> Graph<'static> {

@@ -1,6 +1,7 @@
 //! The near-far solver on the GPU against the oracle: random graphs with
 //! random band widths and small work limits (forcing the hand-over between
-//! the block and grid loops), grids, rome99, and the papers' graphs.
+//! the block and grid loops), graphs with hubs (walked by the whole team),
+//! grids, rome99, and the papers' graphs.
 //! Ignored unless run with `--include-ignored` on a machine with a CUDA GPU.
 
 use sssp::generate::{GridSpec, RandomGraphSpec, grid_graph, random_graph};
@@ -9,7 +10,9 @@ use sssp::gpu::resident::WorkLimits;
 use sssp::gpu::{Gpu, GpuSolver};
 use sssp::{Graph, formats, oracle};
 use sssp_tests::gpu::gpu;
-use sssp_tests::{TestRng, check_against_oracle, find_graph, random_graph as random_edges};
+use sssp_tests::{
+    TestRng, check_against_oracle, find_graph, hub_graph, random_graph as random_edges,
+};
 
 /// Solves on the GPU and checks every distance; returns the launches.
 fn check(
@@ -85,5 +88,39 @@ fn near_far_on_grids_rome99_and_the_papers_graphs() {
         let source = rng.below(n as u64) as usize;
         let context = format!("papers' graph n = {n}, seed {}", rng.seed);
         check(&gpu, &graph, source, None, limits, &context);
+    }
+}
+
+/// Hubs of more than `HUB_DEGREE` out-edges go to the hub lists and are
+/// walked by the whole block or grid in the next iteration: graphs with a
+/// few hubs of up to 100,000 edges, in both loops and across hand-overs.
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn near_far_with_hubs_matches_the_oracle() {
+    let gpu = gpu();
+    let mut rng = TestRng::new("gpu_near_far::near_far_with_hubs_matches_the_oracle");
+    for case in 0..30 {
+        let n = rng.range(2, 200_000) as usize;
+        let m = rng.range(0, 6 * n as u64) as usize;
+        let hubs = rng.range(1, 40) as usize;
+        let largest = [300usize, 3000, 100_000][rng.below(3) as usize];
+        let max_weight = [0u32, 1, 100, 1 << 20][rng.below(4) as usize];
+        let graph = hub_graph(&mut rng, (n, m), (hubs, 257..=largest), max_weight);
+        let source = rng.below(n as u64) as usize;
+        let delta = [None, Some(1), Some(rng.range(1, 100_000) as u32)][rng.below(3) as usize];
+        let block_max = rng.range(1, 1 << 14) as u32;
+        let limits = [
+            WorkLimits::default(),
+            WorkLimits {
+                block_max,
+                grid_min: rng.range(0, block_max as u64) as u32,
+            },
+        ][rng.below(2) as usize];
+        let context = format!(
+            "case {case}: n = {n}, m = {m}, {hubs} hubs of up to {largest} edges, \
+             max weight {max_weight}, seed {}",
+            rng.seed
+        );
+        check(&gpu, &graph, source, delta, limits, &context);
     }
 }

@@ -6,7 +6,7 @@
 
 use std::sync::atomic::Ordering::Relaxed;
 
-use gpu_kernels::near_far::{auto_delta, thread_loop};
+use gpu_kernels::near_far::{HUB_DEGREE, auto_delta, hub_slots, thread_loop};
 use sssp::algorithms::Algorithm;
 use sssp::auto::choose;
 use sssp::cpu::near_far::{NearFarHostState, near_far};
@@ -15,7 +15,7 @@ use sssp::gpu::resident::{LoopStop, WorkLimits, run_loop_launches};
 use sssp::{Graph, formats, oracle};
 use sssp_tests::teams::{agreed_stop, run_on_threads, warps_of};
 use sssp_tests::{
-    TestRng, check_against_oracle, fig5_graph, find_graph, random_graph as random_edges,
+    TestRng, check_against_oracle, fig5_graph, find_graph, hub_graph, random_graph as random_edges,
     random_small_graph,
 };
 
@@ -98,16 +98,16 @@ fn near_far_takes_few_iterations_on_grids_and_rome99() {
 /// Near-far on emulated warps under the host's schedule
 /// (`run_loop_launches`, stopping where `LoopStop` says): a team of `small`
 /// warps while the waiting work is at most `block_max`, one of `large` warps
-/// while it is at least `grid_min`. Checks that the kernel's exit and the
-/// host's stop agree. Returns the distances and launches.
+/// while it is at least `grid_min`, hubs above `hub_degree` out-edges.
+/// Checks that the kernel's exit and the host's stop agree. Returns the
+/// distances and launches.
 fn switching(
     graph: &Graph,
-    source: usize,
-    delta: u32,
+    (source, delta, hub_degree): (usize, u32, u32),
     (small, large, warp_size): (usize, usize, usize),
     (block_max, grid_min): (u32, u32),
 ) -> (Vec<u32>, u32) {
-    let state = NearFarHostState::new(graph, source, delta);
+    let state = NearFarHostState::with_hub_degree(graph, source, delta, hub_degree);
     let arrays = state.arrays(graph);
     let limits = WorkLimits {
         block_max,
@@ -138,6 +138,7 @@ fn near_far_on_emulated_warps_switching_teams_matches_the_oracle() {
         let delta = rng.range(1, 2000) as u32;
         let block_max = rng.range(1, 100) as u32;
         let grid_min = rng.range(0, block_max as u64) as u32;
+        let hub_degree = [0, 1, 3, 16, HUB_DEGREE][rng.below(5) as usize];
         let teams = (
             rng.range(1, 2) as usize,
             rng.range(2, 4) as usize,
@@ -145,16 +146,72 @@ fn near_far_on_emulated_warps_switching_teams_matches_the_oracle() {
         );
         let context = format!(
             "case {case}, n = {n}, m = {m}, max weight {max_weight}, delta {delta}, \
-             teams {teams:?}, limits ({block_max}, {grid_min}), seed {}",
+             hub degree {hub_degree}, teams {teams:?}, limits ({block_max}, {grid_min}), seed {}",
             rng.seed
         );
-        let (dist, launches) = switching(&graph, source, delta, teams, (block_max, grid_min));
+        let solve = (source, delta, hub_degree);
+        let (dist, launches) = switching(&graph, solve, teams, (block_max, grid_min));
         check_against_oracle(&oracle::dijkstra(&graph, source), Ok((dist, ())), &context);
         if launches > 2 {
             switched += 1;
         }
     }
     assert!(switched > 10, "only {switched} solves switched teams");
+}
+
+/// Hubs, vertices of many more edges than the rest, are walked by the whole
+/// team one iteration after they joined the near list: graphs with a few
+/// hubs of 300–2,000 edges, every hub threshold from 0 (every vertex with an
+/// edge) up, on emulated warps switching teams and on one thread.
+#[test]
+fn near_far_with_hubs_matches_the_oracle() {
+    let mut rng = TestRng::new("near_far_with_hubs_matches_the_oracle");
+    for case in 0..30 {
+        let n = rng.range(2, 1500) as usize;
+        let m = rng.range(0, 4 * n as u64) as usize;
+        let hubs = rng.range(1, 6) as usize;
+        let max_weight = [0u32, 1, 10, 1000][rng.below(4) as usize];
+        let graph = hub_graph(&mut rng, (n, m), (hubs, 300..=2000), max_weight);
+        let source = rng.below(n as u64) as usize;
+        let delta = rng.range(1, 5000) as u32;
+        let hub_degree = [0, 1, 31, 299, HUB_DEGREE, 3000][rng.below(6) as usize];
+        let teams = (
+            rng.range(1, 2) as usize,
+            rng.range(2, 4) as usize,
+            [1, 4, 8][rng.below(3) as usize],
+        );
+        let block_max = rng.range(1, 200) as u32;
+        let context = format!(
+            "case {case}, n = {n}, m = {m}, {hubs} hubs, max weight {max_weight}, \
+             delta {delta}, hub degree {hub_degree}, teams {teams:?}, seed {}",
+            rng.seed
+        );
+        let expected = oracle::dijkstra(&graph, source);
+        let solve = (source, delta, hub_degree);
+        let (dist, _) = switching(&graph, solve, teams, (block_max, block_max / 2));
+        check_against_oracle(&expected, Ok((dist, ())), &context);
+        check(&graph, source, Some(delta), &context);
+    }
+}
+
+#[test]
+fn hub_lists_hold_every_vertex_of_more_than_the_hub_degree() {
+    for (n, m, hub_degree, slots) in [
+        (10, 0, 0, 1),
+        (10, 5, 0, 5),
+        (10, 500, 0, 10),
+        (1000, 5000, 256, 19),
+        (1000, 257, 256, 1),
+        (1000, 256, 256, 1),
+    ] {
+        assert_eq!(
+            hub_slots(n, m, hub_degree),
+            slots,
+            "n {n}, m {m}, hub degree {hub_degree}"
+        );
+        // No more than `slots` vertices can have more than `hub_degree` edges.
+        assert!((slots + 1) * (hub_degree as usize + 1) > m || slots == n);
+    }
 }
 
 #[test]

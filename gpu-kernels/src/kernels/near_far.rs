@@ -31,6 +31,7 @@ unsafe fn arrays<'a>(
     stamps: [*const AtomicU32; 2],
     near: [*const AtomicU32; 2],
     far: [*const AtomicU32; 2],
+    (hubs, hub_degree): ([&'a [AtomicU32]; 2], u32),
     state: *const NearFarState<AtomicU32>,
 ) -> Arrays<'a> {
     let n = n as usize;
@@ -43,6 +44,8 @@ unsafe fn arrays<'a>(
             far_stamp: slice(stamps[1], n),
             near: [slice(near[0], n), slice(near[1], n)],
             far: [slice(far[0], n), slice(far[1], n)],
+            hubs,
+            hub_degree,
             state: &*state,
         }
     }
@@ -79,6 +82,7 @@ crate::args::near_far_initialize_args! {
                 [stamp, far_stamp],
                 [near0, near1],
                 [far0, far1],
+                ([&[], &[]], 0),
                 state,
             )
         };
@@ -102,7 +106,8 @@ crate::args::near_far_block_loop_args! {
     ///
     /// # Safety
     /// `offsets` holds `n + 1` elements, `targets` and `weights` `m`; `dist`,
-    /// `stamp`, `far_stamp`, `near0`, `near1`, `far0` and `far1` `n`; `state`
+    /// `stamp`, `far_stamp`, `near0`, `near1`, `far0` and `far1` `n`; `hubs0` and
+    /// `hubs1` `hub_slots`, at least `hub_slots(n, m, hub_degree)`; `state`
     /// points to a [`NearFarState`] left by `near_far_initialize` or a previous
     /// loop launch of the same solve; the launch gives
     /// [`NEAR_FAR_SHARED_BYTES`](crate::launch::NEAR_FAR_SHARED_BYTES) of dynamic
@@ -110,7 +115,7 @@ crate::args::near_far_block_loop_args! {
     fn near_far_block_loop<W> as near_far_block_loop_u32, near_far_block_loop_f32 (args) {
         let NearFarBlockLoopArgs {
             offsets, targets, weights, n, m, dist, stamp, far_stamp, near0, near1, far0, far1,
-            state, delta, min_work, max_work,
+            state, hubs0, hubs1, hub_slots, hub_degree, delta, min_work, max_work,
         } = args;
         // SAFETY: lengths as documented; the state arrays are only accessed
         // atomically.
@@ -125,6 +130,10 @@ crate::args::near_far_block_loop_args! {
                 [stamp, far_stamp],
                 [near0, near1],
                 [far0, far1],
+                (
+                    [slice(hubs0, hub_slots as usize), slice(hubs1, hub_slots as usize)],
+                    hub_degree,
+                ),
                 state,
             )
         };
@@ -159,7 +168,7 @@ crate::args::near_far_grid_loop_args! {
     fn near_far_grid_loop<W> as near_far_grid_loop_u32, near_far_grid_loop_f32 (args) {
         let NearFarGridLoopArgs {
             offsets, targets, weights, n, m, dist, stamp, far_stamp, near0, near1, far0, far1,
-            state, delta, min_work, max_work, barrier,
+            state, hubs0, hubs1, hub_slots, hub_degree, delta, min_work, max_work, barrier,
         } = args;
         // SAFETY: as in `near_far_block_loop`.
         let arrays = unsafe {
@@ -173,6 +182,10 @@ crate::args::near_far_grid_loop_args! {
                 [stamp, far_stamp],
                 [near0, near1],
                 [far0, far1],
+                (
+                    [slice(hubs0, hub_slots as usize), slice(hubs1, hub_slots as usize)],
+                    hub_degree,
+                ),
                 state,
             )
         };

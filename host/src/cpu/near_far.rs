@@ -6,7 +6,7 @@ use std::sync::atomic::AtomicU32;
 use std::sync::atomic::Ordering::Relaxed;
 
 use gpu_kernels::compact::{Exit, Sequential};
-use gpu_kernels::near_far::{self, Arrays, NearFarState};
+use gpu_kernels::near_far::{self, Arrays, HUB_DEGREE, NearFarState, hub_slots};
 
 use super::Da2cfResult;
 use crate::distances::{check_overflow, check_source};
@@ -25,22 +25,34 @@ pub struct NearFarHostState {
     pub near: [Vec<AtomicU32>; 2],
     /// The far lists.
     pub far: [Vec<AtomicU32>; 2],
+    /// The hub lists.
+    pub hubs: [Vec<AtomicU32>; 2],
+    /// Near vertices of more out-edges than this are hubs.
+    pub hub_degree: u32,
     /// The counters.
     pub state: NearFarState<AtomicU32>,
 }
 
 impl NearFarHostState {
-    /// A state initialized for a solve from `source` on `n` vertices with band
-    /// width `delta`.
+    /// A state initialized for a solve from `source` on `graph` with band
+    /// width `delta` and hubs above [`HUB_DEGREE`] out-edges.
     pub fn new(graph: &Graph, source: usize, delta: u32) -> Self {
-        let n = graph.num_vertices();
-        let zeroed = || (0..n).map(|_| AtomicU32::new(0)).collect::<Vec<_>>();
+        Self::with_hub_degree(graph, source, delta, HUB_DEGREE)
+    }
+
+    /// As [`NearFarHostState::new`], with hubs above `hub_degree` out-edges.
+    pub fn with_hub_degree(graph: &Graph, source: usize, delta: u32, hub_degree: u32) -> Self {
+        let (n, m) = (graph.num_vertices(), graph.num_edges());
+        let zeroed = |len| (0..len).map(|_| AtomicU32::new(0)).collect::<Vec<_>>();
+        let hubs = hub_slots(n, m, hub_degree);
         let state = NearFarHostState {
-            dist: zeroed(),
-            stamp: zeroed(),
-            far_stamp: zeroed(),
-            near: [zeroed(), zeroed()],
-            far: [zeroed(), zeroed()],
+            dist: zeroed(n),
+            stamp: zeroed(n),
+            far_stamp: zeroed(n),
+            near: [zeroed(n), zeroed(n)],
+            far: [zeroed(n), zeroed(n)],
+            hubs: [zeroed(hubs), zeroed(hubs)],
+            hub_degree,
             state: NearFarState::default(),
         };
         let arrays = state.arrays(graph);
@@ -63,6 +75,7 @@ impl NearFarHostState {
             near_len: s.near_len.each_ref().map(load),
             far_len: s.far_len.each_ref().map(load),
             far_minimum: s.far_minimum.each_ref().map(load),
+            hub_len: s.hub_len.each_ref().map(load),
         }
     }
 
@@ -75,6 +88,8 @@ impl NearFarHostState {
             far_stamp: &self.far_stamp,
             near: [&self.near[0], &self.near[1]],
             far: [&self.far[0], &self.far[1]],
+            hubs: [&self.hubs[0], &self.hubs[1]],
+            hub_degree: self.hub_degree,
             state: &self.state,
         }
     }

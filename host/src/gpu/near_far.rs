@@ -5,7 +5,7 @@
 //! ([`super::resident`]).
 
 use gpu_kernels::launch::GRID_BARRIER_WORDS;
-use gpu_kernels::near_far::{NEAR_FAR_STATE_WORDS, NearFarState};
+use gpu_kernels::near_far::{HUB_DEGREE, NEAR_FAR_STATE_WORDS, NearFarState, hub_slots};
 
 use super::kernels::NearFarBuffers;
 use super::memory::{DeviceGraph, alloc_zeroed, bytes_of, download_words};
@@ -27,10 +27,12 @@ pub struct NearFar<'a> {
 }
 
 impl<'a> NearFar<'a> {
-    /// Device bytes of the solver state for `n` vertices (the graph excluded):
-    /// distances, two stamps, two near and two far lists.
-    pub fn state_bytes(n: usize) -> u64 {
-        bytes_of::<u32>(7 * n) + bytes_of::<u32>(NEAR_FAR_STATE_WORDS + GRID_BARRIER_WORDS)
+    /// Device bytes of the solver state for `n` vertices and `m` edges (the
+    /// graph excluded): distances, two stamps, two near, two far and two hub
+    /// lists.
+    pub fn state_bytes(n: usize, m: usize) -> u64 {
+        bytes_of::<u32>(7 * n + 2 * hub_slots(n, m, HUB_DEGREE))
+            + bytes_of::<u32>(NEAR_FAR_STATE_WORDS + GRID_BARRIER_WORDS)
     }
 
     /// Uploads the successor CSR of `graph` and allocates the state (after
@@ -53,10 +55,10 @@ impl<'a> NearFar<'a> {
     ) -> Result<Self> {
         let delta = near_far_delta(graph, delta)?;
         let limits = limits.checked()?;
-        let n = graph.num_vertices();
+        let (n, m) = (graph.num_vertices(), graph.num_edges());
         gpu.check_fits(
             "the graph and the near-far state",
-            DeviceGraph::bytes_needed(n, graph.num_edges()) + Self::state_bytes(n),
+            DeviceGraph::bytes_needed(n, m) + Self::state_bytes(n, m),
         )?;
         let device_graph = DeviceGraph::upload(gpu, graph)?;
         let list = |what| alloc_zeroed(gpu, n, what);
@@ -66,6 +68,10 @@ impl<'a> NearFar<'a> {
             far_stamp: list("far stamps")?,
             near: [list("a near worklist")?, list("a near worklist")?],
             far: [list("a far list")?, list("a far list")?],
+            hubs: [
+                alloc_zeroed(gpu, hub_slots(n, m, HUB_DEGREE), "a hub list")?,
+                alloc_zeroed(gpu, hub_slots(n, m, HUB_DEGREE), "a hub list")?,
+            ],
             state: alloc_zeroed(gpu, NEAR_FAR_STATE_WORDS, "the near-far state")?,
             barrier: alloc_zeroed(gpu, GRID_BARRIER_WORDS, "the grid barrier")?,
         };

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use cudarc::driver::{CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream};
 use gpu_kernels::args::{NearFarBlockLoopArgs, NearFarGridLoopArgs, NearFarInitializeArgs};
 use gpu_kernels::launch::{COMPACT_BLOCK_SIZE, NEAR_FAR_SHARED_BYTES, names};
-use gpu_kernels::near_far::NEAR_FAR_STATE_WORDS;
+use gpu_kernels::near_far::{HUB_DEGREE, NEAR_FAR_STATE_WORDS, hub_slots};
 
 use super::{
     Launch, LoopForm, Typed, check_lengths, device, grid_blocks, launch, load_function,
@@ -27,6 +27,8 @@ pub struct NearFarBuffers {
     pub near: [CudaSlice<u32>; 2],
     /// The far lists, `n` each.
     pub far: [CudaSlice<u32>; 2],
+    /// The hub lists, [`hub_slots`] each for [`HUB_DEGREE`].
+    pub hubs: [CudaSlice<u32>; 2],
     /// The loop state ([`NEAR_FAR_STATE_WORDS`]).
     pub state: CudaSlice<u32>,
     /// The grid barrier's state
@@ -119,6 +121,18 @@ impl NearFarKernels {
         };
         let kernel = function.1;
         check_state_lengths(kernel, graph.num_vertices(), buffers)?;
+        let hubs = hub_slots(
+            graph.num_vertices() as usize,
+            graph.num_edges() as usize,
+            HUB_DEGREE,
+        );
+        check_lengths(
+            kernel,
+            &[
+                ("hubs[0]", buffers.hubs[0].len(), hubs),
+                ("hubs[1]", buffers.hubs[1].len(), hubs),
+            ],
+        )?;
         let config = form.prepare(stream, kernel, &mut buffers.barrier, NEAR_FAR_SHARED_BYTES)?;
         let args = loop_args(stream, graph, buffers, delta, (min_work, max_work));
         match form {
@@ -163,6 +177,10 @@ fn loop_args(
         far0: device(stream, &buffers.far[0]),
         far1: device(stream, &buffers.far[1]),
         state: device(stream, &buffers.state),
+        hubs0: device(stream, &buffers.hubs[0]),
+        hubs1: device(stream, &buffers.hubs[1]),
+        hub_slots: buffers.hubs[0].len().min(buffers.hubs[1].len()) as u32,
+        hub_degree: HUB_DEGREE,
         delta,
         min_work,
         max_work,
