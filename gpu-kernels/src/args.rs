@@ -488,10 +488,12 @@ kernel_args! {
         pub delta: u32,
     }
 
-    /// `near_far_block_loop`.
+    /// `near_far_block_loop`, with or without hubs.
     pub struct NearFarBlockLoopArgs for [
         names::NEAR_FAR_BLOCK_LOOP.u32,
         names::NEAR_FAR_BLOCK_LOOP.f32,
+        names::NEAR_FAR_BLOCK_LOOP_HUBS.u32,
+        names::NEAR_FAR_BLOCK_LOOP_HUBS.f32,
     ], entry macro near_far_block_loop_args {
         /// Successor CSR row offsets, `n + 1`.
         pub offsets: *const u32,
@@ -535,10 +537,13 @@ kernel_args! {
         pub max_work: u32,
     }
 
-    /// `near_far_grid_loop`: the block loop's arguments and a grid barrier.
+    /// `near_far_grid_loop`, with or without hubs: the block loop's arguments
+    /// and a grid barrier.
     pub struct NearFarGridLoopArgs for [
         names::NEAR_FAR_GRID_LOOP.u32,
         names::NEAR_FAR_GRID_LOOP.f32,
+        names::NEAR_FAR_GRID_LOOP_HUBS.u32,
+        names::NEAR_FAR_GRID_LOOP_HUBS.f32,
     ], entry macro near_far_grid_loop_args {
         /// Successor CSR row offsets, `n + 1`.
         pub offsets: *const u32,

@@ -250,7 +250,39 @@ pub fn for_each_edge_of_warp(
     team: &impl Team,
     f: impl FnMut(Option<(usize, u32, u32)>),
 ) {
-    walk_edges(u, successors, dist, team, (0, team.warp_size()), f);
+    walk_edges(
+        u,
+        successors,
+        dist,
+        team,
+        (0, team.warp_size()),
+        u32::MAX,
+        f,
+    );
+}
+
+/// As [`for_each_edge_of_warp`], but a lane whose vertex has more than
+/// `hub_degree` edges leaves them out of the walk and gets its vertex back,
+/// for the caller to put off: one warp would walk them in as many steps over
+/// 32. The degree comes from the loads the walk makes anyway.
+#[inline(always)]
+pub fn for_each_edge_of_warp_but_hubs(
+    u: Option<usize>,
+    successors: Csr<'_>,
+    dist: &[AtomicU32],
+    team: &impl Team,
+    hub_degree: u32,
+    f: impl FnMut(Option<(usize, u32, u32)>),
+) -> Option<usize> {
+    walk_edges(
+        u,
+        successors,
+        dist,
+        team,
+        (0, team.warp_size()),
+        hub_degree,
+        f,
+    )
 }
 
 /// As [`for_each_edge_of_warp`], but walked by the whole team: every warp of
@@ -269,11 +301,20 @@ pub fn for_each_edge_of_team(
 ) {
     let warp_size = team.warp_size();
     let first = team.thread() / warp_size * warp_size;
-    walk_edges(u, successors, dist, team, (first, team.threads()), f);
+    walk_edges(
+        u,
+        successors,
+        dist,
+        team,
+        (first, team.threads()),
+        u32::MAX,
+        f,
+    );
 }
 
 /// The walk of [`for_each_edge_of_warp`] from position `first` in steps of
-/// `stride` (both warp-uniform multiples of the warp size).
+/// `stride` (both warp-uniform multiples of the warp size), without the
+/// edges of a vertex of more than `hub_degree`, which it returns.
 #[inline(always)]
 fn walk_edges(
     u: Option<usize>,
@@ -281,8 +322,9 @@ fn walk_edges(
     dist: &[AtomicU32],
     team: &impl Team,
     (first, stride): (usize, usize),
+    hub_degree: u32,
     mut f: impl FnMut(Option<(usize, u32, u32)>),
-) {
+) -> Option<usize> {
     let (start, degree, dist_u) = match u {
         Some(u) => {
             let start = successors.offsets[u];
@@ -294,6 +336,8 @@ fn walk_edges(
         }
         None => (0, 0, INFINITY),
     };
+    let hub = u.filter(|_| degree > hub_degree);
+    let degree = if hub.is_some() { 0 } else { degree };
     let warp_size = team.warp_size();
     let lane = team.thread() % warp_size;
     let sum = team.warp_inclusive_sum(degree);
@@ -327,6 +371,7 @@ fn walk_edges(
         });
         base += stride;
     }
+    hub
 }
 
 /// Relax phase for frontier vertex `u` (`None`: a lane without one, which

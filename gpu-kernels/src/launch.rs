@@ -113,6 +113,10 @@ pub const LAUNCH_BOUNDS: &[(&str, u32)] = &[
     (names::NEAR_FAR_BLOCK_LOOP.f32, COMPACT_BLOCK_SIZE),
     (names::NEAR_FAR_GRID_LOOP.u32, COMPACT_BLOCK_SIZE),
     (names::NEAR_FAR_GRID_LOOP.f32, COMPACT_BLOCK_SIZE),
+    (names::NEAR_FAR_BLOCK_LOOP_HUBS.u32, COMPACT_BLOCK_SIZE),
+    (names::NEAR_FAR_BLOCK_LOOP_HUBS.f32, COMPACT_BLOCK_SIZE),
+    (names::NEAR_FAR_GRID_LOOP_HUBS.u32, COMPACT_BLOCK_SIZE),
+    (names::NEAR_FAR_GRID_LOOP_HUBS.f32, COMPACT_BLOCK_SIZE),
     (names::PARTITION_SOLVE.u32, PARTITION_BLOCK_SIZE),
     (names::PARTITION_SOLVE.f32, PARTITION_BLOCK_SIZE),
     (names::PHAST_SWEEP.u32, PHAST_BLOCK_SIZE),
@@ -227,6 +231,16 @@ pub mod names {
     /// launch, grid-wide barrier).
     pub const NEAR_FAR_GRID_LOOP: PerWeight =
         PerWeight::new("near_far_grid_loop_u32", "near_far_grid_loop_f32");
+    /// Near-far with hubs: `NEAR_FAR_BLOCK_LOOP`, near vertices of many
+    /// edges walked by the whole block.
+    pub const NEAR_FAR_BLOCK_LOOP_HUBS: PerWeight = PerWeight::new(
+        "near_far_block_loop_hubs_u32",
+        "near_far_block_loop_hubs_f32",
+    );
+    /// Near-far with hubs: `NEAR_FAR_GRID_LOOP`, near vertices of many
+    /// edges walked by the whole grid.
+    pub const NEAR_FAR_GRID_LOOP_HUBS: PerWeight =
+        PerWeight::new("near_far_grid_loop_hubs_u32", "near_far_grid_loop_hubs_f32");
 
     /// Partition-local solver: global distances, notification words and
     /// counters of a new solve.
@@ -287,6 +301,10 @@ pub mod names {
         NEAR_FAR_BLOCK_LOOP.f32,
         NEAR_FAR_GRID_LOOP.u32,
         NEAR_FAR_GRID_LOOP.f32,
+        NEAR_FAR_BLOCK_LOOP_HUBS.u32,
+        NEAR_FAR_BLOCK_LOOP_HUBS.f32,
+        NEAR_FAR_GRID_LOOP_HUBS.u32,
+        NEAR_FAR_GRID_LOOP_HUBS.f32,
         PARTITION_INITIALIZE,
         PARTITION_SOLVE.u32,
         PARTITION_SOLVE.f32,

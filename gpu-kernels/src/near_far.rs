@@ -45,7 +45,7 @@ use core::sync::atomic::AtomicU32;
 use core::sync::atomic::Ordering::Relaxed;
 
 use crate::compact::{
-    Exit, Team, for_each_edge_of_team, for_each_edge_of_warp, for_each_warp_uniform,
+    Exit, Team, for_each_edge_of_team, for_each_edge_of_warp_but_hubs, for_each_warp_uniform,
 };
 use crate::csr::Csr;
 use crate::distance::{INFINITY, Weight};
@@ -277,8 +277,13 @@ fn append(
 /// iteration, the waiting work ([`NearFarState::work`]) leaves
 /// `min_work..=max_work`. Every thread of the team must call it with the same
 /// arguments; all return the same value after the same barriers.
+///
+/// `HUBS`: whether near vertices of more than `arrays.hub_degree` edges are
+/// put off as hubs. Without, the hub lists are not touched, and the loop
+/// keeps the registers they would take: for graphs without such vertices
+/// (road networks, meshes), whose iterations are latency, not work.
 #[inline(always)]
-pub fn thread_loop<W: Weight>(
+pub fn thread_loop<W: Weight, const HUBS: bool>(
     arrays: Arrays<'_>,
     delta: u32,
     min_work: u32,
@@ -294,7 +299,11 @@ pub fn thread_loop<W: Weight>(
     let delta = delta.max(1);
     let exit = loop {
         let near_len = state.near_len[(i % 3) as usize].load(Relaxed) as usize;
-        let hub_len = state.hub_len[((i + 2) % 3) as usize].load(Relaxed) as usize;
+        let hub_len = if HUBS {
+            state.hub_len[((i + 2) % 3) as usize].load(Relaxed) as usize
+        } else {
+            0
+        };
         let far_len = state.far_len[f].load(Relaxed) as usize;
         if near_len == 0 && hub_len == 0 && far_len == 0 {
             break Exit::Converged;
@@ -312,7 +321,9 @@ pub fn thread_loop<W: Weight>(
         let stamp_value = i + 1;
         if thread == 0 {
             state.near_len[((i + 2) % 3) as usize].store(0, Relaxed);
-            state.hub_len[((i + 1) % 3) as usize].store(0, Relaxed);
+            if HUBS {
+                state.hub_len[((i + 1) % 3) as usize].store(0, Relaxed);
+            }
         }
         if near_len + hub_len > 0 {
             // Relax iteration.
@@ -354,16 +365,18 @@ pub fn thread_loop<W: Weight>(
             let near = arrays.near_list((i % 2) as usize);
             let new_hubs = arrays.hub_list((i % 2) as usize);
             let new_hub_len = &state.hub_len[(i % 3) as usize];
-            let offsets = arrays.successors.offsets;
             for_each_warp_uniform(near_len, team, |k| {
                 let u = k.map(|k| near[k].load(Relaxed) as usize);
-                let hub = u.filter(|&u| offsets[u + 1] - offsets[u] > arrays.hub_degree);
-                let slot = team.reserve_where(hub.is_some(), new_hub_len) as usize;
-                if let Some(u) = hub {
-                    new_hubs[slot].store(u as u32, Relaxed);
+                let (successors, dist) = (arrays.successors, arrays.dist);
+                let hub_degree = if HUBS { arrays.hub_degree } else { u32::MAX };
+                let hub =
+                    for_each_edge_of_warp_but_hubs(u, successors, dist, team, hub_degree, relax);
+                if HUBS {
+                    let slot = team.reserve_where(hub.is_some(), new_hub_len) as usize;
+                    if let Some(u) = hub {
+                        new_hubs[slot].store(u as u32, Relaxed);
+                    }
                 }
-                let u = u.filter(|_| hub.is_none());
-                for_each_edge_of_warp(u, arrays.successors, arrays.dist, team, relax);
             });
         } else {
             // Split iteration: the next band.

@@ -98,16 +98,18 @@ fn near_far_takes_few_iterations_on_grids_and_rome99() {
 /// Near-far on emulated warps under the host's schedule
 /// (`run_loop_launches`, stopping where `LoopStop` says): a team of `small`
 /// warps while the waiting work is at most `block_max`, one of `large` warps
-/// while it is at least `grid_min`, hubs above `hub_degree` out-edges.
+/// while it is at least `grid_min`, hubs above `hub_degree` out-edges (no
+/// hubs: `None`).
 /// Checks that the kernel's exit and the host's stop agree. Returns the
 /// distances and launches.
 fn switching(
     graph: &Graph,
-    (source, delta, hub_degree): (usize, u32, u32),
+    (source, delta, hub_degree): (usize, u32, Option<u32>),
     (small, large, warp_size): (usize, usize, usize),
     (block_max, grid_min): (u32, u32),
 ) -> (Vec<u32>, u32) {
-    let state = NearFarHostState::with_hub_degree(graph, source, delta, hub_degree);
+    let state =
+        NearFarHostState::with_hub_degree(graph, source, delta, hub_degree.unwrap_or(u32::MAX));
     let arrays = state.arrays(graph);
     let limits = WorkLimits {
         block_max,
@@ -116,7 +118,11 @@ fn switching(
     let (_, launches) = run_loop_launches(limits, 1, |form, (min_work, max_work)| {
         let warps = warps_of(form, (small, large));
         let exit = run_on_threads((warps, warp_size), |t| {
-            thread_loop::<u32>(arrays, delta, min_work, max_work, t)
+            if hub_degree.is_some() {
+                thread_loop::<u32, true>(arrays, delta, min_work, max_work, t)
+            } else {
+                thread_loop::<u32, false>(arrays, delta, min_work, max_work, t)
+            }
         });
         Ok(agreed_stop(exit, LoopStop::from(state.snapshot())))
     })
@@ -138,7 +144,8 @@ fn near_far_on_emulated_warps_switching_teams_matches_the_oracle() {
         let delta = rng.range(1, 2000) as u32;
         let block_max = rng.range(1, 100) as u32;
         let grid_min = rng.range(0, block_max as u64) as u32;
-        let hub_degree = [0, 1, 3, 16, HUB_DEGREE][rng.below(5) as usize];
+        let hub_degree =
+            [None, Some(0), Some(1), Some(3), Some(16), Some(HUB_DEGREE)][rng.below(6) as usize];
         let teams = (
             rng.range(1, 2) as usize,
             rng.range(2, 4) as usize,
@@ -146,7 +153,7 @@ fn near_far_on_emulated_warps_switching_teams_matches_the_oracle() {
         );
         let context = format!(
             "case {case}, n = {n}, m = {m}, max weight {max_weight}, delta {delta}, \
-             hub degree {hub_degree}, teams {teams:?}, limits ({block_max}, {grid_min}), seed {}",
+             hub degree {hub_degree:?}, teams {teams:?}, limits ({block_max}, {grid_min}), seed {}",
             rng.seed
         );
         let solve = (source, delta, hub_degree);
@@ -175,6 +182,7 @@ fn near_far_with_hubs_matches_the_oracle() {
         let source = rng.below(n as u64) as usize;
         let delta = rng.range(1, 5000) as u32;
         let hub_degree = [0, 1, 31, 299, HUB_DEGREE, 3000][rng.below(6) as usize];
+        let hub_degree = Some(hub_degree);
         let teams = (
             rng.range(1, 2) as usize,
             rng.range(2, 4) as usize,
@@ -183,7 +191,7 @@ fn near_far_with_hubs_matches_the_oracle() {
         let block_max = rng.range(1, 200) as u32;
         let context = format!(
             "case {case}, n = {n}, m = {m}, {hubs} hubs, max weight {max_weight}, \
-             delta {delta}, hub degree {hub_degree}, teams {teams:?}, seed {}",
+             delta {delta}, hub degree {hub_degree:?}, teams {teams:?}, seed {}",
             rng.seed
         );
         let expected = oracle::dijkstra(&graph, source);

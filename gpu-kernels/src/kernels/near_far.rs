@@ -93,10 +93,134 @@ crate::args::near_far_initialize_args! {
     }
 }
 
+/// The body of `near_far_block_loop` and `near_far_block_loop_hubs`.
+///
+/// # Safety
+/// As `near_far_block_loop`.
+#[inline(always)]
+unsafe fn block_loop<W: crate::distance::Weight, const HUBS: bool>(args: NearFarBlockLoopArgs) {
+    let NearFarBlockLoopArgs {
+        offsets,
+        targets,
+        weights,
+        n,
+        m,
+        dist,
+        stamp,
+        far_stamp,
+        near0,
+        near1,
+        far0,
+        far1,
+        state,
+        hubs0,
+        hubs1,
+        hub_slots,
+        hub_degree,
+        delta,
+        min_work,
+        max_work,
+    } = args;
+    // SAFETY: lengths as documented; the state arrays are only accessed
+    // atomically.
+    let arrays = unsafe {
+        arrays(
+            offsets,
+            targets,
+            weights,
+            n,
+            m,
+            dist,
+            [stamp, far_stamp],
+            [near0, near1],
+            [far0, far1],
+            (
+                [
+                    slice(hubs0, hub_slots as usize),
+                    slice(hubs1, hub_slots as usize),
+                ],
+                hub_degree,
+            ),
+            state,
+        )
+    };
+    // SAFETY: `state` points to a NearFarState, `repr(C)` of `AtomicU32`s;
+    // the launch gives the shared memory for it after the warp slots.
+    unsafe {
+        with_state_in_shared(state, |local| {
+            let arrays = Arrays {
+                state: local,
+                ..arrays
+            };
+            let team = GpuTeam(Block);
+            near_far::thread_loop::<W, HUBS>(arrays, delta, min_work, max_work, &team);
+        })
+    }
+}
+
+/// The body of `near_far_grid_loop` and `near_far_grid_loop_hubs`.
+///
+/// # Safety
+/// As `near_far_grid_loop`.
+#[inline(always)]
+unsafe fn grid_loop<W: crate::distance::Weight, const HUBS: bool>(args: NearFarGridLoopArgs) {
+    let NearFarGridLoopArgs {
+        offsets,
+        targets,
+        weights,
+        n,
+        m,
+        dist,
+        stamp,
+        far_stamp,
+        near0,
+        near1,
+        far0,
+        far1,
+        state,
+        hubs0,
+        hubs1,
+        hub_slots,
+        hub_degree,
+        delta,
+        min_work,
+        max_work,
+        barrier,
+    } = args;
+    // SAFETY: as in `near_far_block_loop`.
+    let arrays = unsafe {
+        arrays(
+            offsets,
+            targets,
+            weights,
+            n,
+            m,
+            dist,
+            [stamp, far_stamp],
+            [near0, near1],
+            [far0, far1],
+            (
+                [
+                    slice(hubs0, hub_slots as usize),
+                    slice(hubs1, hub_slots as usize),
+                ],
+                hub_degree,
+            ),
+            state,
+        )
+    };
+    // SAFETY: `barrier` is a device allocation of the barrier's two words,
+    // accessed only atomically.
+    let barrier = unsafe { &*barrier };
+    let team = GpuTeam(Grid { barrier });
+    near_far::thread_loop::<W, HUBS>(arrays, delta, min_work, max_work, &team);
+}
+
 crate::args::near_far_block_loop_args! {
     /// `near_far_block_loop`: the loop on one block, from the state in `state`
     /// until convergence or until the waiting work leaves
-    /// `min_work..=max_work` vertices; the state staged in shared memory.
+    /// `min_work..=max_work` vertices; the state staged in shared memory. No
+    /// hubs: the hub lists are not touched.
     ///
     /// # Thread mapping
     /// One block (`gridDim.x = 1`) of
@@ -107,47 +231,32 @@ crate::args::near_far_block_loop_args! {
     /// # Safety
     /// `offsets` holds `n + 1` elements, `targets` and `weights` `m`; `dist`,
     /// `stamp`, `far_stamp`, `near0`, `near1`, `far0` and `far1` `n`; `hubs0` and
-    /// `hubs1` `hub_slots`, at least `hub_slots(n, m, hub_degree)`; `state`
-    /// points to a [`NearFarState`] left by `near_far_initialize` or a previous
-    /// loop launch of the same solve; the launch gives
+    /// `hubs1` `hub_slots`, at least `hub_slots(n, m, hub_degree)` (with hubs);
+    /// `state` points to a [`NearFarState`] left by `near_far_initialize` or a
+    /// previous loop launch of the same solve, of the same form (with or
+    /// without hubs); the launch gives
     /// [`NEAR_FAR_SHARED_BYTES`](crate::launch::NEAR_FAR_SHARED_BYTES) of dynamic
     /// shared memory.
     fn near_far_block_loop<W> as near_far_block_loop_u32, near_far_block_loop_f32 (args) {
-        let NearFarBlockLoopArgs {
-            offsets, targets, weights, n, m, dist, stamp, far_stamp, near0, near1, far0, far1,
-            state, hubs0, hubs1, hub_slots, hub_degree, delta, min_work, max_work,
-        } = args;
-        // SAFETY: lengths as documented; the state arrays are only accessed
-        // atomically.
-        let arrays = unsafe {
-            arrays(
-                offsets,
-                targets,
-                weights,
-                n,
-                m,
-                dist,
-                [stamp, far_stamp],
-                [near0, near1],
-                [far0, far1],
-                (
-                    [slice(hubs0, hub_slots as usize), slice(hubs1, hub_slots as usize)],
-                    hub_degree,
-                ),
-                state,
-            )
-        };
-        // SAFETY: `state` points to a NearFarState, `repr(C)` of `AtomicU32`s;
-        // the launch gives the shared memory for it after the warp slots.
-        unsafe {
-            with_state_in_shared(state, |local| {
-                let arrays = Arrays {
-                    state: local,
-                    ..arrays
-                };
-                near_far::thread_loop::<W>(arrays, delta, min_work, max_work, &GpuTeam(Block));
-            })
-        }
+        // SAFETY: the kernel's contract.
+        unsafe { block_loop::<W, false>(args) }
+    }
+}
+
+crate::args::near_far_block_loop_args! {
+    /// `near_far_block_loop_hubs`: `near_far_block_loop` with hubs, near
+    /// vertices of more than `hub_degree` out-edges put off to the hub lists
+    /// and walked by the whole block in the next iteration.
+    ///
+    /// # Thread mapping
+    /// As `near_far_block_loop`; the whole block walks each hub's edges.
+    ///
+    /// # Safety
+    /// As `near_far_block_loop`.
+    fn near_far_block_loop_hubs<W> as near_far_block_loop_hubs_u32,
+        near_far_block_loop_hubs_f32 (args) {
+        // SAFETY: the kernel's contract.
+        unsafe { block_loop::<W, true>(args) }
     }
 }
 
@@ -166,33 +275,23 @@ crate::args::near_far_grid_loop_args! {
     /// [`GRID_BARRIER_WORDS`](crate::launch::GRID_BARRIER_WORDS) `u32`s with
     /// `arrived` zero at launch.
     fn near_far_grid_loop<W> as near_far_grid_loop_u32, near_far_grid_loop_f32 (args) {
-        let NearFarGridLoopArgs {
-            offsets, targets, weights, n, m, dist, stamp, far_stamp, near0, near1, far0, far1,
-            state, hubs0, hubs1, hub_slots, hub_degree, delta, min_work, max_work, barrier,
-        } = args;
-        // SAFETY: as in `near_far_block_loop`.
-        let arrays = unsafe {
-            arrays(
-                offsets,
-                targets,
-                weights,
-                n,
-                m,
-                dist,
-                [stamp, far_stamp],
-                [near0, near1],
-                [far0, far1],
-                (
-                    [slice(hubs0, hub_slots as usize), slice(hubs1, hub_slots as usize)],
-                    hub_degree,
-                ),
-                state,
-            )
-        };
-        // SAFETY: `barrier` is a device allocation of the barrier's two words,
-        // accessed only atomically.
-        let barrier = unsafe { &*barrier };
-        let team = GpuTeam(Grid { barrier });
-        near_far::thread_loop::<W>(arrays, delta, min_work, max_work, &team);
+        // SAFETY: the kernel's contract.
+        unsafe { grid_loop::<W, false>(args) }
+    }
+}
+
+crate::args::near_far_grid_loop_args! {
+    /// `near_far_grid_loop_hubs`: `near_far_grid_loop` with hubs, walked by
+    /// the whole grid in the iteration after they were put off.
+    ///
+    /// # Thread mapping
+    /// As `near_far_grid_loop`; the whole grid walks each hub's edges.
+    ///
+    /// # Safety
+    /// As `near_far_grid_loop`.
+    fn near_far_grid_loop_hubs<W> as near_far_grid_loop_hubs_u32,
+        near_far_grid_loop_hubs_f32 (args) {
+        // SAFETY: the kernel's contract.
+        unsafe { grid_loop::<W, true>(args) }
     }
 }

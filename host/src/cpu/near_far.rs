@@ -103,8 +103,13 @@ pub fn near_far(graph: &Graph, source: usize, delta: Option<u32>) -> crate::Resu
     let delta = near_far_delta(graph, delta)?;
     let state = NearFarHostState::new(graph, source, delta);
     let arrays = state.arrays(graph);
+    // Hubs where the GPU solver has them.
     let exit = with_weight_type!(kind, W => {
-        near_far::thread_loop::<W>(arrays, delta, 0, u32::MAX, &Sequential)
+        if graph.max_out_degree() > HUB_DEGREE as usize {
+            near_far::thread_loop::<W, true>(arrays, delta, 0, u32::MAX, &Sequential)
+        } else {
+            near_far::thread_loop::<W, false>(arrays, delta, 0, u32::MAX, &Sequential)
+        }
     });
     debug_assert_eq!(exit, Exit::Converged);
     let iterations = state.state.iteration.into_inner();

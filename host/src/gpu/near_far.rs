@@ -62,22 +62,29 @@ impl<'a> NearFar<'a> {
         )?;
         let device_graph = DeviceGraph::upload(gpu, graph)?;
         let list = |what| alloc_zeroed(gpu, n, what);
+        let with_hubs = graph.max_out_degree() > HUB_DEGREE as usize;
+        let hub_list = || {
+            let slots = if with_hubs {
+                hub_slots(n, m, HUB_DEGREE)
+            } else {
+                1
+            };
+            alloc_zeroed(gpu, slots, "a hub list")
+        };
         let buffers = NearFarBuffers {
             dist: list("distances")?,
             stamp: list("near stamps")?,
             far_stamp: list("far stamps")?,
             near: [list("a near worklist")?, list("a near worklist")?],
             far: [list("a far list")?, list("a far list")?],
-            hubs: [
-                alloc_zeroed(gpu, hub_slots(n, m, HUB_DEGREE), "a hub list")?,
-                alloc_zeroed(gpu, hub_slots(n, m, HUB_DEGREE), "a hub list")?,
-            ],
+            with_hubs,
+            hubs: [hub_list()?, hub_list()?],
             state: alloc_zeroed(gpu, NEAR_FAR_STATE_WORDS, "the near-far state")?,
             barrier: alloc_zeroed(gpu, GRID_BARRIER_WORDS, "the grid barrier")?,
         };
         let blocks = gpu.kernels().near_far.grid_blocks(
             gpu.stream().context(),
-            graph.weight_kind(),
+            (graph.weight_kind(), with_hubs),
             device_graph.num_vertices(),
         )?;
         Ok(NearFar {

@@ -27,7 +27,10 @@ pub struct NearFarBuffers {
     pub near: [CudaSlice<u32>; 2],
     /// The far lists, `n` each.
     pub far: [CudaSlice<u32>; 2],
-    /// The hub lists, [`hub_slots`] each for [`HUB_DEGREE`].
+    /// Whether the graph has hubs, vertices of more than [`HUB_DEGREE`]
+    /// out-edges: the loops run their hub form.
+    pub with_hubs: bool,
+    /// The hub lists, [`hub_slots`] each for [`HUB_DEGREE`] (with hubs).
     pub hubs: [CudaSlice<u32>; 2],
     /// The loop state ([`NEAR_FAR_STATE_WORDS`]).
     pub state: CudaSlice<u32>,
@@ -41,6 +44,8 @@ pub struct NearFarKernels {
     initialize: CudaFunction,
     block_loop: Typed,
     grid_loop: Typed,
+    block_loop_hubs: Typed,
+    grid_loop_hubs: Typed,
 }
 
 impl NearFarKernels {
@@ -50,14 +55,32 @@ impl NearFarKernels {
             initialize: load_function(module, names::NEAR_FAR_INITIALIZE)?,
             block_loop: Typed::load(module, names::NEAR_FAR_BLOCK_LOOP)?,
             grid_loop: Typed::load(module, names::NEAR_FAR_GRID_LOOP)?,
+            block_loop_hubs: Typed::load(module, names::NEAR_FAR_BLOCK_LOOP_HUBS)?,
+            grid_loop_hubs: Typed::load(module, names::NEAR_FAR_GRID_LOOP_HUBS)?,
         })
     }
 
-    /// The blocks of a `near_far_grid_loop` launch over `n` vertices for
-    /// weights of `kind` (see `kernels::grid_blocks`).
-    pub fn grid_blocks(&self, ctx: &Arc<CudaContext>, kind: WeightKind, n: u32) -> Result<u32> {
+    /// The loop kernel of `form`, with or without hubs.
+    fn loop_kernel(&self, form: LoopForm, with_hubs: bool) -> &Typed {
+        match (form, with_hubs) {
+            (LoopForm::Block, false) => &self.block_loop,
+            (LoopForm::Block, true) => &self.block_loop_hubs,
+            (LoopForm::Grid { .. }, false) => &self.grid_loop,
+            (LoopForm::Grid { .. }, true) => &self.grid_loop_hubs,
+        }
+    }
+
+    /// The blocks of a `near_far_grid_loop` launch (with hubs or not) over
+    /// `n` vertices for weights of `kind` (see `kernels::grid_blocks`).
+    pub fn grid_blocks(
+        &self,
+        ctx: &Arc<CudaContext>,
+        (kind, with_hubs): (WeightKind, bool),
+        n: u32,
+    ) -> Result<u32> {
         let shape = (COMPACT_BLOCK_SIZE, NEAR_FAR_SHARED_BYTES);
-        grid_blocks(ctx, self.grid_loop.of(kind), shape, n)
+        let function = self.loop_kernel(LoopForm::Grid { blocks: 1 }, with_hubs);
+        grid_blocks(ctx, function.of(kind), shape, n)
     }
 
     /// `near_far_initialize`: a new solve from `source` (`< n`) with band
@@ -102,9 +125,10 @@ impl NearFarKernels {
         unsafe { launch(stream, function, one_thread_per(n), &args, Launch::Plain) }
     }
 
-    /// A loop launch (`near_far_block_loop` or `near_far_grid_loop`): resumes
-    /// the solve in `buffers` until convergence or until the waiting work
-    /// leaves `min_work..=max_work`. The grid form zeroes the barrier first.
+    /// A loop launch (`near_far_block_loop` or `near_far_grid_loop`, their
+    /// hub forms when `buffers.with_hubs`): resumes the solve in `buffers`
+    /// until convergence or until the waiting work leaves
+    /// `min_work..=max_work`. The grid form zeroes the barrier first.
     #[allow(clippy::too_many_arguments)]
     pub fn run_loop(
         &self,
@@ -115,24 +139,22 @@ impl NearFarKernels {
         (min_work, max_work): (u32, u32),
         form: LoopForm,
     ) -> Result<()> {
-        let function = match form {
-            LoopForm::Block => self.block_loop.of(graph.weight_kind()),
-            LoopForm::Grid { .. } => self.grid_loop.of(graph.weight_kind()),
-        };
+        let function = self
+            .loop_kernel(form, buffers.with_hubs)
+            .of(graph.weight_kind());
         let kernel = function.1;
         check_state_lengths(kernel, graph.num_vertices(), buffers)?;
-        let hubs = hub_slots(
-            graph.num_vertices() as usize,
-            graph.num_edges() as usize,
-            HUB_DEGREE,
-        );
-        check_lengths(
-            kernel,
-            &[
-                ("hubs[0]", buffers.hubs[0].len(), hubs),
-                ("hubs[1]", buffers.hubs[1].len(), hubs),
-            ],
-        )?;
+        if buffers.with_hubs {
+            let (n, m) = (graph.num_vertices(), graph.num_edges());
+            let hubs = hub_slots(n as usize, m as usize, HUB_DEGREE);
+            check_lengths(
+                kernel,
+                &[
+                    ("hubs[0]", buffers.hubs[0].len(), hubs),
+                    ("hubs[1]", buffers.hubs[1].len(), hubs),
+                ],
+            )?;
+        }
         let config = form.prepare(stream, kernel, &mut buffers.barrier, NEAR_FAR_SHARED_BYTES)?;
         let args = loop_args(stream, graph, buffers, delta, (min_work, max_work));
         match form {
