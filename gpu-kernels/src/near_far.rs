@@ -45,7 +45,7 @@ use core::sync::atomic::AtomicU32;
 use core::sync::atomic::Ordering::Relaxed;
 
 use crate::compact::{
-    Exit, Team, for_each_edge_of_team, for_each_edge_of_warp_but_hubs, for_each_warp_uniform,
+    Exit, Team, for_each_edge_of_warp_but_hubs, for_each_edge_of_warps, for_each_warp_uniform,
 };
 use crate::csr::Csr;
 use crate::distance::{INFINITY, Weight};
@@ -351,15 +351,27 @@ pub fn thread_loop<W: Weight, const HUBS: bool>(
                     team,
                 );
             };
-            // The last iteration's hubs, a warp's worth at a time, every
-            // warp of the team with the same ones.
-            let hubs = arrays.hub_list(((i + 1) % 2) as usize);
-            let lane = thread % team.warp_size();
-            let mut first = 0;
-            while first < hub_len {
-                let u = (first + lane < hub_len).then(|| hubs[first + lane].load(Relaxed) as usize);
-                for_each_edge_of_team(u, arrays.successors, arrays.dist, team, relax);
-                first += team.warp_size();
+            // The last iteration's hubs, a warp's worth (a batch) at a
+            // time. The batches are dealt to groups of warps, as many warps
+            // to a group as the team has for each batch (one, when there
+            // are more batches than warps), and a group walks its batch's
+            // edges together.
+            let warp_size = team.warp_size();
+            let (warp, lane) = (thread / warp_size, thread % warp_size);
+            let warps = team.threads() / warp_size;
+            let batches = hub_len.div_ceil(warp_size);
+            let group = (warps / batches.max(1)).max(1);
+            let groups = warps / group;
+            if warp < groups * group {
+                let hubs = arrays.hub_list(((i + 1) % 2) as usize);
+                let (mut batch, rank) = (warp / group, warp % group);
+                while batch < batches {
+                    let k = batch * warp_size + lane;
+                    let u = (k < hub_len).then(|| hubs[k].load(Relaxed) as usize);
+                    let (successors, dist) = (arrays.successors, arrays.dist);
+                    for_each_edge_of_warps(u, successors, dist, team, (rank, group), relax);
+                    batch += groups;
+                }
             }
             // The near list; its hubs wait for the next iteration.
             let near = arrays.near_list((i % 2) as usize);
