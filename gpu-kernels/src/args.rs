@@ -521,11 +521,11 @@ kernel_args! {
         pub far1: *const AtomicU32,
         /// The loop state.
         pub state: *const NearFarState<AtomicU32>,
-        /// The hub list of even iterations, `hub_slots`.
+        /// The hub list of even iterations, `2 * hub_slots` words.
         pub hubs0: *const AtomicU32,
-        /// The hub list of odd iterations, `hub_slots`.
+        /// The hub list of odd iterations, `2 * hub_slots` words.
         pub hubs1: *const AtomicU32,
-        /// Slots of each hub list.
+        /// Chunk descriptors each hub list holds.
         pub hub_slots: u32,
         /// Near vertices of more out-edges than this are hubs.
         pub hub_degree: u32,
@@ -571,11 +571,11 @@ kernel_args! {
         pub far1: *const AtomicU32,
         /// The loop state.
         pub state: *const NearFarState<AtomicU32>,
-        /// The hub list of even iterations, `hub_slots`.
+        /// The hub list of even iterations, `2 * hub_slots` words.
         pub hubs0: *const AtomicU32,
-        /// The hub list of odd iterations, `hub_slots`.
+        /// The hub list of odd iterations, `2 * hub_slots` words.
         pub hubs1: *const AtomicU32,
-        /// Slots of each hub list.
+        /// Chunk descriptors each hub list holds.
         pub hub_slots: u32,
         /// Near vertices of more out-edges than this are hubs.
         pub hub_degree: u32,

@@ -285,26 +285,6 @@ pub fn for_each_edge_of_warp_but_hubs(
     )
 }
 
-/// As [`for_each_edge_of_warp`], but walked by a group of `warps` warps of
-/// which this one is number `rank`: every warp of the group passes the same
-/// vertex for each lane, and warp `rank` takes the steps at positions
-/// `32 · rank`, `32 · (rank + warps)`, … of the laid-out edges (every warp
-/// still calls `f` a warp-uniform number of times). For vertices of
-/// thousands of edges, which one warp would walk in as many steps over 32.
-#[inline(always)]
-pub fn for_each_edge_of_warps(
-    u: Option<usize>,
-    successors: Csr<'_>,
-    dist: &[AtomicU32],
-    team: &impl Team,
-    (rank, warps): (usize, usize),
-    f: impl FnMut(Option<(usize, u32, u32)>),
-) {
-    let warp_size = team.warp_size();
-    let steps = (rank * warp_size, warps * warp_size);
-    walk_edges(u, successors, dist, team, steps, u32::MAX, f);
-}
-
 /// The walk of [`for_each_edge_of_warp`] from position `first` in steps of
 /// `stride` (both warp-uniform multiples of the warp size), without the
 /// edges of a vertex of more than `hub_degree`, which it returns.

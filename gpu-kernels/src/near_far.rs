@@ -17,8 +17,10 @@
 //!   vertex has since improved and was queued again with the better distance).
 //!
 //! A near vertex of more than `hub_degree` out-edges ([`HUB_DEGREE`]) is not
-//! walked by its warp: it goes to a *hub list*, and in the next relax
-//! iteration the whole team walks the hubs' edges together. A warp alone
+//! walked by its warp: it goes to a *hub list*, cut into chunks of
+//! [`HUB_CHUNK`] edges, and in the next relax iteration the chunks are dealt
+//! to the team's warps, so that a hub of any size spreads over the team
+//! (without a prefix sum over the hubs' degrees). A warp alone
 //! would take a step per 32 edges, each a chain of L2 round trips, while
 //! the other warps wait at the barrier; on scale-free graphs the largest
 //! vertex of an iteration sets its time.
@@ -44,9 +46,7 @@
 use core::sync::atomic::AtomicU32;
 use core::sync::atomic::Ordering::Relaxed;
 
-use crate::compact::{
-    Exit, Team, for_each_edge_of_warp_but_hubs, for_each_edge_of_warps, for_each_warp_uniform,
-};
+use crate::compact::{Exit, Team, for_each_edge_of_warp_but_hubs, for_each_warp_uniform};
 use crate::csr::Csr;
 use crate::distance::{INFINITY, Weight};
 
@@ -72,7 +72,7 @@ pub struct NearFarState<T> {
     /// Smallest distance written with an entry of each far list (an upper
     /// bound of its smallest current distance), by far parity.
     pub far_minimum: [T; 2],
-    /// Length of the hub lists, by the iteration that filled them mod 3 (the
+    /// Chunks in the hub lists, by the iteration that filled them mod 3 (the
     /// list itself by iteration parity).
     pub hub_len: [T; 3],
 }
@@ -129,7 +129,8 @@ pub struct Arrays<'a> {
     /// The far lists, by far parity (`n` slots each: the far stamp lets a
     /// vertex in at most once per list).
     pub far: [&'a [AtomicU32]; 2],
-    /// The hub lists, by iteration parity ([`hub_slots`] each).
+    /// The hub lists, by iteration parity: [`hub_slots`] chunk descriptors
+    /// each, two words apiece (the vertex, the chunk's first edge).
     pub hubs: [&'a [AtomicU32]; 2],
     /// Near vertices of more out-edges than this are hubs.
     pub hub_degree: u32,
@@ -156,18 +157,67 @@ impl<'a> Arrays<'a> {
     }
 }
 
-/// Out-degree above which a near vertex is a hub, walked by the whole team in
-/// the next iteration. At 256, its warp alone would take 8 steps, each a
+/// Out-degree above which a near vertex is a hub, walked in chunks by the
+/// whole team in the next iteration. At 256, its warp alone would take 8 steps, each a
 /// chain of L2 round trips, several grid barriers' worth; below, the wait
 /// for it costs less than the iteration it is put off by.
 pub const HUB_DEGREE: u32 = 256;
 
-/// Slots of each hub list for a graph of `n` vertices and `m` edges with
-/// hubs above `hub_degree` out-edges: a vertex joins one at most once per
-/// iteration (as it joins the near list), and at most `m / (hub_degree + 1)`
-/// vertices have that many edges. At least 1.
+/// Edges of a hub chunk: a warp's 8 steps. The hubs of an iteration are cut
+/// into chunks, which the next iteration deals to its warps.
+pub const HUB_CHUNK: usize = 256;
+
+/// Chunks each hub list holds for a graph of `n` vertices and `m` edges with
+/// hubs above `hub_degree` out-edges (two words each: the vertex and its
+/// chunk's first edge): a vertex joins one at most once per iteration (as it
+/// joins the near list), at most `m / (hub_degree + 1)` vertices have that
+/// many edges, and their edges make at most `m / HUB_CHUNK` full chunks and
+/// one partial chunk per hub. At least 1.
 pub fn hub_slots(n: usize, m: usize, hub_degree: u32) -> usize {
-    (m / (hub_degree as usize + 1)).min(n).max(1)
+    (m / HUB_CHUNK + (m / (hub_degree as usize + 1)).min(n)).max(1)
+}
+
+/// Puts off this lane's `hub` (if any): reserves a slot for each of its
+/// chunks at the end of `hubs` (counter `len`), one atomic per warp, and
+/// writes their descriptors. Warp-wide.
+#[inline(always)]
+fn put_off(
+    hub: Option<usize>,
+    offsets: &[u32],
+    (hubs, len): (&[AtomicU32], &AtomicU32),
+    team: &impl Team,
+) {
+    let (start, chunks) = match hub {
+        Some(u) => {
+            let start = offsets[u] as usize;
+            (
+                start,
+                (offsets[u + 1] as usize - start).div_ceil(HUB_CHUNK) as u32,
+            )
+        }
+        None => (0, 0),
+    };
+    let warp_size = team.warp_size();
+    let last = warp_size - 1;
+    let sum = team.warp_inclusive_sum(chunks);
+    let total = team.warp_shuffle(sum, last);
+    if total == 0 {
+        return;
+    }
+    let lane = team.thread() % warp_size;
+    let base = if lane == last {
+        len.fetch_add(total, Relaxed)
+    } else {
+        0
+    };
+    let mut slot = (team.warp_shuffle(base, last) + sum - chunks) as usize;
+    if let Some(u) = hub {
+        for c in 0..chunks as usize {
+            hubs[2 * slot].store(u as u32, Relaxed);
+            hubs[2 * slot + 1].store((start + c * HUB_CHUNK) as u32, Relaxed);
+            slot += 1;
+        }
+    }
 }
 
 /// Sets vertex `v` unreached (or `source` at 0) and its stamps to 0 (one
@@ -351,29 +401,30 @@ pub fn thread_loop<W: Weight, const HUBS: bool>(
                     team,
                 );
             };
-            // The last iteration's hubs, a warp's worth (a batch) at a
-            // time. The batches are dealt to groups of warps, as many warps
-            // to a group as the team has for each batch (one, when there
-            // are more batches than warps), and a group walks its batch's
-            // edges together.
+            // The last iteration's hubs, in chunks of HUB_CHUNK edges dealt
+            // to the warps: a hub of any size spreads over the team.
+            let hubs = arrays.hub_list(((i + 1) % 2) as usize);
             let warp_size = team.warp_size();
             let (warp, lane) = (thread / warp_size, thread % warp_size);
             let warps = team.threads() / warp_size;
-            let batches = hub_len.div_ceil(warp_size);
-            let group = (warps / batches.max(1)).max(1);
-            let groups = warps / group;
-            if warp < groups * group {
-                let hubs = arrays.hub_list(((i + 1) % 2) as usize);
-                let (mut batch, rank) = (warp / group, warp % group);
-                while batch < batches {
-                    let k = batch * warp_size + lane;
-                    let u = (k < hub_len).then(|| hubs[k].load(Relaxed) as usize);
-                    let (successors, dist) = (arrays.successors, arrays.dist);
-                    for_each_edge_of_warps(u, successors, dist, team, (rank, group), relax);
-                    batch += groups;
+            let mut chunk = warp;
+            while chunk < hub_len {
+                let u = hubs[2 * chunk].load(Relaxed) as usize;
+                let first = hubs[2 * chunk + 1].load(Relaxed) as usize;
+                let end = (arrays.successors.offsets[u + 1] as usize).min(first + HUB_CHUNK);
+                let dist_u = arrays.dist[u].load(Relaxed);
+                // Whole steps up to the chunk's end, alike for the warp.
+                let stop = first + end.saturating_sub(first).div_ceil(warp_size) * warp_size;
+                let mut e = first + lane;
+                while e < stop {
+                    let s = arrays.successors;
+                    relax((e < end).then(|| (s.targets[e] as usize, s.weights[e], dist_u)));
+                    e += warp_size;
                 }
+                chunk += warps;
             }
-            // The near list; its hubs wait for the next iteration.
+            // The near list; its hubs wait for the next iteration, a
+            // descriptor (vertex, first edge) per chunk.
             let near = arrays.near_list((i % 2) as usize);
             let new_hubs = arrays.hub_list((i % 2) as usize);
             let new_hub_len = &state.hub_len[(i % 3) as usize];
@@ -384,10 +435,7 @@ pub fn thread_loop<W: Weight, const HUBS: bool>(
                 let hub =
                     for_each_edge_of_warp_but_hubs(u, successors, dist, team, hub_degree, relax);
                 if HUBS {
-                    let slot = team.reserve_where(hub.is_some(), new_hub_len) as usize;
-                    if let Some(u) = hub {
-                        new_hubs[slot].store(u as u32, Relaxed);
-                    }
+                    put_off(hub, successors.offsets, (new_hubs, new_hub_len), team);
                 }
             });
         } else {

@@ -6,7 +6,7 @@
 
 use std::sync::atomic::Ordering::Relaxed;
 
-use gpu_kernels::near_far::{HUB_DEGREE, auto_delta, hub_slots, thread_loop};
+use gpu_kernels::near_far::{HUB_CHUNK, HUB_DEGREE, auto_delta, hub_slots, thread_loop};
 use sssp::algorithms::Algorithm;
 use sssp::auto::choose;
 use sssp::cpu::near_far::{NearFarHostState, near_far};
@@ -203,13 +203,13 @@ fn near_far_with_hubs_matches_the_oracle() {
 }
 
 #[test]
-fn hub_lists_hold_every_vertex_of_more_than_the_hub_degree() {
+fn hub_lists_hold_every_chunk_of_an_iterations_hubs() {
     for (n, m, hub_degree, slots) in [
         (10, 0, 0, 1),
         (10, 5, 0, 5),
-        (10, 500, 0, 10),
-        (1000, 5000, 256, 19),
-        (1000, 257, 256, 1),
+        (10, 500, 0, 11),
+        (1000, 5000, 256, 19 + 19),
+        (1000, 257, 256, 1 + 1),
         (1000, 256, 256, 1),
     ] {
         assert_eq!(
@@ -217,8 +217,27 @@ fn hub_lists_hold_every_vertex_of_more_than_the_hub_degree() {
             slots,
             "n {n}, m {m}, hub degree {hub_degree}"
         );
-        // No more than `slots` vertices can have more than `hub_degree` edges.
-        assert!((slots + 1) * (hub_degree as usize + 1) > m || slots == n);
+    }
+    // The bound itself: every vertex of a random graph with hubs a hub of
+    // the same iteration, their chunks counted.
+    let mut rng = TestRng::new("hub_lists_hold_every_chunk_of_an_iterations_hubs");
+    for _ in 0..200 {
+        let n = rng.range(1, 500) as usize;
+        let m = rng.range(0, 2000) as usize;
+        let graph = hub_graph(&mut rng, (n, m), (3, 0..=3000), 1);
+        let hub_degree = [0, 1, 7, HUB_DEGREE][rng.below(4) as usize];
+        let offsets = graph.offsets();
+        let chunks: usize = (0..n)
+            .map(|u| (offsets[u + 1] - offsets[u]) as usize)
+            .filter(|&d| d > hub_degree as usize)
+            .map(|d| d.div_ceil(HUB_CHUNK))
+            .sum();
+        let slots = hub_slots(n, graph.num_edges(), hub_degree);
+        assert!(
+            chunks <= slots,
+            "{chunks} chunks, {slots} slots, seed {}",
+            rng.seed
+        );
     }
 }
 

@@ -136,8 +136,8 @@ unsafe fn block_loop<W: crate::distance::Weight, const HUBS: bool>(args: NearFar
             [far0, far1],
             (
                 [
-                    slice(hubs0, hub_slots as usize),
-                    slice(hubs1, hub_slots as usize),
+                    slice(hubs0, 2 * hub_slots as usize),
+                    slice(hubs1, 2 * hub_slots as usize),
                 ],
                 hub_degree,
             ),
@@ -201,8 +201,8 @@ unsafe fn grid_loop<W: crate::distance::Weight, const HUBS: bool>(args: NearFarG
             [far0, far1],
             (
                 [
-                    slice(hubs0, hub_slots as usize),
-                    slice(hubs1, hub_slots as usize),
+                    slice(hubs0, 2 * hub_slots as usize),
+                    slice(hubs1, 2 * hub_slots as usize),
                 ],
                 hub_degree,
             ),
@@ -231,7 +231,8 @@ crate::args::near_far_block_loop_args! {
     /// # Safety
     /// `offsets` holds `n + 1` elements, `targets` and `weights` `m`; `dist`,
     /// `stamp`, `far_stamp`, `near0`, `near1`, `far0` and `far1` `n`; `hubs0` and
-    /// `hubs1` `hub_slots`, at least `hub_slots(n, m, hub_degree)` (with hubs);
+    /// `hubs1` `2 * hub_slots` words, `hub_slots` at least `hub_slots(n, m,
+    /// hub_degree)` (with hubs);
     /// `state` points to a [`NearFarState`] left by `near_far_initialize` or a
     /// previous loop launch of the same solve, of the same form (with or
     /// without hubs); the launch gives

@@ -51,7 +51,7 @@ impl NearFarHostState {
             far_stamp: zeroed(n),
             near: [zeroed(n), zeroed(n)],
             far: [zeroed(n), zeroed(n)],
-            hubs: [zeroed(hubs), zeroed(hubs)],
+            hubs: [zeroed(2 * hubs), zeroed(2 * hubs)],
             hub_degree,
             state: NearFarState::default(),
         };

@@ -31,7 +31,7 @@ impl<'a> NearFar<'a> {
     /// graph excluded): distances, two stamps, two near, two far and two hub
     /// lists.
     pub fn state_bytes(n: usize, m: usize) -> u64 {
-        bytes_of::<u32>(7 * n + 2 * hub_slots(n, m, HUB_DEGREE))
+        bytes_of::<u32>(7 * n + 4 * hub_slots(n, m, HUB_DEGREE))
             + bytes_of::<u32>(NEAR_FAR_STATE_WORDS + GRID_BARRIER_WORDS)
     }
 
@@ -69,7 +69,7 @@ impl<'a> NearFar<'a> {
             } else {
                 1
             };
-            alloc_zeroed(gpu, slots, "a hub list")
+            alloc_zeroed(gpu, 2 * slots, "a hub list")
         };
         let buffers = NearFarBuffers {
             dist: list("distances")?,

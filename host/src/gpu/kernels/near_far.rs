@@ -30,7 +30,8 @@ pub struct NearFarBuffers {
     /// Whether the graph has hubs, vertices of more than [`HUB_DEGREE`]
     /// out-edges: the loops run their hub form.
     pub with_hubs: bool,
-    /// The hub lists, [`hub_slots`] each for [`HUB_DEGREE`] (with hubs).
+    /// The hub lists, [`hub_slots`] chunk descriptors of two words each for
+    /// [`HUB_DEGREE`] (with hubs).
     pub hubs: [CudaSlice<u32>; 2],
     /// The loop state ([`NEAR_FAR_STATE_WORDS`]).
     pub state: CudaSlice<u32>,
@@ -146,7 +147,7 @@ impl NearFarKernels {
         check_state_lengths(kernel, graph.num_vertices(), buffers)?;
         if buffers.with_hubs {
             let (n, m) = (graph.num_vertices(), graph.num_edges());
-            let hubs = hub_slots(n as usize, m as usize, HUB_DEGREE);
+            let hubs = 2 * hub_slots(n as usize, m as usize, HUB_DEGREE);
             check_lengths(
                 kernel,
                 &[
@@ -201,7 +202,7 @@ fn loop_args(
         state: device(stream, &buffers.state),
         hubs0: device(stream, &buffers.hubs[0]),
         hubs1: device(stream, &buffers.hubs[1]),
-        hub_slots: buffers.hubs[0].len().min(buffers.hubs[1].len()) as u32,
+        hub_slots: (buffers.hubs[0].len().min(buffers.hubs[1].len()) / 2) as u32,
         hub_degree: HUB_DEGREE,
         delta,
         min_work,
