@@ -163,6 +163,22 @@ impl<'a> Arrays<'a> {
 /// for it costs less than the iteration it is put off by.
 pub const HUB_DEGREE: u32 = 256;
 
+/// Whether a graph with row offsets `offsets` gets the hub form of the loop
+/// (`HUBS`): where vertices of more than [`HUB_DEGREE`] out-edges hold at
+/// least a quarter of the edges. Where they hold few, the hub form's extra
+/// registers cost more than its spreading saves: on the H100, soc-Epinions1
+/// (8.6% of its edges in hubs) ran 4–5% slower with it, GAPBS's Kronecker
+/// graphs of scale 20 and 21 (42–52%) 1.5–3.9× faster (docs/PERFORMANCE.md).
+pub fn wants_hubs(offsets: &[u32]) -> bool {
+    let m = offsets.last().map_or(0, |&m| m as u64);
+    let in_hubs: u64 = offsets
+        .windows(2)
+        .map(|w| (w[1] - w[0]) as u64)
+        .filter(|&d| d > HUB_DEGREE as u64)
+        .sum();
+    m > 0 && 4 * in_hubs >= m
+}
+
 /// Edges of a hub chunk: a warp's 8 steps. The hubs of an iteration are cut
 /// into chunks, which the next iteration deals to its warps.
 pub const HUB_CHUNK: usize = 256;

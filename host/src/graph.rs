@@ -217,15 +217,6 @@ impl<'a> Graph<'a> {
         self.targets.len()
     }
 
-    /// The largest out-degree (0 without vertices).
-    pub fn max_out_degree(&self) -> usize {
-        self.offsets
-            .windows(2)
-            .map(|w| (w[1] - w[0]) as usize)
-            .max()
-            .unwrap_or(0)
-    }
-
     /// Row offsets, `n + 1` entries.
     pub fn offsets(&self) -> &[u32] {
         &self.offsets

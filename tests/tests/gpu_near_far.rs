@@ -14,18 +14,21 @@ use sssp_tests::{
     TestRng, check_against_oracle, find_graph, hub_graph, random_graph as random_edges,
 };
 
-/// Solves on the GPU and checks every distance; returns the launches.
+/// Solves on the GPU (the loop's hub form or not, by default where
+/// `wants_hubs`) and checks every distance; returns the launches.
 fn check(
     gpu: &Gpu,
     graph: &Graph,
-    source: usize,
-    delta: Option<u32>,
+    (source, delta, hubs): (usize, Option<u32>, Option<bool>),
     limits: WorkLimits,
     context: &str,
 ) -> u32 {
-    let context = format!("{context}, delta {delta:?}, {limits:?}");
-    let mut solver = NearFar::with_limits(gpu, graph, delta, limits)
-        .unwrap_or_else(|e| panic!("{context}: {e}"));
+    let context = format!("{context}, delta {delta:?}, hubs {hubs:?}, {limits:?}");
+    let solver = match hubs {
+        None => NearFar::with_limits(gpu, graph, delta, limits),
+        Some(hubs) => NearFar::with_options(gpu, graph, delta, limits, hubs),
+    };
+    let mut solver = solver.unwrap_or_else(|e| panic!("{context}: {e}"));
     let result = solver
         .run(source as u32)
         .and_then(|stats| Ok((solver.distances()?, stats.iterations)));
@@ -57,7 +60,8 @@ fn near_far_switching_between_block_and_grid_matches_the_oracle() {
             "case {case}: n = {n}, m = {m}, max weight {max_weight}, seed {}",
             rng.seed
         );
-        if check(&gpu, &graph, source, delta, limits, &context) > 2 {
+        let hubs = [None, Some(true)][rng.below(2) as usize];
+        if check(&gpu, &graph, (source, delta, hubs), limits, &context) > 2 {
             switched += 1;
         }
     }
@@ -75,19 +79,19 @@ fn near_far_on_grids_rome99_and_the_papers_graphs() {
         let grid = grid_graph(&GridSpec::new(width, height, rng.bits())).unwrap();
         let source = rng.below(grid.num_vertices() as u64) as usize;
         let context = format!("grid {width}×{height}, seed {}", rng.seed);
-        check(&gpu, &grid, source, None, limits, &context);
+        check(&gpu, &grid, (source, None, None), limits, &context);
     }
     let rome = find_graph("rome99.gr");
     let rome = formats::load(&rome, None).expect("graphs/rome99.gr loads");
     let rome = rome.graph().expect("rome99 is a valid graph");
     for delta in [None, Some(1), Some(1000)] {
-        check(&gpu, &rome, 0, delta, limits, "rome99");
+        check(&gpu, &rome, (0, delta, None), limits, "rome99");
     }
     for n in [1usize << 10, 1 << 16, 1 << 20] {
         let graph = random_graph(&RandomGraphSpec::papers(n, rng.bits())).unwrap();
         let source = rng.below(n as u64) as usize;
         let context = format!("papers' graph n = {n}, seed {}", rng.seed);
-        check(&gpu, &graph, source, None, limits, &context);
+        check(&gpu, &graph, (source, None, None), limits, &context);
     }
 }
 
@@ -121,6 +125,8 @@ fn near_far_with_hubs_matches_the_oracle() {
              max weight {max_weight}, seed {}",
             rng.seed
         );
-        check(&gpu, &graph, source, delta, limits, &context);
+        // The hub form, and the default (which is either).
+        check(&gpu, &graph, (source, delta, Some(true)), limits, &context);
+        check(&gpu, &graph, (source, delta, None), limits, &context);
     }
 }

@@ -6,7 +6,9 @@
 
 use std::sync::atomic::Ordering::Relaxed;
 
-use gpu_kernels::near_far::{HUB_CHUNK, HUB_DEGREE, auto_delta, hub_slots, thread_loop};
+use gpu_kernels::near_far::{
+    HUB_CHUNK, HUB_DEGREE, auto_delta, hub_slots, thread_loop, wants_hubs,
+};
 use sssp::algorithms::Algorithm;
 use sssp::auto::choose;
 use sssp::cpu::near_far::{NearFarHostState, near_far};
@@ -239,6 +241,24 @@ fn hub_lists_hold_every_chunk_of_an_iterations_hubs() {
             rng.seed
         );
     }
+}
+
+#[test]
+fn the_hub_form_is_for_graphs_whose_hubs_hold_a_quarter_of_the_edges() {
+    let star = |leaves: u32, ring: u32| {
+        let n = 1 + leaves + ring;
+        let mut edges: Vec<(u32, u32, u32)> = (1..=leaves).map(|v| (0, v, 1)).collect();
+        edges.extend((0..ring).map(|k| (1 + leaves + k, 1 + leaves + (k + 1) % ring, 1)));
+        Graph::from_edges(n as usize, &edges).unwrap()
+    };
+    let hub = HUB_DEGREE + 1;
+    // The hub's edges against the ring's: all, a quarter exactly, just below.
+    assert!(wants_hubs(star(hub, 0).offsets()));
+    assert!(wants_hubs(star(hub, 3 * hub).offsets()));
+    assert!(!wants_hubs(star(hub, 3 * hub + 1).offsets()));
+    // No vertex above the hub degree, or no edges.
+    assert!(!wants_hubs(star(HUB_DEGREE, 0).offsets()));
+    assert!(!wants_hubs(Graph::from_edges(3, &[]).unwrap().offsets()));
 }
 
 #[test]

@@ -105,7 +105,7 @@ pub fn near_far(graph: &Graph, source: usize, delta: Option<u32>) -> crate::Resu
     let arrays = state.arrays(graph);
     // Hubs where the GPU solver has them.
     let exit = with_weight_type!(kind, W => {
-        if graph.max_out_degree() > HUB_DEGREE as usize {
+        if near_far::wants_hubs(graph.offsets()) {
             near_far::thread_loop::<W, true>(arrays, delta, 0, u32::MAX, &Sequential)
         } else {
             near_far::thread_loop::<W, false>(arrays, delta, 0, u32::MAX, &Sequential)

@@ -5,7 +5,9 @@
 //! ([`super::resident`]).
 
 use gpu_kernels::launch::GRID_BARRIER_WORDS;
-use gpu_kernels::near_far::{HUB_DEGREE, NEAR_FAR_STATE_WORDS, NearFarState, hub_slots};
+use gpu_kernels::near_far::{
+    HUB_DEGREE, NEAR_FAR_STATE_WORDS, NearFarState, hub_slots, wants_hubs,
+};
 
 use super::kernels::NearFarBuffers;
 use super::memory::{DeviceGraph, alloc_zeroed, bytes_of, download_words};
@@ -53,6 +55,19 @@ impl<'a> NearFar<'a> {
         delta: Option<u32>,
         limits: WorkLimits,
     ) -> Result<Self> {
+        let hubs = wants_hubs(graph.offsets());
+        Self::with_options(gpu, graph, delta, limits, hubs)
+    }
+
+    /// As [`NearFar::with_limits`], with the hub form of the loop or without
+    /// it (by default: where [`wants_hubs`]). Either form solves any graph.
+    pub fn with_options(
+        gpu: &'a Gpu,
+        graph: &Graph,
+        delta: Option<u32>,
+        limits: WorkLimits,
+        with_hubs: bool,
+    ) -> Result<Self> {
         let delta = near_far_delta(graph, delta)?;
         let limits = limits.checked()?;
         let (n, m) = (graph.num_vertices(), graph.num_edges());
@@ -62,7 +77,6 @@ impl<'a> NearFar<'a> {
         )?;
         let device_graph = DeviceGraph::upload(gpu, graph)?;
         let list = |what| alloc_zeroed(gpu, n, what);
-        let with_hubs = graph.max_out_degree() > HUB_DEGREE as usize;
         let hub_list = || {
             let slots = if with_hubs {
                 hub_slots(n, m, HUB_DEGREE)
