@@ -4,6 +4,7 @@
 //! grids, rome99, and the papers' graphs.
 //! Ignored unless run with `--include-ignored` on a machine with a CUDA GPU.
 
+use gpu_kernels::near_far::HUB_DEGREE;
 use sssp::generate::{GridSpec, RandomGraphSpec, grid_graph, random_graph};
 use sssp::gpu::near_far::NearFar;
 use sssp::gpu::resident::WorkLimits;
@@ -14,12 +15,13 @@ use sssp_tests::{
     TestRng, check_against_oracle, find_graph, hub_graph, random_graph as random_edges,
 };
 
-/// Solves on the GPU (the loop's hub form or not, by default where
-/// `wants_hubs`) and checks every distance; returns the launches.
+/// Solves on the GPU (`hubs`: the loop's form, hubs above `Some(degree)` or
+/// none; `None`: the default, by `wants_hubs`) and checks every distance;
+/// returns the launches.
 fn check(
     gpu: &Gpu,
     graph: &Graph,
-    (source, delta, hubs): (usize, Option<u32>, Option<bool>),
+    (source, delta, hubs): (usize, Option<u32>, Option<Option<u32>>),
     limits: WorkLimits,
     context: &str,
 ) -> u32 {
@@ -60,7 +62,8 @@ fn near_far_switching_between_block_and_grid_matches_the_oracle() {
             "case {case}: n = {n}, m = {m}, max weight {max_weight}, seed {}",
             rng.seed
         );
-        let hubs = [None, Some(true)][rng.below(2) as usize];
+        let hubs =
+            [None, Some(Some(HUB_DEGREE)), Some(Some(0)), Some(Some(31))][rng.below(4) as usize];
         if check(&gpu, &graph, (source, delta, hubs), limits, &context) > 2 {
             switched += 1;
         }
@@ -125,8 +128,22 @@ fn near_far_with_hubs_matches_the_oracle() {
              max weight {max_weight}, seed {}",
             rng.seed
         );
-        // The hub form, and the default (which is either).
-        check(&gpu, &graph, (source, delta, Some(true)), limits, &context);
+        // The hub form, a low hub degree, and the default (either form).
+        check(
+            &gpu,
+            &graph,
+            (source, delta, Some(Some(HUB_DEGREE))),
+            limits,
+            &context,
+        );
+        let low = rng.range(0, 300) as u32;
+        check(
+            &gpu,
+            &graph,
+            (source, delta, Some(Some(low))),
+            limits,
+            &context,
+        );
         check(&gpu, &graph, (source, delta, None), limits, &context);
     }
 }

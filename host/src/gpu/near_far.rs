@@ -13,9 +13,9 @@ use super::kernels::NearFarBuffers;
 use super::memory::{DeviceGraph, alloc_zeroed, bytes_of, download_words};
 use super::resident::{LoopStop, WorkLimits, launch_loop, run_loop_launches};
 use super::{Gpu, GpuSolver, RunStats};
-use crate::Result;
 use crate::graph::Graph;
 use crate::variants::near_far_delta;
+use crate::{Error, Result};
 
 /// The near-far solver for one graph.
 pub struct NearFar<'a> {
@@ -31,9 +31,10 @@ pub struct NearFar<'a> {
 impl<'a> NearFar<'a> {
     /// Device bytes of the solver state for `n` vertices and `m` edges (the
     /// graph excluded): distances, two stamps, two near, two far and two hub
-    /// lists.
-    pub fn state_bytes(n: usize, m: usize) -> u64 {
-        bytes_of::<u32>(7 * n + 4 * hub_slots(n, m, HUB_DEGREE))
+    /// lists (for hubs above `hub_degree` edges; `None`: no hub form).
+    pub fn state_bytes(n: usize, m: usize, hub_degree: Option<u32>) -> u64 {
+        let hub_slots = hub_degree.map_or(1, |d| hub_slots(n, m, d));
+        bytes_of::<u32>(7 * n + 4 * hub_slots)
             + bytes_of::<u32>(NEAR_FAR_STATE_WORDS + GRID_BARRIER_WORDS)
     }
 
@@ -48,41 +49,46 @@ impl<'a> NearFar<'a> {
         Self::with_limits(gpu, graph, delta, limits)
     }
 
-    /// As [`NearFar::new`], with the given work limits.
+    /// As [`NearFar::new`], with the given work limits. The loop's hub form
+    /// with hubs above [`HUB_DEGREE`] edges where [`wants_hubs`], or above
+    /// `SSSP_HUB_DEGREE` edges on any graph if that is set (for tuning).
     pub fn with_limits(
         gpu: &'a Gpu,
         graph: &Graph,
         delta: Option<u32>,
         limits: WorkLimits,
     ) -> Result<Self> {
-        let hubs = wants_hubs(graph.offsets());
-        Self::with_options(gpu, graph, delta, limits, hubs)
+        let hub_degree = match std::env::var("SSSP_HUB_DEGREE") {
+            Ok(text) => Some(text.trim().parse().map_err(|_| {
+                Error::InvalidArgument(format!("SSSP_HUB_DEGREE=`{text}`: expected an out-degree"))
+            })?),
+            Err(_) => wants_hubs(graph.offsets()).then_some(HUB_DEGREE),
+        };
+        Self::with_options(gpu, graph, delta, limits, hub_degree)
     }
 
-    /// As [`NearFar::with_limits`], with the hub form of the loop or without
-    /// it (by default: where [`wants_hubs`]). Either form solves any graph.
+    /// As [`NearFar::with_limits`], with the hub form of the loop for hubs
+    /// above `hub_degree` edges, or without it (`None`). Either form solves
+    /// any graph.
     pub fn with_options(
         gpu: &'a Gpu,
         graph: &Graph,
         delta: Option<u32>,
         limits: WorkLimits,
-        with_hubs: bool,
+        hub_degree: Option<u32>,
     ) -> Result<Self> {
         let delta = near_far_delta(graph, delta)?;
         let limits = limits.checked()?;
         let (n, m) = (graph.num_vertices(), graph.num_edges());
         gpu.check_fits(
             "the graph and the near-far state",
-            DeviceGraph::bytes_needed(n, m) + Self::state_bytes(n, m),
+            DeviceGraph::bytes_needed(n, m) + Self::state_bytes(n, m, hub_degree),
         )?;
         let device_graph = DeviceGraph::upload(gpu, graph)?;
         let list = |what| alloc_zeroed(gpu, n, what);
+        let with_hubs = hub_degree.is_some();
         let hub_list = || {
-            let slots = if with_hubs {
-                hub_slots(n, m, HUB_DEGREE)
-            } else {
-                1
-            };
+            let slots = hub_degree.map_or(1, |d| hub_slots(n, m, d));
             alloc_zeroed(gpu, 2 * slots, "a hub list")
         };
         let buffers = NearFarBuffers {
@@ -91,7 +97,7 @@ impl<'a> NearFar<'a> {
             far_stamp: list("far stamps")?,
             near: [list("a near worklist")?, list("a near worklist")?],
             far: [list("a far list")?, list("a far list")?],
-            with_hubs,
+            hub_degree,
             hubs: [hub_list()?, hub_list()?],
             state: alloc_zeroed(gpu, NEAR_FAR_STATE_WORDS, "the near-far state")?,
             barrier: alloc_zeroed(gpu, GRID_BARRIER_WORDS, "the grid barrier")?,

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use cudarc::driver::{CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream};
 use gpu_kernels::args::{NearFarBlockLoopArgs, NearFarGridLoopArgs, NearFarInitializeArgs};
 use gpu_kernels::launch::{COMPACT_BLOCK_SIZE, NEAR_FAR_SHARED_BYTES, names};
-use gpu_kernels::near_far::{HUB_DEGREE, NEAR_FAR_STATE_WORDS, hub_slots};
+use gpu_kernels::near_far::{NEAR_FAR_STATE_WORDS, hub_slots};
 
 use super::{
     Launch, LoopForm, Typed, check_lengths, device, grid_blocks, launch, load_function,
@@ -27,11 +27,11 @@ pub struct NearFarBuffers {
     pub near: [CudaSlice<u32>; 2],
     /// The far lists, `n` each.
     pub far: [CudaSlice<u32>; 2],
-    /// Whether the graph has hubs, vertices of more than [`HUB_DEGREE`]
-    /// out-edges: the loops run their hub form.
-    pub with_hubs: bool,
+    /// The loops' hub form, for hubs of more than this many out-edges
+    /// (`None`: the form without hubs).
+    pub hub_degree: Option<u32>,
     /// The hub lists, [`hub_slots`] chunk descriptors of two words each for
-    /// [`HUB_DEGREE`] (with hubs).
+    /// `hub_degree` (with hubs).
     pub hubs: [CudaSlice<u32>; 2],
     /// The loop state ([`NEAR_FAR_STATE_WORDS`]).
     pub state: CudaSlice<u32>,
@@ -127,7 +127,7 @@ impl NearFarKernels {
     }
 
     /// A loop launch (`near_far_block_loop` or `near_far_grid_loop`, their
-    /// hub forms when `buffers.with_hubs`): resumes the solve in `buffers`
+    /// hub forms when `buffers.hub_degree` is set): resumes the solve in `buffers`
     /// until convergence or until the waiting work leaves
     /// `min_work..=max_work`. The grid form zeroes the barrier first.
     #[allow(clippy::too_many_arguments)]
@@ -141,13 +141,13 @@ impl NearFarKernels {
         form: LoopForm,
     ) -> Result<()> {
         let function = self
-            .loop_kernel(form, buffers.with_hubs)
+            .loop_kernel(form, buffers.hub_degree.is_some())
             .of(graph.weight_kind());
         let kernel = function.1;
         check_state_lengths(kernel, graph.num_vertices(), buffers)?;
-        if buffers.with_hubs {
+        if let Some(hub_degree) = buffers.hub_degree {
             let (n, m) = (graph.num_vertices(), graph.num_edges());
-            let hubs = 2 * hub_slots(n as usize, m as usize, HUB_DEGREE);
+            let hubs = 2 * hub_slots(n as usize, m as usize, hub_degree);
             check_lengths(
                 kernel,
                 &[
@@ -203,7 +203,7 @@ fn loop_args(
         hubs0: device(stream, &buffers.hubs[0]),
         hubs1: device(stream, &buffers.hubs[1]),
         hub_slots: (buffers.hubs[0].len().min(buffers.hubs[1].len()) / 2) as u32,
-        hub_degree: HUB_DEGREE,
+        hub_degree: buffers.hub_degree.unwrap_or(u32::MAX),
         delta,
         min_work,
         max_work,
