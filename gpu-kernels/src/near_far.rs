@@ -158,17 +158,21 @@ impl<'a> Arrays<'a> {
 }
 
 /// Out-degree above which a near vertex is a hub, walked in chunks by the
-/// whole team in the next iteration. At 256, its warp alone would take 8 steps, each a
-/// chain of L2 round trips, several grid barriers' worth; below, the wait
-/// for it costs less than the iteration it is put off by.
-pub const HUB_DEGREE: u32 = 256;
+/// whole team in the next iteration. At 128, its warp alone would take 4
+/// steps, each a chain of L2 round trips, about a grid barrier's worth.
+/// Measured (`SSSP_HUB_DEGREE`, docs/PERFORMANCE.md): 64 and 128 within 4%
+/// of the best of 64–512 on GAPBS's Kronecker graphs; on soc-Epinions1 21%
+/// faster than 256, though slower than 512, which is the Kronecker graphs'
+/// worst of the four.
+pub const HUB_DEGREE: u32 = 128;
 
 /// Whether a graph with row offsets `offsets` gets the hub form of the loop
 /// (`HUBS`): where vertices of more than [`HUB_DEGREE`] out-edges hold at
-/// least a quarter of the edges. Where they hold few, the hub form's extra
-/// registers cost more than its spreading saves: on the H100, soc-Epinions1
-/// (8.6% of its edges in hubs) ran 4–5% slower with it, GAPBS's Kronecker
-/// graphs of scale 20 and 21 (42–52%) 1.5–3.9× faster (docs/PERFORMANCE.md).
+/// least 1/16 of the edges. Without hubs the form only costs registers
+/// (road networks ran 8–22% slower with it); soc-Epinions1 (22.7% of its
+/// edges in hubs) ran 15% faster and GAPBS's Kronecker graphs (60–70%) up
+/// to 3.9× (docs/PERFORMANCE.md). Where between 0 and 22.7% the form starts
+/// to pay was not measured: 1/16 is a guess.
 pub fn wants_hubs(offsets: &[u32]) -> bool {
     let m = offsets.last().map_or(0, |&m| m as u64);
     let in_hubs: u64 = offsets
@@ -176,7 +180,7 @@ pub fn wants_hubs(offsets: &[u32]) -> bool {
         .map(|w| (w[1] - w[0]) as u64)
         .filter(|&d| d > HUB_DEGREE as u64)
         .sum();
-    m > 0 && 4 * in_hubs >= m
+    m > 0 && 16 * in_hubs >= m
 }
 
 /// Edges of a hub chunk: a warp's 8 steps. The hubs of an iteration are cut

@@ -244,7 +244,7 @@ fn hub_lists_hold_every_chunk_of_an_iterations_hubs() {
 }
 
 #[test]
-fn the_hub_form_is_for_graphs_whose_hubs_hold_a_quarter_of_the_edges() {
+fn the_hub_form_is_for_graphs_whose_hubs_hold_a_sixteenth_of_the_edges() {
     let star = |leaves: u32, ring: u32| {
         let n = 1 + leaves + ring;
         let mut edges: Vec<(u32, u32, u32)> = (1..=leaves).map(|v| (0, v, 1)).collect();
@@ -252,10 +252,11 @@ fn the_hub_form_is_for_graphs_whose_hubs_hold_a_quarter_of_the_edges() {
         Graph::from_edges(n as usize, &edges).unwrap()
     };
     let hub = HUB_DEGREE + 1;
-    // The hub's edges against the ring's: all, a quarter exactly, just below.
+    // The hub's edges against the ring's: all, a sixteenth exactly, just
+    // below.
     assert!(wants_hubs(star(hub, 0).offsets()));
-    assert!(wants_hubs(star(hub, 3 * hub).offsets()));
-    assert!(!wants_hubs(star(hub, 3 * hub + 1).offsets()));
+    assert!(wants_hubs(star(hub, 15 * hub).offsets()));
+    assert!(!wants_hubs(star(hub, 15 * hub + 1).offsets()));
     // No vertex above the hub degree, or no edges.
     assert!(!wants_hubs(star(HUB_DEGREE, 0).offsets()));
     assert!(!wants_hubs(Graph::from_edges(3, &[]).unwrap().offsets()));
