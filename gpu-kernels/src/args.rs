@@ -715,92 +715,35 @@ kernel_args! {
     }
 }
 
-impl CompactGridLoopArgs {
-    /// The grid loop's arguments: the block loop's, and `barrier`.
-    pub fn new(block: CompactBlockLoopArgs, barrier: *const GridBarrier) -> Self {
-        let CompactBlockLoopArgs {
-            offsets,
-            targets,
-            weights,
-            n,
-            m,
-            delta_node,
-            delta_node_len,
-            dist,
-            frontier,
-            reached0,
-            reached1,
-            state,
-            min_work,
-            max_work,
-        } = block;
-        CompactGridLoopArgs {
-            offsets,
-            targets,
-            weights,
-            n,
-            m,
-            delta_node,
-            delta_node_len,
-            dist,
-            frontier,
-            reached0,
-            reached1,
-            state,
-            min_work,
-            max_work,
-            barrier,
+/// For a grid loop's arguments, which are its block loop's and a grid
+/// barrier (the PTX parameters stay flat): `new` from the block loop's and
+/// the barrier, and `split` back. Every field is named once; the compiler
+/// checks that each struct has exactly these.
+macro_rules! block_args_and_barrier {
+    ($($grid:ident = $block:ident + barrier { $($field:ident),+ $(,)? })+) => {$(
+        impl $grid {
+            /// The grid loop's arguments: the block loop's, and `barrier`.
+            pub fn new(block: $block, barrier: *const GridBarrier) -> Self {
+                let $block { $($field),+ } = block;
+                $grid { $($field,)+ barrier }
+            }
+
+            /// The block loop's arguments, and the barrier.
+            pub fn split(self) -> ($block, *const GridBarrier) {
+                let $grid { $($field,)+ barrier } = self;
+                ($block { $($field),+ }, barrier)
+            }
         }
-    }
+    )+};
 }
 
-impl NearFarGridLoopArgs {
-    /// The grid loop's arguments: the block loop's, and `barrier`.
-    pub fn new(block: NearFarBlockLoopArgs, barrier: *const GridBarrier) -> Self {
-        let NearFarBlockLoopArgs {
-            offsets,
-            targets,
-            weights,
-            n,
-            m,
-            dist,
-            stamp,
-            far_stamp,
-            near0,
-            near1,
-            far0,
-            far1,
-            state,
-            hubs0,
-            hubs1,
-            hub_slots,
-            hub_degree,
-            delta,
-            min_work,
-            max_work,
-        } = block;
-        NearFarGridLoopArgs {
-            offsets,
-            targets,
-            weights,
-            n,
-            m,
-            dist,
-            stamp,
-            far_stamp,
-            near0,
-            near1,
-            far0,
-            far1,
-            state,
-            hubs0,
-            hubs1,
-            hub_slots,
-            hub_degree,
-            delta,
-            min_work,
-            max_work,
-            barrier,
-        }
+block_args_and_barrier! {
+    CompactGridLoopArgs = CompactBlockLoopArgs + barrier {
+        offsets, targets, weights, n, m, delta_node, delta_node_len, dist, frontier, reached0,
+        reached1, state, min_work, max_work,
+    }
+    NearFarGridLoopArgs = NearFarBlockLoopArgs + barrier {
+        offsets, targets, weights, n, m, dist, stamp, far_stamp, near0, near1, far0, far1, state,
+        hubs0, hubs1, hub_slots, hub_degree, delta, min_work, max_work,
     }
 }

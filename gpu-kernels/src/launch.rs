@@ -128,7 +128,7 @@ pub const LAUNCH_BOUNDS: &[(&str, u32)] = &[
 ];
 
 /// The PTX entries of a kernel that adds weights, one per weight type (see
-/// `kernels`' `weight_kernel!`).
+/// `kernels`' `entry!`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PerWeight {
     /// The entry for `u32` weights.

@@ -5,7 +5,7 @@
 
 use core::sync::atomic::AtomicU32;
 
-use crate::args::{CompactBlockLoopArgs, CompactGridLoopArgs, CompactInitializeArgs};
+use crate::args::{CompactBlockLoopArgs, CompactInitializeArgs};
 use crate::compact::{self, Arrays, LoopState};
 use crate::device::grid::GridBarrier;
 use crate::device::memory::slice;
@@ -50,32 +50,18 @@ crate::args::compact_initialize_args! {
 ///
 /// # Safety
 /// The loop kernels' contract.
-#[allow(clippy::too_many_arguments)]
 #[inline(always)]
-unsafe fn arrays<'a>(
-    offsets: *const u32,
-    targets: *const u32,
-    weights: *const u32,
-    n: u32,
-    m: u32,
-    delta_node: *const u32,
-    delta_node_len: u32,
-    dist: *const AtomicU32,
-    frontier: *const AtomicU32,
-    reached0: *const AtomicU32,
-    reached1: *const AtomicU32,
-    state: *const LoopState<AtomicU32>,
-) -> Arrays<'a> {
-    let n = n as usize;
+unsafe fn arrays<'a>(args: &CompactBlockLoopArgs) -> Arrays<'a> {
+    let n = args.n as usize;
     // SAFETY: as the caller guarantees.
     unsafe {
         Arrays {
-            successors: csr(offsets, targets, weights, n, m as usize),
-            delta_node: slice(delta_node, delta_node_len as usize),
-            dist: slice(dist, n),
-            frontier: slice(frontier, n),
-            reached: [slice(reached0, n), slice(reached1, n)],
-            state: &*state,
+            successors: csr(args.offsets, args.targets, args.weights, n, args.m as usize),
+            delta_node: slice(args.delta_node, args.delta_node_len as usize),
+            dist: slice(args.dist, n),
+            frontier: slice(args.frontier, n),
+            reached: [slice(args.reached0, n), slice(args.reached1, n)],
+            state: &*args.state,
         }
     }
 }
@@ -100,28 +86,10 @@ crate::args::compact_block_loop_args! {
     /// [`COMPACT_SHARED_BYTES`](crate::launch::COMPACT_SHARED_BYTES) of dynamic
     /// shared memory.
     fn compact_block_loop<W> as compact_block_loop_u32, compact_block_loop_f32 (args) {
-        let CompactBlockLoopArgs {
-            offsets, targets, weights, n, m, delta_node, delta_node_len, dist, frontier, reached0,
-            reached1, state, min_work, max_work,
-        } = args;
         // SAFETY: lengths as documented; the state arrays are only accessed
         // atomically.
-        let arrays = unsafe {
-            arrays(
-                offsets,
-                targets,
-                weights,
-                n,
-                m,
-                delta_node,
-                delta_node_len,
-                dist,
-                frontier,
-                reached0,
-                reached1,
-                state,
-            )
-        };
+        let arrays = unsafe { arrays(&args) };
+        let (state, min_work, max_work) = (args.state, args.min_work, args.max_work);
         // SAFETY: `state` points to a LoopState (the kernel's contract); the
         // launch gives COMPACT_SHARED_BYTES of dynamic shared memory.
         unsafe {
@@ -152,27 +120,10 @@ crate::args::compact_grid_loop_args! {
     /// [`GRID_BARRIER_WORDS`](crate::launch::GRID_BARRIER_WORDS) `u32`s with
     /// `arrived` zero at launch.
     fn compact_grid_loop<W> as compact_grid_loop_u32, compact_grid_loop_f32 (args) {
-        let CompactGridLoopArgs {
-            offsets, targets, weights, n, m, delta_node, delta_node_len, dist, frontier, reached0,
-            reached1, state, min_work, max_work, barrier,
-        } = args;
+        let (args, barrier) = args.split();
         // SAFETY: as in `compact_block_loop`.
-        let arrays = unsafe {
-            arrays(
-                offsets,
-                targets,
-                weights,
-                n,
-                m,
-                delta_node,
-                delta_node_len,
-                dist,
-                frontier,
-                reached0,
-                reached1,
-                state,
-            )
-        };
+        let arrays = unsafe { arrays(&args) };
+        let (min_work, max_work) = (args.min_work, args.max_work);
         // SAFETY: `barrier` is a device allocation of the barrier's two words,
         // accessed only atomically.
         let barrier = unsafe { &*barrier };

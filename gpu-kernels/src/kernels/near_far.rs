@@ -13,40 +13,26 @@ use crate::near_far::{self, Arrays, NearFarState};
 use super::csr;
 use super::team::{Block, GpuTeam, Grid, with_state_in_shared};
 
-/// The arrays of the near-far kernels from their arguments.
+/// The arrays of the loop kernels from their arguments (the hub lists
+/// `2 * hub_slots` words each).
 ///
 /// # Safety
-/// `offsets` holds `n + 1` elements, `targets` and `weights` `m`; `dist`,
-/// `stamp`, `far_stamp`, `near0`, `near1`, `far0` and `far1` `n`; `state`
-/// points to a [`NearFarState`].
-#[allow(clippy::too_many_arguments)]
+/// The loop kernels' contract.
 #[inline(always)]
-unsafe fn arrays<'a>(
-    offsets: *const u32,
-    targets: *const u32,
-    weights: *const u32,
-    n: u32,
-    m: u32,
-    dist: *const AtomicU32,
-    stamps: [*const AtomicU32; 2],
-    near: [*const AtomicU32; 2],
-    far: [*const AtomicU32; 2],
-    (hubs, hub_degree): ([&'a [AtomicU32]; 2], u32),
-    state: *const NearFarState<AtomicU32>,
-) -> Arrays<'a> {
-    let n = n as usize;
+unsafe fn arrays<'a>(args: &NearFarBlockLoopArgs) -> Arrays<'a> {
+    let (n, hub_words) = (args.n as usize, 2 * args.hub_slots as usize);
     // SAFETY: as the caller guarantees.
     unsafe {
         Arrays {
-            successors: csr(offsets, targets, weights, n, m as usize),
-            dist: slice(dist, n),
-            stamp: slice(stamps[0], n),
-            far_stamp: slice(stamps[1], n),
-            near: [slice(near[0], n), slice(near[1], n)],
-            far: [slice(far[0], n), slice(far[1], n)],
-            hubs,
-            hub_degree,
-            state: &*state,
+            successors: csr(args.offsets, args.targets, args.weights, n, args.m as usize),
+            dist: slice(args.dist, n),
+            stamp: slice(args.stamp, n),
+            far_stamp: slice(args.far_stamp, n),
+            near: [slice(args.near0, n), slice(args.near1, n)],
+            far: [slice(args.far0, n), slice(args.far1, n)],
+            hubs: [slice(args.hubs0, hub_words), slice(args.hubs1, hub_words)],
+            hub_degree: args.hub_degree,
+            state: &*args.state,
         }
     }
 }
@@ -70,22 +56,14 @@ crate::args::near_far_initialize_args! {
         if v >= n {
             return;
         }
-        // SAFETY: lengths as documented; accessed only atomically.
-        let arrays = unsafe {
-            arrays(
-                offsets,
-                targets,
-                weights,
-                n,
-                m,
-                dist,
-                [stamp, far_stamp],
-                [near0, near1],
-                [far0, far1],
-                ([&[], &[]], 0),
-                state,
-            )
+        // The loops' arrays without hub lists (none is touched here).
+        let loop_args = NearFarBlockLoopArgs {
+            offsets, targets, weights, n, m, dist, stamp, far_stamp, near0, near1, far0, far1,
+            state, hubs0: core::ptr::null(), hubs1: core::ptr::null(), hub_slots: 0,
+            hub_degree: 0, delta, min_work: 0, max_work: 0,
         };
+        // SAFETY: lengths as documented; accessed only atomically.
+        let arrays = unsafe { arrays(&loop_args) };
         near_far::initialize_vertex(v as usize, source as usize, &arrays);
         if v == 0 {
             near_far::initialize_state(source, delta, arrays.near[0], arrays.state);
@@ -99,51 +77,10 @@ crate::args::near_far_initialize_args! {
 /// As `near_far_block_loop`.
 #[inline(always)]
 unsafe fn block_loop<W: crate::distance::Weight, const HUBS: bool>(args: NearFarBlockLoopArgs) {
-    let NearFarBlockLoopArgs {
-        offsets,
-        targets,
-        weights,
-        n,
-        m,
-        dist,
-        stamp,
-        far_stamp,
-        near0,
-        near1,
-        far0,
-        far1,
-        state,
-        hubs0,
-        hubs1,
-        hub_slots,
-        hub_degree,
-        delta,
-        min_work,
-        max_work,
-    } = args;
     // SAFETY: lengths as documented; the state arrays are only accessed
     // atomically.
-    let arrays = unsafe {
-        arrays(
-            offsets,
-            targets,
-            weights,
-            n,
-            m,
-            dist,
-            [stamp, far_stamp],
-            [near0, near1],
-            [far0, far1],
-            (
-                [
-                    slice(hubs0, 2 * hub_slots as usize),
-                    slice(hubs1, 2 * hub_slots as usize),
-                ],
-                hub_degree,
-            ),
-            state,
-        )
-    };
+    let arrays = unsafe { arrays(&args) };
+    let (state, delta, min_work, max_work) = (args.state, args.delta, args.min_work, args.max_work);
     // SAFETY: `state` points to a NearFarState, `repr(C)` of `AtomicU32`s;
     // the launch gives the shared memory for it after the warp slots.
     unsafe {
@@ -164,51 +101,10 @@ unsafe fn block_loop<W: crate::distance::Weight, const HUBS: bool>(args: NearFar
 /// As `near_far_grid_loop`.
 #[inline(always)]
 unsafe fn grid_loop<W: crate::distance::Weight, const HUBS: bool>(args: NearFarGridLoopArgs) {
-    let NearFarGridLoopArgs {
-        offsets,
-        targets,
-        weights,
-        n,
-        m,
-        dist,
-        stamp,
-        far_stamp,
-        near0,
-        near1,
-        far0,
-        far1,
-        state,
-        hubs0,
-        hubs1,
-        hub_slots,
-        hub_degree,
-        delta,
-        min_work,
-        max_work,
-        barrier,
-    } = args;
+    let (args, barrier) = args.split();
     // SAFETY: as in `near_far_block_loop`.
-    let arrays = unsafe {
-        arrays(
-            offsets,
-            targets,
-            weights,
-            n,
-            m,
-            dist,
-            [stamp, far_stamp],
-            [near0, near1],
-            [far0, far1],
-            (
-                [
-                    slice(hubs0, 2 * hub_slots as usize),
-                    slice(hubs1, 2 * hub_slots as usize),
-                ],
-                hub_degree,
-            ),
-            state,
-        )
-    };
+    let arrays = unsafe { arrays(&args) };
+    let (delta, min_work, max_work) = (args.delta, args.min_work, args.max_work);
     // SAFETY: `barrier` is a device allocation of the barrier's two words,
     // accessed only atomically.
     let barrier = unsafe { &*barrier };
