@@ -20,7 +20,10 @@ use super::team::{Block, GpuTeam, Grid, with_state_in_shared};
 /// The loop kernels' contract.
 #[inline(always)]
 unsafe fn arrays<'a>(args: &NearFarBlockLoopArgs) -> Arrays<'a> {
-    let (n, hub_words) = (args.n as usize, 2 * args.hub_slots as usize);
+    let hub_words = 2 * args.hub_slots as usize;
+    // SAFETY: as the caller guarantees.
+    let hubs = unsafe { [slice(args.hubs0, hub_words), slice(args.hubs1, hub_words)] };
+    let n = args.n as usize;
     // SAFETY: as the caller guarantees.
     unsafe {
         Arrays {
@@ -30,7 +33,7 @@ unsafe fn arrays<'a>(args: &NearFarBlockLoopArgs) -> Arrays<'a> {
             far_stamp: slice(args.far_stamp, n),
             near: [slice(args.near0, n), slice(args.near1, n)],
             far: [slice(args.far0, n), slice(args.far1, n)],
-            hubs: [slice(args.hubs0, hub_words), slice(args.hubs1, hub_words)],
+            hubs,
             hub_degree: args.hub_degree,
             state: &*args.state,
         }
