@@ -470,55 +470,32 @@ fn compute_loop<W: Weight>(
         }
         team.compute_barrier();
 
-        // Relax.
+        // Relax, with the edges' source chosen once per round, not per edge.
+        let round_targets = RoundTargets {
+            start,
+            len,
+            outbox_open: word & OUTBOX_OPEN != 0,
+            outbox,
+            outbox_len,
+            next_minimum,
+        };
         let selected = frontier_len.load(Relaxed) as usize;
-        let mut k = thread;
-        while k < selected {
-            let v = local.frontier[k].load(Relaxed) as usize;
-            let d = local.dist[v].load(Relaxed);
-            let (from, to, targets, weights) = match &local.edges {
-                Some(edges) => (
-                    edges.offsets[v].load(Relaxed) as usize,
-                    edges.offsets[v + 1].load(Relaxed) as usize,
-                    EdgeWords::Shared(edges.targets),
-                    EdgeWords::Shared(edges.weights),
-                ),
-                None => (
-                    pieces.successors.offsets[start + v] as usize,
-                    pieces.successors.offsets[start + v + 1] as usize,
-                    EdgeWords::Global(pieces.successors.targets),
-                    EdgeWords::Global(pieces.successors.weights),
-                ),
-            };
-            for e in from..to {
-                let (u, w) = (targets.get(e) as usize, weights.get(e));
-                let candidate = W::extend(d, w);
-                let inside = u.wrapping_sub(start);
-                if inside < len {
-                    if candidate < local.dist[inside].load(Relaxed)
-                        && candidate < local.dist[inside].fetch_min(candidate, Relaxed)
-                    {
-                        local.dirty[inside].store(1, Relaxed);
-                        next_minimum.fetch_min(candidate, Relaxed);
-                    }
-                } else {
-                    // Loaded before the minimum's round trip, not after it.
-                    let head_piece = pieces.piece_of[u];
-                    if candidate < global.dist[u].fetch_min(candidate, Relaxed) {
-                        let slot = if word & OUTBOX_OPEN != 0 {
-                            outbox_len.fetch_add(1, Relaxed) as usize
-                        } else {
-                            OUTBOX_SLOTS
-                        };
-                        if let Some(entry) = outbox.get(slot) {
-                            entry.store(head_piece, Relaxed);
-                        } else {
-                            notify_directly(&global.notify[head_piece as usize], global, team);
-                        }
-                    }
-                }
+        match &local.edges {
+            Some(edges) => {
+                relax_frontier::<W>(edges, selected, &round_targets, pieces, global, local, team)
             }
-            k += threads;
+            None => relax_frontier::<W>(
+                &GlobalEdges {
+                    successors: pieces.successors,
+                    start,
+                },
+                selected,
+                &round_targets,
+                pieces,
+                global,
+                local,
+                team,
+            ),
         }
         team.compute_barrier();
         if thread == 0 && word & OUTBOX_OPEN != 0 {
@@ -526,6 +503,112 @@ fn compute_loop<W: Weight>(
             outbox_state.store(READY, Relaxed);
         }
         round += 1;
+    }
+}
+
+/// What a round's relax phase writes besides the piece's distances: the
+/// piece's range, the round's outbox and next round's minimum.
+struct RoundTargets<'a> {
+    start: usize,
+    len: usize,
+    outbox_open: bool,
+    outbox: &'a [AtomicU32],
+    outbox_len: &'a AtomicU32,
+    next_minimum: &'a AtomicU32,
+}
+
+/// The relax phase of one compute thread (module docs): frontier entries
+/// `thread, thread + compute threads, …` of the first `selected`, their
+/// edges read from `edges`.
+#[inline(always)]
+fn relax_frontier<W: Weight>(
+    edges: &impl OutEdges,
+    selected: usize,
+    round: &RoundTargets<'_>,
+    pieces: &Pieces<'_>,
+    global: &Global<'_>,
+    local: &Local<'_>,
+    team: &impl BlockTeam,
+) {
+    let threads = team.threads() - team.comm_threads();
+    let (start, len) = (round.start, round.len);
+    let mut k = team.thread();
+    while k < selected {
+        let v = local.frontier[k].load(Relaxed) as usize;
+        let d = local.dist[v].load(Relaxed);
+        for e in edges.range(v) {
+            let (u, w) = edges.edge(e);
+            let candidate = W::extend(d, w);
+            let inside = u.wrapping_sub(start);
+            if inside < len {
+                if candidate < local.dist[inside].load(Relaxed)
+                    && candidate < local.dist[inside].fetch_min(candidate, Relaxed)
+                {
+                    local.dirty[inside].store(1, Relaxed);
+                    round.next_minimum.fetch_min(candidate, Relaxed);
+                }
+            } else {
+                // Loaded before the minimum's round trip, not after it.
+                let head_piece = pieces.piece_of[u];
+                if candidate < global.dist[u].fetch_min(candidate, Relaxed) {
+                    let slot = if round.outbox_open {
+                        round.outbox_len.fetch_add(1, Relaxed) as usize
+                    } else {
+                        OUTBOX_SLOTS
+                    };
+                    if let Some(entry) = round.outbox.get(slot) {
+                        entry.store(head_piece, Relaxed);
+                    } else {
+                        notify_directly(&global.notify[head_piece as usize], global, team);
+                    }
+                }
+            }
+        }
+        k += threads;
+    }
+}
+
+/// A piece's out-edges as the relax phase reads them.
+trait OutEdges {
+    /// The edges of the piece's vertex `v` (a local index).
+    fn range(&self, v: usize) -> core::ops::Range<usize>;
+    /// Edge `e`'s head (a renumbered global id) and weight word.
+    fn edge(&self, e: usize) -> (usize, u32);
+}
+
+impl OutEdges for PieceEdges<'_> {
+    #[inline(always)]
+    fn range(&self, v: usize) -> core::ops::Range<usize> {
+        self.offsets[v].load(Relaxed) as usize..self.offsets[v + 1].load(Relaxed) as usize
+    }
+    #[inline(always)]
+    fn edge(&self, e: usize) -> (usize, u32) {
+        (
+            self.targets[e].load(Relaxed) as usize,
+            self.weights[e].load(Relaxed),
+        )
+    }
+}
+
+/// The out-edges of the piece that starts at vertex `start`, in the global
+/// CSR (when they do not fit in shared memory).
+struct GlobalEdges<'a> {
+    successors: Csr<'a>,
+    start: usize,
+}
+
+impl OutEdges for GlobalEdges<'_> {
+    #[inline(always)]
+    fn range(&self, v: usize) -> core::ops::Range<usize> {
+        let offsets = self.successors.offsets;
+        offsets[self.start + v] as usize..offsets[self.start + v + 1] as usize
+    }
+    #[inline(always)]
+    fn edge(&self, e: usize) -> (usize, u32) {
+        (
+            self.successors.targets[e] as usize,
+            self.successors.weights[e],
+        )
     }
 }
 
@@ -636,23 +719,6 @@ fn copy_piece_edges(
         edges.targets[e].store(successors.targets[first + e], Relaxed);
         edges.weights[e].store(successors.weights[first + e], Relaxed);
         e += threads;
-    }
-}
-
-/// Edge words of a piece, in shared or in global memory.
-#[derive(Clone, Copy)]
-enum EdgeWords<'a> {
-    Shared(&'a [AtomicU32]),
-    Global(&'a [u32]),
-}
-
-impl EdgeWords<'_> {
-    #[inline(always)]
-    fn get(self, e: usize) -> u32 {
-        match self {
-            EdgeWords::Shared(words) => words[e].load(Relaxed),
-            EdgeWords::Global(words) => words[e],
-        }
     }
 }
 
