@@ -53,9 +53,10 @@
 //! 2. A sender hands one of its tokens to each word it sets. The
 //!    communication thread first makes sure it owns more tokens than words
 //!    it may set (adding [`TOKEN_RESERVE`] more to `pending` when it does
-//!    not, before its fence), exchanges each word to 1, and gives up a token
-//!    for every word that was clear. A compute thread that notifies directly
-//!    adds a token first and takes it back if the word was already set.
+//!    not, before its fence), sets each word to 1 (an atomic or that returns
+//!    the old word), and gives up a token for every word that was clear. A
+//!    compute thread that notifies directly adds a token first and takes it
+//!    back if the word was already set.
 //!    Either way a token is counted in `pending` before the word it belongs
 //!    to can be consumed.
 //! 3. The communication thread that finds its word set exchanges it to 0 and
@@ -165,6 +166,10 @@ const READY: u32 = 2;
 
 /// Pieces an outbox holds: a round rarely reaches more neighbours.
 pub const OUTBOX_SLOTS: usize = 32;
+
+/// Notifications the communication thread sends before it reads any of
+/// their results, so that their round trips overlap.
+const SEND_GROUP: usize = 4;
 
 /// Tokens the communication thread adds beyond those it needs when it runs
 /// short, so that most sends need no add.
@@ -674,8 +679,10 @@ fn comm_loop(piece: usize, global: &Global<'_>, local: &Local<'_>, team: &impl B
     }
 }
 
-/// Notifies the pieces in `outbox` (module docs, rule 2). Takes and returns
-/// the tokens the communication thread owns.
+/// Notifies the pieces in `outbox` (module docs, rule 2), [`SEND_GROUP`]
+/// exchanges at a time before it reads any of their results, so that their
+/// round trips overlap. Takes and returns the tokens the communication
+/// thread owns.
 #[inline(always)]
 fn send(mut owned: u32, outbox: &[AtomicU32], global: &Global<'_>, team: &impl BlockTeam) -> u32 {
     let count = outbox.len() as u32;
@@ -687,11 +694,16 @@ fn send(mut owned: u32, outbox: &[AtomicU32], global: &Global<'_>, team: &impl B
         owned += count + TOKEN_RESERVE;
     }
     team.device_fence();
-    for entry in outbox {
-        let notify = &global.notify[entry.load(Relaxed) as usize];
-        if notify.swap(1, Relaxed) == 0 {
-            owned -= 1;
-        }
+    for group in outbox.chunks(SEND_GROUP) {
+        // Straight-line code: every index checked, then every atomic, then
+        // their results. A group's missing entries or of piece 0's word with
+        // 0, which changes nothing (the words hold 0 or 1).
+        let words: [&AtomicU32; SEND_GROUP] = core::array::from_fn(|j| {
+            &global.notify[group.get(j).map_or(0, |entry| entry.load(Relaxed) as usize)]
+        });
+        let was: [u32; SEND_GROUP] =
+            core::array::from_fn(|j| words[j].fetch_or(u32::from(j < group.len()), Relaxed));
+        owned -= (0..group.len()).filter(|&j| was[j] == 0).count() as u32;
     }
     owned
 }
