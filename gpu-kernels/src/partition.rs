@@ -679,9 +679,9 @@ fn comm_loop(piece: usize, global: &Global<'_>, local: &Local<'_>, team: &impl B
     }
 }
 
-/// Notifies the pieces in `outbox` (module docs, rule 2), [`SEND_GROUP`]
-/// exchanges at a time before it reads any of their results, so that their
-/// round trips overlap. Takes and returns the tokens the communication
+/// Notifies the pieces in `outbox` (module docs, rule 2): sets their words
+/// [`SEND_GROUP`] at a time before it reads any of the old words, so that
+/// the round trips overlap. Takes and returns the tokens the communication
 /// thread owns.
 #[inline(always)]
 fn send(mut owned: u32, outbox: &[AtomicU32], global: &Global<'_>, team: &impl BlockTeam) -> u32 {
@@ -696,8 +696,8 @@ fn send(mut owned: u32, outbox: &[AtomicU32], global: &Global<'_>, team: &impl B
     team.device_fence();
     for group in outbox.chunks(SEND_GROUP) {
         // Straight-line code: every index checked, then every atomic, then
-        // their results. A group's missing entries or of piece 0's word with
-        // 0, which changes nothing (the words hold 0 or 1).
+        // their results. A short group's missing entries become an atomic or
+        // of piece 0's word with 0, which changes nothing.
         let words: [&AtomicU32; SEND_GROUP] = core::array::from_fn(|j| {
             &global.notify[group.get(j).map_or(0, |entry| entry.load(Relaxed) as usize)]
         });
