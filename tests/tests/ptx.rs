@@ -36,15 +36,24 @@ fn ptx_targets_the_configured_architecture() {
     );
 }
 
+/// The text of entry `name` in `ptx`: from its `.entry` header to the next
+/// entry (or the end).
+fn entry_text<'a>(ptx: &'a str, name: &str) -> &'a str {
+    let start = ptx
+        .find(&format!(".entry {name}("))
+        .unwrap_or_else(|| panic!("no entry `{name}`"));
+    let rest = &ptx[start..];
+    let end = rest[1..].find(".entry ").map_or(rest.len(), |e| e + 1);
+    &rest[..end]
+}
+
 #[test]
 fn every_launch_bound_is_written_into_its_entry() {
     for &(name, threads) in gpu_kernels::launch::LAUNCH_BOUNDS {
-        let start = PTX
-            .find(&format!(".entry {name}("))
-            .unwrap_or_else(|| panic!("no entry `{name}`"));
-        let body = start + PTX[start..].find('{').expect("an entry has a body");
+        let entry = entry_text(PTX, name);
+        let body = entry.find('{').expect("an entry has a body");
         assert!(
-            PTX[start..body].contains(&format!(".maxntid {threads}, 1, 1")),
+            entry[..body].contains(&format!(".maxntid {threads}, 1, 1")),
             "`{name}` lacks `.maxntid {threads}, 1, 1` before its body"
         );
     }
@@ -54,10 +63,8 @@ fn every_launch_bound_is_written_into_its_entry() {
 /// as the driver lays out kernel parameters: in order, each at a multiple of
 /// its alignment (its size for a scalar, `.align` for a `.b8` array).
 fn parameter_layout(ptx: &str, name: &str) -> Vec<(usize, usize)> {
-    let start = ptx
-        .find(&format!(".entry {name}("))
-        .unwrap_or_else(|| panic!("no entry `{name}`"));
-    let list = &ptx[start..start + ptx[start..].find(')').expect("a parameter list ends")];
+    let entry = entry_text(ptx, name);
+    let list = &entry[..entry.find(')').expect("a parameter list ends")];
     let mut end = 0usize;
     list.lines()
         .filter_map(|line| line.trim().strip_prefix(".param "))
@@ -172,15 +179,6 @@ fn a_struct_that_is_not_the_entrys_parameters_is_caught() {
     assert_eq!(parameter_layout(scalars, "k"), vec![(0, 4), (8, 8)]);
 }
 
-/// The body of entry `name` in `ptx`: from its header to the next entry.
-fn entry_body<'a>(ptx: &'a str, name: &str) -> &'a str {
-    let start = ptx
-        .find(&format!(".entry {name}("))
-        .unwrap_or_else(|| panic!("no entry `{name}`"));
-    let rest = &ptx[start + 1..];
-    &rest[..rest.find(".entry ").unwrap_or(rest.len())]
-}
-
 /// The shared-memory loads and stores of `body` that are neither relaxed
 /// atomics nor `atom`s, and how many shared-memory loads and stores it has.
 fn non_atomic_shared_accesses(body: &str) -> (Vec<&str>, usize) {
@@ -206,7 +204,7 @@ fn the_partition_solver_touches_shared_memory_only_atomically() {
     // (compute-sanitizer's racecheck does not model relaxed atomics and
     // reports the handovers anyway; docs/PERFORMANCE.md.)
     for name in [names::PARTITION_SOLVE.u32, names::PARTITION_SOLVE.f32] {
-        let (plain, count) = non_atomic_shared_accesses(entry_body(PTX, name));
+        let (plain, count) = non_atomic_shared_accesses(entry_text(PTX, name));
         assert!(count > 0, "`{name}` has no shared-memory load or store");
         assert!(
             plain.is_empty(),
