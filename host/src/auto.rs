@@ -5,8 +5,6 @@
 //! [`TRIAL_CANDIDATES`] in a trial from the source (on a GPU, when the solver
 //! is prepared).
 
-use std::collections::VecDeque;
-
 use crate::algorithms::Algorithm;
 use crate::graph::{Graph, with_weight_type};
 use gpu_kernels::distance::Weight;
@@ -59,7 +57,11 @@ pub struct Choice {
 /// Cost: a BFS and a partial Dijkstra over at most 2^16 vertices, and a pass
 /// over the weights.
 pub fn choose(graph: &Graph, source: usize) -> Choice {
-    let levels = probe_levels(graph, source);
+    let levels = if source < graph.num_vertices() {
+        graph.probe_depth(source, PROBE_VERTICES, usize::MAX).0
+    } else {
+        0
+    };
     let weights = graph.weights();
     // Non-negative weight words order like their values (also for `f32`).
     let min_word = weights.iter().copied().filter(|&w| w > 0).min();
@@ -133,33 +135,4 @@ fn probe_distinct_distances<W: Weight>(graph: &Graph, source: usize) -> usize {
         }
     }
     distinct
-}
-
-/// Breadth-first levels from `source` until `PROBE_VERTICES` vertices are
-/// visited or none is left.
-fn probe_levels(graph: &Graph, source: usize) -> u32 {
-    let n = graph.num_vertices();
-    if source >= n {
-        return 0;
-    }
-    let csr = graph.csr();
-    let mut level = std::collections::HashMap::with_capacity(PROBE_VERTICES);
-    let mut queue = VecDeque::new();
-    level.insert(source, 0u32);
-    queue.push_back(source);
-    let mut deepest = 0;
-    while let Some(u) = queue.pop_front() {
-        let next = level[&u] + 1;
-        for (v, _) in csr.edges(u) {
-            if level.len() >= PROBE_VERTICES {
-                return deepest.max(next);
-            }
-            if let std::collections::hash_map::Entry::Vacant(slot) = level.entry(v) {
-                slot.insert(next);
-                deepest = deepest.max(next);
-                queue.push_back(v);
-            }
-        }
-    }
-    deepest
 }

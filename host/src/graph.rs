@@ -241,6 +241,48 @@ impl<'a> Graph<'a> {
         }
     }
 
+    /// Breadth-first levels from `source` (in range) until `max_vertices`
+    /// vertices are visited, `max_edges` edges scanned, or none is left: the
+    /// level of the last vertex visited, and how many were. The probe behind
+    /// the solvers' estimates of a graph's depth; its cost follows the
+    /// limits, not the graph's size (a bit per vertex marks the visited
+    /// ones).
+    pub fn probe_depth(
+        &self,
+        source: usize,
+        max_vertices: usize,
+        max_edges: usize,
+    ) -> (u32, usize) {
+        let csr = self.csr();
+        let mut seen = vec![0u64; self.num_vertices().div_ceil(64)];
+        seen[source / 64] |= 1 << (source % 64);
+        let (mut frontier, mut next) = (vec![source], Vec::new());
+        let (mut depth, mut visited, mut scanned) = (0, 1, 0);
+        while visited < max_vertices {
+            for &u in &frontier {
+                for (v, _) in csr.edges(u) {
+                    let (word, bit) = (v / 64, 1 << (v % 64));
+                    if seen[word] & bit == 0 {
+                        seen[word] |= bit;
+                        visited += 1;
+                        next.push(v);
+                    }
+                    scanned += 1;
+                    if visited >= max_vertices || scanned >= max_edges {
+                        return (depth + u32::from(!next.is_empty()), visited);
+                    }
+                }
+            }
+            if next.is_empty() {
+                break;
+            }
+            depth += 1;
+            std::mem::swap(&mut frontier, &mut next);
+            next.clear();
+        }
+        (depth, visited)
+    }
+
     /// The same graph borrowing this one's arrays (no copy, no re-validation).
     pub fn view(&self) -> Graph<'_> {
         Graph {

@@ -188,3 +188,26 @@ fn overflow_is_an_error_and_bad_arguments_are_refused() {
     let result = delta_stepping(&one, 0, None, Stop::default()).unwrap();
     assert_eq!(result.dist, vec![0]);
 }
+
+#[test]
+fn a_default_pool_of_many_cores_leaves_one_free_and_a_sized_pool_is_used_whole() {
+    use sssp::cpu::delta_stepping::{SPARE_CORE_FROM, threads_for_pool};
+    for pool in 1..=64 {
+        assert_eq!(
+            threads_for_pool(pool, true),
+            pool,
+            "pool of {pool} sized by the caller"
+        );
+        let expected = if pool >= SPARE_CORE_FROM {
+            pool - 1
+        } else {
+            pool
+        };
+        assert_eq!(
+            threads_for_pool(pool, false),
+            expected,
+            "default pool of {pool}"
+        );
+    }
+    assert_eq!(threads_for_pool(0, false), 1);
+}

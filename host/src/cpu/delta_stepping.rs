@@ -23,8 +23,9 @@
 
 use std::cell::UnsafeCell;
 use std::collections::VecDeque;
-use std::sync::atomic::Ordering::{AcqRel, Acquire, Relaxed, Release};
+use std::sync::atomic::Ordering::{AcqRel, Acquire, Relaxed, SeqCst};
 use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize};
+use std::sync::{Condvar, Mutex};
 
 use gpu_kernels::distance::{INFINITY, Weight};
 
@@ -56,9 +57,9 @@ const CHUNK: usize = 64;
 
 /// Solves from `source` with bucket width `delta` (a positive weight word of
 /// the graph's kind; default: [`default_delta`]) on the threads of rayon's
-/// current pool, stopping early as `stop` allows: once every remaining bucket lies
-/// beyond the limit, or once the target's bucket is done. The distances come
-/// back bounded as [`Stop::apply`] says. A distance too large for the weight
+/// current pool ([`threads_for_pool`]), stopping early as `stop` allows:
+/// once every remaining bucket lies beyond the limit, or once the target's
+/// bucket is done. The distances come back bounded as [`Stop::apply`] says. A distance too large for the weight
 /// type is [`Error::DistanceOverflow`].
 pub fn delta_stepping(
     graph: &Graph,
@@ -92,6 +93,11 @@ pub fn delta_stepping(
 /// Vertices the breadth-first probe of [`default_delta`] visits at most.
 const PROBE_VERTICES: usize = 1 << 14;
 
+/// Edges it scans at most: on a road network the vertex limit comes first
+/// (about 40,000 edges), on a graph with hubs this one, so that the probe
+/// stays a small part of a solve (150,000 edges on soc-Epinions1 without it).
+const PROBE_EDGES: usize = 1 << 16;
+
 /// Buckets that [`default_delta`] lays across its estimate of the
 /// eccentricity. On 16 cores (docs/PERFORMANCE.md), GAPBS's best Δ and this
 /// solver's put 50–70 buckets across the true eccentricity of the shared
@@ -109,7 +115,7 @@ const BUCKETS_ACROSS: f64 = 25.0;
 ///   enough vertices per bucket to keep many threads busy, where the first
 ///   width would make thousands of tiny rounds (road networks). The
 ///   estimate: the breadth-first levels needed to visit [`PROBE_VERTICES`]
-///   vertices, times the mean weight, times √(n / visited) for the rest of
+///   vertices (or scan [`PROBE_EDGES`] edges), times the mean weight, times √(n / visited) for the rest of
 ///   the graph as if it grew like a plane.
 pub fn default_delta<W: Weight>(graph: &Graph, source: usize) -> u32 {
     let (n, m) = (graph.num_vertices(), graph.num_edges());
@@ -126,34 +132,10 @@ pub fn default_delta<W: Weight>(graph: &Graph, source: usize) -> u32 {
     sample.sort_by(f64::total_cmp);
     let p99 = sample[(sample.len() - 1) * 99 / 100];
     let mean = sample.iter().sum::<f64>() / sample.len() as f64;
-    let (levels, visited) = probe(graph, source);
+    let (levels, visited) = graph.probe_depth(source, PROBE_VERTICES, PROBE_EDGES);
     let eccentricity = levels as f64 * mean * (n as f64 / visited as f64).max(1.0).sqrt();
     let delta = (p99 * n as f64 / m as f64).max(eccentricity / BUCKETS_ACROSS);
     W::from_f64(delta.min(W::to_f64(W::MAX_DISTANCE) / 2.0)).max(1)
-}
-
-/// Breadth-first levels from `source` until [`PROBE_VERTICES`] vertices are
-/// visited or none is left, and the vertices visited.
-fn probe(graph: &Graph, source: usize) -> (u32, usize) {
-    let csr = graph.csr();
-    let mut level = vec![u32::MAX; graph.num_vertices()];
-    let mut queue = VecDeque::from([source]);
-    level[source] = 0;
-    let (mut deepest, mut visited) = (0, 1);
-    while let Some(u) = queue.pop_front() {
-        for (v, _) in csr.edges(u) {
-            if level[v] == u32::MAX {
-                level[v] = level[u] + 1;
-                deepest = level[v];
-                visited += 1;
-                if visited >= PROBE_VERTICES {
-                    return (deepest, visited);
-                }
-                queue.push_back(v);
-            }
-        }
-    }
-    (deepest, visited)
 }
 
 /// One thread's bins: `window[k]` holds vertices put into bucket `base + k`
@@ -180,8 +162,19 @@ impl Default for Bins {
 
 impl Bins {
     /// Puts `v` into bucket `bucket` (`>= base`).
+    #[inline(always)]
     fn put(&mut self, v: u32, bucket: u64, base: u64) {
         let k = (bucket - base) as usize;
+        match self.window.get_mut(k) {
+            Some(bin) => bin.push(v),
+            None => self.put_beyond(v, bucket, k),
+        }
+    }
+
+    /// [`Bins::put`] into a bucket `k` past the window's open bins: opens
+    /// bins up to it, or puts `v` into the far list.
+    #[cold]
+    fn put_beyond(&mut self, v: u32, bucket: u64, k: usize) {
         if k >= WINDOW {
             self.far.push(v);
             self.far_min = self.far_min.min(bucket);
@@ -267,15 +260,27 @@ impl Buckets for f32 {
 }
 
 /// A barrier for the threads of one parallel region that spins briefly, then
-/// yields: a round of a road network is a few microseconds of work, less than
-/// a sleeping barrier takes to wake its threads.
+/// sleeps: a round of a road network is a few microseconds of work, less than
+/// a sleeping barrier takes to wake its threads; but a thread that only
+/// yielded would keep its core busy, and two threads that the scheduler put
+/// on one core would then share it for the whole solve (doubling its time)
+/// instead of one moving to the core left idle.
 struct SpinBarrier {
     threads: usize,
     /// Apart: the arrivals' updates would evict the line that the waiting
     /// threads spin on.
     arrived: Padded<AtomicUsize>,
     generation: Padded<AtomicUsize>,
+    /// Threads asleep in [`SpinBarrier::sleep`], and what they sleep on.
+    sleepers: AtomicUsize,
+    lock: Mutex<()>,
+    wake: Condvar,
 }
+
+/// Spins of a waiting thread before it sleeps: about 370 µs of `pause` on
+/// the H100 machine's Xeon, far longer than a round, so a thread sleeps only
+/// when a round stalls.
+const SPINS: u32 = 1 << 14;
 
 impl SpinBarrier {
     fn new(threads: usize) -> Self {
@@ -283,6 +288,9 @@ impl SpinBarrier {
             threads,
             arrived: Padded(AtomicUsize::new(0)),
             generation: Padded(AtomicUsize::new(0)),
+            sleepers: AtomicUsize::new(0),
+            lock: Mutex::new(()),
+            wake: Condvar::new(),
         }
     }
 
@@ -291,18 +299,33 @@ impl SpinBarrier {
         let generation = self.generation.0.load(Acquire);
         if self.arrived.0.fetch_add(1, AcqRel) + 1 == self.threads {
             self.arrived.0.store(0, Relaxed);
-            self.generation.0.store(generation.wrapping_add(1), Release);
+            self.generation.0.store(generation.wrapping_add(1), SeqCst);
+            // SeqCst with `sleep`'s count and re-check: either this sees a
+            // sleeper, or the sleeper sees the new generation.
+            if self.sleepers.load(SeqCst) > 0 {
+                let _held = self.lock.lock().unwrap_or_else(|e| e.into_inner());
+                self.wake.notify_all();
+            }
             return;
         }
-        let mut spins = 0u32;
-        while self.generation.0.load(Acquire) == generation {
-            if spins < 4096 {
-                std::hint::spin_loop();
-                spins += 1;
-            } else {
-                std::thread::yield_now();
+        for _ in 0..SPINS {
+            if self.generation.0.load(Acquire) != generation {
+                return;
             }
+            std::hint::spin_loop();
         }
+        self.sleep(generation);
+    }
+
+    /// Sleeps until the generation moves past `generation`.
+    #[cold]
+    fn sleep(&self, generation: usize) {
+        let mut held = self.lock.lock().unwrap_or_else(|e| e.into_inner());
+        self.sleepers.fetch_add(1, SeqCst);
+        while self.generation.0.load(SeqCst) == generation {
+            held = self.wake.wait(held).unwrap_or_else(|e| e.into_inner());
+        }
+        self.sleepers.fetch_sub(1, SeqCst);
     }
 }
 
@@ -330,6 +353,27 @@ struct Shared<'a> {
     barrier: Padded<SpinBarrier>,
 }
 
+/// Pools of at least this many threads leave one core free by default
+/// ([`threads_for_pool`]).
+pub const SPARE_CORE_FROM: usize = 8;
+
+/// The threads a solve runs on in a rayon pool of `pool` threads: all of
+/// them where the caller sized the pool (`sized_by_caller`: a pool it
+/// built, or `RAYON_NUM_THREADS`), else, in rayon's global pool of one
+/// thread per core, one fewer from [`SPARE_CORE_FROM`] cores up. Every round
+/// waits at a barrier for its slowest thread, so with a thread on every
+/// core, anything else the machine runs stalls all of them while it holds
+/// a core; a core left free takes such work (on the H100 machine's 16
+/// cores, solves on 16 threads had 3–10× slower outliers that 15 did not,
+/// docs/PERFORMANCE.md).
+pub fn threads_for_pool(pool: usize, sized_by_caller: bool) -> usize {
+    if sized_by_caller || pool < SPARE_CORE_FROM {
+        pool.max(1)
+    } else {
+        pool - 1
+    }
+}
+
 /// [`delta_stepping`] for weights `W`, before the overflow check and the
 /// bound: one parallel region on rayon's pool. A round: every thread takes
 /// chunks of the frontier (all threads' segments), relaxes its own small bin
@@ -339,7 +383,10 @@ struct Shared<'a> {
 /// rounds.
 fn solve<W: Buckets>(graph: &Graph, source: usize, delta_word: u32, stop: Stop) -> DeltaStepping {
     let n = graph.num_vertices();
-    let threads = rayon::current_num_threads().max(1);
+    let threads = threads_for_pool(
+        rayon::current_num_threads(),
+        rayon::current_thread_index().is_some() || std::env::var_os("RAYON_NUM_THREADS").is_some(),
+    );
     let mut segments: Vec<UnsafeCell<Vec<u32>>> =
         (0..threads).map(|_| UnsafeCell::new(Vec::new())).collect();
     segments[0] = UnsafeCell::new(vec![source as u32]);
@@ -359,6 +406,9 @@ fn solve<W: Buckets>(graph: &Graph, source: usize, delta_word: u32, stop: Stop) 
         // A pool smaller than the count taken above cannot occur inside
         // one `broadcast`; a larger index would be a rayon bug.
         let me = context.index();
+        if me >= threads {
+            return; // a core left free (`threads_for_pool`)
+        }
         let mut bins = Bins::default();
         let (mut base, mut parity) = (0u64, 0usize);
         loop {
@@ -458,7 +508,10 @@ fn relax_round<W: Buckets>(shared: &Shared, bins: &mut Bins, base: u64, parity: 
         .front()
         .is_some_and(|bin| !bin.is_empty() && bin.len() < FUSION_LIMIT)
     {
-        let mut own = std::mem::take(&mut bins.window[0]);
+        // Swapped for a spare bin, not taken: both keep their capacity, so
+        // the many short iterations of a road network do not regrow a bin.
+        let spare = bins.spare.pop().unwrap_or_default();
+        let mut own = std::mem::replace(&mut bins.window[0], spare);
         for &u in &own {
             relax(u, bins);
         }
