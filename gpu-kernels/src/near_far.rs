@@ -509,19 +509,51 @@ pub fn thread_loop<W: Weight, const HUBS: bool>(
 }
 
 /// The band width `Δ` (a weight word of `W`) chosen from the graph:
-/// `32 · mean weight / mean degree` (at least the smallest positive word),
+/// `32 · mean weight / typical degree` (at least the smallest positive word),
 /// Davidson et al.'s rule of thumb: about a warp's worth of edges settled per
-/// band and vertex of the frontier.
+/// band and vertex of the frontier. The typical degree is the smaller of the
+/// mean out-degree and the median out-degree of the vertices with edges
+/// ([`median_positive_degree`]): where a few hubs hold most edges (Kronecker
+/// and social graphs) the mean is theirs, while the hub form of the loop
+/// walks the hubs' edges together and the band should suit the rest.
 pub fn auto_delta<W: Weight>(successors: Csr<'_>) -> u32 {
-    let (n, m) = (
-        successors.num_vertices() as f64,
-        successors.num_edges() as f64,
-    );
-    if n == 0.0 || m == 0.0 {
+    let (n, m) = (successors.num_vertices(), successors.num_edges());
+    if n == 0 || m == 0 {
         return 1;
     }
     let total: f64 = successors.weights.iter().map(|&w| W::to_f64(w)).sum();
-    // 32 · (total / m) / (m / n), below half the largest distance.
-    let delta = 32.0 * total * n / (m * m);
+    let mean_degree = m as f64 / n as f64;
+    let degree = median_positive_degree(successors.offsets)
+        .map_or(mean_degree, |median| mean_degree.min(median as f64));
+    // 32 · (total / m) / degree, below half the largest distance.
+    let delta = 32.0 * total / (m as f64 * degree);
     W::from_f64(delta.min(W::to_f64(W::MAX_DISTANCE) / 2.0)).max(1)
+}
+
+/// Out-degrees up to which [`median_positive_degree`] counts each value.
+const DEGREE_BINS: usize = 256;
+
+/// The median out-degree of the vertices with at least one edge, from CSR
+/// `offsets`; `None` when no vertex has an edge or the median is above
+/// [`DEGREE_BINS`] (a dense graph, where the mean serves as well). One pass,
+/// no allocation.
+pub fn median_positive_degree(offsets: &[u32]) -> Option<u32> {
+    let mut count = [0u32; DEGREE_BINS + 1];
+    let mut with_edges = 0u32;
+    for pair in offsets.windows(2) {
+        let degree = pair[1].saturating_sub(pair[0]) as usize;
+        if degree > 0 {
+            count[degree.min(DEGREE_BINS)] += 1;
+            with_edges += 1;
+        }
+    }
+    let middle = with_edges.div_ceil(2);
+    let mut seen = 0;
+    for (degree, &c) in count.iter().enumerate().take(DEGREE_BINS).skip(1) {
+        seen += c;
+        if seen >= middle && with_edges > 0 {
+            return Some(degree as u32);
+        }
+    }
+    None
 }

@@ -313,7 +313,7 @@ catalogue! {
     NearFar {
         name: "near-far",
         paper: "beyond the papers (issue #8): near-far Δ-stepping",
-        description: "bucketed solver for high-diameter graphs (near-far form of Δ-stepping): a near worklist below the threshold relaxed until empty (duplicates filtered by stamps), a far pile above it, the threshold raised by Δ (--delta, or 32 · mean weight / mean degree); device-resident loop like `fast`",
+        description: "bucketed solver for high-diameter graphs (near-far form of Δ-stepping): a near worklist below the threshold relaxed until empty (duplicates filtered by stamps), a far pile above it, the threshold raised by Δ (--delta, or 32 · mean weight / the smaller of the mean and median out-degree); device-resident loop like `fast`",
         device: Device::Gpu, exact: true, layout: Layout::List, takes_delta: true,
         family: Family::NearFar,
         matrix_twin: None,

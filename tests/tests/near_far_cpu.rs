@@ -344,10 +344,6 @@ fn a_zero_delta_is_refused_and_none_is_auto_delta() {
 fn the_block_loop_limit_follows_the_mean_degree() {
     use sssp::gpu::resident::BLOCK_EDGES_PER_THREAD;
     let block = gpu_kernels::launch::COMPACT_BLOCK_SIZE as f64;
-    // Road networks (mean degree about 2.5) keep about the old defaults.
-    let roads = WorkLimits::for_mean_degree(2.5);
-    let defaults = WorkLimits::default();
-    assert!(roads.block_max.abs_diff(defaults.block_max) <= defaults.block_max / 10);
     let mut last = u32::MAX;
     for degree in [0.0, 1.0, 2.5, 6.7, 30.0, 1e4] {
         let limits = WorkLimits::for_mean_degree(degree)
@@ -365,4 +361,53 @@ fn the_block_loop_limit_follows_the_mean_degree() {
         assert!(limits.grid_min >= 1 && limits.grid_min <= limits.block_max);
         last = limits.block_max;
     }
+}
+
+#[test]
+fn the_median_degree_is_that_of_the_sorted_positive_degrees() {
+    use gpu_kernels::near_far::median_positive_degree;
+    let mut rng = TestRng::new("the_median_degree_is_that_of_the_sorted_positive_degrees");
+    for _ in 0..500 {
+        let n = rng.range(0, 300) as usize;
+        // Degrees from a mix of ranges: many zeros, small ones, hubs.
+        let degrees: Vec<u32> = (0..n)
+            .map(|_| match rng.range(0, 3) {
+                0 => 0,
+                1 => rng.range(1, 8) as u32,
+                2 => rng.range(1, 300) as u32,
+                _ => rng.range(200, 5000) as u32,
+            })
+            .collect();
+        let mut offsets = vec![0u32];
+        for &d in &degrees {
+            offsets.push(offsets.last().copied().unwrap_or(0) + d);
+        }
+        let mut positive: Vec<u32> = degrees.iter().copied().filter(|&d| d > 0).collect();
+        positive.sort_unstable();
+        let expected = (!positive.is_empty())
+            .then(|| positive[(positive.len() - 1) / 2])
+            .filter(|&median| median <= 256);
+        assert_eq!(
+            median_positive_degree(&offsets),
+            expected,
+            "degrees {degrees:?}, seed {}",
+            rng.seed
+        );
+    }
+}
+
+#[test]
+fn auto_delta_sizes_the_band_for_the_typical_degree_where_hubs_skew_the_mean() {
+    // 100 vertices of out-degree 1 and one hub of 900 edges, weight 10:
+    // mean degree 10, median 1, so the band is 32 · 10 / 1.
+    let mut edges: Vec<(u32, u32, u32)> = (0..100).map(|v| (v, (v + 1) % 101, 10)).collect();
+    edges.extend((0..900).map(|i| (100, i % 100, 10)));
+    let skewed = Graph::from_edges(101, &edges).unwrap();
+    assert_eq!(auto_delta::<u32>(skewed.csr()), 320);
+    // Equal degrees: the mean (here 4 = the median): 32 · 10 / 4.
+    let even: Vec<(u32, u32, u32)> = (0..100)
+        .flat_map(|v| (1..=4).map(move |k| (v, (v + k) % 100, 10)))
+        .collect();
+    let even = Graph::from_edges(100, &even).unwrap();
+    assert_eq!(auto_delta::<u32>(even.csr()), 80);
 }

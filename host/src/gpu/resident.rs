@@ -35,9 +35,9 @@ impl Default for WorkLimits {
 }
 
 /// Edges per thread of a block that near-far's block loop takes on at most
-/// ([`WorkLimits::for_mean_degree`]): the defaults' 8 vertices per thread on
-/// road networks (mean degree about 2.5).
-pub const BLOCK_EDGES_PER_THREAD: f64 = 20.0;
+/// ([`WorkLimits::for_mean_degree`]): about 4 vertices per thread on road
+/// networks (mean degree about 2.5), half the defaults.
+pub const BLOCK_EDGES_PER_THREAD: f64 = 10.0;
 
 impl WorkLimits {
     /// Limits in vertices for a loop whose work is a list of vertices with
@@ -45,10 +45,11 @@ impl WorkLimits {
     /// [`BLOCK_EDGES_PER_THREAD`] edges per thread of a block, the grid loop
     /// down to a quarter of that. A block is slow on many edges, not on many
     /// vertices: measured on the H100 (docs/PERFORMANCE.md), near-far on
-    /// soc-Epinions1 (mean degree 6.7) took 0.71 ms with these limits
-    /// against 1.02–1.08 ms with the defaults, the papers' graph (7) 1.27
-    /// against 1.33 ms, and the road networks and the grid (2.1–4), where
-    /// these limits are about the defaults, kept their speed.
+    /// soc-Epinions1 (mean degree 6.7) took 0.71 ms with 20 edges per thread
+    /// against 1.02–1.08 ms with the defaults, and 0.47–0.48 ms with 10;
+    /// with 10 instead of 20, the papers' graph (7) and a 1000² grid (4) are
+    /// 3% and 8% faster, Kronecker 2^20 and three road networks (2.1–2.8)
+    /// as fast; with 5, the grid and the roads lose again.
     pub fn for_mean_degree(mean_degree: f64) -> Self {
         let edges = BLOCK_EDGES_PER_THREAD * COMPACT_BLOCK_SIZE as f64;
         let block_max = (edges / mean_degree.max(1.0)) as u32;
