@@ -538,18 +538,19 @@ const DEGREE_BINS: usize = 256;
 /// [`DEGREE_BINS`] (a dense graph, where the mean serves as well). One pass,
 /// no allocation.
 pub fn median_positive_degree(offsets: &[u32]) -> Option<u32> {
-    let mut count = [0u32; DEGREE_BINS + 1];
+    // `count[d]` for degrees 1..=DEGREE_BINS, the last word for all above.
+    let mut count = [0u32; DEGREE_BINS + 2];
     let mut with_edges = 0u32;
     for pair in offsets.windows(2) {
         let degree = pair[1].saturating_sub(pair[0]) as usize;
         if degree > 0 {
-            count[degree.min(DEGREE_BINS)] += 1;
+            count[degree.min(DEGREE_BINS + 1)] += 1;
             with_edges += 1;
         }
     }
     let middle = with_edges.div_ceil(2);
     let mut seen = 0;
-    for (degree, &c) in count.iter().enumerate().take(DEGREE_BINS).skip(1) {
+    for (degree, &c) in count.iter().enumerate().take(DEGREE_BINS + 1).skip(1) {
         seen += c;
         if seen >= middle && with_edges > 0 {
             return Some(degree as u32);

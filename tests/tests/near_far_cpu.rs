@@ -366,8 +366,25 @@ fn the_block_loop_limit_follows_the_mean_degree() {
 #[test]
 fn the_median_degree_is_that_of_the_sorted_positive_degrees() {
     use gpu_kernels::near_far::median_positive_degree;
+    let offsets_of = |degrees: &[u32]| {
+        let mut offsets = vec![0u32];
+        for &d in degrees {
+            offsets.push(offsets.last().copied().unwrap_or(0) + d);
+        }
+        offsets
+    };
+    // The edges of the counted range, and no vertex with edges.
+    assert_eq!(
+        median_positive_degree(&offsets_of(&[256, 0, 256])),
+        Some(256)
+    );
+    assert_eq!(median_positive_degree(&offsets_of(&[257, 0, 257])), None);
+    assert_eq!(median_positive_degree(&offsets_of(&[1, 300, 300])), None);
+    assert_eq!(median_positive_degree(&offsets_of(&[1, 1, 300])), Some(1));
+    assert_eq!(median_positive_degree(&offsets_of(&[0, 0])), None);
+    assert_eq!(median_positive_degree(&[0]), None);
     let mut rng = TestRng::new("the_median_degree_is_that_of_the_sorted_positive_degrees");
-    for _ in 0..500 {
+    for _ in 0..2000 {
         let n = rng.range(0, 300) as usize;
         // Degrees from a mix of ranges: many zeros, small ones, hubs.
         let degrees: Vec<u32> = (0..n)
@@ -378,10 +395,7 @@ fn the_median_degree_is_that_of_the_sorted_positive_degrees() {
                 _ => rng.range(200, 5000) as u32,
             })
             .collect();
-        let mut offsets = vec![0u32];
-        for &d in &degrees {
-            offsets.push(offsets.last().copied().unwrap_or(0) + d);
-        }
+        let offsets = offsets_of(&degrees);
         let mut positive: Vec<u32> = degrees.iter().copied().filter(|&d| d > 0).collect();
         positive.sort_unstable();
         let expected = (!positive.is_empty())
