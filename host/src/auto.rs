@@ -1,9 +1,10 @@
-//! `--algo auto`: picks the partition-local solver (or near-far, where the
-//! graph does not fit its resident mode) for high-diameter graphs (road
-//! networks, grids) or wide weight ranges, where DA2CF would run one
-//! iteration per distinct distance; on the other graphs, the fastest of
-//! [`TRIAL_CANDIDATES`] in a trial from the source (on a GPU, when the solver
-//! is prepared).
+//! `--algo auto`: where DA2CF would run one iteration per distinct distance
+//! (high diameter, or a wide weight range), picks the partition-local solver
+//! (or near-far, where the graph does not fit its resident mode) on deep
+//! graphs (road networks, grids) and the faster of [`BUCKETED_CANDIDATES`]
+//! on shallow ones; on the other graphs, the fastest of
+//! [`TRIAL_CANDIDATES`]. The trials run from the source on a GPU, when the
+//! solver is prepared.
 
 use crate::algorithms::Algorithm;
 use crate::graph::{Graph, with_weight_type};
@@ -15,6 +16,21 @@ const PROBE_VERTICES: usize = 1 << 16;
 /// Estimated DA2CF iterations above which near-far is chosen.
 const NEAR_FAR_ABOVE: f64 = 1000.0;
 
+/// Breadth-first levels of the probe, per square root of the vertices it
+/// visited, above which a graph counts as deep, the partition solver's kind.
+/// A plane's levels grow like the square root of the vertices reached, a
+/// small world's like a logarithm. Measured from vertex 0 (the probe's
+/// levels / √visited): road networks 0.55–1.4 (road-BAY-pace 141 / 256,
+/// road-luxembourg-osm 363 / 256, rome99 47 / 58), a 1000² grid 1.4; where
+/// shortest-path trees are hundreds of hops deep and each hop's latency is
+/// what the partition solver cuts. Kronecker, uniform, the papers' and
+/// social graphs 0.01–0.04 (soc-Epinions1 9 / 218: 47,676 vertices reach),
+/// where the partition solver's pieces may have large boundaries
+/// (soc-Epinions1 with weights 10..1009: 5.4 ms, near-far 0.41 ms) or not
+/// (a random graph of degree 7: 0.37 ms, near-far 0.47 ms), so a trial
+/// decides.
+const DEEP_LEVELS_PER_ROOT: f64 = 0.25;
+
 /// What the solver tries on a graph of low diameter, where `choose` picks
 /// `fast-crauser`: which of them is fastest depends on more than the probe
 /// sees (iteration counts against per-iteration cost: near-far runs a fifth
@@ -25,7 +41,12 @@ const NEAR_FAR_ABOVE: f64 = 1000.0;
 pub const TRIAL_CANDIDATES: [Algorithm; 3] =
     [Algorithm::FastCrauser, Algorithm::NearFar, Algorithm::Fast];
 
-/// Solves per candidate in that trial; the best time counts (the first may
+/// What the solver tries on a shallow graph with many distinct distances,
+/// where `choose` picks near-far: the two solvers whose iterations do not
+/// follow the distinct distances.
+pub const BUCKETED_CANDIDATES: [Algorithm; 2] = [Algorithm::NearFar, Algorithm::Partition];
+
+/// Solves per candidate in a trial; the best time counts (the first may
 /// pay for cold caches).
 pub const TRIAL_SOLVES: usize = 2;
 
@@ -36,14 +57,23 @@ pub struct Choice {
     pub algorithm: Algorithm,
     /// The estimate behind the choice, for the user.
     pub reason: String,
+    /// The candidates the solver times from the source, keeping the fastest
+    /// ([`TRIAL_CANDIDATES`] or [`BUCKETED_CANDIDATES`]; none on a deep
+    /// graph). `fast` and `fast-crauser` are candidates only where the
+    /// estimates say DA2CF runs few iterations: elsewhere they would run one
+    /// per distinct distance, a trial of seconds on a million real weights.
+    pub trial: &'static [Algorithm],
 }
 
 /// Chooses the partition solver for `graph` from `source` when it has a high
-/// diameter, else `fast-crauser` (which the solver's trial, see
-/// [`TRIAL_CANDIDATES`], may replace).
+/// diameter and is deep in hops, near-far when it has a high diameter but
+/// is shallow (many distinct distances over few hops: real weights on a
+/// social graph), else `fast-crauser`; the solver's trial ([`Choice::trial`])
+/// may replace the last two.
 ///
 /// DA2CF takes one iteration per distinct distance. Two lower estimates of
-/// that count, near-far if either is above `NEAR_FAR_ABOVE`:
+/// that count, a bucketed solver if either is above `NEAR_FAR_ABOVE`, the
+/// probe's breadth-first levels choosing which (`DEEP_LEVELS_PER_ROOT`):
 /// - the breadth-first levels from `source` needed to visit
 ///   `PROBE_VERTICES` vertices (or all it reaches), times the mean weight
 ///   over the smallest non-zero weight (the distance values one level spans):
@@ -57,11 +87,12 @@ pub struct Choice {
 /// Cost: a BFS and a partial Dijkstra over at most 2^16 vertices, and a pass
 /// over the weights.
 pub fn choose(graph: &Graph, source: usize) -> Choice {
-    let levels = if source < graph.num_vertices() {
-        graph.probe_depth(source, PROBE_VERTICES, usize::MAX).0
+    let (levels, visited) = if source < graph.num_vertices() {
+        graph.probe_depth(source, PROBE_VERTICES, usize::MAX)
     } else {
-        0
+        (0, 0)
     };
+    let deep = levels as f64 > DEEP_LEVELS_PER_ROOT * (visited as f64).sqrt();
     let weights = graph.weights();
     // Non-negative weight words order like their values (also for `f32`).
     let min_word = weights.iter().copied().filter(|&w| w > 0).min();
@@ -78,11 +109,18 @@ pub fn choose(graph: &Graph, source: usize) -> Choice {
     let distinct = with_weight_type!(graph.weight_kind(), W => {
         probe_distinct_distances::<W>(graph, source)
     });
-    // A high-diameter graph goes to the partition-local solver, which the
-    // solver replaces by near-far where the graph is too large for its
-    // resident mode (crate::solver::Solver::prepare).
-    let algorithm = if estimate.max(distinct as f64) > NEAR_FAR_ABOVE {
-        Algorithm::Partition
+    // Many distinct distances make DA2CF slow. A deep graph goes to the
+    // partition-local solver, which the solver replaces by near-far where the
+    // graph is too large for its resident mode
+    // (crate::solver::Solver::prepare); a shallow one to a trial of near-far
+    // and the partition solver.
+    let few_distances = estimate.max(distinct as f64) <= NEAR_FAR_ABOVE;
+    let algorithm = if !few_distances {
+        if deep {
+            Algorithm::Partition
+        } else {
+            Algorithm::NearFar
+        }
     } else {
         // Crauser's rule settles every vertex Martín's does and often more,
         // so never more iterations; on the H100 it measured 0.92–1.01× of
@@ -92,10 +130,17 @@ pub fn choose(graph: &Graph, source: usize) -> Choice {
     };
     Choice {
         algorithm,
+        trial: match algorithm {
+            Algorithm::FastCrauser => &TRIAL_CANDIDATES,
+            Algorithm::NearFar => &BUCKETED_CANDIDATES,
+            _ => &[],
+        },
         reason: format!(
             "about {estimate:.0} distinct distances estimated ({levels} BFS levels × mean weight \
              {mean_weight:.1} / smallest weight {min_weight}), {distinct} among the {} closest \
-             vertices; partition (or near-far) above {NEAR_FAR_ABOVE:.0}",
+             vertices; above {NEAR_FAR_ABOVE:.0}, partition (or near-far) on a deep graph (more \
+             than {DEEP_LEVELS_PER_ROOT} BFS levels per √visited: {levels} for {visited}), else \
+             a trial of near-far and partition",
             PROBE_VERTICES.min(graph.num_vertices())
         ),
     }

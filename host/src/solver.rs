@@ -349,10 +349,10 @@ impl Solver {
         let (engine, prepare_ms) = match (&self.gpu, resolved.spec().device) {
             (Some(gpu), algorithms::Device::Gpu) => {
                 let start = Instant::now();
-                let low_diameter = auto.is_some() && resolved != Algorithm::Partition;
-                let solver = if low_diameter {
+                let trial = auto.as_ref().map_or(&[][..], |choice| choice.trial);
+                let solver = if !trial.is_empty() {
                     let (fastest, solver, trials) =
-                        fastest_candidate(gpu, graph, tuning, first_source)?;
+                        fastest_candidate(gpu, graph, trial, tuning, first_source)?;
                     resolved = fastest;
                     if let Some(choice) = auto.as_mut() {
                         choice.algorithm = fastest;
@@ -411,20 +411,21 @@ impl Solver {
     }
 }
 
-/// `auto`'s trial on a graph of low diameter: each of
-/// [`auto::TRIAL_CANDIDATES`] is prepared and solves from `source`
-/// [`auto::TRIAL_SOLVES`] times; the one with the best time is kept (a
-/// candidate that cannot be prepared is left out, unless all fail). Returns
-/// it with the trial's times, for `auto`'s reason.
+/// `auto`'s trial ([`auto::Choice::trial`]): each of `candidates` is
+/// prepared and solves from `source` [`auto::TRIAL_SOLVES`] times; the one
+/// with the best time is kept (a candidate that cannot be prepared, such as
+/// the partition solver on a graph beyond its resident mode, is left out,
+/// unless all fail). Returns it with the trial's times, for `auto`'s reason.
 fn fastest_candidate<'g>(
     gpu: &'g Gpu,
     graph: &Graph,
+    candidates: &[Algorithm],
     tuning: Tuning,
     source: usize,
 ) -> Result<(Algorithm, Box<dyn GpuSolver + 'g>, String)> {
     let mut best: Option<(f32, Algorithm, Box<dyn GpuSolver + 'g>)> = None;
     let (mut times, mut first_error) = (Vec::new(), None);
-    for candidate in auto::TRIAL_CANDIDATES {
+    for &candidate in candidates {
         let mut solver = match candidate.prepare_gpu_tuned(gpu, graph, tuning) {
             Ok(solver) => solver,
             Err(e) => {

@@ -138,13 +138,32 @@ fn a_thousand_solves_leak_no_device_memory() {
 #[test]
 #[ignore = "needs a CUDA GPU"]
 fn auto_keeps_the_fastest_trial_candidate_on_low_diameter_graphs() {
-    let mut rng = TestRng::new("gpu_auto_trial");
+    // Random graphs of small diameter and small weights, like the papers':
+    // `auto` runs its trial of DA2CF and near-far there.
+    check_auto_trial("gpu_auto_trial", 10, &sssp::auto::TRIAL_CANDIDATES);
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn auto_tries_the_bucketed_solvers_on_shallow_graphs_with_many_distinct_distances() {
+    // The same shape with weights up to 10^6: nearly every distance is
+    // distinct, and the graph is shallow: near-far against partition.
+    check_auto_trial(
+        "gpu_auto_bucketed_trial",
+        1_000_000,
+        &sssp::auto::BUCKETED_CANDIDATES,
+    );
+}
+
+/// Solves random graphs of small diameter (weights up to `max_weight`) from
+/// two sources with `auto`: it must run one of `candidates`, name every
+/// candidate's time in its reason, and give the oracle's distances.
+fn check_auto_trial(name: &str, max_weight: u32, candidates: &[sssp::algorithms::Algorithm]) {
+    let mut rng = TestRng::new(name);
     let solver = gpu_solver();
     for case in 0..4 {
-        // Random graphs of small diameter and small weights, like the
-        // papers': `auto` runs its trial there.
         let n = rng.range(2_000, 60_000) as usize;
-        let graph = random_graph(&mut rng, n, 8 * n, 10);
+        let graph = random_graph(&mut rng, n, 8 * n, max_weight);
         let sources = [0, rng.below(n as u64) as usize];
         let context = format!("case {case}, n {n}, seed {}", rng.seed);
         let solution = solver
@@ -152,13 +171,14 @@ fn auto_keeps_the_fastest_trial_candidate_on_low_diameter_graphs() {
             .unwrap_or_else(|e| panic!("{context}: {e}"));
         let choice = solution.auto.as_ref().expect("auto's choice");
         assert!(
-            sssp::auto::TRIAL_CANDIDATES.contains(&solution.algorithm),
+            candidates.contains(&solution.algorithm),
             "{context}: {} ran ({})",
             solution.algorithm,
             choice.reason
         );
+        assert_eq!(choice.trial, candidates, "{context}: {}", choice.reason);
         assert_eq!(choice.algorithm, solution.algorithm, "{context}");
-        for candidate in sssp::auto::TRIAL_CANDIDATES {
+        for candidate in candidates {
             assert!(
                 choice.reason.contains(&format!("{candidate} ")),
                 "{context}: the reason names every candidate's time: {}",

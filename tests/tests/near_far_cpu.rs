@@ -10,7 +10,7 @@ use gpu_kernels::near_far::{
     HUB_CHUNK, HUB_DEGREE, auto_delta, hub_slots, thread_loop, wants_hubs,
 };
 use sssp::algorithms::Algorithm;
-use sssp::auto::choose;
+use sssp::auto::{BUCKETED_CANDIDATES, TRIAL_CANDIDATES, choose};
 use sssp::cpu::near_far::{NearFarHostState, near_far};
 use sssp::generate::{GridSpec, RandomGraphSpec, grid_graph, random_graph};
 use sssp::gpu::resident::{LoopStop, WorkLimits, run_loop_launches};
@@ -263,20 +263,23 @@ fn the_hub_form_is_for_graphs_whose_hubs_hold_a_sixteenth_of_the_edges() {
 }
 
 #[test]
-fn auto_picks_fast_crauser_on_the_papers_graphs_and_partition_on_grids_and_roads() {
+fn auto_picks_fast_crauser_on_the_papers_graphs_near_far_on_shallow_real_weights_and_partition_on_grids_and_roads()
+ {
     let mut rng = TestRng::new("auto_picks_fast_on_the_papers_graphs_and_near_far_on_grids");
     let spec = RandomGraphSpec::papers(200_000, rng.bits());
     let papers = random_graph(&spec).unwrap();
     let choice = choose(&papers, 0);
     assert_eq!(
-        choice.algorithm,
-        Algorithm::FastCrauser,
+        (choice.algorithm, choice.trial),
+        (Algorithm::FastCrauser, &TRIAL_CANDIDATES[..]),
         "{}, seed {}",
         choice.reason,
         rng.seed
     );
     // The same edges with real weights in [1, 10): nearly every distance is
-    // distinct, so DA2CF would settle about one vertex per iteration.
+    // distinct, so DA2CF would settle about one vertex per iteration (and no
+    // trial may run it); the graph is shallow in hops: near-far, or the
+    // partition solver if a trial finds it faster.
     let real = random_graph(&RandomGraphSpec {
         weight_kind: sssp::graph::WeightKind::F32,
         ..spec
@@ -284,16 +287,17 @@ fn auto_picks_fast_crauser_on_the_papers_graphs_and_partition_on_grids_and_roads
     .unwrap();
     let choice = choose(&real, 0);
     assert_eq!(
-        choice.algorithm,
-        Algorithm::Partition,
+        (choice.algorithm, choice.trial),
+        (Algorithm::NearFar, &BUCKETED_CANDIDATES[..]),
         "{}, seed {}",
         choice.reason,
         rng.seed
     );
     let grid = grid_graph(&GridSpec::new(400, 400, rng.bits())).unwrap();
+    let choice = choose(&grid, 0);
     assert_eq!(
-        choose(&grid, 0).algorithm,
-        Algorithm::Partition,
+        (choice.algorithm, choice.trial),
+        (Algorithm::Partition, &[][..]),
         "seed {}",
         rng.seed
     );
@@ -304,11 +308,11 @@ fn auto_picks_fast_crauser_on_the_papers_graphs_and_partition_on_grids_and_roads
         Algorithm::Partition
     );
     // A random graph with a wide weight range has about as many distinct
-    // distances as vertices: near-far too.
+    // distances as vertices, and few levels: near-far too.
     let wide = random_edges(&mut rng, 100_000, 700_000, 1 << 30);
     assert_eq!(
         choose(&wide, 0).algorithm,
-        Algorithm::Partition,
+        Algorithm::NearFar,
         "seed {}",
         rng.seed
     );
