@@ -262,10 +262,12 @@ fn the_hub_form_is_for_graphs_whose_hubs_hold_a_sixteenth_of_the_edges() {
     assert!(!wants_hubs(Graph::from_edges(3, &[]).unwrap().offsets()));
 }
 
+/// `auto`: `fast-crauser` and the DA2CF trial on the papers' graphs (few
+/// distinct distances); near-far and the bucketed trial on shallow graphs
+/// with many; the partition solver, no trial, on grids and roads (deep).
 #[test]
-fn auto_picks_fast_crauser_on_the_papers_graphs_near_far_on_shallow_real_weights_and_partition_on_grids_and_roads()
- {
-    let mut rng = TestRng::new("auto_picks_fast_on_the_papers_graphs_and_near_far_on_grids");
+fn auto_picks_by_distinct_distances_and_depth() {
+    let mut rng = TestRng::new("auto_picks_by_distinct_distances_and_depth");
     let spec = RandomGraphSpec::papers(200_000, rng.bits());
     let papers = random_graph(&spec).unwrap();
     let choice = choose(&papers, 0);

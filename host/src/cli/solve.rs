@@ -95,8 +95,8 @@ pub struct SolveArgs {
     #[arg(long, value_delimiter = ',')]
     algo: Vec<Algorithm>,
     /// Band width Δ of `near-far` (default: 32 · mean weight / the smaller of
-    /// the mean and the median out-degree): a positive integer for u32 weights, a positive real (`0.5`) for f32
-    /// weights.
+    /// the mean and the median out-degree): a positive integer for u32
+    /// weights, a positive real (`0.5`) for f32 weights.
     #[arg(long, value_name = "D", value_parser = parse_delta)]
     delta: Option<String>,
     /// How the algorithms store the graph: adjacency lists (CSR), or an n×n

@@ -59,8 +59,8 @@ const CHUNK: usize = 64;
 /// the graph's kind; default: [`default_delta`]) on the threads of rayon's
 /// current pool ([`threads_for_pool`]), stopping early as `stop` allows:
 /// once every remaining bucket lies beyond the limit, or once the target's
-/// bucket is done. The distances come back bounded as [`Stop::apply`] says. A distance too large for the weight
-/// type is [`Error::DistanceOverflow`].
+/// bucket is done. The distances come back bounded as [`Stop::apply`] says.
+/// A distance too large for the weight type is [`Error::DistanceOverflow`].
 pub fn delta_stepping(
     graph: &Graph,
     source: usize,
@@ -115,8 +115,9 @@ const BUCKETS_ACROSS: f64 = 25.0;
 ///   enough vertices per bucket to keep many threads busy, where the first
 ///   width would make thousands of tiny rounds (road networks). The
 ///   estimate: the breadth-first levels needed to visit [`PROBE_VERTICES`]
-///   vertices (or scan [`PROBE_EDGES`] edges), times the mean weight, times √(n / visited) for the rest of
-///   the graph as if it grew like a plane.
+///   vertices (or scan [`PROBE_EDGES`] edges), times the mean weight,
+///   times √(n / visited) for the rest of the graph as if it grew like a
+///   plane.
 pub fn default_delta<W: Weight>(graph: &Graph, source: usize) -> u32 {
     let (n, m) = (graph.num_vertices(), graph.num_edges());
     if n == 0 || m == 0 {
