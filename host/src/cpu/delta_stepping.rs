@@ -474,8 +474,17 @@ fn relax_round<W: Buckets>(shared: &Shared, bins: &mut Bins, base: u64, parity: 
         for (v, w) in csr.edges(u as usize) {
             let candidate = W::extend(du, w);
             let slot = &dist[v];
-            if candidate < slot.load(Relaxed) && candidate < slot.fetch_min(candidate, Relaxed) {
-                bins.put(v as u32, W::bucket(candidate, delta), base);
+            // An atomic minimum that starts from the value just compared,
+            // as GAPBS's compare-and-swap loop does.
+            let mut current = slot.load(Relaxed);
+            while candidate < current {
+                match slot.compare_exchange_weak(current, candidate, Relaxed, Relaxed) {
+                    Ok(_) => {
+                        bins.put(v as u32, W::bucket(candidate, delta), base);
+                        break;
+                    }
+                    Err(actual) => current = actual,
+                }
             }
         }
     };
