@@ -13,7 +13,8 @@ use gpu_kernels::distance::Weight;
 /// Vertices the breadth-first probe visits at most.
 const PROBE_VERTICES: usize = 1 << 16;
 
-/// Estimated DA2CF iterations above which near-far is chosen.
+/// Estimated DA2CF iterations above which a bucketed solver (the partition
+/// solver or near-far) is chosen.
 const NEAR_FAR_ABOVE: f64 = 1000.0;
 
 /// Breadth-first levels of the probe, per square root of the vertices it
@@ -109,24 +110,21 @@ pub fn choose(graph: &Graph, source: usize) -> Choice {
     let distinct = with_weight_type!(graph.weight_kind(), W => {
         probe_distinct_distances::<W>(graph, source)
     });
-    // Many distinct distances make DA2CF slow. A deep graph goes to the
-    // partition-local solver, which the solver replaces by near-far where the
-    // graph is too large for its resident mode
-    // (crate::solver::Solver::prepare); a shallow one to a trial of near-far
-    // and the partition solver.
-    let few_distances = estimate.max(distinct as f64) <= NEAR_FAR_ABOVE;
-    let algorithm = if !few_distances {
-        if deep {
-            Algorithm::Partition
-        } else {
-            Algorithm::NearFar
-        }
-    } else {
+    let algorithm = if estimate.max(distinct as f64) <= NEAR_FAR_ABOVE {
         // Crauser's rule settles every vertex Martín's does and often more,
         // so never more iterations; on the H100 it measured 0.92–1.01× of
         // `fast`'s time on the papers' graphs and 0.6–0.8× on Kronecker,
         // uniform and social graphs (docs/PERFORMANCE.md).
         Algorithm::FastCrauser
+    } else if deep {
+        // Many distinct distances make DA2CF slow. The partition-local
+        // solver, which the solver replaces by near-far where the graph is
+        // too large for its resident mode (crate::solver::Solver::prepare).
+        Algorithm::Partition
+    } else {
+        // Many distinct distances over few hops: a trial of near-far and the
+        // partition solver.
+        Algorithm::NearFar
     };
     Choice {
         algorithm,
