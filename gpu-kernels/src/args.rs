@@ -594,10 +594,14 @@ kernel_args! {
         entry macro partition_initialize_args {
         /// Distances, `n`.
         pub dist: *const AtomicU32,
+        /// Paged mode's distances of the pieces no block holds, `n`.
+        pub backing: *const AtomicU32,
         /// Vertices.
         pub n: u32,
         /// Per-piece notification words, `k`.
         pub notify: *const AtomicU32,
+        /// Per-piece owner words (paged mode), `k`.
+        pub owner: *const AtomicU32,
         /// Pieces.
         pub k: u32,
         /// The solve's counters.
@@ -610,6 +614,8 @@ kernel_args! {
     pub struct PartitionSolveArgs for [
         names::PARTITION_SOLVE.u32,
         names::PARTITION_SOLVE.f32,
+        names::PARTITION_PAGED.u32,
+        names::PARTITION_PAGED.f32,
     ], entry macro partition_solve_args {
         /// Successor CSR row offsets, `n + 1`, pieces numbered contiguously.
         pub offsets: *const u32,
@@ -631,8 +637,12 @@ kernel_args! {
         pub k: u32,
         /// Distances, `n`.
         pub dist: *const AtomicU32,
+        /// Paged mode's distances of the pieces no block holds, `n`.
+        pub backing: *const AtomicU32,
         /// Per-piece notification words, `k`.
         pub notify: *const AtomicU32,
+        /// Per-piece owner words (paged mode), `k`.
+        pub owner: *const AtomicU32,
         /// The solve's counters.
         pub counters: *const AtomicU32,
         /// The source vertex.

@@ -119,6 +119,8 @@ pub const LAUNCH_BOUNDS: &[(&str, u32)] = &[
     (names::NEAR_FAR_GRID_LOOP_HUBS.f32, COMPACT_BLOCK_SIZE),
     (names::PARTITION_SOLVE.u32, PARTITION_BLOCK_SIZE),
     (names::PARTITION_SOLVE.f32, PARTITION_BLOCK_SIZE),
+    (names::PARTITION_PAGED.u32, PARTITION_BLOCK_SIZE),
+    (names::PARTITION_PAGED.f32, PARTITION_BLOCK_SIZE),
     (names::PHAST_SWEEP.u32, PHAST_BLOCK_SIZE),
     (names::PHAST_SWEEP.f32, PHAST_BLOCK_SIZE),
     (names::BELLMAN_FORD_BLOCK.u32, BELLMAN_FORD_BLOCK_SIZE),
@@ -249,6 +251,10 @@ pub mod names {
     /// piece (cooperative launch).
     pub const PARTITION_SOLVE: PerWeight =
         PerWeight::new("partition_solve_u32", "partition_solve_f32");
+    /// Partition-local solver: the whole solve, persistent blocks that claim
+    /// pieces in turn (paged mode; cooperative launch).
+    pub const PARTITION_PAGED: PerWeight =
+        PerWeight::new("partition_paged_u32", "partition_paged_f32");
 
     /// PHAST: every distance of a multi-source sweep infinite.
     pub const PHAST_CLEAR: &str = "phast_clear";
@@ -308,6 +314,8 @@ pub mod names {
         PARTITION_INITIALIZE,
         PARTITION_SOLVE.u32,
         PARTITION_SOLVE.f32,
+        PARTITION_PAGED.u32,
+        PARTITION_PAGED.f32,
         PHAST_CLEAR,
         PHAST_SCATTER,
         PHAST_SWEEP.u32,

@@ -1,11 +1,22 @@
 //! Per-block logic of the partition-local solver for high-diameter graphs
-//! (issue #20, `../shared/design/ROADS.md`), resident mode: the graph is cut
-//! into pieces of at most `capacity` vertices, renumbered so that each piece
-//! is a contiguous range and its *boundary* vertices (those with an edge from
-//! another piece) come first; one persistent block owns each piece and keeps
-//! its distances in shared memory, and its out-edges too where they fit
-//! ([`PieceEdges`], copied at the start): then a hop inside the piece touches
-//! no global memory.
+//! (issue #20, `../shared/design/ROADS.md`): the graph is cut into pieces of
+//! at most `capacity` vertices, renumbered so that each piece is a contiguous
+//! range and its *boundary* vertices (those with an edge from another piece)
+//! come first; a block that holds a piece keeps its distances in shared
+//! memory, and its out-edges too where they fit ([`PieceEdges`], copied when
+//! it takes the piece): then a hop inside the piece touches no global memory.
+//!
+//! # Two modes
+//! - **Resident** ([`block_loop`]): one persistent block per piece, which
+//!   holds it for the whole solve and writes its distances to `dist` at the
+//!   end.
+//! - **Paged** ([`paged_loop`]), for graphs with more pieces than blocks fit
+//!   the device: each block *claims* a free piece with a notification (the one
+//!   with the smallest notified distance, among those within Δ of it the one
+//!   nearest the block's place in the piece order, so that idle blocks spread
+//!   out), loads its distances from `backing`, works on it exactly as a
+//!   resident block does until it has no local work, writes the distances
+//!   back and releases it. `backing` holds the result at the end.
 //!
 //! # Two roles in a block
 //! The *compute* threads (all but the last [`BlockTeam::comm_threads`]) run
@@ -45,6 +56,12 @@
 //! the word is exactly the smallest distance of the dirty vertices at the
 //! next round's start, and `INFINITY` when there are none.
 //!
+//! # Notification words
+//! A piece's word holds the smallest distance other pieces sent it since it
+//! was last taken ([`INFINITY`]: none, the word is *clear*). Senders lower it
+//! with an atomic minimum, the holder takes it by exchanging it with
+//! `INFINITY`; a paged block claims by it.
+//!
 //! # Termination: the pending counter never loses work
 //! A global counter `pending` counts *tokens*: one per set notification word
 //! and those held by each block's communication thread (`owned`). The rules:
@@ -53,19 +70,30 @@
 //! 2. A sender hands one of its tokens to each word it sets. The
 //!    communication thread first makes sure it owns more tokens than words
 //!    it may set (adding [`TOKEN_RESERVE`] more to `pending` when it does
-//!    not, before its fence), sets each word to 1 (an atomic or that returns
-//!    the old word), and gives up a token for every word that was clear. A
-//!    compute thread that notifies directly adds a token first and takes it
-//!    back if the word was already set.
+//!    not, before its fence), lowers each word (an atomic minimum that
+//!    returns the old word), and gives up a token for every word that was
+//!    clear. A compute thread that notifies directly adds a token first and
+//!    takes it back if the word was already set.
 //!    Either way a token is counted in `pending` before the word it belongs
 //!    to can be consumed.
-//! 3. The communication thread that finds its word set exchanges it to 0 and
-//!    takes over its token (`owned += 1`) *before* it posts the pull.
+//! 3. The communication thread that finds its word set exchanges it for
+//!    `INFINITY` and takes over its token (`owned += 1`) *before* it posts
+//!    the pull.
 //! 4. It gives its tokens back (`pending -= owned`) only when the compute
 //!    threads posted idle after pulling every notification it took, both
 //!    outboxes are sent, and its poll found no notification.
 //! 5. A block leaves when, holding no token, its communication thread reads
 //!    `pending == 0`.
+//!
+//! In paged mode rule 3's take is the claim's: the claiming thread exchanges
+//! the word of the piece it now owns and hands its token to the
+//! communication thread, which starts owning 1 and having taken 1, so the
+//! compute threads pull first. Rule 4 gives the tokens back and ends the
+//! block's hold on the piece (the compute threads leave their loop, the
+//! block writes the distances back and releases the owner word); rule 5 is
+//! checked by a block between pieces, when its scan found no word to claim.
+//! The argument below holds as it stands: a piece whose word is set holds a
+//! token whether or not it is owned, and one with work is owned.
 //!
 //! A piece with work holds a token or has its word set: it got the work from
 //! the source's token (rule 1) or from a pull (rule 3), and rule 4 waits
@@ -73,16 +101,20 @@
 //! word is set or any block has work, and every add is made while it is.
 //! So the first time `pending` is 0 it stays 0, and at that moment every
 //! word is clear and no block has work: every improvement was pulled and
-//! relaxed, which is Bellman-Ford's fixpoint. A block that leaves writes its
-//! shared distances back to the global array (nobody sends any more, so no
-//! value there is smaller).
+//! relaxed, which is Bellman-Ford's fixpoint. A resident block that leaves
+//! writes its shared distances back to the global array (nobody sends any
+//! more, so no value there is smaller); a paged block wrote them to
+//! `backing` before it released the piece.
 //!
 //! # Memory order
 //! Between blocks: a sender's atomic minima are ordered before its exchange
 //! of the word by a device fence ([`BlockTeam::device_fence`], release and
 //! acquire, cumulative over what the sender saw through the block's own
 //! barriers and fences); the receiver's exchange that reads the set word is
-//! followed by another, so its pull reads every distance sent before.
+//! followed by another, so its pull reads every distance sent before. A
+//! paged block's write-back is ordered before its release of the owner word
+//! by the block's barrier and a device fence; the next owner's claim (a
+//! compare-exchange, then a device fence) orders its load after both.
 //! Between the two roles of a block: the words they share are written after
 //! and read before a block fence ([`BlockTeam::block_fence`]). Inside the
 //! compute threads the phases are separated by barriers; the relax phase's
@@ -134,13 +166,14 @@ pub trait BlockTeam {
 }
 
 /// `u32` words of a block's control area in shared memory.
-pub const CONTROL_WORDS: usize = 16;
+pub const CONTROL_WORDS: usize = 20;
 
 /// The control area. Compute threads only: minima by round mod 3, frontier
 /// lengths by round parity, compute thread 0's broadcast by step parity.
 /// Shared by the roles: each outbox's state and length, the notifications
 /// the communication thread took, the compute threads' idle post and the
-/// exit.
+/// exit. Paged mode's claim: the lowest notified distance and the chosen
+/// piece's key that the scan found, and the verdict.
 const MINIMUM: usize = 0;
 const FRONTIER_LEN: usize = 3;
 const BROADCAST: usize = 5;
@@ -149,8 +182,19 @@ const OUTBOX_LEN: usize = 9;
 const TAKEN: usize = 11;
 const IDLE: usize = 12;
 const EXIT_POSTED: usize = 13;
+const SCAN_LOW: usize = 14;
+const SCAN_KEY: usize = 15;
+const CLAIMED: usize = 16;
 
-const _: () = assert!(EXIT_POSTED < CONTROL_WORDS);
+const _: () = assert!(CLAIMED < CONTROL_WORDS);
+
+/// Verdicts of a paged block's claim besides a piece's index.
+const CLAIM_NONE: u32 = u32::MAX;
+const CLAIM_EXIT: u32 = u32::MAX - 1;
+
+/// An owner word of a piece no block holds.
+const FREE_PIECE: u32 = 0;
+const OWNED_PIECE: u32 = 1;
 
 /// Bits of the broadcast.
 const PULL: u32 = 1;
@@ -164,7 +208,8 @@ const FREE: u32 = 0;
 const FILLING: u32 = 1;
 const READY: u32 = 2;
 
-/// Pieces an outbox holds: a round rarely reaches more neighbours.
+/// Pieces an outbox holds: a round rarely reaches more neighbours. Each slot
+/// is two words, the piece and the distance sent.
 pub const OUTBOX_SLOTS: usize = 32;
 
 /// Notifications the communication thread sends before it reads any of
@@ -190,8 +235,11 @@ pub const fn shared_words(capacity: usize, edge_capacity: usize) -> usize {
     } else {
         0
     };
-    CONTROL_WORDS + 2 * OUTBOX_SLOTS + 3 * capacity + edges
+    CONTROL_WORDS + OUTBOX_WORDS + 3 * capacity + edges
 }
+
+/// Words of the two outboxes.
+const OUTBOX_WORDS: usize = 2 * 2 * OUTBOX_SLOTS;
 
 /// The partitioned graph, renumbered so that each piece is contiguous.
 #[derive(Clone, Copy, Debug)]
@@ -211,11 +259,18 @@ pub struct Pieces<'a> {
 #[derive(Clone, Copy, Debug)]
 pub struct Global<'a> {
     /// Distances (`n`): for a piece's vertices, the smallest distance sent by
-    /// other pieces while the solve runs, the final distance after it.
+    /// other pieces while the solve runs, the final distance after a
+    /// resident solve.
     pub dist: &'a [AtomicU32],
-    /// One notification word per piece (`k`): 1 when another piece lowered a
-    /// distance of it that it has not pulled yet.
+    /// Paged mode: the distances of the pieces no block holds (`n`), the
+    /// final distances after the solve.
+    pub backing: &'a [AtomicU32],
+    /// One notification word per piece (`k`): the smallest distance another
+    /// piece sent it that it has not taken yet, or [`INFINITY`].
     pub notify: &'a [AtomicU32],
+    /// Paged mode: one owner word per piece (`k`), set while a block holds
+    /// the piece.
+    pub owner: &'a [AtomicU32],
     /// The token counter (see the module docs).
     pub pending: &'a AtomicU32,
     /// The largest number of rounds a block ran (raised at each block's exit).
@@ -233,7 +288,8 @@ pub struct Local<'a> {
     pub dirty: &'a [AtomicU32],
     /// The round's frontier (local indices).
     pub frontier: &'a [AtomicU32],
-    /// Two outboxes of [`OUTBOX_SLOTS`] pieces to notify, by round parity.
+    /// Two outboxes of [`OUTBOX_SLOTS`] (piece, distance) pairs to send, by
+    /// round parity.
     pub outbox: &'a [AtomicU32],
     /// The piece's out-edges, copied at the start so that a hop inside the
     /// piece reads no global memory; `None` when they do not fit (the block
@@ -264,7 +320,7 @@ impl<'a> Local<'a> {
         edge_capacity: usize,
     ) -> Option<Self> {
         let (control, rest) = words.split_at_checked(CONTROL_WORDS)?;
-        let (outbox, rest) = rest.split_at_checked(2 * OUTBOX_SLOTS)?;
+        let (outbox, rest) = rest.split_at_checked(OUTBOX_WORDS)?;
         let (dist, rest) = rest.split_at_checked(capacity)?;
         let (dirty, rest) = rest.split_at_checked(capacity)?;
         let (frontier, rest) = rest.split_at_checked(capacity)?;
@@ -291,27 +347,30 @@ impl<'a> Local<'a> {
     }
 }
 
-/// Sets every global distance to [`INFINITY`] (one thread per vertex `v`).
+/// Sets vertex `v`'s global and backing distances to [`INFINITY`] (one
+/// thread per vertex).
 #[inline(always)]
-pub fn initialize_vertex(v: usize, dist: &[AtomicU32]) {
-    dist[v].store(INFINITY, Relaxed);
+pub fn initialize_vertex(v: usize, global: &Global<'_>) {
+    global.dist[v].store(INFINITY, Relaxed);
+    global.backing[v].store(INFINITY, Relaxed);
 }
 
-/// Clears piece `p`'s notification word, or sets it for the source's piece
-/// (one thread per piece); the thread of piece 0 also sets `pending` to the
-/// source's token and `rounds` to 0.
+/// Clears piece `p`'s notification word, or sets it to 0 for the source's
+/// piece, and frees its owner word (one thread per piece); the thread of
+/// piece 0 also sets `pending` to the source's token and `rounds` to 0.
 #[inline(always)]
 pub fn initialize_piece(p: usize, source_piece: usize, global: &Global<'_>) {
-    global.notify[p].store(u32::from(p == source_piece), Relaxed);
+    global.notify[p].store(if p == source_piece { 0 } else { INFINITY }, Relaxed);
+    global.owner[p].store(FREE_PIECE, Relaxed);
     if p == 0 {
         global.pending.store(1, Relaxed);
         global.rounds.store(0, Relaxed);
     }
 }
 
-/// The whole solve for one thread of the block that owns piece `piece`
-/// (see the module docs): every thread of the block calls it with the same
-/// arguments; `source` is a vertex of the renumbered graph; `delta` the
+/// The whole resident solve for one thread of the block that owns piece
+/// `piece` (see the module docs): every thread of the block calls it with the
+/// same arguments; `source` is a vertex of the renumbered graph; `delta` the
 /// window's width, a weight word. Returns when the solve is over, with the
 /// piece's distances written to `global.dist`.
 #[inline(always)]
@@ -324,48 +383,245 @@ pub fn block_loop<W: Weight>(
     local: &Local<'_>,
     team: &impl BlockTeam,
 ) {
+    load_piece(piece, source, None, pieces, local, team);
+    let rounds = hold_piece::<W>(piece, delta, Hold::Resident, pieces, global, local, team);
+    if team.thread() == 0 {
+        global.rounds.fetch_max(rounds, Relaxed);
+    }
+    store_piece(piece, pieces, global.dist, local, team);
+}
+
+/// The whole paged solve for one thread of block `block` of `blocks` (see the
+/// module docs): every thread of the block calls it with the same arguments,
+/// which mean what they mean for [`block_loop`]. Returns when the solve is
+/// over, with every piece's distances in `global.backing`.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+pub fn paged_loop<W: Weight>(
+    block: usize,
+    blocks: usize,
+    source: usize,
+    delta: u32,
+    pieces: &Pieces<'_>,
+    global: &Global<'_>,
+    local: &Local<'_>,
+    team: &impl BlockTeam,
+) {
+    let k = global.notify.len();
+    // Where this block looks first among pieces of about equal priority.
+    let home = (block * k / blocks.max(1)) as u32;
+    let mut rounds = 0u32;
+    while let Some(piece) = claim::<W>(home, delta, global, local, team) {
+        load_piece(piece, source, Some(global.backing), pieces, local, team);
+        rounds += hold_piece::<W>(piece, delta, Hold::Paged, pieces, global, local, team);
+        store_piece(piece, pieces, global.backing, local, team);
+        if team.thread() == 0 {
+            // After the block's barrier in `store_piece`: every thread's
+            // write-back is ordered before the release.
+            team.device_fence();
+            global.owner[piece].store(FREE_PIECE, Relaxed);
+        }
+    }
+    if team.thread() == 0 {
+        global.rounds.fetch_max(rounds, Relaxed);
+    }
+}
+
+/// A paged block's claim (all its threads): scans every piece's notification
+/// and owner words, then compute thread 0 tries to own the best piece and take
+/// its word. Returns the piece, or `None` when the solve is over (no word to
+/// claim and `pending == 0`).
+#[inline(always)]
+fn claim<W: Weight>(
+    home: u32,
+    delta: u32,
+    global: &Global<'_>,
+    local: &Local<'_>,
+    team: &impl BlockTeam,
+) -> Option<usize> {
+    let (thread, threads) = (team.thread(), team.threads());
+    let control = local.control;
+    let k = global.notify.len();
+    loop {
+        if thread == 0 {
+            control[SCAN_LOW].store(INFINITY, Relaxed);
+            control[SCAN_KEY].store(u32::MAX, Relaxed);
+        }
+        team.barrier();
+        // Each thread's lowest free notified piece, then the block's.
+        let mut low = INFINITY;
+        let mut p = thread;
+        while p < k {
+            let word = global.notify[p].load(Relaxed);
+            if word < low && global.owner[p].load(Relaxed) == FREE_PIECE {
+                low = word;
+            }
+            p += threads;
+        }
+        if low != INFINITY {
+            control[SCAN_LOW].fetch_min(low, Relaxed);
+        }
+        team.barrier();
+        // Among the free pieces within Δ of the lowest, the first at or after
+        // this block's home (as read by this scan: a word may have changed).
+        let lowest = control[SCAN_LOW].load(Relaxed);
+        if lowest != INFINITY {
+            let window = W::extend(lowest, delta.max(1));
+            let mut p = thread;
+            while p < k {
+                let word = global.notify[p].load(Relaxed);
+                if word <= window && global.owner[p].load(Relaxed) == FREE_PIECE {
+                    let key = (p as u32).wrapping_sub(home).wrapping_add(k as u32) % k as u32;
+                    control[SCAN_KEY].fetch_min(key, Relaxed);
+                }
+                p += threads;
+            }
+        }
+        team.barrier();
+        if thread == 0 {
+            let key = control[SCAN_KEY].load(Relaxed);
+            let verdict = if key != u32::MAX {
+                let piece = (key + home) % k as u32;
+                if take_piece(piece as usize, global, team) {
+                    piece
+                } else {
+                    CLAIM_NONE
+                }
+            } else if lowest == INFINITY && global.pending.load(Relaxed) == 0 {
+                CLAIM_EXIT
+            } else {
+                CLAIM_NONE
+            };
+            control[CLAIMED].store(verdict, Relaxed);
+        }
+        team.barrier();
+        match control[CLAIMED].load(Relaxed) {
+            CLAIM_EXIT => return None,
+            CLAIM_NONE => team.idle(),
+            piece => return Some(piece as usize),
+        }
+    }
+}
+
+/// Owns `piece` and takes its word's token (module docs, paged mode);
+/// `false`, holding nothing, when another block owns it or its word is
+/// clear.
+#[inline(always)]
+fn take_piece(piece: usize, global: &Global<'_>, team: &impl BlockTeam) -> bool {
+    let owner = &global.owner[piece];
+    if owner
+        .compare_exchange(FREE_PIECE, OWNED_PIECE, Relaxed, Relaxed)
+        .is_err()
+    {
+        return false;
+    }
+    team.device_fence();
+    if global.notify[piece].swap(INFINITY, Relaxed) == INFINITY {
+        owner.store(FREE_PIECE, Relaxed);
+        return false;
+    }
+    team.device_fence();
+    true
+}
+
+/// Loads piece `piece` into the block's shared memory (all its threads; ends
+/// with the block's barrier): distances from `from` (`None`: all infinite),
+/// no dirty vertex but the source when its distance is not yet 0, the edges
+/// where they fit, the control words.
+#[inline(always)]
+fn load_piece(
+    piece: usize,
+    source: usize,
+    from: Option<&[AtomicU32]>,
+    pieces: &Pieces<'_>,
+    local: &Local<'_>,
+    team: &impl BlockTeam,
+) {
     let (thread, threads) = (team.thread(), team.threads());
     let start = pieces.starts[piece] as usize;
     let len = pieces.starts[piece + 1] as usize - start;
+    let loaded = |v: usize| from.map_or(INFINITY, |from| from[start + v].load(Relaxed));
     let mut v = thread;
     while v < len {
-        let is_source = start + v == source;
-        local.dist[v].store(if is_source { 0 } else { INFINITY }, Relaxed);
-        local.dirty[v].store(u32::from(is_source), Relaxed);
+        let d = loaded(v);
+        let starts_here = start + v == source && d != 0;
+        local.dist[v].store(if starts_here { 0 } else { d }, Relaxed);
+        local.dirty[v].store(u32::from(starts_here), Relaxed);
         v += threads;
     }
     if let Some(edges) = &local.edges {
         copy_piece_edges(pieces.successors, start, len, edges, thread, threads);
     }
     if thread == 0 {
-        let source_here = (start..start + len).contains(&source);
-        for (i, word) in local.control.iter().enumerate() {
+        let starts_here = (start..start + len).contains(&source) && loaded(source - start) != 0;
+        // Paged: the claim took one notification, which the compute threads
+        // pull first.
+        let taken = u32::from(from.is_some());
+        for (i, word) in local.control[..SCAN_LOW].iter().enumerate() {
             let value = match i {
-                MINIMUM if source_here => 0,
+                MINIMUM if starts_here => 0,
                 _ if i < MINIMUM + 3 => INFINITY,
+                TAKEN => taken,
                 _ => 0,
             };
             word.store(value, Relaxed);
         }
     }
     team.barrier();
+}
 
+/// How a block holds its piece: for the whole solve, or until it has no
+/// local work.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Hold {
+    Resident,
+    Paged,
+}
+
+/// The two roles' loops on the loaded piece (module docs), until the
+/// communication thread posts the exit; ends with the block's barrier.
+/// Returns the rounds run (compute thread 0's count; 0 elsewhere).
+#[inline(always)]
+fn hold_piece<W: Weight>(
+    piece: usize,
+    delta: u32,
+    hold: Hold,
+    pieces: &Pieces<'_>,
+    global: &Global<'_>,
+    local: &Local<'_>,
+    team: &impl BlockTeam,
+) -> u32 {
+    let (thread, threads) = (team.thread(), team.threads());
     let compute_threads = threads - team.comm_threads();
+    let mut rounds = 0;
     if thread < compute_threads {
-        let rounds = compute_loop::<W>(piece, delta, pieces, global, local, team);
-        if thread == 0 {
-            global.rounds.fetch_max(rounds, Relaxed);
-        }
+        rounds = compute_loop::<W>(piece, delta, pieces, global, local, team);
     } else if thread == compute_threads {
-        comm_loop(piece, global, local, team);
+        comm_loop(piece, hold, global, local, team);
     }
     team.barrier();
+    rounds
+}
 
+/// Writes the piece's shared distances to `to` (all the block's threads;
+/// ends with the block's barrier).
+#[inline(always)]
+fn store_piece(
+    piece: usize,
+    pieces: &Pieces<'_>,
+    to: &[AtomicU32],
+    local: &Local<'_>,
+    team: &impl BlockTeam,
+) {
+    let (thread, threads) = (team.thread(), team.threads());
+    let start = pieces.starts[piece] as usize;
+    let len = pieces.starts[piece + 1] as usize - start;
     let mut v = thread;
     while v < len {
-        global.dist[start + v].store(local.dist[v].load(Relaxed), Relaxed);
+        to[start + v].store(local.dist[v].load(Relaxed), Relaxed);
         v += threads;
     }
+    team.barrier();
 }
 
 /// The compute threads' rounds (module docs), until the communication thread
@@ -400,7 +656,7 @@ fn compute_loop<W: Weight>(
             &control[OUTBOX_STATE + round % 2],
             &control[OUTBOX_LEN + round % 2],
         );
-        let outbox = &local.outbox[round % 2 * OUTBOX_SLOTS..][..OUTBOX_SLOTS];
+        let outbox = &local.outbox[round % 2 * 2 * OUTBOX_SLOTS..][..2 * OUTBOX_SLOTS];
         if thread == 0 {
             let taken = control[TAKEN].load(Relaxed);
             let exit = control[EXIT_POSTED].load(Relaxed) != 0;
@@ -561,10 +817,12 @@ fn relax_frontier<W: Weight>(
                     } else {
                         OUTBOX_SLOTS
                     };
-                    if let Some(entry) = round.outbox.get(slot) {
-                        entry.store(head_piece, Relaxed);
+                    if let Some(entry) = round.outbox.get(2 * slot..2 * slot + 2) {
+                        entry[0].store(head_piece, Relaxed);
+                        entry[1].store(candidate, Relaxed);
                     } else {
-                        notify_directly(&global.notify[head_piece as usize], global, team);
+                        let word = &global.notify[head_piece as usize];
+                        notify_directly(word, candidate, global, team);
                     }
                 }
             }
@@ -617,38 +875,46 @@ impl OutEdges for GlobalEdges<'_> {
     }
 }
 
-/// A compute thread's notification of a piece (module docs, rule 2), when
-/// the round's outbox cannot take it.
+/// A compute thread's notification of a piece with distance `sent` (module
+/// docs, rule 2), when the round's outbox cannot take it.
 #[inline(always)]
-fn notify_directly(notify: &AtomicU32, global: &Global<'_>, team: &impl BlockTeam) {
+fn notify_directly(notify: &AtomicU32, sent: u32, global: &Global<'_>, team: &impl BlockTeam) {
     global.pending.fetch_add(1, Relaxed);
     team.device_fence();
-    if notify.swap(1, Relaxed) != 0 {
+    if notify.fetch_min(sent, Relaxed) != INFINITY {
         global.pending.fetch_sub(1, Relaxed);
     }
 }
 
 /// The communication thread's loop (module docs): send ready outboxes, take
-/// notifications, give tokens back and post the exit.
+/// notifications, give tokens back and post the exit (resident: at the end
+/// of the solve; paged: when the piece has no local work).
 #[inline(always)]
-fn comm_loop(piece: usize, global: &Global<'_>, local: &Local<'_>, team: &impl BlockTeam) {
+fn comm_loop(
+    piece: usize,
+    hold: Hold,
+    global: &Global<'_>,
+    local: &Local<'_>,
+    team: &impl BlockTeam,
+) {
     let control = local.control;
     let notify = &global.notify[piece];
-    let mut owned = 0u32;
-    let mut taken = 0u32;
+    // Paged: the claim's token and take.
+    let mut owned = u32::from(hold == Hold::Paged);
+    let mut taken = owned;
     let mut polls = 0u32;
     loop {
         for b in 0..2 {
             if control[OUTBOX_STATE + b].load(Relaxed) == READY {
                 team.block_fence();
                 let count = control[OUTBOX_LEN + b].load(Relaxed) as usize;
-                let outbox = &local.outbox[b * OUTBOX_SLOTS..][..count.min(OUTBOX_SLOTS)];
+                let outbox = &local.outbox[b * 2 * OUTBOX_SLOTS..][..2 * count.min(OUTBOX_SLOTS)];
                 owned = send(owned, outbox, global, team);
                 team.block_fence();
                 control[OUTBOX_STATE + b].store(FREE, Relaxed);
             }
         }
-        if notify.load(Relaxed) != 0 && notify.swap(0, Relaxed) != 0 {
+        if notify.load(Relaxed) != INFINITY && notify.swap(INFINITY, Relaxed) != INFINITY {
             team.device_fence();
             owned += 1;
             taken += 1;
@@ -669,6 +935,10 @@ fn comm_loop(piece: usize, global: &Global<'_>, local: &Local<'_>, team: &impl B
                 global.pending.fetch_sub(owned, Relaxed);
                 owned = 0;
             }
+            if hold == Hold::Paged {
+                control[EXIT_POSTED].store(1, Relaxed);
+                return;
+            }
             if polls.is_multiple_of(POLLS_PER_PENDING_READ) && global.pending.load(Relaxed) == 0 {
                 control[EXIT_POSTED].store(1, Relaxed);
                 return;
@@ -679,13 +949,13 @@ fn comm_loop(piece: usize, global: &Global<'_>, local: &Local<'_>, team: &impl B
     }
 }
 
-/// Notifies the pieces in `outbox` (module docs, rule 2): sets their words
-/// [`SEND_GROUP`] at a time before it reads any of the old words, so that
-/// the round trips overlap. Takes and returns the tokens the communication
-/// thread owns.
+/// Notifies the pieces in `outbox`, (piece, distance) pairs (module docs,
+/// rule 2): lowers their words [`SEND_GROUP`] at a time before it reads any
+/// of the old words, so that the round trips overlap. Takes and returns the
+/// tokens the communication thread owns.
 #[inline(always)]
 fn send(mut owned: u32, outbox: &[AtomicU32], global: &Global<'_>, team: &impl BlockTeam) -> u32 {
-    let count = outbox.len() as u32;
+    let count = (outbox.len() / 2) as u32;
     if count == 0 {
         return owned;
     }
@@ -694,16 +964,17 @@ fn send(mut owned: u32, outbox: &[AtomicU32], global: &Global<'_>, team: &impl B
         owned += count + TOKEN_RESERVE;
     }
     team.device_fence();
-    for group in outbox.chunks(SEND_GROUP) {
+    for group in outbox.chunks(2 * SEND_GROUP) {
         // Straight-line code: every index checked, then every atomic, then
-        // their results. A short group's missing entries become an atomic or
-        // of piece 0's word with 0, which changes nothing.
-        let words: [&AtomicU32; SEND_GROUP] = core::array::from_fn(|j| {
-            &global.notify[group.get(j).map_or(0, |entry| entry.load(Relaxed) as usize)]
-        });
-        let was: [u32; SEND_GROUP] =
-            core::array::from_fn(|j| words[j].fetch_or(u32::from(j < group.len()), Relaxed));
-        owned -= (0..group.len()).filter(|&j| was[j] == 0).count() as u32;
+        // their results. A short group's missing entries become an atomic
+        // minimum of piece 0's word with INFINITY, which changes nothing.
+        let entry = |j: usize, word: usize| group.get(2 * j + word).map(|w| w.load(Relaxed));
+        let words: [&AtomicU32; SEND_GROUP] =
+            core::array::from_fn(|j| &global.notify[entry(j, 0).unwrap_or(0) as usize]);
+        let sent: [u32; SEND_GROUP] = core::array::from_fn(|j| entry(j, 1).unwrap_or(INFINITY));
+        let was: [u32; SEND_GROUP] = core::array::from_fn(|j| words[j].fetch_min(sent[j], Relaxed));
+        let len = group.len() / 2;
+        owned -= (0..len).filter(|&j| was[j] == INFINITY).count() as u32;
     }
     owned
 }

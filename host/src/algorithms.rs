@@ -13,6 +13,7 @@ use crate::gpu::bellman_ford::{BellmanFord, BellmanFordForm};
 use crate::gpu::compact::CompactDa2cf;
 use crate::gpu::da2cf::Da2cf;
 use crate::gpu::hybrid::{Hybrid, HybridKind};
+use crate::gpu::partition::Paging;
 use crate::gpu::{Gpu, GpuSolver};
 use crate::graph::Graph;
 use crate::variants::{CompactRule, Da2cfConfig, Frontier, Relax};
@@ -51,8 +52,8 @@ pub enum Family {
     BellmanFord(Option<BellmanFordForm>),
     /// Near-far Δ-stepping.
     NearFar,
-    /// The partition-local solver (GPU only).
-    Partition,
+    /// The partition-local solver (GPU only), and when it pages.
+    Partition(Paging),
     /// Parallel Δ-stepping on every CPU core.
     DeltaStepping,
     /// The oracle.
@@ -323,9 +324,19 @@ catalogue! {
     Partition {
         name: "partition",
         paper: "beyond the papers (issue #20): partition-local solver",
-        description: "the graph cut into BFS-grown pieces (renumbered contiguously when prepared), one persistent block per piece with its distances in shared memory relaxing in Δ-windowed rounds (--delta, or 8 · mean weight), boundary updates by atomicMin and a notification word per piece, a token counter for termination; resident mode only (refuses graphs whose pieces cannot all be resident)",
+        description: "the graph cut into BFS-grown pieces (renumbered contiguously when prepared), one persistent block per piece with its distances in shared memory relaxing in Δ-windowed rounds (--delta, or 8 · mean weight), boundary updates by atomicMin and a notification word per piece, a token counter for termination; graphs whose pieces cannot all be resident at once are paged (see partition-paged)",
         device: Device::Gpu, exact: true, layout: Layout::List, takes_delta: true,
-        family: Family::Partition,
+        family: Family::Partition(Paging::WhenNeeded),
+        matrix_twin: None,
+        model: None,
+    }
+
+    PartitionPaged {
+        name: "partition-paged",
+        paper: "beyond the papers (issue #20): partition-local solver, paged",
+        description: "the partition solver in paged mode on any graph: pieces of 1-2 K vertices with their edges, as many persistent blocks as fit the GPU, each claiming the free piece with the smallest notified distance, relaxing it in shared memory until it has no local work, writing it back",
+        device: Device::Gpu, exact: true, layout: Layout::List, takes_delta: true,
+        family: Family::Partition(Paging::Always),
         matrix_twin: None,
         model: None,
     }
@@ -333,7 +344,7 @@ catalogue! {
     Auto {
         name: "auto",
         paper: "beyond the papers (issues #7, #8, #20)",
-        description: "`fast-crauser` on graphs with few distinct distances, `partition` on high-diameter graphs (`near-far` where they do not fit its resident mode), chosen from a BFS probe and the weight range",
+        description: "`fast-crauser` on graphs with few distinct distances, `partition` on high-diameter graphs, chosen from a BFS probe and the weight range",
         device: Device::Gpu, exact: true, layout: Layout::List, takes_delta: true,
         family: Family::Auto,
         matrix_twin: None,
@@ -613,10 +624,14 @@ impl Algorithm {
                 graph,
                 tuning.delta,
             )?),
-            Family::Partition => Box::new(crate::gpu::partition::Partition::new(
+            Family::Partition(paging) => Box::new(crate::gpu::partition::Partition::new(
                 gpu,
                 graph,
-                tuning.delta,
+                &crate::gpu::partition::PartitionOptions {
+                    delta: tuning.delta,
+                    paging,
+                    ..Default::default()
+                },
             )?),
             // `auto` depends on the catalogue, not the other way round.
             Family::Auto => {
@@ -678,7 +693,7 @@ impl Algorithm {
                 (result.dist, Some(result.rounds))
             }
             Family::Dijkstra => (oracle::dijkstra(graph, source)?, None),
-            Family::Hybrid(_) | Family::Partition | Family::Auto => return Err(gpu_algorithm()),
+            Family::Hybrid(_) | Family::Partition(_) | Family::Auto => return Err(gpu_algorithm()),
         })
     }
 }

@@ -1,7 +1,7 @@
 //! `--algo auto`: where DA2CF would run one iteration per distinct distance
 //! (high diameter, or a wide weight range), picks the partition-local solver
-//! (or near-far, where the graph does not fit its resident mode) on deep
-//! graphs (road networks, grids) and the faster of [`BUCKETED_CANDIDATES`]
+//! (resident or paged) on deep graphs (road networks, grids) and the faster
+//! of [`BUCKETED_CANDIDATES`]
 //! on shallow ones; on the other graphs, the fastest of
 //! [`TRIAL_CANDIDATES`]. The trials run from the source on a GPU, when the
 //! solver is prepared.
@@ -117,9 +117,8 @@ pub fn choose(graph: &Graph, source: usize) -> Choice {
         // uniform and social graphs (docs/PERFORMANCE.md).
         Algorithm::FastCrauser
     } else if deep {
-        // Many distinct distances make DA2CF slow. The partition-local
-        // solver, which the solver replaces by near-far where the graph is
-        // too large for its resident mode (crate::solver::Solver::prepare).
+        // Many distinct distances make DA2CF slow: the partition-local
+        // solver, paged where the graph is too large for its resident mode.
         Algorithm::Partition
     } else {
         // Many distinct distances over few hops: a trial of near-far and the
@@ -136,7 +135,7 @@ pub fn choose(graph: &Graph, source: usize) -> Choice {
         reason: format!(
             "about {estimate:.0} distinct distances estimated ({levels} BFS levels × mean weight \
              {mean_weight:.1} / smallest weight {min_weight}), {distinct} among the {} closest \
-             vertices; above {NEAR_FAR_ABOVE:.0}, partition (or near-far) on a deep graph (more \
+             vertices; above {NEAR_FAR_ABOVE:.0}, partition on a deep graph (more \
              than {DEEP_LEVELS_PER_ROOT} BFS levels per √visited: {levels} for {visited}), else \
              a trial of near-far and partition",
             PROBE_VERTICES.min(graph.num_vertices())

@@ -360,21 +360,7 @@ impl Solver {
                     }
                     solver
                 } else {
-                    match resolved.prepare_gpu_tuned(gpu, graph, tuning) {
-                        // `auto`'s partition solver refuses graphs beyond its
-                        // resident mode: near-far takes them.
-                        Err(Error::InvalidArgument(why))
-                            if auto.is_some() && resolved == Algorithm::Partition =>
-                        {
-                            resolved = Algorithm::NearFar;
-                            if let Some(choice) = auto.as_mut() {
-                                choice.algorithm = resolved;
-                                choice.reason.push_str(&format!("; near-far, since {why}"));
-                            }
-                            resolved.prepare_gpu_tuned(gpu, graph, tuning)?
-                        }
-                        other => other?,
-                    }
+                    resolved.prepare_gpu_tuned(gpu, graph, tuning)?
                 };
                 gpu.synchronize()?;
                 (
@@ -413,9 +399,8 @@ impl Solver {
 
 /// `auto`'s trial ([`auto::Choice::trial`]): each of `candidates` is
 /// prepared and solves from `source` [`auto::TRIAL_SOLVES`] times; the one
-/// with the best time is kept (a candidate that cannot be prepared, such as
-/// the partition solver on a graph beyond its resident mode, is left out,
-/// unless all fail). Returns it with the trial's times, for `auto`'s reason.
+/// with the best time is kept (a candidate that cannot be prepared is left
+/// out, unless all fail). Returns it with the trial's times, for `auto`'s reason.
 fn fastest_candidate<'g>(
     gpu: &'g Gpu,
     graph: &Graph,

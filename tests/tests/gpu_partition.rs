@@ -1,11 +1,12 @@
-//! The partition-local solver on the GPU against the oracle: random graphs
-//! with random window widths and several sources per prepared solver, `f32`
-//! weights, grids up to a million vertices, rome99, and the refusal of a
-//! graph too large for resident mode. Ignored unless run with
-//! `--include-ignored` on a machine with a CUDA GPU.
+//! The partition-local solver on the GPU against the oracle, resident and
+//! paged: random graphs with random window widths and several sources per
+//! prepared solver, `f32` weights, grids up to a million vertices, rome99,
+//! paged mode with many more pieces than blocks, and a 2048² grid too large
+//! for resident mode. Ignored unless run with `--include-ignored` on a
+//! machine with a CUDA GPU.
 
 use sssp::generate::{GridSpec, grid_graph};
-use sssp::gpu::partition::Partition;
+use sssp::gpu::partition::{Paging, Partition, PartitionOptions};
 use sssp::gpu::{Gpu, GpuSolver};
 use sssp::{Graph, formats, oracle};
 use sssp_tests::gpu::gpu;
@@ -15,19 +16,27 @@ use sssp_tests::{
 };
 
 /// Prepares the solver once and checks every distance from each source.
-/// Returns whether the pieces' edges were in shared memory.
-fn check(gpu: &Gpu, graph: &Graph, sources: &[usize], delta: Option<u32>, context: &str) -> bool {
-    let context = format!("{context}, delta {delta:?}");
-    let mut solver = Partition::new(gpu, graph, delta).unwrap_or_else(|e| panic!("{context}: {e}"));
+/// Returns the solver, to ask how it was laid out.
+fn check<'a>(
+    gpu: &'a Gpu,
+    graph: &Graph,
+    sources: &[usize],
+    options: &PartitionOptions,
+    context: &str,
+) -> Partition<'a> {
+    let context = format!("{context}, {options:?}");
+    let mut solver =
+        Partition::new(gpu, graph, options).unwrap_or_else(|e| panic!("{context}: {e}"));
     let shape = format!(
-        "{} pieces of at most {}, edges in {} memory",
+        "{} pieces of at most {}, edges in {} memory, paged blocks {:?}",
         solver.pieces(),
         solver.capacity(),
         if solver.edges_in_shared_memory() {
             "shared"
         } else {
             "global"
-        }
+        },
+        solver.paged_blocks()
     );
     for &source in sources {
         let result = solver
@@ -40,7 +49,16 @@ fn check(gpu: &Gpu, graph: &Graph, sources: &[usize], delta: Option<u32>, contex
             eprintln!("{context}: {rounds} rounds at most in a block");
         }
     }
-    solver.edges_in_shared_memory()
+    solver
+}
+
+/// Options with window width `delta` and the given paging.
+fn options(delta: Option<u32>, paging: Paging) -> PartitionOptions {
+    PartitionOptions {
+        delta,
+        paging,
+        ..Default::default()
+    }
 }
 
 #[test]
@@ -59,7 +77,9 @@ fn partition_matches_the_oracle_on_random_graphs() {
             "case {case}: n = {n}, m = {m}, max weight {max_weight}, seed {}",
             rng.seed
         );
-        check(&gpu, &graph, &sources, delta, &context);
+        for paging in [Paging::WhenNeeded, Paging::Always] {
+            check(&gpu, &graph, &sources, &options(delta, paging), &context);
+        }
     }
 }
 
@@ -77,7 +97,9 @@ fn partition_matches_the_f32_oracle() {
             "case {case}: {style:?}, n = {n}, m = {m}, seed {}",
             rng.seed
         );
-        check(&gpu, &graph, &[source], None, &context);
+        for paging in [Paging::WhenNeeded, Paging::Always] {
+            check(&gpu, &graph, &[source], &options(None, paging), &context);
+        }
     }
 }
 
@@ -91,29 +113,88 @@ fn partition_matches_the_oracle_on_grids_and_rome99() {
         let n = grid.num_vertices() as u64;
         let sources = [0, rng.below(n) as usize, n as usize - 1];
         let context = format!("grid {width}×{height}, seed {}", rng.seed);
-        check(&gpu, &grid, &sources, None, &context);
+        for paging in [Paging::WhenNeeded, Paging::Always] {
+            check(&gpu, &grid, &sources, &options(None, paging), &context);
+        }
     }
     let rome = find_graph("rome99.gr");
     let rome = formats::load(&rome, None).unwrap();
     let rome = rome.graph().unwrap();
     for delta in [None, Some(1), Some(100_000)] {
-        // 3,353 vertices: every piece's edges fit in shared memory.
-        assert!(
-            check(&gpu, &rome, &[0, 1000, 3352], delta, "rome99"),
-            "rome99's edges should be in shared memory"
-        );
+        for paging in [Paging::WhenNeeded, Paging::Always] {
+            // 3,353 vertices: every piece's edges fit in shared memory.
+            let solver = check(
+                &gpu,
+                &rome,
+                &[0, 1000, 3352],
+                &options(delta, paging),
+                "rome99",
+            );
+            assert!(
+                solver.edges_in_shared_memory(),
+                "rome99's edges should be in shared memory"
+            );
+            assert_eq!(
+                solver.paged_blocks().is_some(),
+                paging == Paging::Always,
+                "rome99 fits resident mode"
+            );
+        }
     }
 }
 
 #[test]
 #[ignore = "needs a CUDA GPU"]
-fn partition_refuses_a_graph_too_large_for_shared_memory() {
+fn paged_partition_matches_the_oracle_with_many_more_pieces_than_blocks() {
     let gpu = gpu();
-    // 12 bytes a vertex in shared memory: 8 M vertices are several times the
-    // ~30 MB of an H100's shared memory.
-    let graph = Graph::from_edges(8 << 20, &[]).unwrap();
-    let error = Partition::new(&gpu, &graph, None)
-        .err()
-        .expect("a graph too large for resident mode");
-    assert!(error.to_string().contains("near-far"), "{error}");
+    let mut rng = TestRng::new(
+        "gpu_partition::paged_partition_matches_the_oracle_with_many_more_pieces_than_blocks",
+    );
+    let rome = find_graph("rome99.gr");
+    let rome = formats::load(&rome, None).unwrap();
+    let rome = rome.graph().unwrap();
+    for case in 0..30 {
+        let graph = if case % 3 == 0 {
+            rome.clone()
+        } else {
+            let n = rng.range(1, 100_000) as usize;
+            let m = rng.range(0, 4 * n as u64) as usize;
+            let max_weight = [0u32, 1, 10, 1000, 1 << 20][rng.below(5) as usize];
+            random_edges(&mut rng, n, m, max_weight)
+        };
+        let n = graph.num_vertices();
+        let options = PartitionOptions {
+            delta: [None, Some(1), Some(rng.range(1, 100_000) as u32)][rng.below(3) as usize],
+            paging: Paging::Always,
+            capacity: Some(rng.range(1, 600) as u32),
+            blocks: Some(rng.range(1, 40) as u32),
+        };
+        let sources: Vec<usize> = (0..3).map(|_| rng.below(n as u64) as usize).collect();
+        let context = format!("case {case}: n = {n}, seed {}", rng.seed);
+        check(&gpu, &graph, &sources, &options, &context);
+    }
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn partition_pages_a_grid_too_large_for_resident_mode() {
+    let gpu = gpu();
+    let mut rng = TestRng::new("gpu_partition::partition_pages_a_grid_too_large_for_resident_mode");
+    // 12 bytes a vertex in shared memory: 4 M vertices are more than the
+    // ~30 MB of an H100's shared memory hold.
+    let grid = grid_graph(&GridSpec::new(2048, 2048, rng.bits())).unwrap();
+    let n = grid.num_vertices() as u64;
+    let context = format!("grid 2048×2048, seed {}", rng.seed);
+    let solver = check(
+        &gpu,
+        &grid,
+        &[0, rng.below(n) as usize],
+        &options(None, Paging::WhenNeeded),
+        &context,
+    );
+    assert!(solver.paged_blocks().is_some(), "{context}: not paged");
+    assert!(
+        solver.edges_in_shared_memory(),
+        "{context}: edges in global memory"
+    );
 }

@@ -1,10 +1,11 @@
 //! The partition-local solver without a GPU: the partitioner
-//! (`sssp::partition`), and the kernel's per-block logic
-//! (`gpu_kernels::partition::block_loop`) run by emulated blocks of OS
-//! threads, one block per piece, all at once as on the GPU. Every distance
-//! against the oracle, on thousands of small random graphs with random piece
-//! sizes, thread counts and window widths, zero weights and unreachable
-//! vertices, `f32` weights, grids and rome99.
+//! (`sssp::partition`), and the kernel's per-block logic run by emulated
+//! blocks of OS threads, all at once as on the GPU: resident mode
+//! (`gpu_kernels::partition::block_loop`, one block per piece) and paged mode
+//! (`paged_loop`, fewer blocks than pieces, claiming them in turn). Every
+//! distance against the oracle, on thousands of small random graphs with
+//! random piece sizes, block and thread counts and window widths, zero
+//! weights and unreachable vertices, `f32` weights, grids and rome99.
 
 use std::collections::BTreeSet;
 use std::sync::atomic::Ordering::Relaxed;
@@ -13,7 +14,7 @@ use std::sync::atomic::{AtomicBool, AtomicU32};
 use gpu_kernels::distance::Weight;
 use gpu_kernels::partition::{
     BlockTeam, Global, Local, OUTBOX_SLOTS, Pieces, auto_delta, block_loop, initialize_piece,
-    initialize_vertex, shared_words,
+    initialize_vertex, paged_loop, shared_words,
 };
 use sssp::distances::check_overflow;
 use sssp::generate::{GridSpec, grid_graph};
@@ -61,18 +62,33 @@ fn words(len: usize, value: u32) -> Vec<AtomicU32> {
     (0..len).map(|_| AtomicU32::new(value)).collect()
 }
 
+/// How the emulated blocks run.
+#[derive(Clone, Copy, Debug)]
+struct Blocks {
+    /// Compute threads per block (each block has a communication thread more).
+    threads: usize,
+    /// Whether the blocks keep their pieces' edges in shared memory.
+    edges_in_shared: bool,
+    /// Paged mode with this many blocks; `None`: one resident block per piece.
+    paged: Option<usize>,
+}
+
 /// Solves from `source` (original id) on the pieces of `parts`: the kernels'
-/// initialization, then one emulated block per piece of `threads` compute
-/// OS threads and a communication thread. Returns the distances in original ids, checked for overflow like
-/// the GPU solver's, and the most rounds a block ran.
+/// initialization, then the emulated blocks. Returns the distances in
+/// original ids, checked for overflow like the GPU solver's, and the most
+/// rounds a block ran.
 fn solve_on_threads<W: Weight>(
     parts: &Partitioning,
     kind: WeightKind,
     source: usize,
     delta: u32,
-    threads: usize,
-    edges_in_shared: bool,
+    blocks: Blocks,
 ) -> sssp::Result<(Vec<u32>, u32)> {
+    let Blocks {
+        threads,
+        edges_in_shared,
+        paged,
+    } = blocks;
     let n = parts.graph.num_vertices();
     let k = parts.pieces();
     let capacity = parts
@@ -86,18 +102,20 @@ fn solve_on_threads<W: Weight>(
     } else {
         0
     };
-    let dist = words(n, 0);
-    let notify = words(k, 7);
+    let (dist, backing) = (words(n, 0), words(n, 3));
+    let (notify, owner) = (words(k, 7), words(k, 5));
     let (pending, rounds) = (AtomicU32::new(9), AtomicU32::new(9));
     let global = Global {
         dist: &dist,
+        backing: &backing,
         notify: &notify,
+        owner: &owner,
         pending: &pending,
         rounds: &rounds,
     };
     let source = parts.permutation.new_id(source);
     for v in 0..n {
-        initialize_vertex(v, &dist);
+        initialize_vertex(v, &global);
     }
     for p in 0..k {
         initialize_piece(p, parts.piece_of[source] as usize, &global);
@@ -109,15 +127,18 @@ fn solve_on_threads<W: Weight>(
         piece_of: &parts.piece_of,
     };
     let aborted = AtomicBool::new(false);
-    let shared: Vec<Vec<AtomicU32>> = (0..k)
+    let block_count = paged.unwrap_or(k);
+    let shared: Vec<Vec<AtomicU32>> = (0..block_count)
         .map(|_| words(shared_words(capacity, edge_capacity), 0xdead_beef))
         .collect();
-    let barriers: Vec<Barrier> = (0..k)
+    let barriers: Vec<Barrier> = (0..block_count)
         .map(|_| Barrier::new(threads + 1, &aborted))
         .collect();
-    let compute_barriers: Vec<Barrier> = (0..k).map(|_| Barrier::new(threads, &aborted)).collect();
+    let compute_barriers: Vec<Barrier> = (0..block_count)
+        .map(|_| Barrier::new(threads, &aborted))
+        .collect();
     std::thread::scope(|scope| {
-        for (piece, ((words, barrier), compute_barrier)) in shared
+        for (block, ((words, barrier), compute_barrier)) in shared
             .iter()
             .zip(&barriers)
             .zip(&compute_barriers)
@@ -135,34 +156,62 @@ fn solve_on_threads<W: Weight>(
                         barrier,
                         compute_barrier,
                     };
-                    block_loop::<W>(piece, source, delta, pieces, global, &local, &team);
+                    match paged {
+                        None => {
+                            block_loop::<W>(block, source, delta, pieces, global, &local, &team)
+                        }
+                        Some(blocks) => paged_loop::<W>(
+                            block, blocks, source, delta, pieces, global, &local, &team,
+                        ),
+                    }
                 });
             }
         }
     });
-    let renumbered: Vec<u32> = dist.iter().map(|d| d.load(Relaxed)).collect();
+    let result = if paged.is_some() { &backing } else { &dist };
+    let renumbered: Vec<u32> = result.iter().map(|d| d.load(Relaxed)).collect();
     let dist = parts.permutation.map_distances_back(&renumbered);
     check_overflow(kind, &dist)?;
     assert_eq!(pending.load(Relaxed), 0, "tokens left at the end");
+    if paged.is_some() {
+        let held = owner.iter().filter(|o| o.load(Relaxed) != 0).count();
+        assert_eq!(held, 0, "pieces still owned at the end");
+    }
     Ok((dist, rounds.load(Relaxed)))
 }
 
 /// Partitions `graph` into pieces of `capacity` and checks the solve on
-/// threads against the oracle.
-fn check(graph: &Graph, source: usize, capacity: usize, threads: usize, delta: u32, context: &str) {
+/// threads against the oracle: resident, with and without the edges in
+/// shared memory, and paged on `paged_blocks` blocks (edges in shared memory
+/// or not, alternately by the block count's parity).
+fn check(
+    graph: &Graph,
+    source: usize,
+    capacity: usize,
+    (threads, paged_blocks): (usize, usize),
+    delta: u32,
+    context: &str,
+) {
     let context = format!("{context}, capacity {capacity}, {threads} threads, delta {delta}");
     let parts = partition(graph, capacity).unwrap_or_else(|e| panic!("{context}: {e}"));
     let expected = oracle::dijkstra(graph, source);
     let kind = graph.weight_kind();
-    for edges_in_shared in [false, true] {
-        let context = format!("{context}, edges in shared memory: {edges_in_shared}");
+    let forms = [
+        (false, None),
+        (true, None),
+        (paged_blocks % 2 == 0, Some(paged_blocks.max(1))),
+    ];
+    for (edges_in_shared, paged) in forms {
+        let context =
+            format!("{context}, edges in shared memory: {edges_in_shared}, paged {paged:?}");
+        let blocks = Blocks {
+            threads,
+            edges_in_shared,
+            paged,
+        };
         let result = match kind {
-            WeightKind::U32 => {
-                solve_on_threads::<u32>(&parts, kind, source, delta, threads, edges_in_shared)
-            }
-            WeightKind::F32 => {
-                solve_on_threads::<f32>(&parts, kind, source, delta, threads, edges_in_shared)
-            }
+            WeightKind::U32 => solve_on_threads::<u32>(&parts, kind, source, delta, blocks),
+            WeightKind::F32 => solve_on_threads::<f32>(&parts, kind, source, delta, blocks),
         };
         check_against_oracle(&expected, result, &context);
     }
@@ -309,6 +358,7 @@ fn blocks_on_threads_match_the_oracle_on_small_random_graphs() {
         // At most 6 pieces, so that every block's threads can run at once.
         let capacity = rng.range(n.div_ceil(6) as u64, n as u64) as usize;
         let threads = rng.range(1, 4) as usize;
+        let paged_blocks = rng.range(1, 4) as usize;
         let delta = match rng.below(4) {
             0 => 1,
             1 => rng.range(1, 100) as u32,
@@ -319,7 +369,54 @@ fn blocks_on_threads_match_the_oracle_on_small_random_graphs() {
             },
         };
         let context = format!("case {case}, n {n}, source {source}, seed {}", rng.seed);
-        check(&graph, source, capacity, threads, delta, &context);
+        check(
+            &graph,
+            source,
+            capacity,
+            (threads, paged_blocks),
+            delta,
+            &context,
+        );
+    }
+}
+
+#[test]
+fn paged_blocks_match_the_oracle_with_many_more_pieces_than_blocks() {
+    let mut rng = TestRng::new("paged_blocks_match_the_oracle_with_many_more_pieces_than_blocks");
+    for case in 0..1000 {
+        let graph = if rng.chance(0.2) {
+            random_small_f32_graph(&mut rng, 40)
+        } else {
+            random_small_graph(&mut rng, 80)
+        };
+        let n = graph.num_vertices();
+        let source = rng.below(n as u64) as usize;
+        let capacity = rng.range(1, (n as u64 / 2).max(1) + 1) as usize;
+        let blocks = Blocks {
+            threads: rng.range(1, 4) as usize,
+            edges_in_shared: rng.chance(0.5),
+            paged: Some(rng.range(1, 5) as usize),
+        };
+        let kind = graph.weight_kind();
+        let delta = match rng.below(3) {
+            0 => 1,
+            1 => u32::MAX / 2,
+            _ => match kind {
+                WeightKind::U32 => auto_delta::<u32>(graph.csr()),
+                WeightKind::F32 => auto_delta::<f32>(graph.csr()),
+            },
+        };
+        let context = format!(
+            "case {case}, n {n}, source {source}, capacity {capacity}, {blocks:?}, delta {delta}, \
+             seed {}",
+            rng.seed
+        );
+        let parts = partition(&graph, capacity).unwrap_or_else(|e| panic!("{context}: {e}"));
+        let result = match kind {
+            WeightKind::U32 => solve_on_threads::<u32>(&parts, kind, source, delta, blocks),
+            WeightKind::F32 => solve_on_threads::<f32>(&parts, kind, source, delta, blocks),
+        };
+        check_against_oracle(&oracle::dijkstra(&graph, source), result, &context);
     }
 }
 
@@ -338,7 +435,7 @@ fn blocks_on_threads_match_the_oracle_on_larger_graphs_grids_and_rome99() {
             &graph,
             source,
             capacity,
-            rng.range(1, 4) as usize,
+            (rng.range(1, 4) as usize, rng.range(1, 5) as usize),
             auto_delta::<u32>(graph.csr()),
             &context,
         );
@@ -350,7 +447,7 @@ fn blocks_on_threads_match_the_oracle_on_larger_graphs_grids_and_rome99() {
             &grid,
             source,
             capacity,
-            3,
+            (3, 3),
             delta,
             &format!("grid 80×60, seed {}", rng.seed),
         );
@@ -363,7 +460,7 @@ fn blocks_on_threads_match_the_oracle_on_larger_graphs_grids_and_rome99() {
             &rome,
             0,
             capacity,
-            2,
+            (2, 2),
             auto_delta::<u32>(rome.csr()),
             "rome99",
         );
@@ -386,6 +483,6 @@ fn a_hub_that_reaches_more_pieces_than_an_outbox_holds() {
     let graph = Graph::from_edges(leaves as usize + 1, &edges).unwrap();
     for delta in [1, u32::MAX / 2] {
         let context = format!("hub with {leaves} leaves, seed {}", rng.seed);
-        check(&graph, 0, 2, 1, delta, &context);
+        check(&graph, 0, 2, (1, 3), delta, &context);
     }
 }

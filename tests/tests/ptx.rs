@@ -203,7 +203,12 @@ fn the_partition_solver_touches_shared_memory_only_atomically() {
     // `atom`: a plain `ld.shared`/`st.shared` there would be a data race.
     // (compute-sanitizer's racecheck does not model relaxed atomics and
     // reports the handovers anyway; docs/PERFORMANCE.md.)
-    for name in [names::PARTITION_SOLVE.u32, names::PARTITION_SOLVE.f32] {
+    for name in [
+        names::PARTITION_SOLVE.u32,
+        names::PARTITION_SOLVE.f32,
+        names::PARTITION_PAGED.u32,
+        names::PARTITION_PAGED.f32,
+    ] {
         let (plain, count) = non_atomic_shared_accesses(entry_text(PTX, name));
         assert!(count > 0, "`{name}` has no shared-memory load or store");
         assert!(

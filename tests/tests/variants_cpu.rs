@@ -129,7 +129,7 @@ fn the_catalogue_is_consistent() {
             spec.takes_delta,
             matches!(
                 spec.family,
-                Family::NearFar | Family::Partition | Family::DeltaStepping | Family::Auto
+                Family::NearFar | Family::Partition(_) | Family::DeltaStepping | Family::Auto
             ),
             "{algo}: takes Δ exactly where its solver reads it"
         );
@@ -160,9 +160,10 @@ fn the_catalogue_is_consistent() {
             }
         }
         let device = match spec.family {
-            Family::Hybrid(_) | Family::Partition | Family::Auto | Family::BellmanFord(Some(_)) => {
-                Some(Device::Gpu)
-            }
+            Family::Hybrid(_)
+            | Family::Partition(_)
+            | Family::Auto
+            | Family::BellmanFord(Some(_)) => Some(Device::Gpu),
             Family::DeltaStepping | Family::Dijkstra | Family::BellmanFord(None) => {
                 Some(Device::Cpu)
             }

@@ -1,9 +1,12 @@
 //! Entry points of the partition-local solver ([`crate::partition`]): an
-//! initialization, and the whole solve with one persistent block per piece.
+//! initialization, and the whole solve with one persistent block per piece
+//! (resident mode) or persistent blocks that claim pieces in turn (paged
+//! mode).
 
 use core::sync::atomic::AtomicU32;
 
 use crate::args::{PartitionInitializeArgs, PartitionSolveArgs};
+use crate::device::grid::grid_dim_x;
 use crate::device::memory::slice;
 use crate::device::shared::dynamic_shared_mem;
 use crate::device::thread::{
@@ -56,12 +59,13 @@ const IDLE_SLEEP_NS: u32 = 100;
 /// The global state of the partition kernels from their arguments.
 ///
 /// # Safety
-/// `dist` holds `n` elements, `notify` `k`, `counters` 2 (pending, rounds).
+/// `dist` and `backing` hold `n` elements, `notify` and `owner` `k`,
+/// `counters` 2 (pending, rounds).
 #[inline(always)]
 unsafe fn global<'a>(
-    dist: *const AtomicU32,
+    (dist, backing): (*const AtomicU32, *const AtomicU32),
     n: u32,
-    notify: *const AtomicU32,
+    (notify, owner): (*const AtomicU32, *const AtomicU32),
     k: u32,
     counters: *const AtomicU32,
 ) -> Global<'a> {
@@ -70,7 +74,9 @@ unsafe fn global<'a>(
         let counters = slice(counters, 2);
         Global {
             dist: slice(dist, n as usize),
+            backing: slice(backing, n as usize),
             notify: slice(notify, k as usize),
+            owner: slice(owner, k as usize),
             pending: &counters[0],
             rounds: &counters[1],
         }
@@ -78,23 +84,26 @@ unsafe fn global<'a>(
 }
 
 crate::args::partition_initialize_args! {
-    /// `partition_initialize`: every distance infinite, the notification words
-    /// clear but the source piece's, `pending` 1 and `rounds` 0.
+    /// `partition_initialize`: every distance infinite (also in `backing`),
+    /// the notification words clear but the source piece's, every piece free,
+    /// `pending` 1 and `rounds` 0.
     ///
     /// # Thread mapping
     /// One thread per vertex and per piece: thread `t` initializes vertex `t`
     /// (if `t < n`) and piece `t` (if `t < k`).
     ///
     /// # Safety
-    /// `dist` holds `n` elements, `notify` `k >= 1`, `counters` 2;
-    /// `source_piece < k`.
+    /// `dist` and `backing` hold `n` elements, `notify` and `owner` `k >= 1`,
+    /// `counters` 2; `source_piece < k`.
     fn partition_initialize(args) {
-        let PartitionInitializeArgs { dist, n, notify, k, counters, source_piece } = args;
+        let PartitionInitializeArgs {
+            dist, backing, n, notify, owner, k, counters, source_piece,
+        } = args;
         // SAFETY: lengths as documented; accessed only atomically.
-        let global = unsafe { global(dist, n, notify, k, counters) };
+        let global = unsafe { global((dist, backing), n, (notify, owner), k, counters) };
         let t = index_1d();
         if t < n {
-            partition::initialize_vertex(t as usize, global.dist);
+            partition::initialize_vertex(t as usize, &global);
         }
         if t < k {
             partition::initialize_piece(t as usize, source_piece as usize, &global);
@@ -103,8 +112,8 @@ crate::args::partition_initialize_args! {
 }
 
 crate::args::partition_solve_args! {
-    /// `partition_solve`: the whole solve ([`partition::block_loop`]), block
-    /// `b` owning piece `b`.
+    /// `partition_solve`: the whole resident solve
+    /// ([`partition::block_loop`]), block `b` owning piece `b`.
     ///
     /// # Thread mapping
     /// `k` blocks (one per piece) of
@@ -120,50 +129,109 @@ crate::args::partition_solve_args! {
     /// CSR whose pieces `starts` (`k + 1`, from 0 to `n`, each piece at most
     /// `capacity` vertices and, when `edge_capacity > 0`, at most
     /// `edge_capacity` out-edges), `boundary_ends` (`k`) and `piece_of` (`n`)
-    /// describe; `dist`, `notify` and `counters` as `partition_initialize`
-    /// left them for `source < n`; the grid has `k` blocks, all resident at
-    /// once (a cooperative launch), each with
+    /// describe; `dist`, `backing`, `notify`, `owner` and `counters` as
+    /// `partition_initialize` left them for `source < n`; the grid has `k`
+    /// blocks, all resident at once (a cooperative launch), each with
     /// [`partition_shared_bytes(capacity, edge_capacity)`](crate::launch::partition_shared_bytes)
     /// of dynamic shared memory.
     fn partition_solve<W> as partition_solve_u32, partition_solve_f32 (args) {
-        let PartitionSolveArgs {
-            offsets, targets, weights, n, m, starts, boundary_ends, piece_of, k, dist, notify,
-            counters, source, delta, capacity, edge_capacity,
-        } = args;
-        // SAFETY: lengths as documented; the state is accessed only
-        // atomically, the graph arrays never written.
-        let (pieces, global) = unsafe {
-            (
-                Pieces {
-                    successors: csr(offsets, targets, weights, n as usize, m as usize),
-                    starts: slice(starts, k as usize + 1),
-                    boundary_ends: slice(boundary_ends, k as usize),
-                    piece_of: slice(piece_of, n as usize),
-                },
-                global(dist, n, notify, k, counters),
-            )
-        };
-        let (capacity, edge_capacity) = (capacity as usize, edge_capacity as usize);
-        // SAFETY: the launch gives `shared_words(capacity, edge_capacity)`
-        // words of dynamic shared memory, this block's alone, accessed only
-        // atomically.
-        let words = unsafe {
-            slice(
-                dynamic_shared_mem::<AtomicU32>(),
-                partition::shared_words(capacity, edge_capacity),
-            )
-        };
-        let Some(local) = Local::from_words(words, capacity, edge_capacity) else {
+        // SAFETY: as documented.
+        let Some((pieces, global, local)) = (unsafe { state(&args) }) else {
             return;
         };
         partition::block_loop::<W>(
             block_idx_x() as usize,
-            source as usize,
-            delta,
+            args.source as usize,
+            args.delta,
             &pieces,
             &global,
             &local,
             &Block,
         );
     }
+}
+
+crate::args::partition_solve_args! {
+    /// `partition_paged`: the whole paged solve ([`partition::paged_loop`]),
+    /// blocks claiming pieces in turn.
+    ///
+    /// # Thread mapping
+    /// Any number of blocks (at most `k` is useful) of
+    /// [`PARTITION_BLOCK_SIZE`](crate::launch::PARTITION_BLOCK_SIZE) threads;
+    /// while a block holds a piece, as in `partition_solve`; while it claims
+    /// one, thread `t` scans the pieces `t, t + blockDim.x, …`.
+    ///
+    /// # Safety
+    /// As `partition_solve`, except that the grid may have fewer blocks than
+    /// `k`, all resident at once (a cooperative launch).
+    fn partition_paged<W> as partition_paged_u32, partition_paged_f32 (args) {
+        // SAFETY: as documented.
+        let Some((pieces, global, local)) = (unsafe { state(&args) }) else {
+            return;
+        };
+        partition::paged_loop::<W>(
+            block_idx_x() as usize,
+            grid_dim_x() as usize,
+            args.source as usize,
+            args.delta,
+            &pieces,
+            &global,
+            &local,
+            &Block,
+        );
+    }
+}
+
+/// The pieces, the global state and this block's shared memory of a solve
+/// from its arguments; `None` when the shared memory cannot be split.
+///
+/// # Safety
+/// The arguments as `partition_solve` documents them, and the launch gives
+/// each block `shared_words(capacity, edge_capacity)` words of dynamic shared
+/// memory.
+#[inline(always)]
+unsafe fn state<'a>(args: &PartitionSolveArgs) -> Option<(Pieces<'a>, Global<'a>, Local<'a>)> {
+    let PartitionSolveArgs {
+        offsets,
+        targets,
+        weights,
+        n,
+        m,
+        starts,
+        boundary_ends,
+        piece_of,
+        k,
+        dist,
+        backing,
+        notify,
+        owner,
+        counters,
+        capacity,
+        edge_capacity,
+        ..
+    } = *args;
+    // SAFETY: lengths as documented; the state is accessed only atomically,
+    // the graph arrays never written.
+    let (pieces, global) = unsafe {
+        (
+            Pieces {
+                successors: csr(offsets, targets, weights, n as usize, m as usize),
+                starts: slice(starts, k as usize + 1),
+                boundary_ends: slice(boundary_ends, k as usize),
+                piece_of: slice(piece_of, n as usize),
+            },
+            global((dist, backing), n, (notify, owner), k, counters),
+        )
+    };
+    let (capacity, edge_capacity) = (capacity as usize, edge_capacity as usize);
+    // SAFETY: the launch gives `shared_words(capacity, edge_capacity)` words
+    // of dynamic shared memory, this block's alone, accessed only atomically.
+    let words = unsafe {
+        slice(
+            dynamic_shared_mem::<AtomicU32>(),
+            partition::shared_words(capacity, edge_capacity),
+        )
+    };
+    let local = Local::from_words(words, capacity, edge_capacity)?;
+    Some((pieces, global, local))
 }

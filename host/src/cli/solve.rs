@@ -395,7 +395,7 @@ fn solve(args: &SolveArgs, base: &mut u32) -> Result<Option<Error>> {
     let mut json_path = None;
     for &requested in &algorithms {
         // Prepared as requested, so that `auto` can still change its mind
-        // (near-far where the partition solver refuses the graph).
+        // (its trial).
         let mut prepared = solver.prepare(&graph, requested, tuning, sources[0])?;
         let algo = prepared.algorithm();
         if let Some(choice) = prepared.auto_choice() {

@@ -1,15 +1,18 @@
 //! The partition-local solver on the GPU ([`gpu_kernels::partition`]), for
-//! graphs of high diameter such as road networks, in resident mode: the graph
-//! is cut into pieces on the CPU when the solver is prepared
-//! ([`crate::partition`]), one persistent block per piece keeps the piece's
-//! distances (and its edges, where every piece's still fit at once) in shared
-//! memory, and the whole solve is one cooperative launch.
-//! Graphs whose pieces cannot all be resident at once are refused (no paged
-//! mode yet).
+//! graphs of high diameter such as road networks: the graph is cut into
+//! pieces on the CPU when the solver is prepared ([`crate::partition`]), and
+//! the whole solve is one cooperative launch.
+//! - Resident mode, where every piece's block fits the device at once with
+//!   the piece's edges: one persistent block per piece keeps the piece's
+//!   distances and edges in shared memory.
+//! - Paged mode, for larger graphs (or when asked for): pieces of 1–2 K
+//!   vertices whose edges fit in shared memory too, and as many persistent
+//!   blocks as fit the device, each claiming a piece with pending work, working
+//!   on it until it has none and handing it back.
 
 use gpu_kernels::launch::partition_shared_bytes;
 
-use super::kernels::PartitionBuffers;
+use super::kernels::{PartitionBuffers, PartitionKernels};
 use super::memory::{DeviceGraph, alloc_zeroed, bytes_of, download_words};
 use super::{Gpu, GpuSolver, RunStats};
 use crate::distances::check_overflow;
@@ -17,6 +20,30 @@ use crate::graph::{Graph, with_weight_type};
 use crate::partition::{Partitioning, partition};
 use crate::reorder::Permutation;
 use crate::{Error, Result};
+
+/// When the partition solver pages its pieces.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Paging {
+    /// Only for graphs whose pieces cannot all be resident at once.
+    #[default]
+    WhenNeeded,
+    /// Always (`partition-paged`).
+    Always,
+}
+
+/// How the partition solver cuts and launches; `None` fields are chosen from
+/// the graph and the device.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PartitionOptions {
+    /// The window width Δ, a weight word.
+    pub delta: Option<u32>,
+    /// When to page.
+    pub paging: Paging,
+    /// Paged mode: the largest piece, in vertices.
+    pub capacity: Option<u32>,
+    /// Paged mode: the most blocks to launch.
+    pub blocks: Option<u32>,
+}
 
 /// The partition-local solver for one graph.
 pub struct Partition<'a> {
@@ -30,12 +57,13 @@ pub struct Partition<'a> {
 
 impl<'a> Partition<'a> {
     /// Cuts `graph` into pieces sized for the device's shared memory
-    /// ([`PartitionKernels::resident_capacity`](super::kernels::PartitionKernels::resident_capacity)),
-    /// uploads the renumbered graph and allocates the state; window width
-    /// `delta`, or the one derived from the weights when `None`
+    /// (resident: [`PartitionKernels::resident_capacity`]; paged:
+    /// [`PartitionKernels::paged_capacity`]), uploads the renumbered graph
+    /// and allocates the state; window width `options.delta`, or the one
+    /// derived from the weights when `None`
     /// ([`gpu_kernels::partition::auto_delta`]).
-    pub fn new(gpu: &'a Gpu, graph: &Graph, delta: Option<u32>) -> Result<Self> {
-        let delta = match delta {
+    pub fn new(gpu: &'a Gpu, graph: &Graph, options: &PartitionOptions) -> Result<Self> {
+        let delta = match options.delta {
             Some(0) => {
                 return Err(Error::InvalidArgument(
                     "the partition solver's window width Δ must be positive".into(),
@@ -50,20 +78,32 @@ impl<'a> Partition<'a> {
             Error::InvalidArgument("the graph's vertices do not fit 32-bit ids".into())
         })?;
         let kernels = &gpu.kernels().partition;
-        let capacity = kernels.resident_capacity(gpu.stream().context(), graph.weight_kind(), n)?;
-        let parts = partition(graph, capacity as usize)?;
-        let k = parts.pieces();
-        // The pieces' edges go to shared memory too when every block still
-        // fits at once with them (0 edges: no edge area at all).
-        let most_edges = parts.most_edges().max(1);
-        let with_edges = partition_shared_bytes(capacity, most_edges);
+        let kind = graph.weight_kind();
         let context = gpu.stream().context();
-        let edge_capacity =
-            if kernels.all_resident(context, graph.weight_kind(), with_edges, k as u32)? {
-                most_edges
-            } else {
-                0
-            };
+        let resident = match options.paging {
+            Paging::WhenNeeded => kernels.resident_capacity(context, kind, n)?,
+            Paging::Always => None,
+        };
+        // Resident mode only where the pieces' edges fit too: with the edges
+        // in global memory, paging (which keeps them in shared memory) was
+        // faster on the 1000² grid (docs/PERFORMANCE.md, 2026-11-26).
+        let layout = match resident {
+            Some(capacity) if mean_edges_fit(kernels, gpu, graph, capacity)? => {
+                Some(resident_layout(kernels, gpu, graph, capacity)?)
+            }
+            _ => None,
+        };
+        let layout = match layout {
+            Some(layout) if layout.edge_capacity > 0 => layout,
+            _ => paged_layout(kernels, gpu, graph, options)?,
+        };
+        let Layout {
+            parts,
+            capacity,
+            edge_capacity,
+            paged,
+        } = layout;
+        let k = parts.pieces();
         let Partitioning {
             permutation,
             graph: renumbered,
@@ -74,7 +114,7 @@ impl<'a> Partition<'a> {
         gpu.check_fits(
             "the graph and the partition solver's state",
             DeviceGraph::bytes_needed(renumbered.num_vertices(), renumbered.num_edges())
-                + bytes_of::<u32>(3 * n as usize + 3 * k + 3),
+                + bytes_of::<u32>(4 * n as usize + 4 * k + 3),
         )?;
         let device_graph = DeviceGraph::upload(gpu, &renumbered)?;
         let stream = gpu.stream();
@@ -92,11 +132,14 @@ impl<'a> Partition<'a> {
             boundary_ends: upload(&boundary_ends, "the pieces' boundaries")?,
             piece_of: upload(&piece_of, "the vertices' pieces")?,
             dist: alloc_zeroed(gpu, n as usize, "distances")?,
+            backing: alloc_zeroed(gpu, n as usize, "paged distances")?,
             notify: alloc_zeroed(gpu, k, "notification words")?,
+            owner: alloc_zeroed(gpu, k, "owner words")?,
             counters: alloc_zeroed(gpu, 2, "the partition solver's counters")?,
             pieces: k as u32,
             capacity,
             edge_capacity,
+            paged,
         };
         Ok(Partition {
             gpu,
@@ -122,6 +165,11 @@ impl<'a> Partition<'a> {
     /// they read the global CSR).
     pub fn edges_in_shared_memory(&self) -> bool {
         self.buffers.edge_capacity > 0
+    }
+
+    /// Paged mode's blocks, `None` in resident mode.
+    pub fn paged_blocks(&self) -> Option<u32> {
+        self.buffers.paged
     }
 
     /// Initialize and solve; returns the most rounds a block ran.
@@ -151,14 +199,122 @@ impl GpuSolver for Partition<'_> {
     }
 
     fn distances(&self) -> Result<Vec<u32>> {
+        let result = match self.buffers.paged {
+            Some(_) => &self.buffers.backing,
+            None => &self.buffers.dist,
+        };
         let mut renumbered = self
             .gpu
             .stream()
-            .clone_dtoh(&self.buffers.dist)
+            .clone_dtoh(result)
             .map_err(Error::cuda("copying the distances to the host"))?;
         renumbered.truncate(self.graph.num_vertices() as usize);
         let dist = self.permutation.map_distances_back(&renumbered);
         check_overflow(self.graph.weight_kind(), &dist)?;
         Ok(dist)
     }
+}
+
+/// A partitioning and how its blocks hold it.
+struct Layout {
+    parts: Partitioning,
+    capacity: u32,
+    edge_capacity: u32,
+    paged: Option<u32>,
+}
+
+/// Whether resident blocks with pieces of `capacity` vertices all fit at once
+/// with as many edges as such a piece has on average (checked before the
+/// graph is cut: where even that fails, the real pieces cannot fit).
+fn mean_edges_fit(
+    kernels: &PartitionKernels,
+    gpu: &Gpu,
+    graph: &Graph,
+    capacity: u32,
+) -> Result<bool> {
+    let n = graph.num_vertices().max(1) as u64;
+    let edges = (u64::from(capacity) * graph.num_edges() as u64).div_ceil(n);
+    let bytes = partition_shared_bytes(capacity, edges.clamp(1, u64::from(u32::MAX / 16)) as u32);
+    let pieces = graph.num_vertices().div_ceil(capacity as usize) as u32;
+    kernels.all_resident(gpu.stream().context(), graph.weight_kind(), bytes, pieces)
+}
+
+/// Resident mode: pieces of `capacity`, their edges in shared memory when
+/// every block still fits at once with them.
+fn resident_layout(
+    kernels: &PartitionKernels,
+    gpu: &Gpu,
+    graph: &Graph,
+    capacity: u32,
+) -> Result<Layout> {
+    let parts = partition(graph, capacity as usize)?;
+    // 0 edges: no edge area at all.
+    let most_edges = parts.most_edges().max(1);
+    let with_edges = partition_shared_bytes(capacity, most_edges);
+    let context = gpu.stream().context();
+    let kind = graph.weight_kind();
+    let pieces = parts.pieces() as u32;
+    let edge_capacity = if kernels.all_resident(context, kind, with_edges, pieces)? {
+        most_edges
+    } else {
+        0
+    };
+    Ok(Layout {
+        parts,
+        capacity,
+        edge_capacity,
+        paged: None,
+    })
+}
+
+/// Paged mode: pieces of the capacity `options` asks for or
+/// [`PartitionKernels::paged_capacity`], their edges in shared memory unless
+/// a piece has more than a block may hold, as many blocks as fit at once (at
+/// most one per piece, and at most `options.blocks`).
+fn paged_layout(
+    kernels: &PartitionKernels,
+    gpu: &Gpu,
+    graph: &Graph,
+    options: &PartitionOptions,
+) -> Result<Layout> {
+    let context = gpu.stream().context();
+    let kind = graph.weight_kind();
+    let (n, m) = (graph.num_vertices() as u32, graph.num_edges() as u32);
+    let capacity = match options.capacity {
+        Some(0) => {
+            return Err(Error::InvalidArgument(
+                "the partition solver's pieces need at least one vertex".into(),
+            ));
+        }
+        Some(capacity) => capacity.min(n.max(1)),
+        None => kernels.paged_capacity(context, kind, n, m)?,
+    };
+    let parts = partition(graph, capacity as usize)?;
+    let most_edges = parts.most_edges().max(1);
+    let (edge_capacity, fitting) =
+        match kernels.paged_blocks(context, kind, partition_shared_bytes(capacity, most_edges))? {
+            Some(blocks) if blocks > 0 => (most_edges, blocks),
+            _ => {
+                let bytes = partition_shared_bytes(capacity, 0);
+                match kernels.paged_blocks(context, kind, bytes)? {
+                    Some(blocks) if blocks > 0 => (0, blocks),
+                    _ => {
+                        return Err(Error::InvalidArgument(format!(
+                            "the partition solver's paged blocks do not fit a multiprocessor \
+                             with pieces of {capacity} vertices ({bytes} bytes of shared memory)"
+                        )));
+                    }
+                }
+            }
+        };
+    let blocks = fitting
+        .min(parts.pieces() as u32)
+        .min(options.blocks.unwrap_or(u32::MAX))
+        .max(1);
+    Ok(Layout {
+        parts,
+        capacity,
+        edge_capacity,
+        paged: Some(blocks),
+    })
 }

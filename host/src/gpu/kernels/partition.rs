@@ -7,13 +7,17 @@ use cudarc::driver::{CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStrea
 use gpu_kernels::args::{PartitionInitializeArgs, PartitionSolveArgs};
 use gpu_kernels::launch::{PARTITION_BLOCK_SIZE, names, partition_shared_bytes};
 
+/// The largest piece of paged mode: `../shared/design/ROADS.md` measured
+/// pieces of 1–2 K vertices best, 4 K and more 10–25% slower.
+pub const PAGED_MOST_VERTICES: u32 = 2048;
+
 use super::{Launch, Typed, check_lengths, device, launch, load_function, one_thread_per};
 use crate::gpu::memory::DeviceGraph;
 use crate::graph::WeightKind;
 use crate::{Error, Result};
 
 /// The device copy of a partitioning (`k` pieces of at most `capacity`
-/// vertices) and the state of a solve on it.
+/// vertices), the state of a solve on it and how it is launched.
 pub struct PartitionBuffers {
     /// Piece starts, `k + 1`.
     pub starts: CudaSlice<u32>,
@@ -23,8 +27,12 @@ pub struct PartitionBuffers {
     pub piece_of: CudaSlice<u32>,
     /// Distances, `n`.
     pub dist: CudaSlice<u32>,
+    /// Paged mode's distances of the pieces no block holds, `n`.
+    pub backing: CudaSlice<u32>,
     /// Notification words, `k`.
     pub notify: CudaSlice<u32>,
+    /// Owner words (paged mode), `k`.
+    pub owner: CudaSlice<u32>,
     /// `pending` and `rounds`.
     pub counters: CudaSlice<u32>,
     /// Pieces.
@@ -34,12 +42,16 @@ pub struct PartitionBuffers {
     /// The largest piece's out-edge count bound when the pieces' edges are
     /// kept in shared memory, else 0.
     pub edge_capacity: u32,
+    /// Paged mode: the blocks claim pieces in turn (`blocks` of them); else
+    /// one resident block per piece.
+    pub paged: Option<u32>,
 }
 
 /// The partition-local solver's kernels.
 pub struct PartitionKernels {
     initialize: CudaFunction,
     solve: Typed,
+    paged: Typed,
 }
 
 impl PartitionKernels {
@@ -48,6 +60,7 @@ impl PartitionKernels {
         Ok(PartitionKernels {
             initialize: load_function(module, names::PARTITION_INITIALIZE)?,
             solve: Typed::load(module, names::PARTITION_SOLVE)?,
+            paged: Typed::load(module, names::PARTITION_PAGED)?,
         })
     }
 
@@ -55,24 +68,20 @@ impl PartitionKernels {
     /// mode, edges in global memory: the smallest capacity, at least a
     /// block's threads (or `n`), for which `ceil(n / capacity)` blocks with
     /// that capacity's shared memory can all be resident at once (occupancy ×
-    /// multiprocessors). An error when the graph is too large for the
-    /// device's shared memory.
+    /// multiprocessors). `None` when the graph is too large for the device's
+    /// shared memory.
     pub fn resident_capacity(
         &self,
         ctx: &Arc<CudaContext>,
         kind: WeightKind,
         n: u32,
-    ) -> Result<u32> {
+    ) -> Result<Option<u32>> {
         let kernel = self.solve.of(kind).1;
         let mut capacity = PARTITION_BLOCK_SIZE.min(n).max(1);
         loop {
             let bytes = partition_shared_bytes(capacity, 0);
-            let Some(resident) = self.resident_blocks(ctx, kind, bytes)? else {
-                return Err(Error::InvalidArgument(format!(
-                    "{kernel}: the graph's {n} vertices do not fit in shared memory (pieces of {capacity} \
-                     vertices would need {bytes} bytes a block, more than a block may have); the \
-                     partition solver has no paged mode yet: use near-far"
-                )));
+            let Some(resident) = self.resident_blocks(self.solve.of(kind), ctx, bytes)? else {
+                return Ok(None);
             };
             if resident == 0 {
                 return Err(Error::InvalidArgument(format!(
@@ -80,7 +89,7 @@ impl PartitionKernels {
                 )));
             }
             if n.div_ceil(capacity) <= resident {
-                return Ok(capacity);
+                return Ok(Some(capacity));
             }
             capacity = n.div_ceil(resident).max(capacity + 1);
         }
@@ -96,34 +105,76 @@ impl PartitionKernels {
         pieces: u32,
     ) -> Result<bool> {
         Ok(self
-            .resident_blocks(ctx, kind, bytes)?
+            .resident_blocks(self.solve.of(kind), ctx, bytes)?
             .is_some_and(|resident| pieces <= resident))
     }
 
-    /// How many blocks of `solve` for `kind` with `bytes` of dynamic shared
-    /// memory can be resident at once (occupancy × multiprocessors), with the
-    /// kernel's shared-memory limit raised to `bytes`; `None` when a block
-    /// may not have that much.
-    fn resident_blocks(
+    /// The piece capacity of paged mode for a graph of `n` vertices and `m`
+    /// edges: the most vertices (at most [`PAGED_MOST_VERTICES`], at least a
+    /// block's threads) for which a piece of a typical degree, with its edges,
+    /// leaves room for as many paged blocks per multiprocessor as the
+    /// kernel's registers allow.
+    pub fn paged_capacity(
+        &self,
+        ctx: &Arc<CudaContext>,
+        kind: WeightKind,
+        n: u32,
+        m: u32,
+    ) -> Result<u32> {
+        let (function, kernel) = self.paged.of(kind);
+        let per_sm = function
+            .occupancy_max_active_blocks_per_multiprocessor(PARTITION_BLOCK_SIZE, 0, None)
+            .map_err(Error::cuda(format!("querying the occupancy of {kernel}")))?
+            .max(1);
+        let sm_bytes = device_attribute(
+            ctx,
+            CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR,
+            "the shared memory of a multiprocessor",
+        )?;
+        // The driver keeps 1 KiB of each block's shared memory.
+        let block_words = (sm_bytes / per_sm).saturating_sub(1024) / 4;
+        // A piece's degree varies: room for a quarter more edges than the mean.
+        let edges_per_vertex = 1.25 * f64::from(m) / f64::from(n.max(1));
+        let per_vertex = 4.0 + 2.0 * edges_per_vertex;
+        let fixed = partition_shared_bytes(0, 1) / 4;
+        let fits = (f64::from(block_words.saturating_sub(fixed)) / per_vertex) as u32;
+        Ok(fits
+            .clamp(PARTITION_BLOCK_SIZE, PAGED_MOST_VERTICES)
+            .min(n.max(1)))
+    }
+
+    /// How many paged blocks for `kind` with `bytes` of dynamic shared memory
+    /// can be resident at once, with the kernel's shared-memory limit raised
+    /// to `bytes`; `None` when a block may not have that much.
+    pub fn paged_blocks(
         &self,
         ctx: &Arc<CudaContext>,
         kind: WeightKind,
         bytes: u32,
     ) -> Result<Option<u32>> {
-        let (function, kernel) = self.solve.of(kind);
-        let attribute = |a, what: &str| {
-            ctx.attribute(a)
-                .map_err(Error::cuda(format!("querying {what}")))
-                .map(|v| v.max(0) as u32)
-        };
-        let optin = attribute(
+        self.resident_blocks(self.paged.of(kind), ctx, bytes)
+    }
+
+    /// How many blocks of `function` with `bytes` of dynamic shared memory
+    /// can be resident at once (occupancy × multiprocessors), with the
+    /// kernel's shared-memory limit raised to `bytes`; `None` when a block
+    /// may not have that much.
+    fn resident_blocks(
+        &self,
+        (function, kernel): (&CudaFunction, &str),
+        ctx: &Arc<CudaContext>,
+        bytes: u32,
+    ) -> Result<Option<u32>> {
+        let optin = device_attribute(
+            ctx,
             CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
             "the shared memory a block may have",
         )?;
         if bytes > optin {
             return Ok(None);
         }
-        let sms = attribute(
+        let sms = device_attribute(
+            ctx,
             CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
             "the number of multiprocessors",
         )?;
@@ -157,8 +208,10 @@ impl PartitionKernels {
         }
         let args = PartitionInitializeArgs {
             dist: device(stream, &buffers.dist),
+            backing: device(stream, &buffers.backing),
             n,
             notify: device(stream, &buffers.notify),
+            owner: device(stream, &buffers.owner),
             k: buffers.pieces,
             counters: device(stream, &buffers.counters),
             source_piece,
@@ -169,8 +222,9 @@ impl PartitionKernels {
         unsafe { launch(stream, function, config, &args, Launch::Plain) }
     }
 
-    /// `partition_solve`: the whole solve from `source` (renumbered, `< n`)
-    /// with window width `delta`, after [`PartitionKernels::initialize`].
+    /// `partition_solve` (or `partition_paged` in paged mode): the whole
+    /// solve from `source` (renumbered, `< n`) with window width `delta`,
+    /// after [`PartitionKernels::initialize`].
     pub fn solve(
         &self,
         stream: &Arc<CudaStream>,
@@ -179,8 +233,15 @@ impl PartitionKernels {
         source: u32,
         delta: u32,
     ) -> Result<()> {
-        let function = self.solve.of(graph.weight_kind());
+        let kind = graph.weight_kind();
+        let (function, blocks) = match buffers.paged {
+            Some(blocks) => (self.paged.of(kind), blocks),
+            None => (self.solve.of(kind), buffers.pieces),
+        };
         let kernel = function.1;
+        if blocks == 0 {
+            return Err(Error::InvalidArgument(format!("{kernel}: no blocks")));
+        }
         let n = graph.num_vertices();
         check_state_lengths(kernel, n, buffers)?;
         if source >= n {
@@ -193,7 +254,7 @@ impl PartitionKernels {
         // the function's limit since.
         allow_shared_memory(function.0, kernel, bytes)?;
         let config = LaunchConfig {
-            grid_dim: (buffers.pieces, 1, 1),
+            grid_dim: (blocks, 1, 1),
             block_dim: (PARTITION_BLOCK_SIZE, 1, 1),
             shared_mem_bytes: bytes,
         };
@@ -209,7 +270,9 @@ impl PartitionKernels {
             piece_of: device(stream, &buffers.piece_of),
             k: buffers.pieces,
             dist: device(stream, &buffers.dist),
+            backing: device(stream, &buffers.backing),
             notify: device(stream, &buffers.notify),
+            owner: device(stream, &buffers.owner),
             counters: device(stream, &buffers.counters),
             source,
             delta,
@@ -220,12 +283,23 @@ impl PartitionKernels {
         // partition buffers describe (each at most `capacity` vertices, made so
         // by `Partitioning`, and at most `edge_capacity` out-edges when that is
         // not 0, made so by `Partition::new`); the state left by `initialize`;
-        // k blocks with the pieces' shared memory (the limit raised by
-        // `resident_capacity`), launched cooperatively, so the driver refuses
-        // rather than run blocks that cannot all be resident, which the
-        // spinning blocks need.
+        // k blocks (resident mode) or at least one (paged) with the pieces'
+        // shared memory (the limit raised above), launched cooperatively, so
+        // the driver refuses rather than run blocks that cannot all be
+        // resident, which the spinning blocks need.
         unsafe { launch(stream, function, config, &args, Launch::Cooperative) }
     }
+}
+
+/// A device attribute as a count.
+fn device_attribute(
+    ctx: &Arc<CudaContext>,
+    attribute: CUdevice_attribute,
+    what: &str,
+) -> Result<u32> {
+    ctx.attribute(attribute)
+        .map_err(Error::cuda(format!("querying {what}")))
+        .map(|v| v.max(0) as u32)
 }
 
 /// Raises `function`'s dynamic shared-memory limit to `bytes`.
@@ -253,7 +327,9 @@ fn check_state_lengths(kernel: &str, n: u32, buffers: &PartitionBuffers) -> Resu
             ("boundary_ends", buffers.boundary_ends.len(), k),
             ("piece_of", buffers.piece_of.len(), n),
             ("dist", buffers.dist.len(), n),
+            ("backing", buffers.backing.len(), n),
             ("notify", buffers.notify.len(), k),
+            ("owner", buffers.owner.len(), k),
             ("counters", buffers.counters.len(), 2),
         ],
     )
