@@ -151,6 +151,14 @@ pub trait BlockTeam {
     /// Called while a thread waits for another role (the GPU sleeps briefly,
     /// the CPU yields).
     fn idle(&self) {}
+    /// Called by every thread of a paged block whose claim found nothing it
+    /// could take, for the `attempt`-th time in a row (from 0): the GPU
+    /// sleeps longer each time, up to a limit, so that idle blocks leave the
+    /// L2 to those with work.
+    fn back_off(&self, attempt: u32) {
+        let _ = attempt;
+        self.idle();
+    }
     /// A fence that orders this thread's earlier memory accesses before its
     /// later ones for every thread of the block (release and acquire).
     fn block_fence(&self) {
@@ -166,14 +174,14 @@ pub trait BlockTeam {
 }
 
 /// `u32` words of a block's control area in shared memory.
-pub const CONTROL_WORDS: usize = 20;
+pub const CONTROL_WORDS: usize = 24;
 
 /// The control area. Compute threads only: minima by round mod 3, frontier
 /// lengths by round parity, compute thread 0's broadcast by step parity.
 /// Shared by the roles: each outbox's state and length, the notifications
 /// the communication thread took, the compute threads' idle post and the
-/// exit. Paged mode's claim: the lowest notified distance and the chosen
-/// piece's key that the scan found, and the verdict.
+/// exit. Paged mode's claim: the lowest notified distance the scan found,
+/// the verdict and the candidates' keys.
 const MINIMUM: usize = 0;
 const FRONTIER_LEN: usize = 3;
 const BROADCAST: usize = 5;
@@ -183,14 +191,19 @@ const TAKEN: usize = 11;
 const IDLE: usize = 12;
 const EXIT_POSTED: usize = 13;
 const SCAN_LOW: usize = 14;
-const SCAN_KEY: usize = 15;
-const CLAIMED: usize = 16;
+const CLAIMED: usize = 15;
+const CANDIDATE: usize = 16;
 
-const _: () = assert!(CLAIMED < CONTROL_WORDS);
+/// Pieces a paged block's claim tries after one scan: one per group of its
+/// threads (threads `t` with the same `t % CANDIDATES`).
+const CANDIDATES: usize = 8;
+
+const _: () = assert!(CANDIDATE + CANDIDATES <= CONTROL_WORDS);
 
 /// Verdicts of a paged block's claim besides a piece's index.
 const CLAIM_NONE: u32 = u32::MAX;
 const CLAIM_EXIT: u32 = u32::MAX - 1;
+const CLAIM_RESCAN: u32 = u32::MAX - 2;
 
 /// An owner word of a piece no block holds.
 const FREE_PIECE: u32 = 0;
@@ -219,6 +232,11 @@ const SEND_GROUP: usize = 4;
 /// Tokens the communication thread adds beyond those it needs when it runs
 /// short, so that most sends need no add.
 pub const TOKEN_RESERVE: u32 = 16;
+
+/// Idle polls in a row after which a paged block's communication thread lets
+/// the piece go: a piece whose neighbours still work is often notified again
+/// soon, and keeping it saves a write-back, a claim and a load.
+const PAGED_LINGER_POLLS: u32 = 16;
 
 /// Polls between two reads of `pending` by an idle communication thread: the
 /// counter is one word every sender updates, and the end of the solve is
@@ -411,7 +429,8 @@ pub fn paged_loop<W: Weight>(
     // Where this block looks first among pieces of about equal priority.
     let home = (block * k / blocks.max(1)) as u32;
     let mut rounds = 0u32;
-    while let Some(piece) = claim::<W>(home, delta, global, local, team) {
+    let mut base = INFINITY;
+    while let Some(piece) = claim::<W>(home, delta, &mut base, global, local, team) {
         load_piece(piece, source, Some(global.backing), pieces, local, team);
         rounds += hold_piece::<W>(piece, delta, Hold::Paged, pieces, global, local, team);
         store_piece(piece, pieces, global.backing, local, team);
@@ -427,14 +446,20 @@ pub fn paged_loop<W: Weight>(
     }
 }
 
-/// A paged block's claim (all its threads): scans every piece's notification
-/// and owner words, then compute thread 0 tries to own the best piece and take
-/// its word. Returns the piece, or `None` when the solve is over (no word to
+/// A paged block's claim (all its threads): one scan of every piece's
+/// notification word (and owner word, where the piece is notified) finds the
+/// lowest notified distance of a free piece, and for each of
+/// [`CANDIDATES`] groups of threads the free piece nearest after `home`
+/// among those within Δ of `base` (the lowest the block's previous scan
+/// found, [`INFINITY`] at first: any); then compute thread 0 tries to own
+/// them, nearest first, and take the word. Sets `base` to this scan's
+/// lowest. Returns the piece, or `None` when the solve is over (no word to
 /// claim and `pending == 0`).
 #[inline(always)]
 fn claim<W: Weight>(
     home: u32,
     delta: u32,
+    base: &mut u32,
     global: &Global<'_>,
     local: &Local<'_>,
     team: &impl BlockTeam,
@@ -442,62 +467,69 @@ fn claim<W: Weight>(
     let (thread, threads) = (team.thread(), team.threads());
     let control = local.control;
     let k = global.notify.len();
+    let candidates = &control[CANDIDATE..CANDIDATE + CANDIDATES];
+    let mut attempt = 0;
     loop {
         if thread == 0 {
             control[SCAN_LOW].store(INFINITY, Relaxed);
-            control[SCAN_KEY].store(u32::MAX, Relaxed);
+            for slot in candidates {
+                slot.store(u32::MAX, Relaxed);
+            }
         }
         team.barrier();
-        // Each thread's lowest free notified piece, then the block's.
-        let mut low = INFINITY;
+        let window = if *base == INFINITY {
+            INFINITY
+        } else {
+            W::extend(*base, delta.max(1))
+        };
+        let (mut low, mut nearest) = (INFINITY, u32::MAX);
         let mut p = thread;
         while p < k {
             let word = global.notify[p].load(Relaxed);
-            if word < low && global.owner[p].load(Relaxed) == FREE_PIECE {
-                low = word;
+            if word != INFINITY && global.owner[p].load(Relaxed) == FREE_PIECE {
+                low = low.min(word);
+                if word <= window {
+                    let key = (p as u32).wrapping_sub(home).wrapping_add(k as u32) % k as u32;
+                    nearest = nearest.min(key);
+                }
             }
             p += threads;
         }
         if low != INFINITY {
             control[SCAN_LOW].fetch_min(low, Relaxed);
         }
-        team.barrier();
-        // Among the free pieces within Δ of the lowest, the first at or after
-        // this block's home (as read by this scan: a word may have changed).
-        let lowest = control[SCAN_LOW].load(Relaxed);
-        if lowest != INFINITY {
-            let window = W::extend(lowest, delta.max(1));
-            let mut p = thread;
-            while p < k {
-                let word = global.notify[p].load(Relaxed);
-                if word <= window && global.owner[p].load(Relaxed) == FREE_PIECE {
-                    let key = (p as u32).wrapping_sub(home).wrapping_add(k as u32) % k as u32;
-                    control[SCAN_KEY].fetch_min(key, Relaxed);
-                }
-                p += threads;
-            }
+        if nearest != u32::MAX {
+            candidates[thread % CANDIDATES].fetch_min(nearest, Relaxed);
         }
         team.barrier();
+        let lowest = control[SCAN_LOW].load(Relaxed);
+        *base = lowest;
         if thread == 0 {
-            let key = control[SCAN_KEY].load(Relaxed);
-            let verdict = if key != u32::MAX {
-                let piece = (key + home) % k as u32;
-                if take_piece(piece as usize, global, team) {
-                    piece
-                } else {
-                    CLAIM_NONE
-                }
-            } else if lowest == INFINITY && global.pending.load(Relaxed) == 0 {
-                CLAIM_EXIT
-            } else {
-                CLAIM_NONE
+            let mut keys: [u32; CANDIDATES] = core::array::from_fn(|i| candidates[i].load(Relaxed));
+            keys.sort_unstable();
+            let taken = keys
+                .iter()
+                .take_while(|&&key| key != u32::MAX)
+                .map(|&key| (key + home) % k as u32)
+                .find(|&piece| take_piece(piece as usize, global, team));
+            let verdict = match taken {
+                Some(piece) => piece,
+                // Nothing notified within the window of a lower earlier
+                // scan: again at once, with this scan's lowest.
+                None if keys[0] == u32::MAX && lowest != INFINITY => CLAIM_RESCAN,
+                None if lowest == INFINITY && global.pending.load(Relaxed) == 0 => CLAIM_EXIT,
+                None => CLAIM_NONE,
             };
             control[CLAIMED].store(verdict, Relaxed);
         }
         team.barrier();
         match control[CLAIMED].load(Relaxed) {
             CLAIM_EXIT => return None,
-            CLAIM_NONE => team.idle(),
+            CLAIM_RESCAN => {}
+            CLAIM_NONE => {
+                team.back_off(attempt);
+                attempt += 1;
+            }
             piece => return Some(piece as usize),
         }
     }
@@ -903,6 +935,7 @@ fn comm_loop(
     let mut owned = u32::from(hold == Hold::Paged);
     let mut taken = owned;
     let mut polls = 0u32;
+    let mut linger = PAGED_LINGER_POLLS;
     loop {
         for b in 0..2 {
             if control[OUTBOX_STATE + b].load(Relaxed) == READY {
@@ -936,14 +969,19 @@ fn comm_loop(
                 owned = 0;
             }
             if hold == Hold::Paged {
-                control[EXIT_POSTED].store(1, Relaxed);
-                return;
+                if linger == 0 {
+                    control[EXIT_POSTED].store(1, Relaxed);
+                    return;
+                }
+                linger -= 1;
             }
             if polls.is_multiple_of(POLLS_PER_PENDING_READ) && global.pending.load(Relaxed) == 0 {
                 control[EXIT_POSTED].store(1, Relaxed);
                 return;
             }
             polls += 1;
+        } else {
+            linger = PAGED_LINGER_POLLS;
         }
         team.idle();
     }

@@ -48,10 +48,18 @@ impl BlockTeam for Block {
         // slots and the L2 to the blocks with work.
         nanosleep(IDLE_SLEEP_NS);
     }
+    fn back_off(&self, attempt: u32) {
+        nanosleep(IDLE_SLEEP_NS << attempt.min(MAX_BACK_OFF_DOUBLINGS));
+    }
 }
 
 /// The compute threads' named barrier (0 is the whole block's).
 const COMPUTE_BARRIER: u32 = 1;
+
+/// How often a paged block's sleep between fruitless claims doubles (to
+/// 3.2 µs): a scan reads a word per piece, and hundreds of idle blocks
+/// scanning back to back load the L2 that working blocks wait on.
+const MAX_BACK_OFF_DOUBLINGS: u32 = 5;
 
 /// How long a waiting thread sleeps between polls.
 const IDLE_SLEEP_NS: u32 = 100;

@@ -11,6 +11,17 @@ use gpu_kernels::launch::{PARTITION_BLOCK_SIZE, names, partition_shared_bytes};
 /// pieces of 1–2 K vertices best, 4 K and more 10–25% slower.
 pub const PAGED_MOST_VERTICES: u32 = 2048;
 
+/// Paged mode's pieces are made small enough for this many per block, so that
+/// every block finds work: on the H100, pieces of 512 vertices instead of
+/// 1.0–1.5 K took road networks and the 1000² and 2048² grids 6–18% faster
+/// (fewer pieces than blocks, or barely more, left blocks idle), while the
+/// 4096² grid, with 30 pieces per block, was 1.5× slower with them (its
+/// claims scan twice the words). docs/PERFORMANCE.md, 2026-11-26 (evening).
+pub const PAGED_PIECES_PER_BLOCK: u32 = 4;
+
+/// The smallest piece [`PartitionKernels::paged_capacity`] chooses.
+pub const PAGED_FEWEST_VERTICES: u32 = 512;
+
 use super::{Launch, Typed, check_lengths, device, launch, load_function, one_thread_per};
 use crate::gpu::memory::DeviceGraph;
 use crate::graph::WeightKind;
@@ -110,10 +121,11 @@ impl PartitionKernels {
     }
 
     /// The piece capacity of paged mode for a graph of `n` vertices and `m`
-    /// edges: the most vertices (at most [`PAGED_MOST_VERTICES`], at least a
-    /// block's threads) for which a piece of a typical degree, with its edges,
-    /// leaves room for as many paged blocks per multiprocessor as the
-    /// kernel's registers allow.
+    /// edges: enough vertices for at most [`PAGED_PIECES_PER_BLOCK`] pieces
+    /// per block (at least [`PAGED_FEWEST_VERTICES`]), but no more than fit
+    /// (at most [`PAGED_MOST_VERTICES`], at least a block's threads): a piece
+    /// of a typical degree, with its edges, must leave room for as many paged
+    /// blocks per multiprocessor as the kernel's registers allow.
     pub fn paged_capacity(
         &self,
         ctx: &Arc<CudaContext>,
@@ -138,8 +150,16 @@ impl PartitionKernels {
         let per_vertex = 4.0 + 2.0 * edges_per_vertex;
         let fixed = partition_shared_bytes(0, 1) / 4;
         let fits = (f64::from(block_words.saturating_sub(fixed)) / per_vertex) as u32;
-        Ok(fits
-            .clamp(PARTITION_BLOCK_SIZE, PAGED_MOST_VERTICES)
+        let sms = device_attribute(
+            ctx,
+            CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
+            "the number of multiprocessors",
+        )?;
+        let blocks = per_sm.saturating_mul(sms).max(1);
+        let wanted = n.div_ceil(PAGED_PIECES_PER_BLOCK.saturating_mul(blocks));
+        Ok(wanted
+            .max(PAGED_FEWEST_VERTICES)
+            .min(fits.clamp(PARTITION_BLOCK_SIZE, PAGED_MOST_VERTICES))
             .min(n.max(1)))
     }
 
