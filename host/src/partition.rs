@@ -14,6 +14,8 @@
 
 use std::collections::VecDeque;
 
+use rayon::prelude::*;
+
 use crate::graph::Graph;
 use crate::reorder::Permutation;
 use crate::{Error, Result};
@@ -127,13 +129,18 @@ pub fn partition(graph: &Graph, capacity: usize) -> Result<Partitioning> {
             .iter()
             .any(|&u| piece_of_old[u as usize] != piece_of_old[v])
     };
+    // Pieces in parallel (each scans its vertices' in-edges), then in order.
+    let split: Vec<(Vec<u32>, Vec<u32>)> = starts
+        .par_windows(2)
+        .map(|range| {
+            grown[range[0] as usize..range[1] as usize]
+                .iter()
+                .partition(|&&v| entered_from_outside(v as usize))
+        })
+        .collect();
     let mut old_of_new = Vec::with_capacity(n);
     let mut boundary_ends = Vec::with_capacity(starts.len() - 1);
-    for range in starts.windows(2) {
-        let members = &grown[range[0] as usize..range[1] as usize];
-        let (boundary, inner): (Vec<u32>, Vec<u32>) = members
-            .iter()
-            .partition(|&&v| entered_from_outside(v as usize));
+    for (boundary, inner) in split {
         old_of_new.extend_from_slice(&boundary);
         boundary_ends.push(old_of_new.len() as u32);
         old_of_new.extend_from_slice(&inner);

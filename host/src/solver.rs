@@ -522,6 +522,15 @@ impl<'a> Prepared<'a> {
         self.prepare_ms
     }
 
+    /// What the GPU solver's preparation made of the graph
+    /// ([`GpuSolver::layout`]), if it says.
+    pub fn layout(&self) -> Option<String> {
+        match &self.engine {
+            Engine::Gpu(_, solver) => solver.layout(),
+            Engine::Cpu => None,
+        }
+    }
+
     /// Solves from `source`, `timing.warmup` untimed and `timing.runs` timed
     /// times, reporting the distances within `stop` and, with `parents`, the
     /// shortest-path tree computed on the same device.

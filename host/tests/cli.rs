@@ -115,6 +115,10 @@ fn auto_runs_the_paged_partition_solver_on_a_grid_too_large_for_resident_mode() 
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("auto         chose partition"), "{out}");
     assert!(
+        out.contains("layout       ") && out.contains(", paged on "),
+        "{out}"
+    );
+    assert!(
         out.contains("certified: all 4194304 distances are shortest"),
         "{out}"
     );

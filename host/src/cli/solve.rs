@@ -421,6 +421,9 @@ fn solve(args: &SolveArgs, base: &mut u32) -> Result<Option<Error>> {
                 "prepare      {prepare_ms:.1} ms (upload, and transpose or precompute where needed)"
             ));
         }
+        if let Some(layout) = prepared.layout() {
+            out.line(format_args!("layout       {layout}"));
+        }
         let on_gpu = prepared.device() == Device::Gpu;
         let streams = args.streams.map(|k| k as usize);
         let batch = prepared.solve_many(&sources, (stop, false, timing), streams)?;

@@ -50,6 +50,13 @@ pub trait GpuSolver {
     /// ([`crate::Error::DistanceOverflow`]).
     fn distances(&self) -> Result<Vec<u32>>;
 
+    /// What the preparation made of the graph, for reports (the partition
+    /// solver: its pieces, its mode and how long cutting the graph took);
+    /// `None` for solvers with nothing to say.
+    fn layout(&self) -> Option<String> {
+        None
+    }
+
     /// Measuring mode: solves from `source` once more, untimed, counting with a
     /// device counter how many of the launched `relax` threads found work.
     /// `None` for solvers that do not count.

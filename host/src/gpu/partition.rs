@@ -10,6 +10,8 @@
 //!   blocks as fit the device, each claiming a piece with pending work, working
 //!   on it until it has none and handing it back.
 
+use std::time::Instant;
+
 use gpu_kernels::launch::partition_shared_bytes;
 
 use super::kernels::{PartitionBuffers, PartitionKernels};
@@ -53,6 +55,7 @@ pub struct Partition<'a> {
     permutation: Permutation,
     piece_of: Vec<u32>,
     delta: u32,
+    partition_ms: f64,
 }
 
 impl<'a> Partition<'a> {
@@ -80,6 +83,7 @@ impl<'a> Partition<'a> {
         let kernels = &gpu.kernels().partition;
         let kind = graph.weight_kind();
         let context = gpu.stream().context();
+        let cut_start = Instant::now();
         let resident = match options.paging {
             Paging::WhenNeeded => kernels.resident_capacity(context, kind, n)?,
             Paging::Always => None,
@@ -97,6 +101,7 @@ impl<'a> Partition<'a> {
             Some(layout) if layout.edge_capacity > 0 => layout,
             _ => paged_layout(kernels, gpu, graph, options)?,
         };
+        let partition_ms = cut_start.elapsed().as_secs_f64() * 1e3;
         let Layout {
             parts,
             capacity,
@@ -148,6 +153,7 @@ impl<'a> Partition<'a> {
             permutation,
             piece_of,
             delta,
+            partition_ms,
         })
     }
 
@@ -196,6 +202,24 @@ impl GpuSolver for Partition<'_> {
     fn run(&mut self, source: u32) -> Result<RunStats> {
         let (gpu, n) = (self.gpu, self.graph.num_vertices() as usize);
         gpu.timed_solve(n, source, || self.solve(source))
+    }
+
+    fn layout(&self) -> Option<String> {
+        let buffers = &self.buffers;
+        let mode = match buffers.paged {
+            Some(blocks) => format!("paged on {blocks} blocks"),
+            None => "resident".to_string(),
+        };
+        let edges = if self.edges_in_shared_memory() {
+            "shared"
+        } else {
+            "global"
+        };
+        Some(format!(
+            "{} pieces of at most {} vertices, {mode}, edges in {edges} memory; cut in {:.1} ms \
+             on the CPU",
+            buffers.pieces, buffers.capacity, self.partition_ms
+        ))
     }
 
     fn distances(&self) -> Result<Vec<u32>> {

@@ -14,10 +14,10 @@ pub const PAGED_MOST_VERTICES: u32 = 2048;
 /// Paged mode's pieces are made small enough for this many per block, so that
 /// every block finds work: on the H100, pieces of 512 vertices instead of
 /// 1.0–1.5 K took road networks and the 1000² and 2048² grids 6–18% faster
-/// (fewer pieces than blocks, or barely more, left blocks idle), while the
-/// 4096² grid, with 30 pieces per block, was 1.5× slower with them (its
-/// claims scan twice the words). docs/PERFORMANCE.md, 2026-11-26 (evening).
-pub const PAGED_PIECES_PER_BLOCK: u32 = 4;
+/// (0.1–8 pieces per block left blocks idle; 16 did not), while the 4096²
+/// grid, at 62 pieces per block instead of 31, was 1.5× slower (its claims
+/// scan twice the words). docs/PERFORMANCE.md, 2026-11-26 (evening).
+pub const PAGED_PIECES_PER_BLOCK: u32 = 16;
 
 /// The smallest piece [`PartitionKernels::paged_capacity`] chooses.
 pub const PAGED_FEWEST_VERTICES: u32 = 512;
