@@ -11,12 +11,13 @@
 //!   holds it for the whole solve and writes its distances to `dist` at the
 //!   end.
 //! - **Paged** ([`paged_loop`]), for graphs with more pieces than blocks fit
-//!   the device: each block *claims* a free piece with a notification (the one
-//!   with the smallest notified distance, among those within Δ of it the one
-//!   nearest the block's place in the piece order, so that idle blocks spread
-//!   out), loads its distances from `backing`, works on it exactly as a
-//!   resident block does until it has no local work, writes the distances
-//!   back and releases it. `backing` holds the result at the end.
+//!   the device: each block *claims* a free piece with a notification (one
+//!   whose notified distance is within Δ of the lowest the block's last scan
+//!   saw; of those, the one nearest the block's place in the piece order, so
+//!   that idle blocks spread out), loads its distances from `backing`, works
+//!   on it exactly as a resident block does until it has had no local work
+//!   for a few polls, writes the distances back and releases it. `backing`
+//!   holds the result at the end.
 //!
 //! # Two roles in a block
 //! The *compute* threads (all but the last [`BlockTeam::comm_threads`]) run
