@@ -811,9 +811,12 @@ struct RoundTargets<'a> {
     next_minimum: &'a AtomicU32,
 }
 
-/// The relax phase of one compute thread (module docs): frontier entries
-/// `thread, thread + compute threads, …` of the first `selected`, their
-/// edges read from `edges`.
+/// The relax phase of one compute thread (module docs): the compute threads
+/// form groups of [`EDGE_LANES`]; group `g` takes the frontier entries `g, g
+/// + groups, …` of the first `selected`, and lane `l` of it the entry's edges
+/// `l, l + EDGE_LANES, …`, read from `edges`. A road or grid vertex has 2–4
+/// edges, so each lane walks about one: a round waits for one edge's chain of
+/// shared-memory accesses, not for a vertex's edges one after another.
 #[inline(always)]
 fn relax_frontier<W: Weight>(
     edges: &impl OutEdges,
@@ -825,12 +828,20 @@ fn relax_frontier<W: Weight>(
     team: &impl BlockTeam,
 ) {
     let threads = team.threads() - team.comm_threads();
+    let lanes = EDGE_LANES.min(threads);
+    let groups = threads / lanes;
+    let (group, lane) = (team.thread() / lanes, team.thread() % lanes);
+    if group >= groups {
+        return;
+    }
     let (start, len) = (round.start, round.len);
-    let mut k = team.thread();
+    let mut k = group;
     while k < selected {
         let v = local.frontier[k].load(Relaxed) as usize;
         let d = local.dist[v].load(Relaxed);
-        for e in edges.range(v) {
+        let edge_range = edges.range(v);
+        let mut e = edge_range.start + lane;
+        while e < edge_range.end {
             let (u, w) = edges.edge(e);
             let candidate = W::extend(d, w);
             let inside = u.wrapping_sub(start);
@@ -859,10 +870,15 @@ fn relax_frontier<W: Weight>(
                     }
                 }
             }
+            e += lanes;
         }
-        k += threads;
+        k += groups;
     }
 }
+
+/// Compute threads that share one frontier vertex's edges in the relax phase
+/// ([`relax_frontier`]).
+const EDGE_LANES: usize = 4;
 
 /// A piece's out-edges as the relax phase reads them.
 trait OutEdges {
