@@ -5,8 +5,8 @@
 use std::borrow::Cow;
 use std::fmt;
 use std::ops::Range;
-use std::sync::atomic::AtomicU32;
 use std::sync::atomic::Ordering::Relaxed;
+use std::sync::atomic::{AtomicU32, AtomicU64};
 
 use gpu_kernels::csr::Csr;
 pub use gpu_kernels::distance::WeightKind;
@@ -334,25 +334,29 @@ impl<'a> Graph<'a> {
         for v in 0..n {
             offsets[v + 1] = offsets[v] + degree[v].load(Relaxed);
         }
-        // Scatter each edge's id into its head's list (in any order)...
+        // Scatter each edge into its head's list (in any order) as its tail
+        // and id in one word: edges are numbered tail by tail, so these words
+        // order like the ids...
         let next: Vec<AtomicU32> = offsets[..n].iter().map(|&o| AtomicU32::new(o)).collect();
-        let slots: Vec<AtomicU32> = (0..m).map(|_| AtomicU32::new(0)).collect();
+        let slots: Vec<AtomicU64> = (0..m).map(|_| AtomicU64::new(0)).collect();
         std::thread::scope(|scope| {
             for vertices in &edge_ranges {
-                let (next, slots) = (&next, &slots);
-                let edges =
-                    self.offsets[vertices.start] as usize..self.offsets[vertices.end] as usize;
-                let targets = &self.targets[edges.clone()];
+                let (next, slots, this) = (&next, &slots, &self);
+                let vertices = vertices.clone();
                 scope.spawn(move || {
-                    for (e, &v) in edges.zip(targets) {
-                        let slot = next[v as usize].fetch_add(1, Relaxed) as usize;
-                        slots[slot].store(e as u32, Relaxed);
+                    for u in vertices {
+                        let edges = this.offsets[u] as usize..this.offsets[u + 1] as usize;
+                        for e in edges {
+                            let v = this.targets[e] as usize;
+                            let slot = next[v].fetch_add(1, Relaxed) as usize;
+                            slots[slot].store(((u as u64) << 32) | e as u64, Relaxed);
+                        }
                     }
                 });
             }
         });
-        // ...then sort each list by edge id (the sequential order) and fill it in.
-        let slots: Vec<u32> = slots.into_iter().map(AtomicU32::into_inner).collect();
+        // ...then sort each list (the sequential order) and fill it in.
+        let slots: Vec<u64> = slots.into_iter().map(AtomicU64::into_inner).collect();
         let mut targets = vec![0u32; m];
         let mut weights = vec![0u32; m];
         std::thread::scope(|scope| {
@@ -371,11 +375,9 @@ impl<'a> Graph<'a> {
                         ids.clear();
                         ids.extend_from_slice(&slots[list.clone()]);
                         ids.sort_unstable();
-                        for (k, &e) in list.zip(&ids) {
-                            let e = e as usize;
-                            t[k - base] =
-                                this.offsets.partition_point(|&o| o as usize <= e) as u32 - 1;
-                            w[k - base] = this.weights[e];
+                        for (k, &word) in list.zip(&ids) {
+                            t[k - base] = (word >> 32) as u32;
+                            w[k - base] = this.weights[word as u32 as usize];
                         }
                     }
                 });
