@@ -5,10 +5,10 @@
 //! - Resident mode, where every piece's block fits the device at once with
 //!   the piece's edges: one persistent block per piece keeps the piece's
 //!   distances and edges in shared memory.
-//! - Paged mode, for larger graphs (or when asked for): pieces of 1–2 K
-//!   vertices whose edges fit in shared memory too, and as many persistent
-//!   blocks as fit the device, each claiming a piece with pending work, working
-//!   on it until it has none and handing it back.
+//! - Paged mode, for larger graphs (or when asked for): pieces of 512 to
+//!   2,048 vertices whose edges fit in shared memory too, and as many
+//!   persistent blocks as fit the device, each claiming a piece with pending
+//!   work, working on it until it has none and handing it back.
 
 use std::time::Instant;
 
@@ -26,7 +26,8 @@ use crate::{Error, Result};
 /// When the partition solver pages its pieces.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Paging {
-    /// Only for graphs whose pieces cannot all be resident at once.
+    /// Only for graphs whose pieces cannot all be resident at once with
+    /// their edges.
     #[default]
     WhenNeeded,
     /// Always (`partition-paged`).
@@ -91,15 +92,16 @@ impl<'a> Partition<'a> {
         // Resident mode only where the pieces' edges fit too: with the edges
         // in global memory, paging (which keeps them in shared memory) was
         // faster on the 1000² grid (docs/PERFORMANCE.md, 2026-11-26).
-        let layout = match resident {
+        let resident = match resident {
             Some(capacity) if mean_edges_fit(kernels, gpu, graph, capacity)? => {
                 Some(resident_layout(kernels, gpu, graph, capacity)?)
+                    .filter(|layout| layout.edge_capacity > 0)
             }
             _ => None,
         };
-        let layout = match layout {
-            Some(layout) if layout.edge_capacity > 0 => layout,
-            _ => paged_layout(kernels, gpu, graph, options)?,
+        let layout = match resident {
+            Some(layout) => layout,
+            None => paged_layout(kernels, gpu, graph, options)?,
         };
         let partition_ms = cut_start.elapsed().as_secs_f64() * 1e3;
         let Layout {
