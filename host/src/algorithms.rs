@@ -334,7 +334,7 @@ catalogue! {
     PartitionPaged {
         name: "partition-paged",
         paper: "beyond the papers (issue #20): partition-local solver, paged",
-        description: "the partition solver in paged mode on any graph: pieces of 1-2 K vertices with their edges, as many persistent blocks as fit the GPU, each claiming the free piece with the smallest notified distance, relaxing it in shared memory until it has no local work, writing it back",
+        description: "the partition solver in paged mode on any graph: pieces of 512-2048 vertices with their edges, as many persistent blocks as fit the GPU, each claiming a free piece whose notified distance is near the lowest, relaxing it in shared memory until it has no local work, writing it back",
         device: Device::Gpu, exact: true, layout: Layout::List, takes_delta: true,
         family: Family::Partition(Paging::Always),
         matrix_twin: None,
