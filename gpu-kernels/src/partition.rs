@@ -814,9 +814,10 @@ struct RoundTargets<'a> {
 /// The relax phase of one compute thread (module docs): the compute threads
 /// form groups of [`EDGE_LANES`]; group `g` takes the frontier entries
 /// `g, g + groups, …` of the first `selected`, and lane `l` of it the entry's
-/// edges `l, l + EDGE_LANES, …`, read from `edges`. A road or grid vertex has 2–4
-/// edges, so each lane walks about one: a round waits for one edge's chain of
-/// shared-memory accesses, not for a vertex's edges one after another.
+/// edges `l, l + EDGE_LANES, …`, read from `edges`. A road or grid vertex has
+/// 2–4 edges, so each lane walks about one: a round waits for one edge's
+/// chain of shared-memory accesses, not for a vertex's edges one after
+/// another.
 #[inline(always)]
 fn relax_frontier<W: Weight>(
     edges: &impl OutEdges,
