@@ -98,11 +98,12 @@ fn main() {
     println!("cargo::rustc-env=SSSP_PTX_ARCH={arch}");
 }
 
-/// The PTX with a `.maxntid` directive (CUDA's `__launch_bounds__`) on each
-/// kernel of [`gpu_kernels::launch::LAUNCH_BOUNDS`], between its parameter
-/// list and its body: rustc has no attribute for it, and without it `ptxas`
-/// may give a kernel more registers than a block of that size can have (the
-/// launch then fails). `ptxas` keeps such kernels within 65536 / threads
+/// The PTX with a `.maxntid` directive (CUDA's `__launch_bounds__`), and
+/// `.minnctapersm` where asked, on each kernel of
+/// [`gpu_kernels::launch::LAUNCH_BOUNDS`], between its parameter list and its
+/// body: rustc has no attribute for them, and without them `ptxas` may give a
+/// kernel more registers than a block of that size can have (the launch then
+/// fails). `ptxas` keeps such kernels within 65536 / (threads × blocks)
 /// registers.
 ///
 /// The parameter list ends at the last `)` of the kernel's header, the text
@@ -111,7 +112,7 @@ fn main() {
 /// kernel is never patched.
 fn with_launch_bounds(ptx: &str) -> String {
     let mut out = ptx.to_string();
-    for &(name, threads) in gpu_kernels::launch::LAUNCH_BOUNDS {
+    for &(name, threads, blocks) in gpu_kernels::launch::LAUNCH_BOUNDS {
         let entry = format!(".entry {name}(");
         let start = out
             .find(&entry)
@@ -123,7 +124,11 @@ fn with_launch_bounds(ptx: &str) -> String {
             .rfind(')')
             .unwrap_or_else(|| fail(&format!("no end of the parameters of `{name}`")));
         let at = start + close + 1;
-        out.insert_str(at, &format!("\n.maxntid {threads}, 1, 1"));
+        let mut bounds = format!("\n.maxntid {threads}, 1, 1");
+        if blocks > 0 {
+            bounds.push_str(&format!("\n.minnctapersm {blocks}"));
+        }
+        out.insert_str(at, &bounds);
     }
     out
 }

@@ -68,6 +68,17 @@ pub const NEAR_FAR_SHARED_BYTES: u32 =
 /// resident at once, and a block barrier costs less.
 pub const PARTITION_BLOCK_SIZE: u32 = 256;
 
+/// Blocks of the resident partition solver each multiprocessor must fit
+/// (its registers are held to 64 a thread): more blocks make more, smaller
+/// pieces of a graph that fits. Without a demand the assembler's choice, and
+/// so the layout, moved with unrelated code changes.
+pub const PARTITION_RESIDENT_BLOCKS_PER_SM: u32 = 4;
+
+/// Blocks of the paged partition solver each multiprocessor must fit (at
+/// most 85 registers a thread); 4 was no faster (docs/PERFORMANCE.md,
+/// 2026-11-26, night).
+pub const PARTITION_PAGED_BLOCKS_PER_SM: u32 = 3;
+
 // Its last warp communicates; the others compute (`crate::partition`).
 const _: () = assert!(PARTITION_BLOCK_SIZE.is_multiple_of(32) && PARTITION_BLOCK_SIZE >= 64);
 
@@ -101,32 +112,50 @@ pub const MATRIX_RELAX_U_SHARED_BYTES: u32 = MATRIX_VOTE_WORDS * 4 + BLOCK_SIZE 
 /// chunk's staged unsettled flags, one byte per thread.
 pub const MATRIX_RELAX_F_SHARED_BYTES: u32 = MATRIX_VOTE_WORDS * 4 + BLOCK_SIZE;
 
-/// Kernels launched with blocks of up to this many threads, for the build to
-/// write `.maxntid` into the PTX (CUDA's `__launch_bounds__`), so that the
-/// assembler keeps their registers within what such a block can have.
-pub const LAUNCH_BOUNDS: &[(&str, u32)] = &[
-    (names::COMPACT_BLOCK_LOOP.u32, COMPACT_BLOCK_SIZE),
-    (names::COMPACT_BLOCK_LOOP.f32, COMPACT_BLOCK_SIZE),
-    (names::COMPACT_GRID_LOOP.u32, COMPACT_BLOCK_SIZE),
-    (names::COMPACT_GRID_LOOP.f32, COMPACT_BLOCK_SIZE),
-    (names::NEAR_FAR_BLOCK_LOOP.u32, COMPACT_BLOCK_SIZE),
-    (names::NEAR_FAR_BLOCK_LOOP.f32, COMPACT_BLOCK_SIZE),
-    (names::NEAR_FAR_GRID_LOOP.u32, COMPACT_BLOCK_SIZE),
-    (names::NEAR_FAR_GRID_LOOP.f32, COMPACT_BLOCK_SIZE),
-    (names::NEAR_FAR_BLOCK_LOOP_HUBS.u32, COMPACT_BLOCK_SIZE),
-    (names::NEAR_FAR_BLOCK_LOOP_HUBS.f32, COMPACT_BLOCK_SIZE),
-    (names::NEAR_FAR_GRID_LOOP_HUBS.u32, COMPACT_BLOCK_SIZE),
-    (names::NEAR_FAR_GRID_LOOP_HUBS.f32, COMPACT_BLOCK_SIZE),
-    (names::PARTITION_SOLVE.u32, PARTITION_BLOCK_SIZE),
-    (names::PARTITION_SOLVE.f32, PARTITION_BLOCK_SIZE),
-    (names::PARTITION_PAGED.u32, PARTITION_BLOCK_SIZE),
-    (names::PARTITION_PAGED.f32, PARTITION_BLOCK_SIZE),
-    (names::PHAST_SWEEP.u32, PHAST_BLOCK_SIZE),
-    (names::PHAST_SWEEP.f32, PHAST_BLOCK_SIZE),
-    (names::BELLMAN_FORD_BLOCK.u32, BELLMAN_FORD_BLOCK_SIZE),
-    (names::BELLMAN_FORD_BLOCK.f32, BELLMAN_FORD_BLOCK_SIZE),
-    (names::BELLMAN_FORD_GRID.u32, BELLMAN_FORD_BLOCK_SIZE),
-    (names::BELLMAN_FORD_GRID.f32, BELLMAN_FORD_BLOCK_SIZE),
+/// Kernels launched with blocks of up to this many threads, and the blocks
+/// each multiprocessor must fit at once (0: no demand), for the build to
+/// write `.maxntid` and `.minnctapersm` into the PTX (CUDA's
+/// `__launch_bounds__`), so that the assembler keeps their registers within
+/// what such a block (and that many blocks) can have.
+pub const LAUNCH_BOUNDS: &[(&str, u32, u32)] = &[
+    (names::COMPACT_BLOCK_LOOP.u32, COMPACT_BLOCK_SIZE, 0),
+    (names::COMPACT_BLOCK_LOOP.f32, COMPACT_BLOCK_SIZE, 0),
+    (names::COMPACT_GRID_LOOP.u32, COMPACT_BLOCK_SIZE, 0),
+    (names::COMPACT_GRID_LOOP.f32, COMPACT_BLOCK_SIZE, 0),
+    (names::NEAR_FAR_BLOCK_LOOP.u32, COMPACT_BLOCK_SIZE, 0),
+    (names::NEAR_FAR_BLOCK_LOOP.f32, COMPACT_BLOCK_SIZE, 0),
+    (names::NEAR_FAR_GRID_LOOP.u32, COMPACT_BLOCK_SIZE, 0),
+    (names::NEAR_FAR_GRID_LOOP.f32, COMPACT_BLOCK_SIZE, 0),
+    (names::NEAR_FAR_BLOCK_LOOP_HUBS.u32, COMPACT_BLOCK_SIZE, 0),
+    (names::NEAR_FAR_BLOCK_LOOP_HUBS.f32, COMPACT_BLOCK_SIZE, 0),
+    (names::NEAR_FAR_GRID_LOOP_HUBS.u32, COMPACT_BLOCK_SIZE, 0),
+    (names::NEAR_FAR_GRID_LOOP_HUBS.f32, COMPACT_BLOCK_SIZE, 0),
+    (
+        names::PARTITION_SOLVE.u32,
+        PARTITION_BLOCK_SIZE,
+        PARTITION_RESIDENT_BLOCKS_PER_SM,
+    ),
+    (
+        names::PARTITION_SOLVE.f32,
+        PARTITION_BLOCK_SIZE,
+        PARTITION_RESIDENT_BLOCKS_PER_SM,
+    ),
+    (
+        names::PARTITION_PAGED.u32,
+        PARTITION_BLOCK_SIZE,
+        PARTITION_PAGED_BLOCKS_PER_SM,
+    ),
+    (
+        names::PARTITION_PAGED.f32,
+        PARTITION_BLOCK_SIZE,
+        PARTITION_PAGED_BLOCKS_PER_SM,
+    ),
+    (names::PHAST_SWEEP.u32, PHAST_BLOCK_SIZE, 0),
+    (names::PHAST_SWEEP.f32, PHAST_BLOCK_SIZE, 0),
+    (names::BELLMAN_FORD_BLOCK.u32, BELLMAN_FORD_BLOCK_SIZE, 0),
+    (names::BELLMAN_FORD_BLOCK.f32, BELLMAN_FORD_BLOCK_SIZE, 0),
+    (names::BELLMAN_FORD_GRID.u32, BELLMAN_FORD_BLOCK_SIZE, 0),
+    (names::BELLMAN_FORD_GRID.f32, BELLMAN_FORD_BLOCK_SIZE, 0),
 ];
 
 /// The PTX entries of a kernel that adds weights, one per weight type (see

@@ -31,9 +31,10 @@
 //! threads of the communication warp only wait for the end.
 //!
 //! # The compute threads' loop
-//! Each step starts with compute thread 0 reading what the communication
-//! thread posted (a new notification to pull, the exit) and opening this
-//! round's outbox when it is free; then, after a compute barrier:
+//! Each step runs on a word compute thread 0 posted before the compute
+//! barrier that ended the previous step (while the others still relaxed):
+//! the exit or a new notification to pull, as the communication thread
+//! posted them, and this round's outbox opened when it is free. Then:
 //! - **pull** (when notified): the boundary vertices take the smaller of
 //!   their global distance (the inbox other blocks write to) and their local
 //!   one; improved ones become *dirty*;
@@ -47,9 +48,11 @@
 //!   thread after the phase. When the outbox is full or still being sent, the
 //!   thread notifies the piece itself (rule 2 below).
 //!
-//! When compute thread 0 finds no dirty vertex and no new notification, it
-//! posts that the piece is idle, with the number of notifications it has
-//! pulled.
+//! A step that finds no dirty vertex (after its pull, if any) is idle:
+//! compute thread 0 closes the outbox it opened and posts that the piece is
+//! idle, with the number of notifications it has pulled; the word it then
+//! posts opens an outbox only with a pull, so that the communication thread
+//! sees both outboxes free while the piece stays idle.
 //!
 //! The smallest dirty distance is kept without a scan: the select phase
 //! lowers next round's minimum word with every dirty vertex it leaves, the
@@ -659,6 +662,11 @@ fn store_piece(
 
 /// The compute threads' rounds (module docs), until the communication thread
 /// posts the exit; returns the number of rounds.
+///
+/// Compute thread 0 posts each step's word ([`post_step`]) before the
+/// barrier that ends the previous step, while the other threads finish
+/// relaxing: a working round waits at two barriers (select, relax), three
+/// when it pulls.
 #[inline(always)]
 fn compute_loop<W: Weight>(
     piece: usize,
@@ -675,13 +683,19 @@ fn compute_loop<W: Weight>(
     let boundary = pieces.boundary_ends[piece] as usize - start;
     let control = local.control;
     let delta = delta.max(1);
+    let lanes = EdgeLanes::new(thread, threads);
 
     // Compute thread 0's count of the notifications it pulled.
     let mut pulled = 0u32;
     let mut round = 0usize;
     let mut step = 0usize;
+    if thread == 0 {
+        post_step(control, step, round, Next::Working, &mut pulled, team);
+    }
+    team.compute_barrier();
     loop {
-        let broadcast = &control[BROADCAST + step % 2];
+        let word = control[BROADCAST + step % 2].load(Relaxed);
+        step += 1;
         let minimum = &control[MINIMUM + round % 3];
         let next_minimum = &control[MINIMUM + (round + 1) % 3];
         let frontier_len = &control[FRONTIER_LEN + round % 2];
@@ -690,36 +704,6 @@ fn compute_loop<W: Weight>(
             &control[OUTBOX_LEN + round % 2],
         );
         let outbox = &local.outbox[round % 2 * 2 * OUTBOX_SLOTS..][..2 * OUTBOX_SLOTS];
-        if thread == 0 {
-            let taken = control[TAKEN].load(Relaxed);
-            let exit = control[EXIT_POSTED].load(Relaxed) != 0;
-            team.block_fence();
-            let mut word = 0;
-            if exit {
-                word |= EXIT;
-            } else if taken != pulled {
-                pulled = taken;
-                word |= PULL;
-            }
-            if word == 0 && minimum.load(Relaxed) == INFINITY {
-                control[IDLE].store(1 + pulled, Relaxed);
-                team.idle();
-            } else {
-                control[IDLE].store(0, Relaxed);
-                if outbox_state.load(Relaxed) == FREE {
-                    outbox_len.store(0, Relaxed);
-                    outbox_state.store(FILLING, Relaxed);
-                    word |= OUTBOX_OPEN;
-                }
-            }
-            broadcast.store(word, Relaxed);
-            // Last read two rounds ago, next written next round.
-            control[MINIMUM + (round + 2) % 3].store(INFINITY, Relaxed);
-            control[FRONTIER_LEN + (round + 1) % 2].store(0, Relaxed);
-        }
-        team.compute_barrier();
-        step += 1;
-        let word = broadcast.load(Relaxed);
         if word & EXIT != 0 {
             return round as u32;
         }
@@ -738,9 +722,17 @@ fn compute_loop<W: Weight>(
         }
         let lowest = minimum.load(Relaxed);
         if lowest == INFINITY {
-            if thread == 0 && word & OUTBOX_OPEN != 0 {
-                outbox_state.store(FREE, Relaxed);
+            if thread == 0 {
+                if word & OUTBOX_OPEN != 0 {
+                    outbox_state.store(FREE, Relaxed);
+                }
+                // The idle post vouches for the outbox states before it.
+                team.block_fence();
+                control[IDLE].store(1 + pulled, Relaxed);
+                team.idle();
+                post_step(control, step, round, Next::Idle, &mut pulled, team);
             }
+            team.compute_barrier();
             continue;
         }
         // The word after the minimum always moves on (`f32` sums may round
@@ -775,21 +767,32 @@ fn compute_loop<W: Weight>(
         };
         let selected = frontier_len.load(Relaxed) as usize;
         match &local.edges {
-            Some(edges) => {
-                relax_frontier::<W>(edges, selected, &round_targets, pieces, global, local, team)
-            }
-            None => relax_frontier::<W>(
-                &GlobalEdges {
-                    successors: pieces.successors,
-                    start,
-                },
+            Some(edges) => relax_frontier::<W>(
+                edges,
                 selected,
+                &lanes,
                 &round_targets,
                 pieces,
                 global,
                 local,
                 team,
             ),
+            None => relax_frontier::<W>(
+                &GlobalEdges {
+                    successors: pieces.successors,
+                    start,
+                },
+                selected,
+                &lanes,
+                &round_targets,
+                pieces,
+                global,
+                local,
+                team,
+            ),
+        }
+        if thread == 0 {
+            post_step(control, step, round + 1, Next::Working, &mut pulled, team);
         }
         team.compute_barrier();
         if thread == 0 && word & OUTBOX_OPEN != 0 {
@@ -798,6 +801,56 @@ fn compute_loop<W: Weight>(
         }
         round += 1;
     }
+}
+
+/// What compute thread 0 expects of the step it posts.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Next {
+    /// It follows a working round, so it likely works too.
+    Working,
+    /// It follows an idle step: it works only if it pulls.
+    Idle,
+}
+
+/// Compute thread 0 posts the word of step `step`, which runs round `round`
+/// (the barrier after it publishes the word): the exit when the
+/// communication thread posted it, else a pull when it took a notification
+/// not yet pulled (`pulled` counts them), and round `round`'s outbox opened
+/// when that outbox is free and the step may work. An idle step opens none,
+/// so that the communication thread sees every outbox free while the
+/// compute threads are idle. Also clears the words round `round` writes
+/// first: its frontier length and next round's minimum's slot (by round
+/// mod 3, last read two rounds before).
+#[inline(always)]
+fn post_step(
+    control: &[AtomicU32],
+    step: usize,
+    round: usize,
+    next: Next,
+    pulled: &mut u32,
+    team: &impl BlockTeam,
+) {
+    let taken = control[TAKEN].load(Relaxed);
+    let exit = control[EXIT_POSTED].load(Relaxed) != 0;
+    team.block_fence();
+    let mut word = 0;
+    if exit {
+        word |= EXIT;
+    } else if taken != *pulled {
+        *pulled = taken;
+        word |= PULL;
+    }
+    if !exit && (next == Next::Working || word & PULL != 0) {
+        let state = &control[OUTBOX_STATE + round % 2];
+        if state.load(Relaxed) == FREE {
+            control[OUTBOX_LEN + round % 2].store(0, Relaxed);
+            state.store(FILLING, Relaxed);
+            word |= OUTBOX_OPEN;
+        }
+    }
+    control[BROADCAST + step % 2].store(word, Relaxed);
+    control[MINIMUM + (round + 2) % 3].store(INFINITY, Relaxed);
+    control[FRONTIER_LEN + round % 2].store(0, Relaxed);
 }
 
 /// What a round's relax phase writes besides the piece's distances: the
@@ -811,27 +864,60 @@ struct RoundTargets<'a> {
     next_minimum: &'a AtomicU32,
 }
 
+/// A compute thread's place in the relax phase's groups ([`relax_frontier`]),
+/// computed once per piece: the divisions by a lane count known only at run
+/// time cost a round dozens of instructions.
+#[derive(Clone, Copy)]
+struct EdgeLanes {
+    /// Lanes per group: [`EDGE_LANES`], or fewer in a smaller team.
+    lanes: usize,
+    /// Groups of the compute threads (threads past the last whole group
+    /// relax nothing).
+    groups: usize,
+    /// This thread's group and lane.
+    group: usize,
+    lane: usize,
+}
+
+impl EdgeLanes {
+    /// Compute thread `thread`'s place among `threads` compute threads.
+    #[inline(always)]
+    fn new(thread: usize, threads: usize) -> Self {
+        let lanes = EDGE_LANES.min(threads);
+        EdgeLanes {
+            lanes,
+            groups: threads / lanes,
+            group: thread / lanes,
+            lane: thread % lanes,
+        }
+    }
+}
+
 /// The relax phase of one compute thread (module docs): the compute threads
-/// form groups of [`EDGE_LANES`]; group `g` takes the frontier entries
-/// `g, g + groups, …` of the first `selected`, and lane `l` of it the entry's
-/// edges `l, l + EDGE_LANES, …`, read from `edges`. A road or grid vertex has
-/// 2–4 edges, so each lane walks about one: a round waits for one edge's
-/// chain of shared-memory accesses, not for a vertex's edges one after
-/// another.
+/// form groups of [`EDGE_LANES`] (`place`); group `g` takes the frontier
+/// entries `g, g + groups, …` of the first `selected`, and lane `l` of it the
+/// entry's edges `l, l + EDGE_LANES, …`, read from `edges`. A road or grid
+/// vertex has 2–4 edges, so each lane walks about one: a round waits for one
+/// edge's chain of shared-memory accesses, not for a vertex's edges one
+/// after another.
 #[inline(always)]
+#[allow(clippy::too_many_arguments)]
 fn relax_frontier<W: Weight>(
     edges: &impl OutEdges,
     selected: usize,
+    place: &EdgeLanes,
     round: &RoundTargets<'_>,
     pieces: &Pieces<'_>,
     global: &Global<'_>,
     local: &Local<'_>,
     team: &impl BlockTeam,
 ) {
-    let threads = team.threads() - team.comm_threads();
-    let lanes = EDGE_LANES.min(threads);
-    let groups = threads / lanes;
-    let (group, lane) = (team.thread() / lanes, team.thread() % lanes);
+    let EdgeLanes {
+        lanes,
+        groups,
+        group,
+        lane,
+    } = *place;
     if group >= groups {
         return;
     }

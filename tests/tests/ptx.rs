@@ -49,12 +49,17 @@ fn entry_text<'a>(ptx: &'a str, name: &str) -> &'a str {
 
 #[test]
 fn every_launch_bound_is_written_into_its_entry() {
-    for &(name, threads) in gpu_kernels::launch::LAUNCH_BOUNDS {
+    for &(name, threads, blocks) in gpu_kernels::launch::LAUNCH_BOUNDS {
         let entry = entry_text(PTX, name);
-        let body = entry.find('{').expect("an entry has a body");
+        let header = &entry[..entry.find('{').expect("an entry has a body")];
         assert!(
-            entry[..body].contains(&format!(".maxntid {threads}, 1, 1")),
+            header.contains(&format!(".maxntid {threads}, 1, 1")),
             "`{name}` lacks `.maxntid {threads}, 1, 1` before its body"
+        );
+        assert_eq!(
+            header.contains(&format!(".minnctapersm {blocks}")),
+            blocks > 0,
+            "`{name}`: `.minnctapersm {blocks}` before its body where asked, none elsewhere"
         );
     }
 }
