@@ -1,11 +1,12 @@
 //! The partition-local solver without a GPU: the partitioner
-//! (`sssp::partition`), and the kernel's per-block logic run by emulated
-//! blocks of OS threads, all at once as on the GPU: resident mode
-//! (`gpu_kernels::partition::block_loop`, one block per piece) and paged mode
-//! (`paged_loop`, fewer blocks than pieces, claiming them in turn). Every
-//! distance against the oracle, on thousands of small random graphs with
-//! random piece sizes, block and thread counts and window widths, zero
-//! weights and unreachable vertices, `f32` weights, grids and rome99.
+//! (`sssp::partition`, on one thread and in regions), and the kernel's
+//! per-block logic run by emulated blocks of OS threads, all at once as on
+//! the GPU: resident mode (`gpu_kernels::partition::block_loop`, one block per
+//! piece) and paged mode (`paged_loop`, fewer blocks than pieces, claiming
+//! them in turn). Every distance against the oracle, on thousands of small
+//! random graphs with random piece sizes, block and thread counts and window
+//! widths, zero weights and unreachable vertices, `f32` weights, grids and
+//! rome99.
 
 use std::collections::BTreeSet;
 use std::sync::atomic::Ordering::Relaxed;
@@ -19,7 +20,7 @@ use gpu_kernels::partition::{
 use sssp::distances::check_overflow;
 use sssp::generate::{GridSpec, grid_graph};
 use sssp::graph::WeightKind;
-use sssp::partition::{Partitioning, partition};
+use sssp::partition::{Partitioning, partition, partition_with_regions};
 use sssp::{Graph, formats, oracle};
 use sssp_tests::teams::{AbortOnPanic, Barrier};
 use sssp_tests::{
@@ -227,9 +228,19 @@ fn edge_list(graph: &Graph) -> Vec<(u32, u32, u32)> {
     edges
 }
 
-/// Everything a partitioning promises (see `sssp::partition`).
-fn check_partitioning(graph: &Graph, capacity: usize, context: &str) {
-    let parts = partition(graph, capacity).unwrap_or_else(|e| panic!("{context}: {e}"));
+/// `graph` cut into pieces of `capacity` by `partition`, or in `regions`
+/// regions.
+fn cut(graph: &Graph, capacity: usize, regions: Option<usize>, context: &str) -> Partitioning {
+    match regions {
+        None => partition(graph, capacity),
+        Some(regions) => partition_with_regions(graph, capacity, regions),
+    }
+    .unwrap_or_else(|e| panic!("{context}: {e}"))
+}
+
+/// Everything a partitioning of `graph` into pieces of `capacity` promises
+/// (see `sssp::partition`).
+fn check_partitioning(graph: &Graph, parts: &Partitioning, capacity: usize, context: &str) {
     let n = graph.num_vertices();
     let k = parts.pieces();
     assert_eq!(k, n.div_ceil(capacity), "{context}: number of pieces");
@@ -316,15 +327,143 @@ fn partitions_cover_every_vertex_once_in_contiguous_pieces() {
     for case in 0..500 {
         let graph = random_small_graph(&mut rng, 80);
         let capacity = rng.range(1, graph.num_vertices() as u64 + 2) as usize;
-        check_partitioning(&graph, capacity, &format!("case {case}, seed {}", rng.seed));
+        let context = format!("case {case}, seed {}", rng.seed);
+        let parts = cut(&graph, capacity, None, &context);
+        check_partitioning(&graph, &parts, capacity, &context);
     }
     let grid = grid_graph(&GridSpec::new(57, 31, rng.bits())).unwrap();
     for capacity in [1, 64, 256, 1000, 2000] {
-        check_partitioning(&grid, capacity, &format!("grid 57×31, seed {}", rng.seed));
+        let context = format!("grid 57×31, seed {}", rng.seed);
+        let parts = cut(&grid, capacity, None, &context);
+        check_partitioning(&grid, &parts, capacity, &context);
     }
     let empty = Graph::from_edges(0, &[]).unwrap();
-    check_partitioning(&empty, 4, "no vertices");
+    let parts = cut(&empty, 4, None, "no vertices");
+    check_partitioning(&empty, &parts, 4, "no vertices");
     assert!(partition(&grid, 0).is_err(), "capacity 0");
+}
+
+/// The disjoint union of `graphs` and `isolated` vertices without edges, in
+/// that order of ids.
+fn disjoint_union(graphs: &[&Graph], isolated: usize) -> Graph<'static> {
+    let mut edges = Vec::new();
+    let mut base = 0;
+    for graph in graphs {
+        edges.extend(
+            edge_list(graph)
+                .into_iter()
+                .map(|(u, v, w)| (u + base, v + base, w)),
+        );
+        base += graph.num_vertices() as u32;
+    }
+    Graph::from_edges(base as usize + isolated, &edges).unwrap()
+}
+
+#[test]
+fn region_pieces_cover_every_vertex_once_in_contiguous_pieces() {
+    let mut rng = TestRng::new("region_pieces_cover_every_vertex_once_in_contiguous_pieces");
+    for case in 0..500 {
+        // Dense ones, and sparse ones of many components and isolated vertices.
+        let graph = if rng.chance(0.5) {
+            random_small_graph(&mut rng, 80)
+        } else {
+            let n = rng.range(1, 80);
+            let m = rng.below(n + 1) as usize;
+            random_graph(&mut rng, n as usize, m, 10)
+        };
+        let n = graph.num_vertices();
+        let capacity = rng.range(1, n as u64 + 2) as usize;
+        // Up to more regions than vertices.
+        let regions = rng.range(2, n as u64 + 3) as usize;
+        let context = format!(
+            "case {case}, n {n}, capacity {capacity}, {regions} regions, seed {}",
+            rng.seed
+        );
+        let parts = cut(&graph, capacity, Some(regions), &context);
+        check_partitioning(&graph, &parts, capacity, &context);
+    }
+    // Grids large enough for phase 1 to split its frontiers between threads,
+    // alone and with other components no seed may reach.
+    let grid = grid_graph(&GridSpec::new(300, 200, rng.bits())).unwrap();
+    let small = grid_graph(&GridSpec::new(57, 31, rng.bits())).unwrap();
+    let union = disjoint_union(&[&small, &grid, &small], 1000);
+    for (name, graph) in [
+        ("grid 300×200", &grid),
+        ("three grids and isolated vertices", &union),
+    ] {
+        let n = graph.num_vertices();
+        for (capacity, regions) in [(1, 7), (64, 2), (64, 13), (500, 8), (n, 5), (n + 9, 40)] {
+            let context = format!(
+                "{name}, capacity {capacity}, {regions} regions, seed {}",
+                rng.seed
+            );
+            let parts = cut(graph, capacity, Some(regions), &context);
+            check_partitioning(graph, &parts, capacity, &context);
+        }
+    }
+    let empty = Graph::from_edges(0, &[]).unwrap();
+    let parts = cut(&empty, 4, Some(8), "no vertices");
+    check_partitioning(&empty, &parts, 4, "no vertices, 8 regions");
+    assert!(partition_with_regions(&grid, 0, 8).is_err(), "capacity 0");
+}
+
+#[test]
+fn region_pieces_do_not_depend_on_the_scheduling() {
+    // The same regions give the same pieces run after run, on one thread or
+    // on more threads than cores.
+    let mut rng = TestRng::new("region_pieces_do_not_depend_on_the_scheduling");
+    let grid = grid_graph(&GridSpec::new(300, 200, rng.bits())).unwrap();
+    let random = random_graph(&mut rng, 20_000, 50_000, 100);
+    let union = disjoint_union(&[&random, &grid], 500);
+    let pool = |threads| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap()
+    };
+    let (one, many) = (pool(1), pool(8));
+    for (name, graph) in [("grid 300×200", &grid), ("random and grid", &union)] {
+        for (capacity, regions) in [(64, 8), (500, 3), (50, 61)] {
+            let context = format!(
+                "{name}, capacity {capacity}, {regions} regions, seed {}",
+                rng.seed
+            );
+            let first = many.install(|| cut(graph, capacity, Some(regions), &context));
+            for (run, pool) in [("again", &many), ("on one thread", &one)] {
+                let parts = pool.install(|| cut(graph, capacity, Some(regions), &context));
+                assert_eq!(
+                    parts.permutation.old_of_new(),
+                    first.permutation.old_of_new(),
+                    "{context}: {run}, other pieces"
+                );
+                assert_eq!(
+                    parts.boundary_ends, first.boundary_ends,
+                    "{context}: {run}, other boundaries"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn region_pieces_are_about_as_compact_as_sequential_ones_on_a_grid() {
+    let mut rng = TestRng::new("region_pieces_are_about_as_compact_as_sequential_ones_on_a_grid");
+    let grid = grid_graph(&GridSpec::new(512, 512, rng.bits())).unwrap();
+    let boundary = |regions| {
+        let parts = cut(&grid, 512, Some(regions), "grid 512×512");
+        (0..parts.pieces())
+            .map(|p| parts.boundary_ends[p] - parts.starts[p])
+            .sum::<u32>()
+    };
+    let sequential = boundary(1);
+    for regions in [2, 8, 32] {
+        let in_regions = boundary(regions);
+        assert!(
+            f64::from(in_regions) <= 1.15 * f64::from(sequential),
+            "{regions} regions: {in_regions} boundary vertices, one thread {sequential}, seed {}",
+            rng.seed
+        );
+    }
 }
 
 #[test]
