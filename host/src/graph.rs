@@ -11,6 +11,7 @@ use std::sync::atomic::{AtomicU32, AtomicU64};
 use gpu_kernels::csr::Csr;
 pub use gpu_kernels::distance::WeightKind;
 use gpu_kernels::distance::is_f32_weight;
+use rayon::prelude::*;
 
 /// Evaluates `$body` with `$W` naming the Rust type of the weight kind `$kind`
 /// (`u32` or `f32`): how code generic over [`gpu_kernels::distance::Weight`]
@@ -316,7 +317,10 @@ impl<'a> Graph<'a> {
             return self.transpose_sequential();
         }
         // In-degrees, then the new offsets.
-        let degree: Vec<AtomicU32> = (0..n).map(|_| AtomicU32::new(0)).collect();
+        // Every array of n or m words is made on all threads: on a graph of
+        // tens of millions of edges, one thread touching their pages first
+        // took longer than the scatter itself.
+        let degree: Vec<AtomicU32> = (0..n).into_par_iter().map(|_| AtomicU32::new(0)).collect();
         let edge_ranges = split_by_edges(&self.offsets, threads);
         std::thread::scope(|scope| {
             for vertices in &edge_ranges {
@@ -337,8 +341,11 @@ impl<'a> Graph<'a> {
         // Scatter each edge into its head's list (in any order) as its tail
         // and id in one word: edges are numbered tail by tail, so these words
         // order like the ids...
-        let next: Vec<AtomicU32> = offsets[..n].iter().map(|&o| AtomicU32::new(o)).collect();
-        let slots: Vec<AtomicU64> = (0..m).map(|_| AtomicU64::new(0)).collect();
+        let next: Vec<AtomicU32> = offsets[..n]
+            .par_iter()
+            .map(|&o| AtomicU32::new(o))
+            .collect();
+        let slots: Vec<AtomicU64> = (0..m).into_par_iter().map(|_| AtomicU64::new(0)).collect();
         std::thread::scope(|scope| {
             for vertices in &edge_ranges {
                 let (next, slots, this) = (&next, &slots, &self);
@@ -356,7 +363,6 @@ impl<'a> Graph<'a> {
             }
         });
         // ...then sort each list (the sequential order) and fill it in.
-        let slots: Vec<u64> = slots.into_iter().map(AtomicU64::into_inner).collect();
         let mut targets = vec![0u32; m];
         let mut weights = vec![0u32; m];
         std::thread::scope(|scope| {
@@ -373,7 +379,7 @@ impl<'a> Graph<'a> {
                     for v in vertices {
                         let list = offsets[v] as usize..offsets[v + 1] as usize;
                         ids.clear();
-                        ids.extend_from_slice(&slots[list.clone()]);
+                        ids.extend(slots[list.clone()].iter().map(|s| s.load(Relaxed)));
                         ids.sort_unstable();
                         for (k, &word) in list.zip(&ids) {
                             t[k - base] = (word >> 32) as u32;

@@ -140,7 +140,7 @@ pub fn partition_with_regions(
     let regions = regions.min(n).min(TENTATIVE as usize / 2);
     // Each vertex's region, then NONE once grown into a piece, then its piece.
     let (words, grown) = if regions < 2 {
-        let words: Vec<AtomicU32> = (0..n).map(|_| AtomicU32::new(0)).collect();
+        let words: Vec<AtomicU32> = (0..n).into_par_iter().map(|_| AtomicU32::new(0)).collect();
         let grown = grow(&words, 0, capacity, 0..n, &adjacency);
         (words, grown)
     } else {
@@ -176,15 +176,17 @@ pub fn partition_with_regions(
                 .partition(|&&v| entered_from_outside(v as usize))
         })
         .collect();
-    let mut old_of_new = Vec::with_capacity(n);
-    let mut boundary_ends = Vec::with_capacity(starts.len() - 1);
-    for (boundary, inner) in split {
-        old_of_new.extend_from_slice(&boundary);
-        boundary_ends.push(old_of_new.len() as u32);
-        old_of_new.extend_from_slice(&inner);
-    }
-    let piece_of: Vec<u32> = old_of_new
+    let boundary_ends: Vec<u32> = starts
         .iter()
+        .zip(&split)
+        .map(|(&start, (boundary, _))| start + boundary.len() as u32)
+        .collect();
+    let old_of_new: Vec<u32> = split
+        .par_iter()
+        .flat_map_iter(|(boundary, inner)| boundary.iter().chain(inner).copied())
+        .collect();
+    let piece_of: Vec<u32> = old_of_new
+        .par_iter()
         .map(|&old| piece_of_old[old as usize])
         .collect();
     let permutation = Permutation::from_old_of_new(old_of_new)?;

@@ -55,6 +55,10 @@
 
 use std::fmt;
 use std::str::FromStr;
+use std::sync::atomic::AtomicU32;
+use std::sync::atomic::Ordering::Relaxed;
+
+use rayon::prelude::*;
 
 use crate::graph::{Graph, split_by_edges};
 use crate::{Error, Result};
@@ -114,7 +118,10 @@ impl fmt::Debug for Permutation {
     }
 }
 
-/// The inverse of `map`, or why `map` is not a permutation of `0..map.len()`.
+/// The inverse of `map`, or why `map` is not a permutation of `0..map.len()`
+/// (the first bad index, as one pass in order would find it). On all
+/// threads: a partitioned graph of tens of millions of vertices is inverted
+/// each time it is prepared.
 fn invert(map: &[u32], what: &str) -> Result<Vec<u32>> {
     let n = map.len();
     if n > u32::MAX as usize {
@@ -122,26 +129,33 @@ fn invert(map: &[u32], what: &str) -> Result<Vec<u32>> {
             "a permutation of {n} vertices does not fit 32-bit vertex ids"
         )));
     }
-    // `u32::MAX` is no valid id (n <= u32::MAX), so it marks unset entries.
-    let mut inverse = vec![u32::MAX; n];
-    for (i, &x) in map.iter().enumerate() {
-        let bad = |reason: String| {
-            Err(Error::InvalidArgument(format!(
-                "not a permutation: {what}[{i}] = {x}: {reason}"
-            )))
+    // `u32::MAX` is no valid id (n <= u32::MAX), so it marks unset entries;
+    // each value in range keeps the first index where it occurs.
+    let inverse: Vec<AtomicU32> = (0..n)
+        .into_par_iter()
+        .map(|_| AtomicU32::new(u32::MAX))
+        .collect();
+    map.par_iter().enumerate().for_each(|(i, &x)| {
+        if let Some(slot) = inverse.get(x as usize) {
+            slot.fetch_min(i as u32, Relaxed);
+        }
+    });
+    let bad = map.par_iter().enumerate().position_first(|(i, &x)| {
+        inverse
+            .get(x as usize)
+            .is_none_or(|slot| slot.load(Relaxed) != i as u32)
+    });
+    if let Some(i) = bad {
+        let x = map[i];
+        let reason = match inverse.get(x as usize) {
+            None => format!("out of range for {n} vertices"),
+            Some(first) => format!("{x} already occurs at index {}", first.load(Relaxed)),
         };
-        if x as usize >= n {
-            return bad(format!("out of range for {n} vertices"));
-        }
-        if inverse[x as usize] != u32::MAX {
-            return bad(format!(
-                "{x} already occurs at index {}",
-                inverse[x as usize]
-            ));
-        }
-        inverse[x as usize] = i as u32;
+        return Err(Error::InvalidArgument(format!(
+            "not a permutation: {what}[{i}] = {x}: {reason}"
+        )));
     }
-    Ok(inverse)
+    Ok(inverse.into_par_iter().map(AtomicU32::into_inner).collect())
 }
 
 impl Permutation {
@@ -262,11 +276,17 @@ impl Permutation {
         );
         let (old_offsets, old_targets, old_weights) =
             (graph.offsets(), graph.targets(), graph.weights());
+        // The degrees in the new order on all threads (random reads), then
+        // their sums in one pass.
+        let degrees: Vec<u32> = self
+            .old_of_new
+            .par_iter()
+            .map(|&old| old_offsets[old as usize + 1] - old_offsets[old as usize])
+            .collect();
         let mut offsets = vec![0u32; n + 1];
         let mut total = 0u32;
-        for (new, &old) in self.old_of_new.iter().enumerate() {
-            let old = old as usize;
-            total += old_offsets[old + 1] - old_offsets[old];
+        for (new, degree) in degrees.into_iter().enumerate() {
+            total += degree;
             offsets[new + 1] = total;
         }
         let m = graph.num_edges();

@@ -208,6 +208,61 @@ fn invalid_permutations_and_roots_are_rejected() {
     }
 }
 
+/// What `from_old_of_new` says about `bad`.
+fn rejection(bad: Vec<u32>) -> String {
+    match Permutation::from_old_of_new(bad) {
+        Err(Error::InvalidArgument(message)) => message,
+        other => panic!("not rejected as invalid: {other:?}"),
+    }
+}
+
+#[test]
+fn a_rejected_permutation_names_its_first_bad_index() {
+    assert_eq!(
+        rejection(vec![0, 2, 1, 2, 7]),
+        "not a permutation: old_of_new[3] = 2: 2 already occurs at index 1"
+    );
+    assert_eq!(
+        rejection(vec![0, 9, 1, 1]),
+        "not a permutation: old_of_new[1] = 9: out of range for 4 vertices"
+    );
+    // Large maps, checked on all threads: the first bad index still wins.
+    let mut rng = TestRng::new("a_rejected_permutation_names_its_first_bad_index");
+    for _ in 0..20 {
+        let n = rng.range(2, 1 << 20) as usize;
+        let mut map: Vec<u32> = (0..n as u32).collect();
+        for i in (1..n).rev() {
+            map.swap(i, rng.below(i as u64 + 1) as usize);
+        }
+        let round_trip = Permutation::from_old_of_new(map.clone())
+            .unwrap_or_else(|e| panic!("seed {}: a permutation rejected: {e}", rng.seed));
+        assert_eq!(round_trip.old_of_new(), &map[..], "seed {}", rng.seed);
+        let (first, second) = {
+            let a = rng.below(n as u64) as usize;
+            let b = rng.below(n as u64) as usize;
+            (a.min(b), a.max(b))
+        };
+        if first == second {
+            continue;
+        }
+        let mut duplicated = map.clone();
+        duplicated[second] = map[first];
+        // Other damage after the first bad index must not be reported instead.
+        if second + 1 < n {
+            duplicated[n - 1] = n as u32 + 5;
+        }
+        assert_eq!(
+            rejection(duplicated),
+            format!(
+                "not a permutation: old_of_new[{second}] = {}: {} already occurs at index {first}",
+                map[first], map[first]
+            ),
+            "seed {}",
+            rng.seed
+        );
+    }
+}
+
 /// The undirected view: distinct neighbors in either direction, self excluded.
 fn undirected(graph: &Graph) -> Vec<BTreeSet<u32>> {
     let mut sets = vec![BTreeSet::new(); graph.num_vertices()];
