@@ -332,6 +332,18 @@ pub struct PieceEdges<'a> {
 }
 
 impl<'a> Local<'a> {
+    /// The same arrays with the per-vertex ones cut to the `len` vertices of
+    /// the piece held, so that an index already compared with `len` needs no
+    /// second bounds check.
+    #[inline(always)]
+    fn of_piece(&self, len: usize) -> Self {
+        Local {
+            dist: &self.dist[..len],
+            dirty: &self.dirty[..len],
+            ..*self
+        }
+    }
+
     /// The arrays in `words`, laid out as
     /// [`shared_words`]`(capacity, edge_capacity)` counts them; `None` when
     /// `words` is shorter.
@@ -681,6 +693,7 @@ fn compute_loop<W: Weight>(
     let start = pieces.starts[piece] as usize;
     let len = pieces.starts[piece + 1] as usize - start;
     let boundary = pieces.boundary_ends[piece] as usize - start;
+    let local = &local.of_piece(len);
     let control = local.control;
     let delta = delta.max(1);
     let lanes = EdgeLanes::new(thread, threads);
