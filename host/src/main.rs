@@ -8,6 +8,7 @@ use std::process::ExitCode;
 use clap::Parser;
 
 fn main() -> ExitCode {
+    restore_sigpipe();
     let args = cli::Cli::parse();
     match cli::run(args) {
         Ok(()) => ExitCode::SUCCESS,
@@ -20,5 +21,17 @@ fn main() -> ExitCode {
             }
             ExitCode::from(error.exit_code() as u8)
         }
+    }
+}
+
+/// Rust ignores SIGPIPE, so printing to a pipe whose reader has gone (`host
+/// ptx | head`) would panic; with the default action the process ends
+/// quietly, as other command-line tools do.
+fn restore_sigpipe() {
+    #[cfg(unix)]
+    // SAFETY: called first in `main`, before any other thread runs, with a
+    // valid signal number and the default action.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
 }

@@ -205,6 +205,28 @@ fn overflow_exits_with_2_and_says_so() {
 }
 
 #[test]
+fn a_reader_that_closes_the_pipe_early_causes_no_panic() {
+    use std::io::Read;
+    let mut child = host()
+        .arg("ptx")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the host binary runs");
+    let mut first = [0u8; 16];
+    let mut stdout = child.stdout.take().expect("piped stdout");
+    stdout.read_exact(&mut first).expect("the PTX starts");
+    drop(stdout);
+    let output = child.wait_with_output().expect("the host binary ends");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        !stderr.contains("panicked") && output.status.code() != Some(101),
+        "status {:?}, stderr: {stderr}",
+        output.status
+    );
+}
+
+#[test]
 fn ptx_subcommand_prints_the_kernels() {
     let (code, out, _) = run(host().arg("ptx"));
     assert_eq!(code, 0);
