@@ -831,9 +831,11 @@ enum Next {
 /// not yet pulled (`pulled` counts them), and round `round`'s outbox opened
 /// when that outbox is free and the step may work. An idle step opens none,
 /// so that the communication thread sees every outbox free while the
-/// compute threads are idle. Also clears the words round `round` writes
-/// first: its frontier length and next round's minimum's slot (by round
-/// mod 3, last read two rounds before).
+/// compute threads are idle. Also clears the two words that must start
+/// empty: round `round`'s frontier length (last read in round `round - 2`)
+/// and the minimum word round `round + 1` lowers (by round mod 3 it is the
+/// one round `round - 1` started from, read before that round's select
+/// barrier).
 #[inline(always)]
 fn post_step(
     control: &[AtomicU32],
