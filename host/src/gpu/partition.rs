@@ -94,8 +94,7 @@ impl<'a> Partition<'a> {
         // faster on the 1000² grid (docs/PERFORMANCE.md, 2026-11-26).
         let resident = match resident {
             Some(capacity) if mean_edges_fit(kernels, gpu, graph, capacity)? => {
-                Some(resident_layout(kernels, gpu, graph, capacity)?)
-                    .filter(|layout| layout.edge_capacity > 0)
+                resident_layout(kernels, gpu, graph, capacity)?
             }
             _ => None,
         };
@@ -265,14 +264,14 @@ fn mean_edges_fit(
     kernels.all_resident(gpu.stream().context(), graph.weight_kind(), bytes, pieces)
 }
 
-/// Resident mode: pieces of `capacity`, their edges in shared memory when
-/// every block still fits at once with them.
+/// Resident mode: pieces of `capacity` with their edges in shared memory,
+/// `None` when the blocks do not all fit at once with them.
 fn resident_layout(
     kernels: &PartitionKernels,
     gpu: &Gpu,
     graph: &Graph,
     capacity: u32,
-) -> Result<Layout> {
+) -> Result<Option<Layout>> {
     let parts = partition(graph, capacity as usize)?;
     // 0 edges: no edge area at all.
     let most_edges = parts.most_edges().max(1);
@@ -280,17 +279,13 @@ fn resident_layout(
     let context = gpu.stream().context();
     let kind = graph.weight_kind();
     let pieces = parts.pieces() as u32;
-    let edge_capacity = if kernels.all_resident(context, kind, with_edges, pieces)? {
-        most_edges
-    } else {
-        0
-    };
-    Ok(Layout {
+    let fits = kernels.all_resident(context, kind, with_edges, pieces)?;
+    Ok(fits.then_some(Layout {
         parts,
         capacity,
-        edge_capacity,
+        edge_capacity: most_edges,
         paged: None,
-    })
+    }))
 }
 
 /// Paged mode: pieces of the capacity `options` asks for or
