@@ -155,10 +155,12 @@ pub trait BlockTeam {
     /// Called while a thread waits for another role (the GPU sleeps briefly,
     /// the CPU yields).
     fn idle(&self) {}
-    /// Called by every thread of a paged block whose claim found nothing it
-    /// could take, for the `attempt`-th time in a row (from 0): the GPU
-    /// sleeps longer each time, up to a limit, so that idle blocks leave the
-    /// L2 to those with work.
+    /// Called while a thread waits for the `attempt`-th time in a row (from
+    /// 0) for something that may take long: by every thread of a paged block
+    /// whose claim found nothing it could take, and by compute thread 0 of
+    /// an idle piece. The GPU sleeps longer each time, up to a limit, so that
+    /// idle blocks leave the L2 and the multiprocessor's issue slots to those
+    /// with work.
     fn back_off(&self, attempt: u32) {
         let _ = attempt;
         self.idle();
@@ -236,6 +238,12 @@ const SEND_GROUP: usize = 4;
 /// Tokens the communication thread adds beyond those it needs when it runs
 /// short, so that most sends need no add.
 pub const TOKEN_RESERVE: u32 = 16;
+
+/// How often compute thread 0's sleep between the steps of an idle piece
+/// doubles ([`BlockTeam::back_off`]; to 800 ns on the GPU): the idle steps of
+/// the blocks without work take issue slots from those that work on the same
+/// multiprocessor, while a notification waits at most one sleep longer.
+const IDLE_BACK_OFF_DOUBLINGS: u32 = 3;
 
 /// Idle polls in a row after which a paged block's communication thread lets
 /// the piece go: a piece whose neighbours still work is often notified again
@@ -700,6 +708,8 @@ fn compute_loop<W: Weight>(
 
     // Compute thread 0's count of the notifications it pulled.
     let mut pulled = 0u32;
+    // Idle steps in a row (compute thread 0's back-off).
+    let mut idle_steps = 0u32;
     let mut round = 0usize;
     let mut step = 0usize;
     if thread == 0 {
@@ -742,12 +752,14 @@ fn compute_loop<W: Weight>(
                 // The idle post vouches for the outbox states before it.
                 team.block_fence();
                 control[IDLE].store(1 + pulled, Relaxed);
-                team.idle();
+                team.back_off(idle_steps.min(IDLE_BACK_OFF_DOUBLINGS));
+                idle_steps += 1;
                 post_step(control, step, round, Next::Idle, &mut pulled, team);
             }
             team.compute_barrier();
             continue;
         }
+        idle_steps = 0;
         // The word after the minimum always moves on (`f32` sums may round
         // back to the minimum).
         let window = W::extend(lowest, delta).max(lowest.saturating_add(1));

@@ -56,9 +56,10 @@ impl BlockTeam for Block {
 /// The compute threads' named barrier (0 is the whole block's).
 const COMPUTE_BARRIER: u32 = 1;
 
-/// How often a paged block's sleep between fruitless claims doubles (to
-/// 3.2 µs): a scan reads a word per piece, and hundreds of idle blocks
-/// scanning back to back load the L2 that working blocks wait on.
+/// How often a back-off's sleep doubles at most (to 3.2 µs, which a paged
+/// block's fruitless claims reach): a scan reads a word per piece, and
+/// hundreds of idle blocks scanning back to back load the L2 that working
+/// blocks wait on.
 const MAX_BACK_OFF_DOUBLINGS: u32 = 5;
 
 /// How long a waiting thread sleeps between polls.
