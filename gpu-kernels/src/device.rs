@@ -122,6 +122,8 @@ pub mod warp {
         fn shfl_sync_up(mask: u32, value: u32, delta: u32, clamp: u32) -> u32;
         #[link_name = "llvm.nvvm.shfl.sync.bfly.i32"]
         fn shfl_sync_bfly(mask: u32, value: u32, lane_mask: u32, clamp: u32) -> u32;
+        #[link_name = "llvm.nvvm.bar.warp.sync"]
+        fn bar_warp_sync(mask: u32);
     }
 
     /// This thread's lane in its warp (`%laneid`).
@@ -144,6 +146,17 @@ pub mod warp {
     pub unsafe fn ballot(predicate: bool) -> u32 {
         // SAFETY: as the caller guarantees.
         unsafe { vote_ballot_sync(FULL_MASK, predicate) }
+    }
+
+    /// A barrier of the warp that orders its lanes' memory accesses
+    /// (`__syncwarp()`).
+    ///
+    /// # Safety
+    /// All 32 lanes of the warp execute this call together.
+    #[inline(always)]
+    pub unsafe fn sync_warp() {
+        // SAFETY: as the caller guarantees.
+        unsafe { bar_warp_sync(FULL_MASK) }
     }
 
     /// `value` of lane `src` (`__shfl_sync(0xffffffff, value, src)`).

@@ -68,11 +68,13 @@ pub const NEAR_FAR_SHARED_BYTES: u32 =
 /// resident at once, and a block barrier costs less.
 pub const PARTITION_BLOCK_SIZE: u32 = 256;
 
-/// Blocks of the resident partition solver each multiprocessor must fit
-/// (its registers are held to 64 a thread): more blocks make more, smaller
-/// pieces of a graph that fits. Without a demand the assembler's choice, and
-/// so the layout, moved with unrelated code changes.
-pub const PARTITION_RESIDENT_BLOCKS_PER_SM: u32 = 4;
+/// Blocks of the resident partition solver each multiprocessor must fit (at
+/// most 85 registers a thread): fewer blocks make fewer, larger pieces of a
+/// graph that fits. Since warps chain hops inside a piece, 3 beat 4 (which
+/// held the registers to 64 and spilled): 5–15% on the roads
+/// (docs/PERFORMANCE.md, 2026-11-27). Without a demand the assembler's
+/// choice, and so the layout, moved with unrelated code changes.
+pub const PARTITION_RESIDENT_BLOCKS_PER_SM: u32 = 3;
 
 /// Blocks of the paged partition solver each multiprocessor must fit (at
 /// most 85 registers a thread); 4 was no faster (docs/PERFORMANCE.md,

@@ -47,6 +47,14 @@
 //!   round's *outbox*, which compute thread 0 hands to the communication
 //!   thread after the phase. When the outbox is full or still being sent, the
 //!   thread notifies the piece itself (rule 2 below).
+//! - **chain** (in the relax phase): a vertex lowered below the window goes
+//!   into its warp's chain queue instead of being marked dirty, and each warp
+//!   relaxes its queue at once, then what that lowered, for a few hops
+//!   (`chain_hops`); what is left is marked dirty. A path inside the piece
+//!   so advances a hop per warp step instead of a hop per round: the solve's
+//!   time follows the rounds on its critical path, about one per hop of the
+//!   shortest-path tree's depth without chains (docs/PERFORMANCE.md,
+//!   2026-11-27).
 //!
 //! A step that finds no dirty vertex (after its pull, if any) is idle:
 //! compute thread 0 closes the outbox it opened and posts that the piece is
@@ -56,9 +64,11 @@
 //!
 //! The smallest dirty distance is kept without a scan: the select phase
 //! lowers next round's minimum word with every dirty vertex it leaves, the
-//! relax phase with every improvement, the pull with every pulled value. So
-//! the word is exactly the smallest distance of the dirty vertices at the
-//! next round's start, and `INFINITY` when there are none.
+//! relax phase with every vertex it marks, the pull with every pulled value.
+//! So the word is the smallest distance of the dirty vertices at the next
+//! round's start — or above it where a chain lowered a vertex that was
+//! already dirty, which still leaves that vertex below the window — and
+//! `INFINITY` exactly when there are none.
 //!
 //! # Notification words
 //! A piece's word holds the smallest distance other pieces sent it since it
@@ -152,6 +162,15 @@ pub trait BlockTeam {
     /// A barrier of the compute threads alone (the first `threads() -
     /// comm_threads()`) that orders their memory accesses.
     fn compute_barrier(&self);
+    /// Threads per warp: the compute threads `w * warp_size()..(w + 1) *
+    /// warp_size()` form warp `w`, which chains hops on its own
+    /// (`chain_hops`; 1 by default, every thread its own warp).
+    fn warp_size(&self) -> usize {
+        1
+    }
+    /// A barrier of this thread's warp that orders its memory accesses (every
+    /// lane of the warp calls it together).
+    fn sync_warp(&self) {}
     /// Called while a thread waits for another role (the GPU sleeps briefly,
     /// the CPU yields).
     fn idle(&self) {}
@@ -231,6 +250,26 @@ const READY: u32 = 2;
 /// is two words, the piece and the distance sent.
 pub const OUTBOX_SLOTS: usize = 32;
 
+/// Warps of a block that chain hops ([`chain_hops`]), each with its own
+/// queues: the GPU's seven compute warps (threads of later warps, as on a
+/// CPU block of more threads, leave their improvements to the next round).
+const CHAIN_QUEUES: usize = 8;
+
+/// Vertices a chain queue holds; a vertex that does not fit is left dirty
+/// for the next round.
+const CHAIN_SLOTS: usize = 32;
+
+/// Hops a warp chains in one round at most: a chain runs while the other
+/// warps wait at the round's barrier.
+const CHAIN_HOPS: u32 = 3;
+
+/// Words of one warp's two chain queues: a length and [`CHAIN_SLOTS`]
+/// vertices each.
+const CHAIN_QUEUE_WORDS: usize = 2 * (1 + CHAIN_SLOTS);
+
+/// Words of every warp's chain queues.
+const CHAIN_WORDS: usize = CHAIN_QUEUES * CHAIN_QUEUE_WORDS;
+
 /// Notifications the communication thread sends before it reads any of
 /// their results, so that their round trips overlap.
 const SEND_GROUP: usize = 4;
@@ -257,7 +296,8 @@ const POLLS_PER_PENDING_READ: u32 = 4;
 
 /// `u32` words of shared memory a block needs for pieces of at most
 /// `capacity` vertices and `edge_capacity` edges leaving them: the control
-/// words, two outboxes, distance, dirty mark and frontier slot per vertex,
+/// words, two outboxes, the warps' chain queues, distance, dirty mark and
+/// frontier slot per vertex,
 /// then, when `edge_capacity > 0`, the piece's edges ([`Local::from_words`]).
 pub const fn shared_words(capacity: usize, edge_capacity: usize) -> usize {
     let edges = if edge_capacity > 0 {
@@ -265,7 +305,7 @@ pub const fn shared_words(capacity: usize, edge_capacity: usize) -> usize {
     } else {
         0
     };
-    CONTROL_WORDS + OUTBOX_WORDS + 3 * capacity + edges
+    CONTROL_WORDS + OUTBOX_WORDS + CHAIN_WORDS + 3 * capacity + edges
 }
 
 /// Words of the two outboxes.
@@ -321,6 +361,8 @@ pub struct Local<'a> {
     /// Two outboxes of [`OUTBOX_SLOTS`] (piece, distance) pairs to send, by
     /// round parity.
     pub outbox: &'a [AtomicU32],
+    /// The chain queues of the block's first warps (`chain_hops`).
+    pub chain: &'a [AtomicU32],
     /// The piece's out-edges, copied at the start so that a hop inside the
     /// piece reads no global memory; `None` when they do not fit (the block
     /// then reads the global CSR).
@@ -363,6 +405,7 @@ impl<'a> Local<'a> {
     ) -> Option<Self> {
         let (control, rest) = words.split_at_checked(CONTROL_WORDS)?;
         let (outbox, rest) = rest.split_at_checked(OUTBOX_WORDS)?;
+        let (chain, rest) = rest.split_at_checked(CHAIN_WORDS)?;
         let (dist, rest) = rest.split_at_checked(capacity)?;
         let (dirty, rest) = rest.split_at_checked(capacity)?;
         let (frontier, rest) = rest.split_at_checked(capacity)?;
@@ -384,6 +427,7 @@ impl<'a> Local<'a> {
             dirty,
             frontier,
             outbox,
+            chain,
             edges,
         })
     }
@@ -715,6 +759,12 @@ fn compute_loop<W: Weight>(
     if thread == 0 {
         post_step(control, step, round, Next::Working, &mut pulled, team);
     }
+    if let Some(queues) = ChainQueues::of_warp(local, thread, team)
+        && queues.lane == 0
+    {
+        queues.len(0).store(0, Relaxed);
+        queues.len(1).store(0, Relaxed);
+    }
     team.compute_barrier();
     loop {
         let word = control[BROADCAST + step % 2].load(Relaxed);
@@ -785,6 +835,7 @@ fn compute_loop<W: Weight>(
         let round_targets = RoundTargets {
             start,
             len,
+            window,
             outbox_open: word & OUTBOX_OPEN != 0,
             outbox,
             outbox_len,
@@ -881,10 +932,12 @@ fn post_step(
 }
 
 /// What a round's relax phase writes besides the piece's distances: the
-/// piece's range, the round's outbox and next round's minimum.
+/// piece's range and window, the round's outbox and next round's minimum.
 struct RoundTargets<'a> {
     start: usize,
     len: usize,
+    /// The round's window: an improvement below it may be chained.
+    window: u32,
     outbox_open: bool,
     outbox: &'a [AtomicU32],
     outbox_len: &'a AtomicU32,
@@ -926,7 +979,8 @@ impl EdgeLanes {
 /// entry's edges `l, l + EDGE_LANES, …`, read from `edges`. A road or grid
 /// vertex has 2–4 edges, so each lane walks about one: a round waits for one
 /// edge's chain of shared-memory accesses, not for a vertex's edges one
-/// after another.
+/// after another. Then each warp chains the hops its improvements opened
+/// ([`chain_hops`]).
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 fn relax_frontier<W: Weight>(
@@ -945,48 +999,229 @@ fn relax_frontier<W: Weight>(
         group,
         lane,
     } = *place;
-    if group >= groups {
-        return;
-    }
-    let (start, len) = (round.start, round.len);
-    let mut k = group;
-    while k < selected {
-        let v = local.frontier[k].load(Relaxed) as usize;
-        let d = local.dist[v].load(Relaxed);
-        let edge_range = edges.range(v);
-        let mut e = edge_range.start + lane;
-        while e < edge_range.end {
-            let (u, w) = edges.edge(e);
-            let candidate = W::extend(d, w);
-            let inside = u.wrapping_sub(start);
-            if inside < len {
-                if candidate < local.dist[inside].load(Relaxed)
-                    && candidate < local.dist[inside].fetch_min(candidate, Relaxed)
-                {
-                    local.dirty[inside].store(1, Relaxed);
-                    round.next_minimum.fetch_min(candidate, Relaxed);
-                }
-            } else {
-                // Loaded before the minimum's round trip, not after it.
-                let head_piece = pieces.piece_of[u];
-                if candidate < global.dist[u].fetch_min(candidate, Relaxed) {
-                    let slot = if round.outbox_open {
-                        round.outbox_len.fetch_add(1, Relaxed) as usize
-                    } else {
-                        OUTBOX_SLOTS
-                    };
-                    if let Some(entry) = round.outbox.get(2 * slot..2 * slot + 2) {
-                        entry[0].store(head_piece, Relaxed);
-                        entry[1].store(candidate, Relaxed);
-                    } else {
-                        let word = &global.notify[head_piece as usize];
-                        notify_directly(word, candidate, global, team);
-                    }
-                }
+    let queues = ChainQueues::of_warp(local, team.thread(), team);
+    let fill = queues.map(|q| q.buffer(0));
+    if group < groups {
+        let mut k = group;
+        while k < selected {
+            let v = local.frontier[k].load(Relaxed) as usize;
+            let d = local.dist[v].load(Relaxed);
+            let edge_range = edges.range(v);
+            let mut e = edge_range.start + lane;
+            while e < edge_range.end {
+                let (u, w) = edges.edge(e);
+                relax_edge(W::extend(d, w), u, fill, round, pieces, global, local, team);
+                e += lanes;
             }
-            e += lanes;
+            k += groups;
         }
-        k += groups;
+    }
+    if let Some(queues) = queues {
+        chain_hops::<W>(edges, &queues, round, pieces, global, local, team);
+    }
+}
+
+/// Offers `candidate` to vertex `u` (a renumbered global id), as the relax
+/// phase does for every edge it walks. Inside the piece: an atomic minimum
+/// on the shared distance; a vertex it lowered is put in `chain` (this
+/// warp's queue being filled) when below the window and there is room, else
+/// marked dirty for the next round. Outside: an atomic minimum on the global
+/// distance, and the head's piece in the round's outbox (or notified
+/// directly) when that lowered it.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn relax_edge(
+    candidate: u32,
+    u: usize,
+    chain: Option<ChainBuffer<'_>>,
+    round: &RoundTargets<'_>,
+    pieces: &Pieces<'_>,
+    global: &Global<'_>,
+    local: &Local<'_>,
+    team: &impl BlockTeam,
+) {
+    let inside = u.wrapping_sub(round.start);
+    if inside < round.len {
+        if candidate < local.dist[inside].load(Relaxed)
+            && candidate < local.dist[inside].fetch_min(candidate, Relaxed)
+        {
+            let chained = candidate < round.window && chain.is_some_and(|q| q.push(inside));
+            if !chained {
+                local.dirty[inside].store(1, Relaxed);
+                round.next_minimum.fetch_min(candidate, Relaxed);
+            }
+        }
+    } else {
+        // Loaded before the minimum's round trip, not after it.
+        let head_piece = pieces.piece_of[u];
+        if candidate < global.dist[u].fetch_min(candidate, Relaxed) {
+            let slot = if round.outbox_open {
+                round.outbox_len.fetch_add(1, Relaxed) as usize
+            } else {
+                OUTBOX_SLOTS
+            };
+            if let Some(entry) = round.outbox.get(2 * slot..2 * slot + 2) {
+                entry[0].store(head_piece, Relaxed);
+                entry[1].store(candidate, Relaxed);
+            } else {
+                let word = &global.notify[head_piece as usize];
+                notify_directly(word, candidate, global, team);
+            }
+        }
+    }
+}
+
+/// One warp's two chain queues in shared memory: buffer `b` is a length
+/// word and [`CHAIN_SLOTS`] local vertex indices.
+#[derive(Clone, Copy)]
+struct ChainQueues<'a> {
+    words: &'a [AtomicU32],
+    /// This thread's lane in its warp, and the warp's compute threads (its
+    /// size, or fewer in a last warp of a CPU block).
+    lane: usize,
+    warp_threads: usize,
+}
+
+/// One buffer of a warp's chain queues.
+#[derive(Clone, Copy)]
+struct ChainBuffer<'a> {
+    len: &'a AtomicU32,
+    slots: &'a [AtomicU32],
+}
+
+impl<'a> ChainQueues<'a> {
+    /// The queues of compute thread `thread`'s warp; `None` for a warp past
+    /// the first [`CHAIN_QUEUES`].
+    #[inline(always)]
+    fn of_warp(local: &Local<'a>, thread: usize, team: &impl BlockTeam) -> Option<Self> {
+        let warp_size = team.warp_size();
+        let warp = thread / warp_size;
+        let words = local
+            .chain
+            .get(warp * CHAIN_QUEUE_WORDS..(warp + 1) * CHAIN_QUEUE_WORDS)?;
+        let compute_threads = team.threads() - team.comm_threads();
+        Some(ChainQueues {
+            words,
+            lane: thread % warp_size,
+            warp_threads: warp_size.min(compute_threads - warp * warp_size),
+        })
+    }
+
+    #[inline(always)]
+    fn buffer(&self, b: usize) -> ChainBuffer<'a> {
+        let words = &self.words[b * (1 + CHAIN_SLOTS)..(b + 1) * (1 + CHAIN_SLOTS)];
+        ChainBuffer {
+            len: &words[0],
+            slots: &words[1..],
+        }
+    }
+
+    #[inline(always)]
+    fn len(&self, b: usize) -> &'a AtomicU32 {
+        self.buffer(b).len
+    }
+}
+
+impl ChainBuffer<'_> {
+    /// Appends `v`; false when the buffer is full.
+    #[inline(always)]
+    fn push(&self, v: usize) -> bool {
+        let slot = self.len.fetch_add(1, Relaxed) as usize;
+        match self.slots.get(slot) {
+            Some(entry) => {
+                entry.store(v as u32, Relaxed);
+                true
+            }
+            None => false,
+        }
+    }
+}
+
+/// The hops a warp chains after the round's frontier (every lane of the
+/// warp calls it): the vertices its lanes lowered below the window are
+/// relaxed at once by the warp, [`EDGE_LANES`] lanes a vertex, and what those
+/// lower below the window is relaxed in turn, up to [`CHAIN_HOPS`] times; so
+/// a path inside the piece and the window advances a hop per warp step (a
+/// few shared-memory accesses) rather than per round (two block barriers
+/// and a scan of the piece). What is left when the hops run out is marked
+/// dirty for the next round, so every lowered vertex is either relaxed after
+/// it was lowered or dirty: the round's contract is unchanged.
+///
+/// Buffer 0 was filled by the frontier's relaxations; each step reads one
+/// buffer and fills the other, whose length lane 0 clears between two warp
+/// barriers. Both lengths are 0 again when the warp leaves.
+#[inline(always)]
+fn chain_hops<W: Weight>(
+    edges: &impl OutEdges,
+    queues: &ChainQueues<'_>,
+    round: &RoundTargets<'_>,
+    pieces: &Pieces<'_>,
+    global: &Global<'_>,
+    local: &Local<'_>,
+    team: &impl BlockTeam,
+) {
+    let ChainQueues {
+        lane, warp_threads, ..
+    } = *queues;
+    let lanes = EDGE_LANES.min(warp_threads);
+    let (groups, group, edge_lane) = (warp_threads / lanes, lane / lanes, lane % lanes);
+    let mut current = 0;
+    let mut hops = 0;
+    loop {
+        team.sync_warp();
+        let read = queues.buffer(current);
+        let queued = (read.len.load(Relaxed) as usize).min(CHAIN_SLOTS);
+        if queued == 0 {
+            break;
+        }
+        let fill = queues.buffer(1 - current);
+        if lane == 0 {
+            fill.len.store(0, Relaxed);
+        }
+        team.sync_warp();
+        if hops == CHAIN_HOPS {
+            let mut k = lane;
+            while k < queued {
+                let v = read.slots[k].load(Relaxed) as usize;
+                local.dirty[v].store(1, Relaxed);
+                round
+                    .next_minimum
+                    .fetch_min(local.dist[v].load(Relaxed), Relaxed);
+                k += warp_threads;
+            }
+            break;
+        }
+        if group < groups {
+            let mut k = group;
+            while k < queued {
+                let v = read.slots[k].load(Relaxed) as usize;
+                let d = local.dist[v].load(Relaxed);
+                let edge_range = edges.range(v);
+                let mut e = edge_range.start + edge_lane;
+                while e < edge_range.end {
+                    let (u, w) = edges.edge(e);
+                    relax_edge(
+                        W::extend(d, w),
+                        u,
+                        Some(fill),
+                        round,
+                        pieces,
+                        global,
+                        local,
+                        team,
+                    );
+                    e += lanes;
+                }
+                k += groups;
+            }
+        }
+        hops += 1;
+        current = 1 - current;
+    }
+    team.sync_warp();
+    if lane == 0 {
+        queues.len(0).store(0, Relaxed);
+        queues.len(1).store(0, Relaxed);
     }
 }
 

@@ -29,12 +29,15 @@ use sssp_tests::{
 };
 
 /// One OS thread of an emulated block: the block's last thread is its
-/// communication thread.
+/// communication thread; the compute threads form warps of `warp_size`
+/// (the last one may have fewer), each with its own barrier.
 struct Thread<'a> {
     thread: usize,
     threads: usize,
+    warp_size: usize,
     barrier: &'a Barrier<'a>,
     compute_barrier: &'a Barrier<'a>,
+    warp_barrier: Option<&'a Barrier<'a>>,
 }
 
 impl BlockTeam for Thread<'_> {
@@ -53,6 +56,14 @@ impl BlockTeam for Thread<'_> {
     fn compute_barrier(&self) {
         self.compute_barrier.wait();
     }
+    fn warp_size(&self) -> usize {
+        self.warp_size
+    }
+    fn sync_warp(&self) {
+        self.warp_barrier
+            .expect("only compute threads wait for their warp")
+            .wait();
+    }
     fn idle(&self) {
         self.barrier.check();
         std::thread::yield_now();
@@ -68,6 +79,8 @@ fn words(len: usize, value: u32) -> Vec<AtomicU32> {
 struct Blocks {
     /// Compute threads per block (each block has a communication thread more).
     threads: usize,
+    /// Compute threads per warp (`BlockTeam::warp_size`).
+    warp_size: usize,
     /// Whether the blocks keep their pieces' edges in shared memory.
     edges_in_shared: bool,
     /// Paged mode with this many blocks; `None`: one resident block per piece.
@@ -87,6 +100,7 @@ fn solve_on_threads<W: Weight>(
 ) -> sssp::Result<(Vec<u32>, u32)> {
     let Blocks {
         threads,
+        warp_size,
         edges_in_shared,
         paged,
     } = blocks;
@@ -138,11 +152,20 @@ fn solve_on_threads<W: Weight>(
     let compute_barriers: Vec<Barrier> = (0..block_count)
         .map(|_| Barrier::new(threads, &aborted))
         .collect();
+    let warps = threads.div_ceil(warp_size);
+    let warp_barriers: Vec<Vec<Barrier>> = (0..block_count)
+        .map(|_| {
+            (0..warps)
+                .map(|w| Barrier::new(warp_size.min(threads - w * warp_size), &aborted))
+                .collect()
+        })
+        .collect();
     std::thread::scope(|scope| {
-        for (block, ((words, barrier), compute_barrier)) in shared
+        for (block, (((words, barrier), compute_barrier), warp_barriers)) in shared
             .iter()
             .zip(&barriers)
             .zip(&compute_barriers)
+            .zip(&warp_barriers)
             .enumerate()
         {
             let local = Local::from_words(words, capacity, edge_capacity)
@@ -154,8 +177,10 @@ fn solve_on_threads<W: Weight>(
                     let team = Thread {
                         thread,
                         threads: threads + 1,
+                        warp_size,
                         barrier,
                         compute_barrier,
+                        warp_barrier: warp_barriers.get(thread / warp_size),
                     };
                     match paged {
                         None => {
@@ -193,7 +218,13 @@ fn check(
     delta: u32,
     context: &str,
 ) {
-    let context = format!("{context}, capacity {capacity}, {threads} threads, delta {delta}");
+    // Warps of 1 (every thread chains alone), of a few threads (the last one
+    // short when `threads` is not a multiple), and of 32 (a block of one
+    // short warp).
+    let warp_size = [1, 2, 4, 32][threads % 4];
+    let context = format!(
+        "{context}, capacity {capacity}, {threads} threads in warps of {warp_size}, delta {delta}"
+    );
     let parts = partition(graph, capacity).unwrap_or_else(|e| panic!("{context}: {e}"));
     let expected = oracle::dijkstra(graph, source);
     let kind = graph.weight_kind();
@@ -207,6 +238,7 @@ fn check(
             format!("{context}, edges in shared memory: {edges_in_shared}, paged {paged:?}");
         let blocks = Blocks {
             threads,
+            warp_size,
             edges_in_shared,
             paged,
         };
@@ -496,7 +528,9 @@ fn blocks_on_threads_match_the_oracle_on_small_random_graphs() {
         let source = rng.below(n as u64) as usize;
         // At most 6 pieces, so that every block's threads can run at once.
         let capacity = rng.range(n.div_ceil(6) as u64, n as u64) as usize;
-        let threads = rng.range(1, 4) as usize;
+        // With `check`'s warp sizes: single-thread warps (4), whole warps of
+        // two and a short one (5), one short warp (1, 2, 3, 6).
+        let threads = rng.range(1, 7) as usize;
         let paged_blocks = rng.range(1, 4) as usize;
         let delta = match rng.below(4) {
             0 => 1,
@@ -533,6 +567,7 @@ fn paged_blocks_match_the_oracle_with_many_more_pieces_than_blocks() {
         let capacity = rng.range(1, (n as u64 / 2).max(1) + 1) as usize;
         let blocks = Blocks {
             threads: rng.range(1, 4) as usize,
+            warp_size: [1, 2, 32][rng.below(3) as usize],
             edges_in_shared: rng.chance(0.5),
             paged: Some(rng.range(1, 5) as usize),
         };

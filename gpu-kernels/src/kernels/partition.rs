@@ -13,6 +13,7 @@ use crate::device::thread::{
     block_dim_x, block_idx_x, index_1d, nanosleep, sync_threads_divergent, sync_threads_named,
     thread_fence, thread_fence_block, thread_idx_x,
 };
+use crate::device::warp::{WARP_SIZE, sync_warp};
 use crate::partition::{self, BlockTeam, Global, Local, Pieces};
 
 use super::csr;
@@ -36,6 +37,15 @@ impl BlockTeam for Block {
     }
     fn compute_barrier(&self) {
         sync_threads_named(COMPUTE_BARRIER, block_dim_x() - 32);
+    }
+    fn warp_size(&self) -> usize {
+        WARP_SIZE as usize
+    }
+    fn sync_warp(&self) {
+        // SAFETY: the solver's logic calls it with every lane of the warp
+        // (`partition::chain_hops`, whose loop is warp-uniform); the compute
+        // threads are whole warps (`block_dim_x() - 32`).
+        unsafe { sync_warp() }
     }
     fn block_fence(&self) {
         thread_fence_block();
