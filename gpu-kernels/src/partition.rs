@@ -164,7 +164,8 @@ pub trait BlockTeam {
     fn compute_barrier(&self);
     /// Threads per warp: the compute threads `w * warp_size()..(w + 1) *
     /// warp_size()` form warp `w`, which chains hops on its own
-    /// (`chain_hops`; 1 by default, every thread its own warp).
+    /// (`chain_hops`; 1 by default, every thread its own warp). The compute
+    /// threads are a whole number of warps.
     fn warp_size(&self) -> usize {
         1
     }
@@ -759,7 +760,8 @@ fn compute_loop<W: Weight>(
     if thread == 0 {
         post_step(control, step, round, Next::Working, &mut pulled, team);
     }
-    if let Some(queues) = ChainQueues::of_warp(local, thread, team)
+    let queues = ChainQueues::of_warp(local, thread, team);
+    if let Some(queues) = &queues
         && queues.lane == 0
     {
         queues.len(0).store(0, Relaxed);
@@ -847,6 +849,7 @@ fn compute_loop<W: Weight>(
                 edges,
                 selected,
                 &lanes,
+                queues.as_ref(),
                 &round_targets,
                 pieces,
                 global,
@@ -860,6 +863,7 @@ fn compute_loop<W: Weight>(
                 },
                 selected,
                 &lanes,
+                queues.as_ref(),
                 &round_targets,
                 pieces,
                 global,
@@ -980,13 +984,15 @@ impl EdgeLanes {
 /// vertex has 2–4 edges, so each lane walks about one: a round waits for one
 /// edge's chain of shared-memory accesses, not for a vertex's edges one
 /// after another. Then each warp chains the hops its improvements opened
-/// ([`chain_hops`]).
+/// ([`chain_hops`]; `queues`: the thread's warp's, `None` for a warp past the
+/// first [`CHAIN_QUEUES`], which chains nothing).
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 fn relax_frontier<W: Weight>(
     edges: &impl OutEdges,
     selected: usize,
     place: &EdgeLanes,
+    queues: Option<&ChainQueues<'_>>,
     round: &RoundTargets<'_>,
     pieces: &Pieces<'_>,
     global: &Global<'_>,
@@ -999,7 +1005,6 @@ fn relax_frontier<W: Weight>(
         group,
         lane,
     } = *place;
-    let queues = ChainQueues::of_warp(local, team.thread(), team);
     let fill = queues.map(|q| q.buffer(0));
     if group < groups {
         let mut k = group;
@@ -1017,7 +1022,7 @@ fn relax_frontier<W: Weight>(
         }
     }
     if let Some(queues) = queues {
-        chain_hops::<W>(edges, &queues, round, pieces, global, local, team);
+        chain_hops::<W>(edges, queues, round, pieces, global, local, team);
     }
 }
 
@@ -1076,10 +1081,8 @@ fn relax_edge(
 #[derive(Clone, Copy)]
 struct ChainQueues<'a> {
     words: &'a [AtomicU32],
-    /// This thread's lane in its warp, and the warp's compute threads (its
-    /// size, or fewer in a last warp of a CPU block).
+    /// This thread's lane in its warp.
     lane: usize,
-    warp_threads: usize,
 }
 
 /// One buffer of a warp's chain queues.
@@ -1099,11 +1102,9 @@ impl<'a> ChainQueues<'a> {
         let words = local
             .chain
             .get(warp * CHAIN_QUEUE_WORDS..(warp + 1) * CHAIN_QUEUE_WORDS)?;
-        let compute_threads = team.threads() - team.comm_threads();
         Some(ChainQueues {
             words,
             lane: thread % warp_size,
-            warp_threads: warp_size.min(compute_threads - warp * warp_size),
         })
     }
 
@@ -1160,11 +1161,11 @@ fn chain_hops<W: Weight>(
     local: &Local<'_>,
     team: &impl BlockTeam,
 ) {
-    let ChainQueues {
-        lane, warp_threads, ..
-    } = *queues;
-    let lanes = EDGE_LANES.min(warp_threads);
-    let (groups, group, edge_lane) = (warp_threads / lanes, lane / lanes, lane % lanes);
+    // A constant on the GPU, so that the split below costs no division.
+    let warp_size = team.warp_size();
+    let lane = queues.lane;
+    let lanes = EDGE_LANES.min(warp_size);
+    let (groups, group, edge_lane) = (warp_size / lanes, lane / lanes, lane % lanes);
     let mut current = 0;
     let mut hops = 0;
     loop {
@@ -1187,7 +1188,7 @@ fn chain_hops<W: Weight>(
                 round
                     .next_minimum
                     .fetch_min(local.dist[v].load(Relaxed), Relaxed);
-                k += warp_threads;
+                k += warp_size;
             }
             break;
         }

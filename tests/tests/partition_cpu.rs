@@ -30,7 +30,7 @@ use sssp_tests::{
 
 /// One OS thread of an emulated block: the block's last thread is its
 /// communication thread; the compute threads form warps of `warp_size`
-/// (the last one may have fewer), each with its own barrier.
+/// (a divisor of their number), each with its own barrier.
 struct Thread<'a> {
     thread: usize,
     threads: usize,
@@ -152,11 +152,11 @@ fn solve_on_threads<W: Weight>(
     let compute_barriers: Vec<Barrier> = (0..block_count)
         .map(|_| Barrier::new(threads, &aborted))
         .collect();
-    let warps = threads.div_ceil(warp_size);
+    assert_eq!(threads % warp_size, 0, "compute threads in whole warps");
     let warp_barriers: Vec<Vec<Barrier>> = (0..block_count)
         .map(|_| {
-            (0..warps)
-                .map(|w| Barrier::new(warp_size.min(threads - w * warp_size), &aborted))
+            (0..threads / warp_size)
+                .map(|_| Barrier::new(warp_size, &aborted))
                 .collect()
         })
         .collect();
@@ -218,10 +218,14 @@ fn check(
     delta: u32,
     context: &str,
 ) {
-    // Warps of 1 (every thread chains alone), of a few threads (the last one
-    // short when `threads` is not a multiple), and of 32 (a block of one
-    // short warp).
-    let warp_size = [1, 2, 4, 32][threads % 4];
+    // Warps of one thread (1, 3 or 5 threads: each chains alone), one warp of
+    // 2, two of 2 (4 threads) and two of 3 (6 threads); else one warp.
+    let warp_size = match threads {
+        1 | 3 | 5 => 1,
+        2 | 4 => 2,
+        6 => 3,
+        _ => threads,
+    };
     let context = format!(
         "{context}, capacity {capacity}, {threads} threads in warps of {warp_size}, delta {delta}"
     );
@@ -528,8 +532,7 @@ fn blocks_on_threads_match_the_oracle_on_small_random_graphs() {
         let source = rng.below(n as u64) as usize;
         // At most 6 pieces, so that every block's threads can run at once.
         let capacity = rng.range(n.div_ceil(6) as u64, n as u64) as usize;
-        // With `check`'s warp sizes: single-thread warps (4), whole warps of
-        // two and a short one (5), one short warp (1, 2, 3, 6).
+        // Every warp size `check` chooses.
         let threads = rng.range(1, 7) as usize;
         let paged_blocks = rng.range(1, 4) as usize;
         let delta = match rng.below(4) {
@@ -565,9 +568,10 @@ fn paged_blocks_match_the_oracle_with_many_more_pieces_than_blocks() {
         let n = graph.num_vertices();
         let source = rng.below(n as u64) as usize;
         let capacity = rng.range(1, (n as u64 / 2).max(1) + 1) as usize;
+        let threads = rng.range(1, 4) as usize;
         let blocks = Blocks {
-            threads: rng.range(1, 4) as usize,
-            warp_size: [1, 2, 32][rng.below(3) as usize],
+            threads,
+            warp_size: if rng.chance(0.5) { threads } else { 1 },
             edges_in_shared: rng.chance(0.5),
             paged: Some(rng.range(1, 5) as usize),
         };
