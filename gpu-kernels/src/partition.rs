@@ -133,10 +133,12 @@
 //! and read before a block fence ([`BlockTeam::block_fence`]). Inside the
 //! compute threads the phases are separated by barriers; the relax phase's
 //! minima and dirty marks all happen after the select phase cleared the
-//! marks, so no improvement is missed. The control words are buffered so
-//! that compute thread 0 never rewrites a word that another thread may still
-//! read: the broadcast by step parity, the minima by round mod 3, the
-//! frontier lengths and outboxes by round parity (as in
+//! marks, so no improvement is missed; a warp's chain queues are handed
+//! between its lanes across the warp's barrier ([`BlockTeam::sync_warp`]),
+//! and the warp has left its chain before the round's barrier. The control
+//! words are buffered so that compute thread 0 never rewrites a word that
+//! another thread may still read: the broadcast by step parity, the minima
+//! by round mod 3, the frontier lengths and outboxes by round parity (as in
 //! [`crate::near_far`]).
 
 use core::sync::atomic::AtomicU32;
@@ -1108,6 +1110,7 @@ impl<'a> ChainQueues<'a> {
         })
     }
 
+    /// Buffer `b` (0 or 1).
     #[inline(always)]
     fn buffer(&self, b: usize) -> ChainBuffer<'a> {
         let words = &self.words[b * (1 + CHAIN_SLOTS)..(b + 1) * (1 + CHAIN_SLOTS)];
@@ -1117,6 +1120,7 @@ impl<'a> ChainQueues<'a> {
         }
     }
 
+    /// Buffer `b`'s length word.
     #[inline(always)]
     fn len(&self, b: usize) -> &'a AtomicU32 {
         self.buffer(b).len
