@@ -32,6 +32,8 @@ use std::collections::VecDeque;
 use std::sync::atomic::AtomicU32;
 use std::sync::atomic::Ordering::Relaxed;
 
+use rand_xoshiro::SplitMix64;
+use rand_xoshiro::rand_core::{Rng, SeedableRng};
 use rayon::prelude::*;
 
 use crate::graph::Graph;
@@ -288,7 +290,8 @@ fn split_into_regions(adjacency: &Adjacency, regions: usize) -> (Vec<AtomicU32>,
     let mut frontier: Vec<u32> = (0..regions)
         .map(|r| {
             let (start, end) = (r * n / regions, (r + 1) * n / regions);
-            (start + (scramble(r as u64) % (end - start) as u64) as usize) as u32
+            let scrambled = SplitMix64::seed_from_u64(r as u64).next_u64();
+            (start + (scrambled % (end - start) as u64) as usize) as u32
         })
         .collect();
     for (r, &seed) in frontier.iter().enumerate() {
@@ -367,14 +370,6 @@ fn split_into_regions(adjacency: &Adjacency, regions: usize) -> (Vec<AtomicU32>,
         members.push(chunk.to_vec());
     }
     (words, members)
-}
-
-/// A well-spread function of `x` (the finalizer of SplitMix64).
-fn scramble(x: u64) -> u64 {
-    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
 
 /// Phase 2 (see the module docs): the regions' pieces grown in parallel,
