@@ -260,14 +260,17 @@ impl Buckets for f32 {
     }
 }
 
-/// A barrier for the threads of one parallel region that spins briefly, then
+/// A barrier for the threads of one parallel region that spins, then
 /// sleeps: a round of a road network is a few microseconds of work, less than
 /// a sleeping barrier takes to wake its threads; but a thread that only
 /// yielded would keep its core busy, and two threads that the scheduler put
 /// on one core would then share it for the whole solve (doubling its time)
-/// instead of one moving to the core left idle.
+/// instead of one moving to the core left idle. How long it spins depends on
+/// whether the threads have a core each ([`SPINS`], [`SHARED_CORE_SPINS`]).
 struct SpinBarrier {
     threads: usize,
+    /// Spins of a waiting thread before it sleeps.
+    spins: u32,
     /// Apart: the arrivals' updates would evict the line that the waiting
     /// threads spin on.
     arrived: Padded<AtomicUsize>,
@@ -278,15 +281,29 @@ struct SpinBarrier {
     wake: Condvar,
 }
 
-/// Spins of a waiting thread before it sleeps: about 370 µs of `pause` on
-/// the H100 machine's Xeon, far longer than a round, so a thread sleeps only
-/// when a round stalls.
-const SPINS: u32 = 1 << 14;
+/// Spins of a waiting thread before it sleeps where every thread has a core
+/// of its own: about 6 ms of `pause` on the H100 machine's Xeon. A sleeping
+/// thread of a virtual machine wakes late (its virtual CPU halted), so a
+/// round it sleeps in stalls the next ones too: with 370 µs of spins, solves
+/// there fell into sleeping at almost every barrier, 10–15× slower
+/// (docs/PERFORMANCE.md, 2026-11-27).
+const SPINS: u32 = 1 << 18;
+
+/// Spins before a thread sleeps where the threads outnumber the cores
+/// (about 370 µs): a spinning thread then holds a core that a thread still
+/// working may need.
+const SHARED_CORE_SPINS: u32 = 1 << 14;
 
 impl SpinBarrier {
     fn new(threads: usize) -> Self {
+        let cores = std::thread::available_parallelism().map_or(1, usize::from);
         SpinBarrier {
             threads,
+            spins: if threads <= cores {
+                SPINS
+            } else {
+                SHARED_CORE_SPINS
+            },
             arrived: Padded(AtomicUsize::new(0)),
             generation: Padded(AtomicUsize::new(0)),
             sleepers: AtomicUsize::new(0),
@@ -309,7 +326,7 @@ impl SpinBarrier {
             }
             return;
         }
-        for _ in 0..SPINS {
+        for _ in 0..self.spins {
             if self.generation.0.load(Acquire) != generation {
                 return;
             }
@@ -340,7 +357,7 @@ struct Padded<T>(T);
 /// The state every thread of a solve shares.
 struct Shared<'a> {
     csr: Csr<'a>,
-    dist: Vec<AtomicU32>,
+    dist: &'a [AtomicU32],
     /// Δ, a weight word.
     delta: u32,
     segments: Segments,
@@ -391,9 +408,13 @@ fn solve<W: Buckets>(graph: &Graph, source: usize, delta_word: u32, stop: Stop) 
     let mut segments: Vec<UnsafeCell<Vec<u32>>> =
         (0..threads).map(|_| UnsafeCell::new(Vec::new())).collect();
     segments[0] = UnsafeCell::new(vec![source as u32]);
+    // Zeroed pages from the allocator; each thread fills its own stripe
+    // with INFINITY, so that the pages are faulted in and filled in
+    // parallel rather than by this thread alone.
+    let mut dist = vec![0u32; n];
     let shared = Shared {
         csr: graph.csr(),
-        dist: (0..n).map(|_| AtomicU32::new(INFINITY)).collect(),
+        dist: distances::as_atomic(&mut dist),
         delta: delta_word,
         segments: Segments(segments),
         cursor: [Padded(AtomicUsize::new(0)), Padded(AtomicUsize::new(0))],
@@ -401,7 +422,6 @@ fn solve<W: Buckets>(graph: &Graph, source: usize, delta_word: u32, stop: Stop) 
         rounds: AtomicU32::new(1),
         barrier: Padded(SpinBarrier::new(threads)),
     };
-    shared.dist[source].store(0, Relaxed);
     let bucket_of = |v: u32| W::bucket(shared.dist[v as usize].load(Relaxed), shared.delta);
     rayon::broadcast(|context| {
         // A pool smaller than the count taken above cannot occur inside
@@ -410,6 +430,14 @@ fn solve<W: Buckets>(graph: &Graph, source: usize, delta_word: u32, stop: Stop) 
         if me >= threads {
             return; // a core left free (`threads_for_pool`)
         }
+        let stripe = me * n / threads..(me + 1) * n / threads;
+        for d in &shared.dist[stripe.clone()] {
+            d.store(INFINITY, Relaxed);
+        }
+        if stripe.contains(&source) {
+            shared.dist[source].store(0, Relaxed);
+        }
+        shared.barrier.0.wait();
         let mut bins = Bins::default();
         let (mut base, mut parity) = (0u64, 0usize);
         loop {
@@ -440,10 +468,8 @@ fn solve<W: Buckets>(graph: &Graph, source: usize, delta_word: u32, stop: Stop) 
             shared.barrier.0.wait();
         }
     });
-    DeltaStepping {
-        dist: shared.dist.into_iter().map(AtomicU32::into_inner).collect(),
-        rounds: shared.rounds.into_inner(),
-    }
+    let rounds = shared.rounds.into_inner();
+    DeltaStepping { dist, rounds }
 }
 
 /// Whether the solve ends before bucket `next` (every bucket below it is
@@ -462,7 +488,7 @@ fn stopped<W: Buckets>(shared: &Shared, stop: Stop, next: u64) -> bool {
 /// then its own small bin of the bucket (bucket fusion).
 fn relax_round<W: Buckets>(shared: &Shared, bins: &mut Bins, base: u64, parity: usize) {
     // Local copies: the loop below reads them for every edge.
-    let (delta, csr, dist) = (shared.delta, shared.csr, &shared.dist[..]);
+    let (delta, csr, dist) = (shared.delta, shared.csr, shared.dist);
     let relax = |u: u32, bins: &mut Bins| {
         let du = dist[u as usize].load(Relaxed);
         // Every relaxation now starts at `base` or later, so a distance can
@@ -489,13 +515,10 @@ fn relax_round<W: Buckets>(shared: &Shared, bins: &mut Bins, base: u64, parity: 
         }
     };
     // SAFETY: no segment is written during a round (see `Segments`).
-    let segments: Vec<&[u32]> = shared
-        .segments
-        .0
-        .iter()
-        .map(|s| unsafe { &*s.get() }.as_slice())
-        .collect();
-    let total: usize = segments.iter().map(|s| s.len()).sum();
+    let segment_of = |i: usize| unsafe { &*shared.segments.0[i].get() }.as_slice();
+    let total: usize = (0..shared.segments.0.len())
+        .map(|i| segment_of(i).len())
+        .sum();
     let (mut segment, mut offset) = (0, 0);
     loop {
         let start = shared.cursor[parity].0.fetch_add(CHUNK, Relaxed);
@@ -505,11 +528,11 @@ fn relax_round<W: Buckets>(shared: &Shared, bins: &mut Bins, base: u64, parity: 
         // Chunks are taken in increasing order: walk on from the last one.
         let mut at = start;
         while at < (start + CHUNK).min(total) {
-            while offset + segments[segment].len() <= at {
-                offset += segments[segment].len();
+            while offset + segment_of(segment).len() <= at {
+                offset += segment_of(segment).len();
                 segment += 1;
             }
-            relax(segments[segment][at - offset], bins);
+            relax(segment_of(segment)[at - offset], bins);
             at += 1;
         }
     }
