@@ -608,6 +608,8 @@ kernel_args! {
         pub counters: *const AtomicU32,
         /// The piece of the source.
         pub source_piece: u32,
+        /// The solve's first bound, a distance word (`partition::initialize_piece`).
+        pub bound: u32,
     }
 
     /// `partition_solve`.
@@ -647,6 +649,9 @@ kernel_args! {
         pub counters: *const AtomicU32,
         /// The source vertex.
         pub source: u32,
+        /// The vertex whose distance bounds the solve, or
+        /// [`NO_TARGET`](crate::partition::NO_TARGET).
+        pub target: u32,
         /// The initial window width, a weight word.
         pub delta: u32,
         /// Vertices of the largest piece.

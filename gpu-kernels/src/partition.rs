@@ -120,6 +120,27 @@
 //! more, so no value there is smaller); a paged block wrote them to
 //! `backing` before it released the piece.
 //!
+//! # Early stop
+//! A solve may be bounded ([`Global::bound`]): the bound starts at the limit
+//! (0 when the target is the source, [`INFINITY`] without a bound) and, with
+//! a target, falls with the target's tentative distance. No vertex above the
+//! bound is relaxed: the window never passes it, a piece whose dirty
+//! vertices all lie beyond it is idle, and an edge that leaves the piece
+//! with a candidate above it is not sent. A vertex whose distance is at most
+//! the final bound has a shortest path whose every prefix is at most the
+//! bound, so each of them is relaxed and its distance comes out exact;
+//! vertices beyond may keep tentative distances, which the host marks
+//! unreached. Leaving a vertex unrelaxed is as if its edges were missing, so
+//! the termination argument is untouched; the solve ends sooner because the
+//! work beyond the bound is never done. The checks cost a comparison per
+//! step, not per edge. Compute thread 0 posts each step's bound with its
+//! word (so that every compute thread takes the same idle-or-work branch),
+//! from a control word that the piece's load sets; with a target, the
+//! communication thread of the piece that holds it lowers the global word to
+//! the target's distance at each poll, and every communication thread
+//! lowers its block's word to the global one: a stale bound is larger, which
+//! only relaxes more.
+//!
 //! # Memory order
 //! Between blocks: a sender's atomic minima are ordered before its exchange
 //! of the word by a device fence ([`BlockTeam::device_fence`], release and
@@ -202,7 +223,7 @@ pub trait BlockTeam {
 }
 
 /// `u32` words of a block's control area in shared memory.
-pub const CONTROL_WORDS: usize = 24;
+pub const CONTROL_WORDS: usize = 27;
 
 /// The control area. Compute threads only: minima by round mod 3, frontier
 /// lengths by round parity, compute thread 0's broadcast by step parity.
@@ -221,12 +242,14 @@ const EXIT_POSTED: usize = 13;
 const SCAN_LOW: usize = 14;
 const CLAIMED: usize = 15;
 const CANDIDATE: usize = 16;
+const BOUND: usize = 24;
+const STEP_BOUND: usize = 25;
 
 /// Pieces a paged block's claim tries after one scan: one per group of its
 /// threads (threads `t` with the same `t % CANDIDATES`).
 const CANDIDATES: usize = 8;
 
-const _: () = assert!(CANDIDATE + CANDIDATES <= CONTROL_WORDS);
+const _: () = assert!(CANDIDATE + CANDIDATES <= BOUND && STEP_BOUND + 2 <= CONTROL_WORDS);
 
 /// Verdicts of a paged block's claim besides a piece's index.
 const CLAIM_NONE: u32 = u32::MAX;
@@ -348,7 +371,16 @@ pub struct Global<'a> {
     pub pending: &'a AtomicU32,
     /// The largest number of rounds a block ran (raised at each block's exit).
     pub rounds: &'a AtomicU32,
+    /// The solve's bound (module docs, *Early stop*): no distance above it is
+    /// sent or kept.
+    pub bound: &'a AtomicU32,
+    /// The vertex whose distance lowers `bound` as it falls, or
+    /// [`NO_TARGET`].
+    pub target: u32,
 }
+
+/// [`Global::target`] of a solve without a target.
+pub const NO_TARGET: u32 = u32::MAX;
 
 /// One block's shared memory, `capacity` words per array.
 #[derive(Clone, Copy, Debug)]
@@ -446,14 +478,17 @@ pub fn initialize_vertex(v: usize, global: &Global<'_>) {
 
 /// Clears piece `p`'s notification word, or sets it to 0 for the source's
 /// piece, and frees its owner word (one thread per piece); the thread of
-/// piece 0 also sets `pending` to the source's token and `rounds` to 0.
+/// piece 0 also sets `pending` to the source's token, `rounds` to 0 and
+/// `bound` to `bound` (a distance word: the limit, 0 when the target is the
+/// source, else [`INFINITY`]).
 #[inline(always)]
-pub fn initialize_piece(p: usize, source_piece: usize, global: &Global<'_>) {
+pub fn initialize_piece(p: usize, source_piece: usize, bound: u32, global: &Global<'_>) {
     global.notify[p].store(if p == source_piece { 0 } else { INFINITY }, Relaxed);
     global.owner[p].store(FREE_PIECE, Relaxed);
     if p == 0 {
         global.pending.store(1, Relaxed);
         global.rounds.store(0, Relaxed);
+        global.bound.store(bound, Relaxed);
     }
 }
 
@@ -472,7 +507,7 @@ pub fn block_loop<W: Weight>(
     local: &Local<'_>,
     team: &impl BlockTeam,
 ) {
-    load_piece(piece, source, None, pieces, local, team);
+    load_piece(piece, source, None, pieces, global, local, team);
     let rounds = hold_piece::<W>(piece, delta, Hold::Resident, pieces, global, local, team);
     if team.thread() == 0 {
         global.rounds.fetch_max(rounds, Relaxed);
@@ -502,7 +537,15 @@ pub fn paged_loop<W: Weight>(
     let mut rounds = 0u32;
     let mut base = INFINITY;
     while let Some(piece) = claim::<W>(home, delta, &mut base, global, local, team) {
-        load_piece(piece, source, Some(global.backing), pieces, local, team);
+        load_piece(
+            piece,
+            source,
+            Some(global.backing),
+            pieces,
+            global,
+            local,
+            team,
+        );
         rounds += hold_piece::<W>(piece, delta, Hold::Paged, pieces, global, local, team);
         store_piece(piece, pieces, global.backing, local, team);
         if team.thread() == 0 {
@@ -637,6 +680,7 @@ fn load_piece(
     source: usize,
     from: Option<&[AtomicU32]>,
     pieces: &Pieces<'_>,
+    global: &Global<'_>,
     local: &Local<'_>,
     team: &impl BlockTeam,
 ) {
@@ -669,6 +713,7 @@ fn load_piece(
             };
             word.store(value, Relaxed);
         }
+        local.control[BOUND].store(global.bound.load(Relaxed), Relaxed);
     }
     team.barrier();
 }
@@ -700,7 +745,7 @@ fn hold_piece<W: Weight>(
     if thread < compute_threads {
         rounds = compute_loop::<W>(piece, delta, pieces, global, local, team);
     } else if thread == compute_threads {
-        comm_loop(piece, hold, global, local, team);
+        comm_loop(piece, hold, pieces, global, local, team);
     }
     team.barrier();
     rounds
@@ -772,6 +817,9 @@ fn compute_loop<W: Weight>(
     team.compute_barrier();
     loop {
         let word = control[BROADCAST + step % 2].load(Relaxed);
+        // The same for every compute thread, unlike the communication
+        // thread's word, which may fall while they read it.
+        let bound = control[STEP_BOUND + step % 2].load(Relaxed);
         step += 1;
         let minimum = &control[MINIMUM + round % 3];
         let next_minimum = &control[MINIMUM + (round + 1) % 3];
@@ -798,7 +846,9 @@ fn compute_loop<W: Weight>(
             team.compute_barrier();
         }
         let lowest = minimum.load(Relaxed);
-        if lowest == INFINITY {
+        // Dirty vertices beyond the bound are left (module docs, *Early
+        // stop*).
+        if lowest == INFINITY || lowest > bound {
             if thread == 0 {
                 if word & OUTBOX_OPEN != 0 {
                     outbox_state.store(FREE, Relaxed);
@@ -816,7 +866,9 @@ fn compute_loop<W: Weight>(
         idle_steps = 0;
         // The word after the minimum always moves on (`f32` sums may round
         // back to the minimum).
-        let window = W::extend(lowest, delta).max(lowest.saturating_add(1));
+        let window = W::extend(lowest, delta)
+            .max(lowest.saturating_add(1))
+            .min(bound.saturating_add(1));
 
         // Select.
         let mut v = thread;
@@ -840,6 +892,7 @@ fn compute_loop<W: Weight>(
             start,
             len,
             window,
+            bound,
             outbox_open: word & OUTBOX_OPEN != 0,
             outbox,
             outbox_len,
@@ -904,7 +957,8 @@ enum Next {
 /// empty: round `round`'s frontier length (last read in round `round - 2`)
 /// and the minimum word round `round + 1` lowers (by round mod 3 it is the
 /// one round `round - 1` started from, read before that round's select
-/// barrier).
+/// barrier). Posts the step's bound too, the communication thread's word as
+/// it is now.
 #[inline(always)]
 fn post_step(
     control: &[AtomicU32],
@@ -933,6 +987,8 @@ fn post_step(
         }
     }
     control[BROADCAST + step % 2].store(word, Relaxed);
+    let bound = control[BOUND].load(Relaxed);
+    control[STEP_BOUND + step % 2].store(bound, Relaxed);
     control[MINIMUM + (round + 2) % 3].store(INFINITY, Relaxed);
     control[FRONTIER_LEN + round % 2].store(0, Relaxed);
 }
@@ -944,6 +1000,9 @@ struct RoundTargets<'a> {
     len: usize,
     /// The round's window: an improvement below it may be chained.
     window: u32,
+    /// The solve's bound as the step found it: no candidate above it is
+    /// sent.
+    bound: u32,
     outbox_open: bool,
     outbox: &'a [AtomicU32],
     outbox_len: &'a AtomicU32,
@@ -1058,7 +1117,7 @@ fn relax_edge(
                 round.next_minimum.fetch_min(candidate, Relaxed);
             }
         }
-    } else {
+    } else if candidate <= round.bound {
         // Loaded before the minimum's round trip, not after it.
         let head_piece = pieces.piece_of[u];
         if candidate < global.dist[u].fetch_min(candidate, Relaxed) {
@@ -1296,18 +1355,27 @@ fn notify_directly(notify: &AtomicU32, sent: u32, global: &Global<'_>, team: &im
 fn comm_loop(
     piece: usize,
     hold: Hold,
+    pieces: &Pieces<'_>,
     global: &Global<'_>,
     local: &Local<'_>,
     team: &impl BlockTeam,
 ) {
     let control = local.control;
     let notify = &global.notify[piece];
+    // The target's local index where this piece holds it.
+    let start = pieces.starts[piece] as usize;
+    let len = pieces.starts[piece + 1] as usize - start;
+    let held_target = Some((global.target as usize).wrapping_sub(start))
+        .filter(|&t| global.target != NO_TARGET && t < len);
     // Paged: the claim's token and take.
     let mut owned = u32::from(hold == Hold::Paged);
     let mut taken = owned;
     let mut polls = 0u32;
     let mut linger = PAGED_LINGER_POLLS;
     loop {
+        if global.target != NO_TARGET {
+            lower_bound(held_target, global, local);
+        }
         for b in 0..2 {
             if control[OUTBOX_STATE + b].load(Relaxed) == READY {
                 team.block_fence();
@@ -1355,6 +1423,25 @@ fn comm_loop(
             linger = PAGED_LINGER_POLLS;
         }
         team.idle();
+    }
+}
+
+/// The communication thread's part of the early stop (module docs): where
+/// the piece holds the target (`held_target`, its local index), the global
+/// bound falls to the target's distance here; the block's bound falls to
+/// the global one.
+#[inline(always)]
+fn lower_bound(held_target: Option<usize>, global: &Global<'_>, local: &Local<'_>) {
+    let mut bound = global.bound.load(Relaxed);
+    if let Some(t) = held_target {
+        let d = local.dist[t].load(Relaxed);
+        if d < bound {
+            global.bound.fetch_min(d, Relaxed);
+            bound = d;
+        }
+    }
+    if bound < local.control[BOUND].load(Relaxed) {
+        local.control[BOUND].store(bound, Relaxed);
     }
 }
 

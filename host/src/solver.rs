@@ -551,6 +551,7 @@ impl<'a> Prepared<'a> {
         }
         let (mut dist, iterations, times_ms, timer) = match &mut self.engine {
             Engine::Gpu(_, solver) => {
+                solver.stop_early(stop);
                 let timed = solver.time_runs(source as u32, timing.warmup, timing.runs)?;
                 let dist = solver.distances()?;
                 (

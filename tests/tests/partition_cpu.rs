@@ -12,15 +12,16 @@ use std::collections::BTreeSet;
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::atomic::{AtomicBool, AtomicU32};
 
-use gpu_kernels::distance::Weight;
+use gpu_kernels::distance::{INFINITY, Weight};
 use gpu_kernels::partition::{
-    BlockTeam, Global, Local, OUTBOX_SLOTS, Pieces, auto_delta, block_loop, initialize_piece,
-    initialize_vertex, paged_loop, shared_words,
+    BlockTeam, Global, Local, NO_TARGET, OUTBOX_SLOTS, Pieces, auto_delta, block_loop,
+    initialize_piece, initialize_vertex, paged_loop, shared_words,
 };
 use sssp::distances::check_overflow;
 use sssp::generate::{GridSpec, grid_graph};
 use sssp::graph::WeightKind;
 use sssp::partition::{Partitioning, partition, partition_with_regions};
+use sssp::solver::Stop;
 use sssp::{Graph, formats, oracle};
 use sssp_tests::teams::{AbortOnPanic, Barrier};
 use sssp_tests::{
@@ -87,14 +88,15 @@ struct Blocks {
     paged: Option<usize>,
 }
 
-/// Solves from `source` (original id) on the pieces of `parts`: the kernels'
-/// initialization, then the emulated blocks. Returns the distances in
-/// original ids, checked for overflow like the GPU solver's, and the most
-/// rounds a block ran.
+/// Solves from `source` (original id) on the pieces of `parts`, bounded as
+/// `stop` says (its target an original id): the kernels' initialization,
+/// then the emulated blocks. Returns the distances in original ids, bounded
+/// (`Stop::apply`) and checked for overflow like the GPU solver's, and the
+/// most rounds a block ran.
 fn solve_on_threads<W: Weight>(
     parts: &Partitioning,
     kind: WeightKind,
-    source: usize,
+    (source, stop): (usize, Stop),
     delta: u32,
     blocks: Blocks,
 ) -> sssp::Result<(Vec<u32>, u32)> {
@@ -119,7 +121,9 @@ fn solve_on_threads<W: Weight>(
     };
     let (dist, backing) = (words(n, 0), words(n, 3));
     let (notify, owner) = (words(k, 7), words(k, 5));
-    let (pending, rounds) = (AtomicU32::new(9), AtomicU32::new(9));
+    let (pending, rounds, bound) = (AtomicU32::new(9), AtomicU32::new(9), AtomicU32::new(9));
+    let source = parts.permutation.new_id(source);
+    let target = stop.target.map(|t| parts.permutation.new_id(t));
     let global = Global {
         dist: &dist,
         backing: &backing,
@@ -127,13 +131,18 @@ fn solve_on_threads<W: Weight>(
         owner: &owner,
         pending: &pending,
         rounds: &rounds,
+        bound: &bound,
+        target: target.map_or(NO_TARGET, |t| t as u32),
     };
-    let source = parts.permutation.new_id(source);
+    let first_bound = match target {
+        Some(t) if t == source => 0,
+        _ => stop.limit.unwrap_or(INFINITY),
+    };
     for v in 0..n {
         initialize_vertex(v, &global);
     }
     for p in 0..k {
-        initialize_piece(p, parts.piece_of[source] as usize, &global);
+        initialize_piece(p, parts.piece_of[source] as usize, first_bound, &global);
     }
     let pieces = Pieces {
         successors: parts.graph.csr(),
@@ -196,7 +205,20 @@ fn solve_on_threads<W: Weight>(
     });
     let result = if paged.is_some() { &backing } else { &dist };
     let renumbered: Vec<u32> = result.iter().map(|d| d.load(Relaxed)).collect();
-    let dist = parts.permutation.map_distances_back(&renumbered);
+    if let Some(limit) = stop.limit {
+        // Early stop: no vertex above the limit was relaxed, so no distance
+        // is above the limit plus an edge.
+        let heaviest = parts.graph.weights().iter().copied().max().unwrap_or(0);
+        let cap = W::extend(limit, heaviest);
+        let above = renumbered.iter().filter(|&&d| d > cap && d != INFINITY);
+        assert_eq!(
+            above.count(),
+            0,
+            "distances beyond the limit {limit} and an edge"
+        );
+    }
+    let mut dist = parts.permutation.map_distances_back(&renumbered);
+    stop.apply(&mut dist);
     check_overflow(kind, &dist)?;
     assert_eq!(pending.load(Relaxed), 0, "tokens left at the end");
     if paged.is_some() {
@@ -212,7 +234,7 @@ fn solve_on_threads<W: Weight>(
 /// or not, alternately by the block count's parity).
 fn check(
     graph: &Graph,
-    source: usize,
+    (source, stop): (usize, Stop),
     capacity: usize,
     (threads, paged_blocks): (usize, usize),
     delta: u32,
@@ -230,7 +252,7 @@ fn check(
         "{context}, capacity {capacity}, {threads} threads in warps of {warp_size}, delta {delta}"
     );
     let parts = partition(graph, capacity).unwrap_or_else(|e| panic!("{context}: {e}"));
-    let expected = oracle::dijkstra(graph, source);
+    let expected = oracle::dijkstra(graph, source).map(|full| bounded(&full, stop));
     let kind = graph.weight_kind();
     let forms = [
         (false, None),
@@ -247,11 +269,22 @@ fn check(
             paged,
         };
         let result = match kind {
-            WeightKind::U32 => solve_on_threads::<u32>(&parts, kind, source, delta, blocks),
-            WeightKind::F32 => solve_on_threads::<f32>(&parts, kind, source, delta, blocks),
+            WeightKind::U32 => solve_on_threads::<u32>(&parts, kind, (source, stop), delta, blocks),
+            WeightKind::F32 => solve_on_threads::<f32>(&parts, kind, (source, stop), delta, blocks),
         };
         check_against_oracle(&expected, result, &context);
     }
+}
+
+/// The oracle's distances `full` bounded as `stop` says, written out here
+/// rather than through `Stop::apply`: no farther than the limit, nor than
+/// the target.
+fn bounded(full: &[u32], stop: Stop) -> Vec<u32> {
+    let limit = stop.limit.unwrap_or(INFINITY);
+    let bound = stop.target.map_or(limit, |t| limit.min(full[t]));
+    full.iter()
+        .map(|&d| if d <= bound { d } else { INFINITY })
+        .collect()
 }
 
 /// The edges of `graph` as a sorted list of `(tail, head, weight)`.
@@ -547,13 +580,68 @@ fn blocks_on_threads_match_the_oracle_on_small_random_graphs() {
         let context = format!("case {case}, n {n}, source {source}, seed {}", rng.seed);
         check(
             &graph,
-            source,
+            (source, Stop::default()),
             capacity,
             (threads, paged_blocks),
             delta,
             &context,
         );
     }
+}
+
+#[test]
+fn limits_and_targets_bound_the_solve_and_keep_every_distance_within_exact() {
+    let mut rng = TestRng::new("limits_and_targets_bound_the_solve");
+    let mut bounded_cases = 0;
+    for case in 0..1000 {
+        let graph = if rng.chance(0.2) {
+            random_small_f32_graph(&mut rng, 40)
+        } else {
+            random_small_graph(&mut rng, 60)
+        };
+        let n = graph.num_vertices();
+        let source = rng.below(n as u64) as usize;
+        let Ok(full) = oracle::dijkstra(&graph, source) else {
+            continue; // overflowing graphs: the overflow tests cover them
+        };
+        // A limit among the reached distances (or just above one), a target
+        // anywhere: the source, an unreachable vertex or beyond the limit.
+        let reached: Vec<u32> = full.iter().copied().filter(|&d| d != INFINITY).collect();
+        let limit = rng.chance(0.6).then(|| {
+            let d = reached[rng.below(reached.len() as u64) as usize];
+            d.saturating_add(rng.below(2) as u32)
+        });
+        let target = (limit.is_none() || rng.chance(0.5)).then(|| rng.below(n as u64) as usize);
+        let stop = Stop { limit, target };
+        let capacity = rng.range(n.div_ceil(6) as u64, n as u64) as usize;
+        let threads = rng.range(1, 7) as usize;
+        let paged_blocks = rng.range(1, 4) as usize;
+        let delta = match rng.below(3) {
+            0 => 1,
+            1 => rng.range(1, 100) as u32,
+            _ => match graph.weight_kind() {
+                WeightKind::U32 => auto_delta::<u32>(graph.csr()),
+                WeightKind::F32 => auto_delta::<f32>(graph.csr()),
+            },
+        };
+        let context = format!(
+            "case {case}, n {n}, source {source}, {stop:?}, seed {}",
+            rng.seed
+        );
+        check(
+            &graph,
+            (source, stop),
+            capacity,
+            (threads, paged_blocks),
+            delta,
+            &context,
+        );
+        bounded_cases += 1;
+    }
+    assert!(
+        bounded_cases > 500,
+        "only {bounded_cases} bounded cases ran"
+    );
 }
 
 #[test]
@@ -591,8 +679,12 @@ fn paged_blocks_match_the_oracle_with_many_more_pieces_than_blocks() {
         );
         let parts = partition(&graph, capacity).unwrap_or_else(|e| panic!("{context}: {e}"));
         let result = match kind {
-            WeightKind::U32 => solve_on_threads::<u32>(&parts, kind, source, delta, blocks),
-            WeightKind::F32 => solve_on_threads::<f32>(&parts, kind, source, delta, blocks),
+            WeightKind::U32 => {
+                solve_on_threads::<u32>(&parts, kind, (source, Stop::default()), delta, blocks)
+            }
+            WeightKind::F32 => {
+                solve_on_threads::<f32>(&parts, kind, (source, Stop::default()), delta, blocks)
+            }
         };
         check_against_oracle(&oracle::dijkstra(&graph, source), result, &context);
     }
@@ -611,7 +703,7 @@ fn blocks_on_threads_match_the_oracle_on_larger_graphs_grids_and_rome99() {
         let capacity = n.div_ceil(rng.range(1, 8) as usize);
         check(
             &graph,
-            source,
+            (source, Stop::default()),
             capacity,
             (rng.range(1, 4) as usize, rng.range(1, 5) as usize),
             auto_delta::<u32>(graph.csr()),
@@ -623,7 +715,7 @@ fn blocks_on_threads_match_the_oracle_on_larger_graphs_grids_and_rome99() {
     for (capacity, delta) in [(600, 400), (1200, 1), (4800, auto_delta::<u32>(grid.csr()))] {
         check(
             &grid,
-            source,
+            (source, Stop::default()),
             capacity,
             (3, 3),
             delta,
@@ -636,7 +728,7 @@ fn blocks_on_threads_match_the_oracle_on_larger_graphs_grids_and_rome99() {
     for capacity in [500, 1700] {
         check(
             &rome,
-            0,
+            (0, Stop::default()),
             capacity,
             (2, 2),
             auto_delta::<u32>(rome.csr()),
@@ -661,6 +753,6 @@ fn a_hub_that_reaches_more_pieces_than_an_outbox_holds() {
     let graph = Graph::from_edges(leaves as usize + 1, &edges).unwrap();
     for delta in [1, u32::MAX / 2] {
         let context = format!("hub with {leaves} leaves, seed {}", rng.seed);
-        check(&graph, 0, 2, (1, 3), delta, &context);
+        check(&graph, (0, Stop::default()), 2, (1, 3), delta, &context);
     }
 }

@@ -79,7 +79,7 @@ const IDLE_SLEEP_NS: u32 = 100;
 ///
 /// # Safety
 /// `dist` and `backing` hold `n` elements, `notify` and `owner` `k`,
-/// `counters` 2 (pending, rounds).
+/// `counters` 3 (pending, rounds, bound).
 #[inline(always)]
 unsafe fn global<'a>(
     (dist, backing): (*const AtomicU32, *const AtomicU32),
@@ -87,10 +87,11 @@ unsafe fn global<'a>(
     (notify, owner): (*const AtomicU32, *const AtomicU32),
     k: u32,
     counters: *const AtomicU32,
+    target: u32,
 ) -> Global<'a> {
     // SAFETY: as the caller guarantees.
     unsafe {
-        let counters = slice(counters, 2);
+        let counters = slice(counters, 3);
         Global {
             dist: slice(dist, n as usize),
             backing: slice(backing, n as usize),
@@ -98,6 +99,8 @@ unsafe fn global<'a>(
             owner: slice(owner, k as usize),
             pending: &counters[0],
             rounds: &counters[1],
+            bound: &counters[2],
+            target,
         }
     }
 }
@@ -105,7 +108,7 @@ unsafe fn global<'a>(
 crate::args::partition_initialize_args! {
     /// `partition_initialize`: every distance infinite (also in `backing`),
     /// the notification words clear but the source piece's, every piece free,
-    /// `pending` 1 and `rounds` 0.
+    /// `pending` 1, `rounds` 0 and the bound `bound`.
     ///
     /// # Thread mapping
     /// One thread per vertex and per piece: thread `t` initializes vertex `t`
@@ -113,19 +116,21 @@ crate::args::partition_initialize_args! {
     ///
     /// # Safety
     /// `dist` and `backing` hold `n` elements, `notify` and `owner` `k >= 1`,
-    /// `counters` 2; `source_piece < k`.
+    /// `counters` 3; `source_piece < k`.
     fn partition_initialize(args) {
         let PartitionInitializeArgs {
-            dist, backing, n, notify, owner, k, counters, source_piece,
+            dist, backing, n, notify, owner, k, counters, source_piece, bound,
         } = args;
         // SAFETY: lengths as documented; accessed only atomically.
-        let global = unsafe { global((dist, backing), n, (notify, owner), k, counters) };
+        let global = unsafe {
+            global((dist, backing), n, (notify, owner), k, counters, partition::NO_TARGET)
+        };
         let t = index_1d();
         if t < n {
             partition::initialize_vertex(t as usize, &global);
         }
         if t < k {
-            partition::initialize_piece(t as usize, source_piece as usize, &global);
+            partition::initialize_piece(t as usize, source_piece as usize, bound, &global);
         }
     }
 }
@@ -149,7 +154,8 @@ crate::args::partition_solve_args! {
     /// `capacity` vertices and, when `edge_capacity > 0`, at most
     /// `edge_capacity` out-edges), `boundary_ends` (`k`) and `piece_of` (`n`)
     /// describe; `dist`, `backing`, `notify`, `owner` and `counters` as
-    /// `partition_initialize` left them for `source < n`; the grid has `k`
+    /// `partition_initialize` left them for `source < n`; `target < n` or
+    /// [`NO_TARGET`](partition::NO_TARGET); the grid has `k`
     /// blocks, all resident at once (a cooperative launch), each with
     /// [`partition_shared_bytes(capacity, edge_capacity)`](crate::launch::partition_shared_bytes)
     /// of dynamic shared memory.
@@ -225,6 +231,7 @@ unsafe fn state<'a>(args: &PartitionSolveArgs) -> Option<(Pieces<'a>, Global<'a>
         notify,
         owner,
         counters,
+        target,
         capacity,
         edge_capacity,
         ..
@@ -239,7 +246,7 @@ unsafe fn state<'a>(args: &PartitionSolveArgs) -> Option<(Pieces<'a>, Global<'a>
                 boundary_ends: slice(boundary_ends, k as usize),
                 piece_of: slice(piece_of, n as usize),
             },
-            global((dist, backing), n, (notify, owner), k, counters),
+            global((dist, backing), n, (notify, owner), k, counters, target),
         )
     };
     let (capacity, edge_capacity) = (capacity as usize, edge_capacity as usize);

@@ -27,6 +27,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use cudarc::driver::sys::CUevent_flags;
 use cudarc::driver::{CudaContext, CudaStream};
 
+use crate::solver::Stop;
 use crate::{Error, Result};
 use kernels::Kernels;
 
@@ -50,6 +51,14 @@ pub trait GpuSolver {
     /// ([`crate::Error::DistanceOverflow`]).
     fn distances(&self) -> Result<Vec<u32>>;
 
+    /// Bounds the next solves as `stop` says, where the solver can stop
+    /// early: it may then leave distances above [`Stop::bound`] unreached
+    /// or not final, which [`Stop::apply`] marks unreached. Returns whether
+    /// it will (by default no: its solves are complete, and bounded after).
+    fn stop_early(&mut self, stop: Stop) -> bool {
+        let _ = stop;
+        false
+    }
     /// What the preparation made of the graph, for reports (the partition
     /// solver: its pieces, its mode and how long cutting the graph took);
     /// `None` for solvers with nothing to say.

@@ -21,7 +21,9 @@ use crate::distances::check_overflow;
 use crate::graph::{Graph, with_weight_type};
 use crate::partition::{Partitioning, partition};
 use crate::reorder::Permutation;
+use crate::solver::Stop;
 use crate::{Error, Result};
+use gpu_kernels::distance::INFINITY;
 
 /// When the partition solver pages its pieces.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -57,6 +59,8 @@ pub struct Partition<'a> {
     piece_of: Vec<u32>,
     delta: u32,
     partition_ms: f64,
+    /// The bound of the next solves ([`GpuSolver::stop_early`]).
+    stop: Stop,
 }
 
 impl<'a> Partition<'a> {
@@ -141,7 +145,7 @@ impl<'a> Partition<'a> {
             backing: alloc_zeroed(gpu, n as usize, "paged distances")?,
             notify: alloc_zeroed(gpu, k, "notification words")?,
             owner: alloc_zeroed(gpu, k, "owner words")?,
-            counters: alloc_zeroed(gpu, 2, "the partition solver's counters")?,
+            counters: alloc_zeroed(gpu, 3, "the partition solver's counters")?,
             pieces: k as u32,
             capacity,
             edge_capacity,
@@ -155,6 +159,7 @@ impl<'a> Partition<'a> {
             piece_of,
             delta,
             partition_ms,
+            stop: Stop::default(),
         })
     }
 
@@ -183,18 +188,24 @@ impl<'a> Partition<'a> {
     fn solve(&mut self, source: u32) -> Result<u32> {
         let new_source = self.permutation.new_id(source as usize) as u32;
         let source_piece = self.piece_of[new_source as usize];
+        let target = self.stop.target.map(|t| self.permutation.new_id(t) as u32);
+        // The first bound: the limit, and 0 when the target is the source.
+        let bound = match target {
+            Some(t) if t == new_source => 0,
+            _ => self.stop.limit.unwrap_or(INFINITY),
+        };
         let (kernels, stream) = (&self.gpu.kernels().partition, self.gpu.stream());
-        kernels.initialize(stream, &self.graph, &mut self.buffers, source_piece)?;
+        kernels.initialize(stream, &self.graph, &mut self.buffers, source_piece, bound)?;
         self.gpu.cooperative(|| {
             kernels.solve(
                 stream,
                 &self.graph,
                 &mut self.buffers,
-                new_source,
+                (new_source, target),
                 self.delta,
             )
         })?;
-        let [_, rounds] = download_words::<2>(self.gpu, &self.buffers.counters, "the counters")?;
+        let [_, rounds, _] = download_words::<3>(self.gpu, &self.buffers.counters, "the counters")?;
         Ok(rounds)
     }
 }
@@ -203,6 +214,14 @@ impl GpuSolver for Partition<'_> {
     fn run(&mut self, source: u32) -> Result<RunStats> {
         let (gpu, n) = (self.gpu, self.graph.num_vertices() as usize);
         gpu.timed_solve(n, source, || self.solve(source))
+    }
+
+    /// No distance above the bound is kept or sent: the limit's from the
+    /// start, the target's as its tentative distance falls (module docs of
+    /// [`gpu_kernels::partition`], *Early stop*).
+    fn stop_early(&mut self, stop: Stop) -> bool {
+        self.stop = stop;
+        true
     }
 
     fn layout(&self) -> Option<String> {
@@ -234,7 +253,9 @@ impl GpuSolver for Partition<'_> {
             .clone_dtoh(result)
             .map_err(Error::cuda("copying the distances to the host"))?;
         renumbered.truncate(self.graph.num_vertices() as usize);
-        let dist = self.permutation.map_distances_back(&renumbered);
+        let mut dist = self.permutation.map_distances_back(&renumbered);
+        // Beyond the bound the distances may be tentative, even overflowing.
+        self.stop.apply(&mut dist);
         check_overflow(self.graph.weight_kind(), &dist)?;
         Ok(dist)
     }

@@ -6,6 +6,7 @@ use cudarc::driver::sys::{CUdevice_attribute, CUfunction_attribute};
 use cudarc::driver::{CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, LaunchConfig};
 use gpu_kernels::args::{PartitionInitializeArgs, PartitionSolveArgs};
 use gpu_kernels::launch::{PARTITION_BLOCK_SIZE, names, partition_shared_bytes};
+use gpu_kernels::partition;
 
 /// The largest piece of paged mode: `../shared/design/ROADS.md` measured
 /// pieces of 1–2 K vertices best, 4 K and more 10–25% slower.
@@ -209,13 +210,16 @@ impl PartitionKernels {
         Ok(Some(per_sm.saturating_mul(sms)))
     }
 
-    /// `partition_initialize`: a new solve from `source` (renumbered, `< n`).
+    /// `partition_initialize`: a new solve from a source in piece
+    /// `source_piece`, bounded by `bound` (a distance word;
+    /// [`INFINITY`](gpu_kernels::distance::INFINITY): no bound).
     pub fn initialize(
         &self,
         stream: &Arc<CudaStream>,
         graph: &DeviceGraph,
         buffers: &mut PartitionBuffers,
         source_piece: u32,
+        bound: u32,
     ) -> Result<()> {
         let kernel = names::PARTITION_INITIALIZE;
         let n = graph.num_vertices();
@@ -235,6 +239,7 @@ impl PartitionKernels {
             k: buffers.pieces,
             counters: device(stream, &buffers.counters),
             source_piece,
+            bound,
         };
         let function = (&self.initialize, kernel);
         let config = one_thread_per(n.max(buffers.pieces));
@@ -244,13 +249,14 @@ impl PartitionKernels {
 
     /// `partition_solve` (or `partition_paged` in paged mode): the whole
     /// solve from `source` (renumbered, `< n`) with window width `delta`,
-    /// after [`PartitionKernels::initialize`].
+    /// after [`PartitionKernels::initialize`]; `target` (renumbered, `< n`)
+    /// lowers the bound as its distance falls.
     pub fn solve(
         &self,
         stream: &Arc<CudaStream>,
         graph: &DeviceGraph,
         buffers: &mut PartitionBuffers,
-        source: u32,
+        (source, target): (u32, Option<u32>),
         delta: u32,
     ) -> Result<()> {
         let kind = graph.weight_kind();
@@ -267,6 +273,11 @@ impl PartitionKernels {
         if source >= n {
             return Err(Error::InvalidArgument(format!(
                 "{kernel}: source {source} of {n} vertices"
+            )));
+        }
+        if let Some(target) = target.filter(|&t| t >= n) {
+            return Err(Error::InvalidArgument(format!(
+                "{kernel}: target {target} of {n} vertices"
             )));
         }
         let bytes = partition_shared_bytes(buffers.capacity, buffers.edge_capacity);
@@ -295,6 +306,7 @@ impl PartitionKernels {
             owner: device(stream, &buffers.owner),
             counters: device(stream, &buffers.counters),
             source,
+            target: target.unwrap_or(partition::NO_TARGET),
             delta,
             capacity: buffers.capacity,
             edge_capacity: buffers.edge_capacity,
@@ -350,7 +362,7 @@ fn check_state_lengths(kernel: &str, n: u32, buffers: &PartitionBuffers) -> Resu
             ("backing", buffers.backing.len(), n),
             ("notify", buffers.notify.len(), k),
             ("owner", buffers.owner.len(), k),
-            ("counters", buffers.counters.len(), 2),
+            ("counters", buffers.counters.len(), 3),
         ],
     )
 }
