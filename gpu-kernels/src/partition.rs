@@ -1071,19 +1071,40 @@ fn relax_frontier<W: Weight>(
         let mut k = group;
         while k < selected {
             let v = local.frontier[k].load(Relaxed) as usize;
-            let d = local.dist[v].load(Relaxed);
-            let edge_range = edges.range(v);
-            let mut e = edge_range.start + lane;
-            while e < edge_range.end {
-                let (u, w) = edges.edge(e);
-                relax_edge(W::extend(d, w), u, fill, round, pieces, global, local, team);
-                e += lanes;
-            }
+            let targets = (fill, round, pieces, global);
+            relax_vertex::<W>(v, (lane, lanes), edges, targets, local, team);
             k += groups;
         }
     }
     if let Some(queues) = queues {
         chain_hops::<W>(edges, queues, round, pieces, global, local, team);
+    }
+}
+
+/// Relaxes the edges `lane, lane + lanes, …` of the piece's vertex `v` (a
+/// local index) with its distance here ([`relax_edge`]; `chain`: the
+/// warp's queue being filled).
+#[inline(always)]
+fn relax_vertex<W: Weight>(
+    v: usize,
+    (lane, lanes): (usize, usize),
+    edges: &impl OutEdges,
+    (chain, round, pieces, global): (
+        Option<ChainBuffer<'_>>,
+        &RoundTargets<'_>,
+        &Pieces<'_>,
+        &Global<'_>,
+    ),
+    local: &Local<'_>,
+    team: &impl BlockTeam,
+) {
+    let d = local.dist[v].load(Relaxed);
+    let edge_range = edges.range(v);
+    let mut e = edge_range.start + lane;
+    while e < edge_range.end {
+        let (u, w) = edges.edge(e);
+        relax_edge(W::extend(d, w), u, chain, round, pieces, global, local, team);
+        e += lanes;
     }
 }
 
@@ -1259,23 +1280,8 @@ fn chain_hops<W: Weight>(
             let mut k = group;
             while k < queued {
                 let v = read.slots[k].load(Relaxed) as usize;
-                let d = local.dist[v].load(Relaxed);
-                let edge_range = edges.range(v);
-                let mut e = edge_range.start + edge_lane;
-                while e < edge_range.end {
-                    let (u, w) = edges.edge(e);
-                    relax_edge(
-                        W::extend(d, w),
-                        u,
-                        Some(fill),
-                        round,
-                        pieces,
-                        global,
-                        local,
-                        team,
-                    );
-                    e += lanes;
-                }
+                let targets = (Some(fill), round, pieces, global);
+                relax_vertex::<W>(v, (edge_lane, lanes), edges, targets, local, team);
                 k += groups;
             }
         }
