@@ -371,8 +371,8 @@ pub struct Global<'a> {
     pub pending: &'a AtomicU32,
     /// The largest number of rounds a block ran (raised at each block's exit).
     pub rounds: &'a AtomicU32,
-    /// The solve's bound (module docs, *Early stop*): no distance above it is
-    /// sent or kept.
+    /// The solve's bound (module docs, *Early stop*): no vertex whose
+    /// distance is above it is relaxed.
     pub bound: &'a AtomicU32,
     /// The vertex whose distance lowers `bound` as it falls, or
     /// [`NO_TARGET`].
