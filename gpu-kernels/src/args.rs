@@ -529,6 +529,12 @@ kernel_args! {
         pub hub_slots: u32,
         /// Near vertices of more out-edges than this are hubs.
         pub hub_degree: u32,
+        /// No vertex farther than this is relaxed (a distance word;
+        /// [`INFINITY`](crate::distance::INFINITY): no limit).
+        pub limit: u32,
+        /// Nor farther than this vertex, or
+        /// [`NO_TARGET`](crate::distance::NO_TARGET).
+        pub target: u32,
         /// The bucket width, a weight word.
         pub delta: u32,
         /// Below this much work the loop hands over.
@@ -579,6 +585,12 @@ kernel_args! {
         pub hub_slots: u32,
         /// Near vertices of more out-edges than this are hubs.
         pub hub_degree: u32,
+        /// No vertex farther than this is relaxed (a distance word;
+        /// [`INFINITY`](crate::distance::INFINITY): no limit).
+        pub limit: u32,
+        /// Nor farther than this vertex, or
+        /// [`NO_TARGET`](crate::distance::NO_TARGET).
+        pub target: u32,
         /// The bucket width, a weight word.
         pub delta: u32,
         /// Below this much work the loop hands over.
@@ -759,6 +771,6 @@ block_args_and_barrier! {
     }
     NearFarGridLoopArgs = NearFarBlockLoopArgs + barrier {
         offsets, targets, weights, n, m, dist, stamp, far_stamp, near0, near1, far0, far1, state,
-        hubs0, hubs1, hub_slots, hub_degree, delta, min_work, max_work,
+        hubs0, hubs1, hub_slots, hub_degree, limit, target, delta, min_work, max_work,
     }
 }

@@ -23,6 +23,10 @@
 
 /// Distance of a vertex that has not been reached.
 pub const INFINITY: u32 = u32::MAX;
+
+/// The target vertex of a solve without one (a solver that stops early at a
+/// target takes this for none).
+pub const NO_TARGET: u32 = u32::MAX;
 /// Distance of a vertex that is reached but whose shortest distance does not fit.
 pub const SATURATED: u32 = u32::MAX - 1;
 /// The largest `u32` distance that is represented exactly.

@@ -31,6 +31,17 @@
 //! distance. The threshold only orders the
 //! work, so that most vertices are relaxed once.
 //!
+//! # Early stop
+//! With a limit or a target ([`Arrays::limit`], [`Arrays::target`]), an
+//! improvement above the bound (the limit, or the target's tentative
+//! distance where lower) is kept but not queued, and a split drops far
+//! entries above it, so no vertex beyond the bound is relaxed and the loop
+//! converges once the work within it is done. Every vertex no farther than
+//! the final bound is exact: each prefix of its shortest path is at most
+//! the bound, so each improvement along it is queued as before. Splits read
+//! the target's distance (no thread relaxes then); relax iterations use the
+//! last split's bound, which is at least the current one.
+//!
 //! # Shared state and races
 //! Every thread keeps the iteration, `T` and the far parity in registers,
 //! computed alike from values read after barriers; thread 0 stores them in
@@ -48,7 +59,7 @@ use core::sync::atomic::Ordering::Relaxed;
 
 use crate::compact::{Exit, Team, for_each_edge_of_warp_but_hubs, for_each_warp_uniform};
 use crate::csr::Csr;
-use crate::distance::{INFINITY, Weight};
+use crate::distance::{INFINITY, NO_TARGET, Weight};
 
 /// The loop's state in device memory, kept between launches.
 #[repr(C)]
@@ -134,11 +145,26 @@ pub struct Arrays<'a> {
     pub hubs: [&'a [AtomicU32]; 2],
     /// Near vertices of more out-edges than this are hubs.
     pub hub_degree: u32,
+    /// No vertex farther than this is relaxed (module docs, *Early stop*; a
+    /// distance word, [`INFINITY`]: no limit).
+    pub limit: u32,
+    /// Nor farther than this vertex's distance, or [`NO_TARGET`].
+    pub target: u32,
     /// The counters.
     pub state: &'a NearFarState<AtomicU32>,
 }
 
 impl<'a> Arrays<'a> {
+    /// The solve's bound now: the limit, or the target's distance where
+    /// lower (module docs, *Early stop*).
+    #[inline(always)]
+    fn bound(&self) -> u32 {
+        match self.target {
+            NO_TARGET => self.limit,
+            t => self.limit.min(self.dist[t as usize].load(Relaxed)),
+        }
+    }
+
     /// A branch rather than an index, so that the GPU keeps both slices in
     /// registers.
     #[inline(always)]
@@ -367,6 +393,8 @@ pub fn thread_loop<W: Weight, const HUBS: bool>(
     let mut f = state.far_parity.load(Relaxed) as usize % 2;
     let mut far_epoch = state.far_epoch.load(Relaxed);
     let delta = delta.max(1);
+    // The limit until the first split reads the target's distance.
+    let mut bound = arrays.limit;
     let exit = loop {
         let near_len = state.near_len[(i % 3) as usize].load(Relaxed) as usize;
         let hub_len = if HUBS {
@@ -405,11 +433,13 @@ pub fn thread_loop<W: Weight, const HUBS: bool>(
                     if candidate < arrays.dist[v].load(Relaxed)
                         && candidate < arrays.dist[v].fetch_min(candidate, Relaxed)
                     {
-                        destination = Some(if candidate < threshold {
-                            Destination::Near(v)
+                        destination = if candidate > bound {
+                            None
+                        } else if candidate < threshold {
+                            Some(Destination::Near(v))
                         } else {
-                            Destination::Far(v, candidate)
-                        });
+                            Some(Destination::Far(v, candidate))
+                        };
                     }
                 }
                 append(
@@ -459,7 +489,9 @@ pub fn thread_loop<W: Weight, const HUBS: bool>(
                 }
             });
         } else {
-            // Split iteration: the next band.
+            // Split iteration: the next band. No thread relaxes here, so
+            // every thread reads the same bound.
+            bound = arrays.bound();
             let old_threshold = threshold;
             far_epoch = i + 2;
             let far_minimum = state.far_minimum[f].load(Relaxed);
@@ -477,7 +509,7 @@ pub fn thread_loop<W: Weight, const HUBS: bool>(
                 let destination = k.and_then(|k| {
                     let v = far[k].load(Relaxed) as usize;
                     let d = arrays.dist[v].load(Relaxed);
-                    if d < old_threshold {
+                    if d < old_threshold || d > bound {
                         None
                     } else if d < threshold {
                         Some(Destination::Near(v))

@@ -379,8 +379,7 @@ pub struct Global<'a> {
     pub target: u32,
 }
 
-/// [`Global::target`] of a solve without a target.
-pub const NO_TARGET: u32 = u32::MAX;
+pub use crate::distance::NO_TARGET;
 
 /// One block's shared memory, `capacity` words per array.
 #[derive(Clone, Copy, Debug)]
@@ -1103,7 +1102,16 @@ fn relax_vertex<W: Weight>(
     let mut e = edge_range.start + lane;
     while e < edge_range.end {
         let (u, w) = edges.edge(e);
-        relax_edge(W::extend(d, w), u, chain, round, pieces, global, local, team);
+        relax_edge(
+            W::extend(d, w),
+            u,
+            chain,
+            round,
+            pieces,
+            global,
+            local,
+            team,
+        );
         e += lanes;
     }
 }

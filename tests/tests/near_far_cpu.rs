@@ -6,6 +6,7 @@
 
 use std::sync::atomic::Ordering::Relaxed;
 
+use gpu_kernels::distance::{INFINITY, Weight};
 use gpu_kernels::near_far::{
     HUB_CHUNK, HUB_DEGREE, auto_delta, hub_slots, thread_loop, wants_hubs,
 };
@@ -14,7 +15,9 @@ use sssp::auto::{BUCKETED_CANDIDATES, TRIAL_CANDIDATES, choose};
 use sssp::cpu::near_far::{NearFarHostState, near_far};
 use sssp::generate::{GridSpec, RandomGraphSpec, grid_graph, random_graph};
 use sssp::gpu::resident::{LoopStop, WorkLimits, run_loop_launches};
+use sssp::solver::Stop;
 use sssp::{Graph, formats, oracle};
+use sssp_tests::queries::bounded_oracle;
 use sssp_tests::teams::{agreed_stop, run_on_threads, warps_of};
 use sssp_tests::{
     TestRng, check_against_oracle, fig5_graph, find_graph, hub_graph, random_graph as random_edges,
@@ -103,15 +106,17 @@ fn near_far_takes_few_iterations_on_grids_and_rome99() {
 /// while it is at least `grid_min`, hubs above `hub_degree` out-edges (no
 /// hubs: `None`).
 /// Checks that the kernel's exit and the host's stop agree. Returns the
-/// distances and launches.
+/// distances as the loop left them (beyond a `stop`'s bound tentative) and
+/// the launches.
 fn switching(
     graph: &Graph,
-    (source, delta, hub_degree): (usize, u32, Option<u32>),
+    (source, delta, hub_degree, stop): (usize, u32, Option<u32>, Stop),
     (small, large, warp_size): (usize, usize, usize),
     (block_max, grid_min): (u32, u32),
 ) -> (Vec<u32>, u32) {
-    let state =
+    let mut state =
         NearFarHostState::with_hub_degree(graph, source, delta, hub_degree.unwrap_or(u32::MAX));
+    state.stop = stop;
     let arrays = state.arrays(graph);
     let limits = WorkLimits {
         block_max,
@@ -158,7 +163,7 @@ fn near_far_on_emulated_warps_switching_teams_matches_the_oracle() {
              hub degree {hub_degree:?}, teams {teams:?}, limits ({block_max}, {grid_min}), seed {}",
             rng.seed
         );
-        let solve = (source, delta, hub_degree);
+        let solve = (source, delta, hub_degree, Stop::default());
         let (dist, launches) = switching(&graph, solve, teams, (block_max, grid_min));
         check_against_oracle(&oracle::dijkstra(&graph, source), Ok((dist, ())), &context);
         if launches > 2 {
@@ -166,6 +171,61 @@ fn near_far_on_emulated_warps_switching_teams_matches_the_oracle() {
         }
     }
     assert!(switched > 10, "only {switched} solves switched teams");
+}
+
+/// A limit or a target: no vertex beyond the bound is relaxed (with a
+/// limit, no distance beyond it and an edge is ever stored), and every
+/// distance within it is exact, on emulated warps switching teams, with and
+/// without hubs.
+#[test]
+fn near_far_stops_early_at_a_limit_or_a_target() {
+    let mut rng = TestRng::new("near_far_stops_early_at_a_limit_or_a_target");
+    for case in 0..200 {
+        let n = rng.range(1, 1500) as usize;
+        let m = rng.range(0, 6 * n as u64) as usize;
+        // Small weights (and zeros) make many vertices share the bound's
+        // distance exactly.
+        let max_weight = [0u32, 1, 2, 3, 10, 1000][rng.below(6) as usize];
+        let graph = if rng.chance(0.3) && n >= 2 {
+            hub_graph(&mut rng, (n, m), (2, 300..=600), max_weight)
+        } else {
+            random_edges(&mut rng, n, m, max_weight)
+        };
+        let source = rng.below(n as u64) as usize;
+        let full = oracle::dijkstra(&graph, source).expect("no overflow with these weights");
+        let reached: Vec<u32> = full.iter().copied().filter(|&d| d != INFINITY).collect();
+        let limit = rng
+            .chance(0.6)
+            .then(|| reached[rng.below(reached.len() as u64) as usize] + rng.below(2) as u32);
+        let target = (limit.is_none() || rng.chance(0.5)).then(|| rng.below(n as u64) as usize);
+        let stop = Stop { limit, target };
+        let delta = [1, 2, rng.range(1, 2000) as u32][rng.below(3) as usize];
+        let hub_degree = [None, Some(1), Some(HUB_DEGREE)][rng.below(3) as usize];
+        let teams = (
+            1,
+            rng.range(2, 4) as usize,
+            [1, 4, 8][rng.below(3) as usize],
+        );
+        let block_max = rng.range(1, 100) as u32;
+        let context = format!(
+            "case {case}, n = {n}, m = {m}, max weight {max_weight}, {stop:?}, delta {delta}, \
+             hub degree {hub_degree:?}, teams {teams:?}, seed {}",
+            rng.seed
+        );
+        let solve = (source, delta, hub_degree, stop);
+        let (mut dist, _) = switching(&graph, solve, teams, (block_max, block_max / 2));
+        if let Some(limit) = limit {
+            let cap = u32::extend(limit, max_weight);
+            let beyond = dist.iter().filter(|&&d| d > cap && d != INFINITY).count();
+            assert_eq!(
+                beyond, 0,
+                "{context}: distances beyond the limit and an edge"
+            );
+        }
+        stop.apply(&mut dist);
+        let expected = bounded_oracle(&graph, source, stop);
+        check_against_oracle(&Ok(expected), Ok((dist, ())), &context);
+    }
 }
 
 /// Hubs, vertices of many more edges than the rest, are walked by the whole
@@ -197,7 +257,7 @@ fn near_far_with_hubs_matches_the_oracle() {
             rng.seed
         );
         let expected = oracle::dijkstra(&graph, source);
-        let solve = (source, delta, hub_degree);
+        let solve = (source, delta, hub_degree, Stop::default());
         let (dist, _) = switching(&graph, solve, teams, (block_max, block_max / 2));
         check_against_oracle(&expected, Ok((dist, ())), &context);
         check(&graph, source, Some(delta), &context);

@@ -8,6 +8,7 @@ use crate::args::{NearFarBlockLoopArgs, NearFarGridLoopArgs, NearFarInitializeAr
 use crate::device::grid::GridBarrier;
 use crate::device::memory::slice;
 use crate::device::thread::index_1d;
+use crate::distance::{INFINITY, NO_TARGET};
 use crate::near_far::{self, Arrays, NearFarState};
 
 use super::csr;
@@ -35,6 +36,8 @@ unsafe fn arrays<'a>(args: &NearFarBlockLoopArgs) -> Arrays<'a> {
             far: [slice(args.far0, n), slice(args.far1, n)],
             hubs,
             hub_degree: args.hub_degree,
+            limit: args.limit,
+            target: args.target,
             state: &*args.state,
         }
     }
@@ -63,7 +66,7 @@ crate::args::near_far_initialize_args! {
         let loop_args = NearFarBlockLoopArgs {
             offsets, targets, weights, n, m, dist, stamp, far_stamp, near0, near1, far0, far1,
             state, hubs0: core::ptr::null(), hubs1: core::ptr::null(), hub_slots: 0,
-            hub_degree: 0, delta, min_work: 0, max_work: 0,
+            hub_degree: 0, limit: INFINITY, target: NO_TARGET, delta, min_work: 0, max_work: 0,
         };
         // SAFETY: lengths as documented; accessed only atomically.
         let arrays = unsafe { arrays(&loop_args) };

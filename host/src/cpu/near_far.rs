@@ -11,7 +11,9 @@ use gpu_kernels::near_far::{self, Arrays, HUB_DEGREE, NearFarState, hub_slots};
 use super::Da2cfResult;
 use crate::distances::{check_overflow, check_source};
 use crate::graph::{Graph, with_weight_type};
+use crate::solver::Stop;
 use crate::variants::near_far_delta;
+use gpu_kernels::distance::{INFINITY, NO_TARGET};
 
 /// The state of a near-far solve on the host.
 pub struct NearFarHostState {
@@ -29,6 +31,9 @@ pub struct NearFarHostState {
     pub hubs: [Vec<AtomicU32>; 2],
     /// Near vertices of more out-edges than this are hubs.
     pub hub_degree: u32,
+    /// No vertex beyond this bound is relaxed: the limit (a distance word)
+    /// and the target ([`gpu_kernels::near_far`], *Early stop*).
+    pub stop: Stop,
     /// The counters.
     pub state: NearFarState<AtomicU32>,
 }
@@ -53,6 +58,7 @@ impl NearFarHostState {
             far: [zeroed(n), zeroed(n)],
             hubs: [zeroed(2 * hubs), zeroed(2 * hubs)],
             hub_degree,
+            stop: Stop::default(),
             state: NearFarState::default(),
         };
         let arrays = state.arrays(graph);
@@ -90,6 +96,8 @@ impl NearFarHostState {
             far: [&self.far[0], &self.far[1]],
             hubs: [&self.hubs[0], &self.hubs[1]],
             hub_degree: self.hub_degree,
+            limit: self.stop.limit.unwrap_or(INFINITY),
+            target: self.stop.target.map_or(NO_TARGET, |t| t as u32),
             state: &self.state,
         }
     }

@@ -8,6 +8,7 @@ use super::Gpu;
 use crate::distances::check_overflow;
 use crate::graph::{Graph, WeightKind};
 use crate::matrix::WeightMatrix;
+use crate::solver::Stop;
 use crate::{Error, Result};
 
 /// Bytes of `len` elements of `T`.
@@ -51,11 +52,24 @@ pub fn download_distances(
     n: u32,
     kind: WeightKind,
 ) -> Result<Vec<u32>> {
+    download_bounded_distances(gpu, dist, (n, kind), Stop::default())
+}
+
+/// [`download_distances`] of a solve that stopped early as `stop` says:
+/// bounded ([`Stop::apply`]) before the overflow check, since beyond the
+/// bound the distances may be tentative.
+pub fn download_bounded_distances(
+    gpu: &Gpu,
+    dist: &CudaSlice<u32>,
+    (n, kind): (u32, WeightKind),
+    stop: Stop,
+) -> Result<Vec<u32>> {
     let mut host = gpu
         .stream()
         .clone_dtoh(dist)
         .map_err(Error::cuda("copying the distances to the host"))?;
     host.truncate(n as usize);
+    stop.apply(&mut host);
     check_overflow(kind, &host)?;
     Ok(host)
 }

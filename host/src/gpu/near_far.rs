@@ -10,12 +10,16 @@ use gpu_kernels::near_far::{
 };
 
 use super::kernels::NearFarBuffers;
-use super::memory::{DeviceGraph, alloc_zeroed, bytes_of, download_words};
+use super::memory::{
+    DeviceGraph, alloc_zeroed, bytes_of, download_bounded_distances, download_words,
+};
 use super::resident::{LoopStop, WorkLimits, launch_loop, run_loop_launches};
 use super::{Gpu, GpuSolver, RunStats};
 use crate::graph::Graph;
+use crate::solver::Stop;
 use crate::variants::near_far_delta;
 use crate::{Error, Result};
+use gpu_kernels::distance::INFINITY;
 
 /// The near-far solver for one graph.
 pub struct NearFar<'a> {
@@ -26,6 +30,8 @@ pub struct NearFar<'a> {
     blocks: u32,
     limits: WorkLimits,
     launches: u32,
+    /// The bound of the next solves ([`GpuSolver::stop_early`]).
+    stop: Stop,
 }
 
 impl<'a> NearFar<'a> {
@@ -115,6 +121,7 @@ impl<'a> NearFar<'a> {
             blocks,
             limits,
             launches: 0,
+            stop: Stop::default(),
         })
     }
 
@@ -129,9 +136,14 @@ impl<'a> NearFar<'a> {
         let (kernels, stream) = (&self.gpu.kernels().near_far, self.gpu.stream());
         kernels.initialize(stream, &self.graph, &mut self.buffers, source, self.delta)?;
         let delta = self.delta;
+        let bound = (
+            self.stop.limit.unwrap_or(INFINITY),
+            self.stop.target.map(|t| t as u32),
+        );
         let (iterations, launches) = run_loop_launches(self.limits, self.blocks, |form, work| {
             launch_loop(self.gpu, form, || {
-                kernels.run_loop(stream, &self.graph, &mut self.buffers, delta, work, form)
+                let (graph, buffers) = (&self.graph, &mut self.buffers);
+                kernels.run_loop(stream, graph, buffers, (delta, bound), work, form)
             })?;
             let words = download_words(self.gpu, &self.buffers.state, "the near-far state")?;
             Ok(LoopStop::from(NearFarState::<u32>::from_words(&words)))
@@ -147,7 +159,16 @@ impl GpuSolver for NearFar<'_> {
         gpu.timed_solve(n, source, || self.solve(source))
     }
 
+    /// No vertex beyond the bound is relaxed (module docs of
+    /// [`gpu_kernels::near_far`], *Early stop*).
+    fn stop_early(&mut self, stop: Stop) -> bool {
+        self.stop = stop;
+        true
+    }
+
     fn distances(&self) -> Result<Vec<u32>> {
-        self.graph.download_distances(self.gpu, &self.buffers.dist)
+        let graph = &self.graph;
+        let shape = (graph.num_vertices(), graph.weight_kind());
+        download_bounded_distances(self.gpu, &self.buffers.dist, shape, self.stop)
     }
 }

@@ -4,6 +4,7 @@ use std::sync::Arc;
 
 use cudarc::driver::{CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream};
 use gpu_kernels::args::{NearFarBlockLoopArgs, NearFarGridLoopArgs, NearFarInitializeArgs};
+use gpu_kernels::distance::{INFINITY, NO_TARGET};
 use gpu_kernels::launch::{COMPACT_BLOCK_SIZE, NEAR_FAR_SHARED_BYTES, names};
 use gpu_kernels::near_far::{NEAR_FAR_STATE_WORDS, hub_slots};
 
@@ -129,14 +130,16 @@ impl NearFarKernels {
     /// A loop launch (`near_far_block_loop` or `near_far_grid_loop`, their
     /// hub forms when `buffers.hub_degree` is set): resumes the solve in `buffers`
     /// until convergence or until the waiting work leaves
-    /// `min_work..=max_work`. The grid form zeroes the barrier first.
+    /// `min_work..=max_work`, relaxing no vertex beyond `bound` (the limit,
+    /// a distance word, and the target; see [`gpu_kernels::near_far`],
+    /// *Early stop*). The grid form zeroes the barrier first.
     #[allow(clippy::too_many_arguments)]
     pub fn run_loop(
         &self,
         stream: &Arc<CudaStream>,
         graph: &DeviceGraph,
         buffers: &mut NearFarBuffers,
-        delta: u32,
+        (delta, bound): (u32, (u32, Option<u32>)),
         (min_work, max_work): (u32, u32),
         form: LoopForm,
     ) -> Result<()> {
@@ -145,6 +148,13 @@ impl NearFarKernels {
             .of(graph.weight_kind());
         let kernel = function.1;
         check_state_lengths(kernel, graph.num_vertices(), buffers)?;
+        let (limit, target) = bound;
+        if let Some(target) = target.filter(|&t| t >= graph.num_vertices()) {
+            return Err(Error::InvalidArgument(format!(
+                "{kernel}: target {target} of {} vertices",
+                graph.num_vertices()
+            )));
+        }
         if let Some(hub_degree) = buffers.hub_degree {
             let (n, m) = (graph.num_vertices(), graph.num_edges());
             let hubs = 2 * hub_slots(n as usize, m as usize, hub_degree);
@@ -157,7 +167,9 @@ impl NearFarKernels {
             )?;
         }
         let config = form.prepare(stream, kernel, &mut buffers.barrier, NEAR_FAR_SHARED_BYTES)?;
-        let args = loop_args(stream, graph, buffers, delta, (min_work, max_work));
+        let mut args = loop_args(stream, graph, buffers, delta, (min_work, max_work));
+        args.limit = limit;
+        args.target = target.unwrap_or(NO_TARGET);
         match form {
             LoopForm::Block => {
                 // SAFETY: a validated CSR of n vertices and m edges; the state
@@ -204,6 +216,8 @@ fn loop_args(
         hubs1: device(stream, &buffers.hubs[1]),
         hub_slots: (buffers.hubs[0].len().min(buffers.hubs[1].len()) / 2) as u32,
         hub_degree: buffers.hub_degree.unwrap_or(u32::MAX),
+        limit: INFINITY,
+        target: NO_TARGET,
         delta,
         min_work,
         max_work,
