@@ -14,12 +14,16 @@ use crate::{TestRng, check_tree, random_graph};
 /// against an independent reading of the contract.
 pub fn bounded_oracle(graph: &sssp::Graph, source: usize, stop: Stop) -> Vec<u32> {
     let full = sssp::oracle::dijkstra(graph, source).expect("the oracle solves");
-    let mut bound = stop.limit.unwrap_or(INFINITY);
-    if let Some(target) = stop.target {
-        bound = bound.min(full[target]);
-    }
-    full.into_iter()
-        .map(|d| if d <= bound { d } else { INFINITY })
+    bounded(&full, stop)
+}
+
+/// Complete distances `full` bounded as `stop` says, the same way: no
+/// farther than the limit, nor than the target.
+pub fn bounded(full: &[u32], stop: Stop) -> Vec<u32> {
+    let limit = stop.limit.unwrap_or(INFINITY);
+    let bound = stop.target.map_or(limit, |t| limit.min(full[t]));
+    full.iter()
+        .map(|&d| if d <= bound { d } else { INFINITY })
         .collect()
 }
 

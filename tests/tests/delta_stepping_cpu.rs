@@ -3,11 +3,11 @@
 //! with Δ from 1 to huge; limits and targets against an independently bounded
 //! oracle; overflow.
 
-use gpu_kernels::distance::INFINITY;
 use sssp::cpu::delta_stepping::{WINDOW, delta_stepping};
 use sssp::generate::{GridSpec, grid_graph};
 use sssp::solver::Stop;
 use sssp::{Error, Graph, oracle};
+use sssp_tests::queries::bounded;
 use sssp_tests::{TestRng, random_graph, random_small_f32_graph, random_small_graph};
 
 /// Runs `work` on a rayon pool of `threads` threads.
@@ -116,18 +116,6 @@ fn distances_far_beyond_the_window_of_buckets_match_the_oracle() {
     }
 }
 
-/// The oracle's distances bounded as a stop says, written out independently.
-fn bounded(graph: &Graph, source: usize, limit: Option<u32>, target: Option<usize>) -> Vec<u32> {
-    let full = oracle::dijkstra(graph, source).expect("oracle");
-    let mut bound = limit.unwrap_or(INFINITY);
-    if let Some(t) = target {
-        bound = bound.min(full[t]);
-    }
-    full.into_iter()
-        .map(|d| if d <= bound { d } else { INFINITY })
-        .collect()
-}
-
 #[test]
 fn limits_and_targets_report_exactly_the_bounded_distances() {
     let mut rng = TestRng::new("delta_bounds");
@@ -153,7 +141,7 @@ fn limits_and_targets_report_exactly_the_bounded_distances() {
             rng.seed
         );
         let expected = match oracle::dijkstra(&graph, source) {
-            Ok(_) => bounded(&graph, source, limit, target),
+            Ok(full) => bounded(&full, stop),
             Err(_) => continue, // overflowing graphs: see the overflow test
         };
         let found = on_threads([1, 2, 4][round % 3], || {

@@ -23,6 +23,7 @@ use sssp::graph::WeightKind;
 use sssp::partition::{Partitioning, partition, partition_with_regions};
 use sssp::solver::Stop;
 use sssp::{Graph, formats, oracle};
+use sssp_tests::queries::bounded;
 use sssp_tests::teams::{AbortOnPanic, Barrier};
 use sssp_tests::{
     TestRng, check_against_oracle, find_graph, random_graph, random_small_f32_graph,
@@ -274,17 +275,6 @@ fn check(
         };
         check_against_oracle(&expected, result, &context);
     }
-}
-
-/// The oracle's distances `full` bounded as `stop` says, written out here
-/// rather than through `Stop::apply`: no farther than the limit, nor than
-/// the target.
-fn bounded(full: &[u32], stop: Stop) -> Vec<u32> {
-    let limit = stop.limit.unwrap_or(INFINITY);
-    let bound = stop.target.map_or(limit, |t| limit.min(full[t]));
-    full.iter()
-        .map(|&d| if d <= bound { d } else { INFINITY })
-        .collect()
 }
 
 /// The edges of `graph` as a sorted list of `(tail, head, weight)`.
