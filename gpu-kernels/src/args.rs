@@ -620,7 +620,8 @@ kernel_args! {
         pub counters: *const AtomicU32,
         /// The piece of the source.
         pub source_piece: u32,
-        /// The solve's first bound, a distance word (`partition::initialize_piece`).
+        /// The solve's first bound: the limit, a distance word
+        /// (`partition::initialize_piece`).
         pub bound: u32,
     }
 

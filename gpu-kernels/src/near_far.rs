@@ -38,9 +38,11 @@
 //! entries above it, so no vertex beyond the bound is relaxed and the loop
 //! converges once the work within it is done. Every vertex no farther than
 //! the final bound is exact: each prefix of its shortest path is at most
-//! the bound, so each improvement along it is queued as before. Splits read
-//! the target's distance (no thread relaxes then); relax iterations use the
-//! last split's bound, which is at least the current one.
+//! the bound, so each improvement along it is queued as before. Each thread
+//! reads the target's distance when a launch starts and at every split, and
+//! relax iterations use the last one read: a bound at least the current
+//! one, which only queues more. The bound decides only where a vertex goes,
+//! never a barrier or the threshold, so threads may read it apart.
 //!
 //! # Shared state and races
 //! Every thread keeps the iteration, `T` and the far parity in registers,
@@ -393,8 +395,7 @@ pub fn thread_loop<W: Weight, const HUBS: bool>(
     let mut f = state.far_parity.load(Relaxed) as usize % 2;
     let mut far_epoch = state.far_epoch.load(Relaxed);
     let delta = delta.max(1);
-    // The limit until the first split reads the target's distance.
-    let mut bound = arrays.limit;
+    let mut bound = arrays.bound();
     let exit = loop {
         let near_len = state.near_len[(i % 3) as usize].load(Relaxed) as usize;
         let hub_len = if HUBS {
@@ -489,8 +490,7 @@ pub fn thread_loop<W: Weight, const HUBS: bool>(
                 }
             });
         } else {
-            // Split iteration: the next band. No thread relaxes here, so
-            // every thread reads the same bound.
+            // Split iteration: the next band, with the bound as it is now.
             bound = arrays.bound();
             let old_threshold = threshold;
             far_epoch = i + 2;

@@ -122,8 +122,8 @@
 //!
 //! # Early stop
 //! A solve may be bounded ([`Global::bound`]): the bound starts at the limit
-//! (0 when the target is the source, [`INFINITY`] without a bound) and, with
-//! a target, falls with the target's tentative distance. No vertex above the
+//! ([`INFINITY`] without one) and, with a target, falls with the target's
+//! tentative distance. No vertex above the
 //! bound is relaxed: the window never passes it, a piece whose dirty
 //! vertices all lie beyond it is idle, and an edge that leaves the piece
 //! with a candidate above it is not sent. A vertex whose distance is at most
@@ -478,8 +478,7 @@ pub fn initialize_vertex(v: usize, global: &Global<'_>) {
 /// Clears piece `p`'s notification word, or sets it to 0 for the source's
 /// piece, and frees its owner word (one thread per piece); the thread of
 /// piece 0 also sets `pending` to the source's token, `rounds` to 0 and
-/// `bound` to `bound` (a distance word: the limit, 0 when the target is the
-/// source, else [`INFINITY`]).
+/// `bound` to `bound` (a distance word: the limit, else [`INFINITY`]).
 #[inline(always)]
 pub fn initialize_piece(p: usize, source_piece: usize, bound: u32, global: &Global<'_>) {
     global.notify[p].store(if p == source_piece { 0 } else { INFINITY }, Relaxed);
@@ -1379,8 +1378,8 @@ fn comm_loop(
     // The target's local index where this piece holds it.
     let start = pieces.starts[piece] as usize;
     let len = pieces.starts[piece + 1] as usize - start;
-    let held_target = Some((global.target as usize).wrapping_sub(start))
-        .filter(|&t| global.target != NO_TARGET && t < len);
+    let t = (global.target as usize).wrapping_sub(start);
+    let held_target = (global.target != NO_TARGET && t < len).then_some(t);
     // Paged: the claim's token and take.
     let mut owned = u32::from(hold == Hold::Paged);
     let mut taken = owned;

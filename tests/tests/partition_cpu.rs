@@ -135,10 +135,7 @@ fn solve_on_threads<W: Weight>(
         bound: &bound,
         target: target.map_or(NO_TARGET, |t| t as u32),
     };
-    let first_bound = match target {
-        Some(t) if t == source => 0,
-        _ => stop.limit.unwrap_or(INFINITY),
-    };
+    let first_bound = stop.limit.unwrap_or(INFINITY);
     for v in 0..n {
         initialize_vertex(v, &global);
     }
@@ -546,37 +543,51 @@ fn pieces_grow_breadth_first_on_a_grid() {
 fn blocks_on_threads_match_the_oracle_on_small_random_graphs() {
     let mut rng = TestRng::new("blocks_on_threads_match_the_oracle_on_small_random_graphs");
     for case in 0..2000 {
-        let graph = if rng.chance(0.2) {
-            random_small_f32_graph(&mut rng, 40)
-        } else {
-            random_small_graph(&mut rng, 60)
-        };
+        let (graph, source) = small_random_graph(&mut rng);
+        let (capacity, blocks, delta) = small_random_blocks(&mut rng, &graph);
         let n = graph.num_vertices();
-        let source = rng.below(n as u64) as usize;
-        // At most 6 pieces, so that every block's threads can run at once.
-        let capacity = rng.range(n.div_ceil(6) as u64, n as u64) as usize;
-        // Every warp size `check` chooses.
-        let threads = rng.range(1, 7) as usize;
-        let paged_blocks = rng.range(1, 4) as usize;
-        let delta = match rng.below(4) {
-            0 => 1,
-            1 => rng.range(1, 100) as u32,
-            2 => u32::MAX / 2,
-            _ => match graph.weight_kind() {
-                WeightKind::U32 => auto_delta::<u32>(graph.csr()),
-                WeightKind::F32 => auto_delta::<f32>(graph.csr()),
-            },
-        };
         let context = format!("case {case}, n {n}, source {source}, seed {}", rng.seed);
         check(
             &graph,
             (source, Stop::default()),
             capacity,
-            (threads, paged_blocks),
+            blocks,
             delta,
             &context,
         );
     }
+}
+
+/// A small random graph (`f32` weights one time in five) and a source.
+fn small_random_graph(rng: &mut TestRng) -> (Graph<'static>, usize) {
+    let graph = if rng.chance(0.2) {
+        random_small_f32_graph(rng, 40)
+    } else {
+        random_small_graph(rng, 60)
+    };
+    let source = rng.below(graph.num_vertices() as u64) as usize;
+    (graph, source)
+}
+
+/// Random pieces and blocks for `check` on `graph`: a capacity giving at
+/// most 6 pieces (so that every block's threads can run at once), compute
+/// threads of every warp size `check` chooses, 1–3 paged blocks, and a
+/// window from 1 to huge or `auto_delta`'s.
+fn small_random_blocks(rng: &mut TestRng, graph: &Graph) -> (usize, (usize, usize), u32) {
+    let n = graph.num_vertices();
+    let capacity = rng.range(n.div_ceil(6) as u64, n as u64) as usize;
+    let threads = rng.range(1, 7) as usize;
+    let paged_blocks = rng.range(1, 4) as usize;
+    let delta = match rng.below(4) {
+        0 => 1,
+        1 => rng.range(1, 100) as u32,
+        2 => u32::MAX / 2,
+        _ => match graph.weight_kind() {
+            WeightKind::U32 => auto_delta::<u32>(graph.csr()),
+            WeightKind::F32 => auto_delta::<f32>(graph.csr()),
+        },
+    };
+    (capacity, (threads, paged_blocks), delta)
 }
 
 #[test]
@@ -584,13 +595,8 @@ fn limits_and_targets_bound_the_solve_and_keep_every_distance_within_exact() {
     let mut rng = TestRng::new("limits_and_targets_bound_the_solve");
     let mut bounded_cases = 0;
     for case in 0..1000 {
-        let graph = if rng.chance(0.2) {
-            random_small_f32_graph(&mut rng, 40)
-        } else {
-            random_small_graph(&mut rng, 60)
-        };
+        let (graph, source) = small_random_graph(&mut rng);
         let n = graph.num_vertices();
-        let source = rng.below(n as u64) as usize;
         let Ok(full) = oracle::dijkstra(&graph, source) else {
             continue; // overflowing graphs: the overflow tests cover them
         };
@@ -603,29 +609,12 @@ fn limits_and_targets_bound_the_solve_and_keep_every_distance_within_exact() {
         });
         let target = (limit.is_none() || rng.chance(0.5)).then(|| rng.below(n as u64) as usize);
         let stop = Stop { limit, target };
-        let capacity = rng.range(n.div_ceil(6) as u64, n as u64) as usize;
-        let threads = rng.range(1, 7) as usize;
-        let paged_blocks = rng.range(1, 4) as usize;
-        let delta = match rng.below(3) {
-            0 => 1,
-            1 => rng.range(1, 100) as u32,
-            _ => match graph.weight_kind() {
-                WeightKind::U32 => auto_delta::<u32>(graph.csr()),
-                WeightKind::F32 => auto_delta::<f32>(graph.csr()),
-            },
-        };
+        let (capacity, blocks, delta) = small_random_blocks(&mut rng, &graph);
         let context = format!(
             "case {case}, n {n}, source {source}, {stop:?}, seed {}",
             rng.seed
         );
-        check(
-            &graph,
-            (source, stop),
-            capacity,
-            (threads, paged_blocks),
-            delta,
-            &context,
-        );
+        check(&graph, (source, stop), capacity, blocks, delta, &context);
         bounded_cases += 1;
     }
     assert!(

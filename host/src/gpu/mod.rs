@@ -53,11 +53,10 @@ pub trait GpuSolver {
 
     /// Bounds the next solves as `stop` says, where the solver can stop
     /// early: it may then leave distances above [`Stop::bound`] unreached
-    /// or not final, which [`Stop::apply`] marks unreached. Returns whether
-    /// it will (by default no: its solves are complete, and bounded after).
-    fn stop_early(&mut self, stop: Stop) -> bool {
+    /// or not final, which [`Stop::apply`] marks unreached (by default
+    /// nothing: the solves are complete, and bounded after).
+    fn stop_early(&mut self, stop: Stop) {
         let _ = stop;
-        false
     }
     /// What the preparation made of the graph, for reports (the partition
     /// solver: its pieces, its mode and how long cutting the graph took);

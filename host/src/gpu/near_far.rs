@@ -161,9 +161,8 @@ impl GpuSolver for NearFar<'_> {
 
     /// No vertex beyond the bound is relaxed (module docs of
     /// [`gpu_kernels::near_far`], *Early stop*).
-    fn stop_early(&mut self, stop: Stop) -> bool {
+    fn stop_early(&mut self, stop: Stop) {
         self.stop = stop;
-        true
     }
 
     fn distances(&self) -> Result<Vec<u32>> {

@@ -189,11 +189,7 @@ impl<'a> Partition<'a> {
         let new_source = self.permutation.new_id(source as usize) as u32;
         let source_piece = self.piece_of[new_source as usize];
         let target = self.stop.target.map(|t| self.permutation.new_id(t) as u32);
-        // The first bound: the limit, and 0 when the target is the source.
-        let bound = match target {
-            Some(t) if t == new_source => 0,
-            _ => self.stop.limit.unwrap_or(INFINITY),
-        };
+        let bound = self.stop.limit.unwrap_or(INFINITY);
         let (kernels, stream) = (&self.gpu.kernels().partition, self.gpu.stream());
         kernels.initialize(stream, &self.graph, &mut self.buffers, source_piece, bound)?;
         self.gpu.cooperative(|| {
@@ -216,12 +212,11 @@ impl GpuSolver for Partition<'_> {
         gpu.timed_solve(n, source, || self.solve(source))
     }
 
-    /// No distance above the bound is kept or sent: the limit's from the
-    /// start, the target's as its tentative distance falls (module docs of
+    /// No vertex above the bound is relaxed: the limit from the start, the
+    /// target's tentative distance as it falls (module docs of
     /// [`gpu_kernels::partition`], *Early stop*).
-    fn stop_early(&mut self, stop: Stop) -> bool {
+    fn stop_early(&mut self, stop: Stop) {
         self.stop = stop;
-        true
     }
 
     fn layout(&self) -> Option<String> {

@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use cudarc::driver::{CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream};
 use gpu_kernels::args::{NearFarBlockLoopArgs, NearFarGridLoopArgs, NearFarInitializeArgs};
-use gpu_kernels::distance::{INFINITY, NO_TARGET};
+use gpu_kernels::distance::NO_TARGET;
 use gpu_kernels::launch::{COMPACT_BLOCK_SIZE, NEAR_FAR_SHARED_BYTES, names};
 use gpu_kernels::near_far::{NEAR_FAR_STATE_WORDS, hub_slots};
 
@@ -148,8 +148,7 @@ impl NearFarKernels {
             .of(graph.weight_kind());
         let kernel = function.1;
         check_state_lengths(kernel, graph.num_vertices(), buffers)?;
-        let (limit, target) = bound;
-        if let Some(target) = target.filter(|&t| t >= graph.num_vertices()) {
+        if let Some(target) = bound.1.filter(|&t| t >= graph.num_vertices()) {
             return Err(Error::InvalidArgument(format!(
                 "{kernel}: target {target} of {} vertices",
                 graph.num_vertices()
@@ -167,9 +166,7 @@ impl NearFarKernels {
             )?;
         }
         let config = form.prepare(stream, kernel, &mut buffers.barrier, NEAR_FAR_SHARED_BYTES)?;
-        let mut args = loop_args(stream, graph, buffers, delta, (min_work, max_work));
-        args.limit = limit;
-        args.target = target.unwrap_or(NO_TARGET);
+        let args = loop_args(stream, graph, buffers, (delta, bound), (min_work, max_work));
         match form {
             LoopForm::Block => {
                 // SAFETY: a validated CSR of n vertices and m edges; the state
@@ -195,7 +192,7 @@ fn loop_args(
     stream: &CudaStream,
     graph: &DeviceGraph,
     buffers: &NearFarBuffers,
-    delta: u32,
+    (delta, (limit, target)): (u32, (u32, Option<u32>)),
     (min_work, max_work): (u32, u32),
 ) -> NearFarBlockLoopArgs {
     NearFarBlockLoopArgs {
@@ -216,8 +213,8 @@ fn loop_args(
         hubs1: device(stream, &buffers.hubs[1]),
         hub_slots: (buffers.hubs[0].len().min(buffers.hubs[1].len()) / 2) as u32,
         hub_degree: buffers.hub_degree.unwrap_or(u32::MAX),
-        limit: INFINITY,
-        target: NO_TARGET,
+        limit,
+        target: target.unwrap_or(NO_TARGET),
         delta,
         min_work,
         max_work,
