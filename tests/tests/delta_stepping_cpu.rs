@@ -3,12 +3,15 @@
 //! with Δ from 1 to huge; limits and targets against an independently bounded
 //! oracle; overflow.
 
-use sssp::cpu::delta_stepping::{WINDOW, delta_stepping};
+use gpu_kernels::distance::INFINITY;
+use sssp::cpu::delta_stepping::{BucketWidth, WINDOW, delta_stepping, delta_stepping_with};
 use sssp::generate::{GridSpec, grid_graph};
 use sssp::solver::Stop;
 use sssp::{Error, Graph, oracle};
 use sssp_tests::queries::bounded;
-use sssp_tests::{TestRng, random_graph, random_small_f32_graph, random_small_graph};
+use sssp_tests::{
+    TestRng, random_graph, random_graph_weighted, random_small_f32_graph, random_small_graph,
+};
 
 /// Runs `work` on a rayon pool of `threads` threads.
 fn on_threads<T: Send>(threads: usize, work: impl FnOnce() -> T + Send) -> T {
@@ -157,6 +160,120 @@ fn limits_and_targets_report_exactly_the_bounded_distances() {
     }
 }
 
+/// A first width for an adaptive solve of `graph`: a small positive word
+/// of its weight type.
+fn small_start(rng: &mut TestRng, graph: &Graph) -> u32 {
+    match graph.weight_kind() {
+        sssp::graph::WeightKind::F32 => (rng.range(1, 64) as f32 / 8.0).to_bits(),
+        sssp::graph::WeightKind::U32 => rng.range(1, 20) as u32,
+    }
+}
+
+#[test]
+fn adaptive_widths_match_the_oracle_with_limits_and_targets() {
+    // Small targets per thread, so that the width changes often, both ways;
+    // weights far beyond the window, so that the far lists take part.
+    let mut rng = TestRng::new("delta_adaptive");
+    let mut rescales = 0;
+    for round in 0..300 {
+        let graph = match rng.below(4) {
+            0 => random_small_f32_graph(&mut rng, 80),
+            1 => random_small_graph(&mut rng, 80),
+            2 => {
+                let n = rng.range(200, 3_000) as usize;
+                let m = rng.range(n as u64, 6 * n as u64) as usize;
+                random_graph(&mut rng, n, m, 100)
+            }
+            _ => {
+                let n = rng.range(50, 1_000) as usize;
+                let far = 3 * WINDOW as u32 * 20;
+                random_graph_weighted(&mut rng, n, 3 * n, 0..=far)
+            }
+        };
+        let n = graph.num_vertices();
+        let source = rng.below(n as u64) as usize;
+        let width = BucketWidth::Adaptive {
+            start: small_start(&mut rng, &graph),
+            per_thread: [1, 2, 4, 16, 64][rng.below(5) as usize],
+        };
+        let threads = [1, 2, 3, 8][rng.below(4) as usize];
+        let expected = oracle::dijkstra(&graph, source);
+        let stop = match &expected {
+            Ok(full) if rng.chance(0.3) => {
+                let reached: Vec<u32> = full.iter().copied().filter(|&d| d != INFINITY).collect();
+                let pick = reached[rng.below(reached.len() as u64) as usize];
+                if rng.chance(0.5) {
+                    Stop {
+                        limit: Some(pick),
+                        target: None,
+                    }
+                } else {
+                    let t = rng.below(n as u64) as usize;
+                    Stop {
+                        limit: None,
+                        target: Some(t),
+                    }
+                }
+            }
+            _ => Stop::default(),
+        };
+        let context = format!(
+            "round {round}, source {source}, {width:?}, {stop:?}, {threads} threads, seed {}",
+            rng.seed
+        );
+        let found = on_threads(threads, || delta_stepping_with(&graph, source, width, stop));
+        if let Ok(result) = &found {
+            rescales += result.rescales;
+        }
+        let expected = expected.map(|full| bounded(&full, stop));
+        sssp_tests::check_against_oracle(&expected, found.map(|r| (r.dist, r.rounds)), &context);
+    }
+    assert!(
+        rescales > 0,
+        "no solve changed its width (seed {})",
+        rng.seed
+    );
+}
+
+#[test]
+fn adaptive_widths_widen_near_the_source_and_narrow_where_the_front_is_wide() {
+    // On a grid, the buckets near the source hold a few vertices and those
+    // across its middle many: the width must go up and come down again.
+    let mut rng = TestRng::new("delta_adaptive_grid");
+    let grid = grid_graph(&GridSpec {
+        width: 200,
+        height: 200,
+        min_weight: 1,
+        max_weight: 100,
+        seed: rng.bits(),
+    })
+    .expect("a grid");
+    let start = 10;
+    let width = BucketWidth::Adaptive {
+        start,
+        per_thread: 64,
+    };
+    let expected = oracle::dijkstra(&grid, 0);
+    let found = on_threads(2, || delta_stepping_with(&grid, 0, width, Stop::default()));
+    let result = found.as_ref().expect("a solve").clone();
+    sssp_tests::check_against_oracle(&expected, found.map(|r| (r.dist, r.rounds)), "grid");
+    assert!(result.widest > start, "never widened: {result:?}");
+    let widenings = (result.widest / start).ilog2();
+    assert!(
+        result.rescales > widenings,
+        "{} rescales reach Δ {} from {start} without narrowing (seed {})",
+        result.rescales,
+        result.widest,
+        rng.seed
+    );
+    let fixed = delta_stepping(&grid, 0, Some(start), Stop::default()).expect("a solve");
+    assert_eq!(
+        (fixed.widest, fixed.rescales),
+        (start, 0),
+        "a fixed Δ changed"
+    );
+}
+
 #[test]
 fn overflow_is_an_error_and_bad_arguments_are_refused() {
     let graph = Graph::from_edges(3, &[(0, 1, u32::MAX - 10), (1, 2, u32::MAX - 10)]).unwrap();
@@ -167,6 +284,11 @@ fn overflow_is_an_error_and_bad_arguments_are_refused() {
     let small = Graph::from_edges(2, &[(0, 1, 1)]).unwrap();
     assert!(delta_stepping(&small, 2, None, Stop::default()).is_err());
     assert!(delta_stepping(&small, 0, Some(0), Stop::default()).is_err());
+    let no_width = BucketWidth::Adaptive {
+        start: 0,
+        per_thread: 1,
+    };
+    assert!(delta_stepping_with(&small, 0, no_width, Stop::default()).is_err());
     let far_target = Stop {
         limit: None,
         target: Some(5),

@@ -20,14 +20,24 @@
 //! [`WINDOW`] buckets from the current one and a *far* list beyond it, which
 //! is re-binned when the window runs dry: distances up to `u32::MAX` with
 //! Δ = 1 need no bins for every bucket in between.
+//!
+//! Unlike GAPBS, whose Δ is the user's, Δ adapts between buckets unless
+//! `--delta` fixes it ([`BucketWidth`]): from Meyer and Sanders' width
+//! ([`default_delta`]) it doubles after a bucket that gave the threads few
+//! vertices while the frontier grows slowly, and halves back after one that
+//! gave them many; each thread's bins merge in pairs or split to follow.
+//! Every thread decides from the same counts, so all keep the same Δ. Any
+//! order of buckets gives the shortest distances (a vertex whose distance
+//! falls is binned again); the width only decides how much work is repeated
+//! and how many rounds, hence barriers, the solve takes.
 
 use std::cell::UnsafeCell;
 use std::collections::VecDeque;
 use std::sync::atomic::Ordering::{AcqRel, Acquire, Relaxed, SeqCst};
-use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize};
 use std::sync::{Condvar, Mutex};
 
-use gpu_kernels::distance::{INFINITY, Weight};
+use gpu_kernels::distance::{INFINITY, SATURATED, Weight};
 
 use crate::graph::{Graph, with_weight_type};
 use crate::solver::Stop;
@@ -43,6 +53,10 @@ pub struct DeltaStepping {
     /// Rounds: frontiers processed by all threads together (buckets, and
     /// repeated rounds of a bucket that fusion did not empty).
     pub rounds: u32,
+    /// The widest Δ the solve used, a weight word.
+    pub widest: u32,
+    /// How often it changed Δ ([`BucketWidth::Adaptive`]).
+    pub rescales: u32,
 }
 
 /// Buckets each thread bins directly; farther ones wait in its far list.
@@ -55,16 +69,61 @@ const FUSION_LIMIT: usize = 1000;
 /// Frontier vertices a thread takes at a time.
 const CHUNK: usize = 64;
 
-/// Solves from `source` with bucket width `delta` (a positive weight word of
-/// the graph's kind; default: [`default_delta`]) on the threads of rayon's
-/// current pool ([`threads_for_pool`]), stopping early as `stop` allows:
-/// once every remaining bucket lies beyond the limit, or once the target's
-/// bucket is done. The distances come back bounded as [`Stop::apply`] says.
-/// A distance too large for the weight type is [`Error::DistanceOverflow`].
+/// Solves from `source` on the threads of rayon's current pool
+/// ([`threads_for_pool`]) with buckets of width `delta` (a positive weight
+/// word of the graph's kind) or, by default, of a width adapted as the solve
+/// goes ([`BucketWidth::Adaptive`] from [`default_delta`]), stopping early as
+/// `stop` allows: once every remaining bucket lies beyond the limit, or once
+/// the target's bucket is done. The distances come back bounded as
+/// [`Stop::apply`] says. A distance too large for the weight type is
+/// [`Error::DistanceOverflow`].
 pub fn delta_stepping(
     graph: &Graph,
     source: usize,
     delta: Option<u32>,
+    stop: Stop,
+) -> Result<DeltaStepping> {
+    let width = match delta {
+        Some(delta) => BucketWidth::Fixed(delta),
+        None => BucketWidth::Adaptive {
+            start: with_weight_type!(graph.weight_kind(), W => default_delta::<W>(graph)),
+            per_thread: VERTICES_PER_THREAD,
+        },
+    };
+    delta_stepping_with(graph, source, width, stop)
+}
+
+/// How wide the buckets of a solve are.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BucketWidth {
+    /// Δ, a positive weight word, for the whole solve (`--delta`).
+    Fixed(u32),
+    /// Δ starts at `start` and changes between buckets: after a bucket that
+    /// relaxed fewer than `per_thread` / 2 vertices a thread, it doubles;
+    /// after one that relaxed more than 2 · `per_thread`, it halves, but
+    /// never below `start`. A round then has about `per_thread` vertices for
+    /// every thread, wherever the solve is in the graph: a road network's
+    /// wavefront is narrow near the source and wide in its middle, and no
+    /// one width suits both.
+    Adaptive {
+        /// The first and narrowest Δ, a positive weight word.
+        start: u32,
+        /// The vertices a bucket should relax per thread.
+        per_thread: usize,
+    },
+}
+
+/// The vertices a bucket should give each thread ([`BucketWidth::Adaptive`]):
+/// enough that the two barriers of a round (a few microseconds on 16 cores)
+/// are small against its relaxations (tens of nanoseconds each, more where
+/// they miss the cache).
+pub const VERTICES_PER_THREAD: usize = 512;
+
+/// [`delta_stepping`] with the bucket width given in full.
+pub fn delta_stepping_with(
+    graph: &Graph,
+    source: usize,
+    width: BucketWidth,
     stop: Stop,
 ) -> Result<DeltaStepping> {
     distances::check_source(graph, source)?;
@@ -74,68 +133,42 @@ pub fn delta_stepping(
             graph.num_vertices()
         )));
     }
-    let delta = match delta {
-        Some(0) => {
-            return Err(Error::InvalidArgument(
-                "delta-cpu's bucket width Δ must be positive".into(),
-            ));
-        }
-        Some(delta) => delta,
-        None => with_weight_type!(graph.weight_kind(), W => default_delta::<W>(graph, source)),
-    };
-    let mut result =
-        with_weight_type!(graph.weight_kind(), W => solve::<W>(graph, source, delta, stop));
-    distances::check_overflow(graph.weight_kind(), &result.dist)?;
+    if let BucketWidth::Fixed(0) | BucketWidth::Adaptive { start: 0, .. } = width {
+        return Err(Error::InvalidArgument(
+            "delta-cpu's bucket width Δ must be positive".into(),
+        ));
+    }
+    let (mut result, overflowed) =
+        with_weight_type!(graph.weight_kind(), W => solve::<W>(graph, source, width, stop));
+    if overflowed {
+        distances::check_overflow(graph.weight_kind(), &result.dist)?;
+    }
     stop.apply(&mut result.dist);
     Ok(result)
 }
 
-/// Vertices the breadth-first probe of [`default_delta`] visits at most.
-const PROBE_VERTICES: usize = 1 << 14;
-
-/// Edges it scans at most: on a road network the vertex limit comes first
-/// (about 40,000 edges), on a graph with hubs this one, so that the probe
-/// stays a small part of a solve (150,000 edges on soc-Epinions1 without it).
-const PROBE_EDGES: usize = 1 << 16;
-
-/// Buckets that [`default_delta`] lays across its estimate of the
-/// eccentricity. On 16 cores (docs/PERFORMANCE.md), GAPBS's best Δ and this
-/// solver's put 50–70 buckets across the true eccentricity of the shared
-/// road networks and 20–80 across soc-Epinions1's; the estimate below is
-/// about half the true one on the roads.
-const BUCKETS_ACROSS: f64 = 25.0;
-
-/// The default bucket width from `source`, a weight word: the larger of two
-/// widths, at least the smallest positive word.
-/// - Meyer and Sanders' Δ ≈ (largest weight) / (degree), so that a bucket's
-///   vertices relax about one edge each into the same bucket, with the 99th
-///   percentile of an even sample of 1024 weights for the largest (a few
-///   outliers do not set it);
-/// - an estimate of the eccentricity of `source` over [`BUCKETS_ACROSS`]:
-///   enough vertices per bucket to keep many threads busy, where the first
-///   width would make thousands of tiny rounds (road networks). The
-///   estimate: the breadth-first levels needed to visit [`PROBE_VERTICES`]
-///   vertices (or scan [`PROBE_EDGES`] edges), times the mean weight,
-///   times √(n / visited) for the rest of the graph as if it grew like a
-///   plane.
-pub fn default_delta<W: Weight>(graph: &Graph, source: usize) -> u32 {
+/// The default first width, a weight word: Meyer and Sanders' Δ ≈
+/// (largest weight) / (degree), at least the smallest positive word, so
+/// that a bucket's vertices relax about one edge each into the same bucket;
+/// the 99th percentile of an even sample of 1024 weights stands for the
+/// largest (a few outliers do not set it). Narrower buckets would save no
+/// relaxations, only add rounds; wider ones are the adaptation's to choose
+/// ([`BucketWidth::Adaptive`]).
+pub fn default_delta<W: Weight>(graph: &Graph) -> u32 {
     let (n, m) = (graph.num_vertices(), graph.num_edges());
     if n == 0 || m == 0 {
         return 1;
     }
-    let weights = graph.weights();
     let step = m.div_ceil(1024);
-    let mut sample: Vec<f64> = weights
+    let mut sample: Vec<f64> = graph
+        .weights()
         .iter()
         .step_by(step)
         .map(|&w| W::to_f64(w))
         .collect();
     sample.sort_by(f64::total_cmp);
     let p99 = sample[(sample.len() - 1) * 99 / 100];
-    let mean = sample.iter().sum::<f64>() / sample.len() as f64;
-    let (levels, visited) = graph.probe_depth(source, PROBE_VERTICES, PROBE_EDGES);
-    let eccentricity = levels as f64 * mean * (n as f64 / visited as f64).max(1.0).sqrt();
-    let delta = (p99 * n as f64 / m as f64).max(eccentricity / BUCKETS_ACROSS);
+    let delta = p99 * n as f64 / m as f64;
     W::from_f64(delta.min(W::to_f64(W::MAX_DISTANCE) / 2.0)).max(1)
 }
 
@@ -217,6 +250,61 @@ impl Bins {
             }
         }
     }
+
+    /// Moves from bucket `base` to bucket `next` as [`Bins::advance`] does,
+    /// and to buckets twice as wide ([`Rescale::Widen`]): then `next / 2`.
+    /// Bins merge in pairs; the far list stays, its smallest bucket halved.
+    fn widen(&mut self, base: u64, next: u64) {
+        let old = std::mem::take(&mut self.window);
+        for (k, mut bin) in old.into_iter().enumerate() {
+            let bucket = base + k as u64;
+            if bucket >= next && !bin.is_empty() {
+                let j = (bucket / 2 - next / 2) as usize;
+                while self.window.len() <= j {
+                    let spare = self.spare.pop().unwrap_or_default();
+                    self.window.push_back(spare);
+                }
+                if self.window[j].is_empty() {
+                    std::mem::swap(&mut self.window[j], &mut bin);
+                } else {
+                    self.window[j].extend_from_slice(&bin);
+                }
+            }
+            bin.clear();
+            self.spare.push(bin);
+        }
+        if self.far_min != u64::MAX {
+            self.far_min /= 2;
+        }
+    }
+
+    /// Moves from bucket `base` to bucket `next` as [`Bins::advance`] does,
+    /// and to buckets at most half as wide ([`Rescale::Narrow`]): then
+    /// `2 next`. The binned vertices go into their new buckets
+    /// (`new_bucket`; those below `2 next` are stale); the far list stays,
+    /// its smallest bucket doubled, a bound that [`Bins::advance`] makes
+    /// exact when the solve gets there.
+    fn narrow(&mut self, base: u64, next: u64, new_bucket: impl Fn(u32) -> u64) {
+        // Before the loop, which may add to the far list in the new width;
+        // never `u64::MAX` ("none") while the list holds a vertex.
+        if self.far_min != u64::MAX {
+            self.far_min = self.far_min.saturating_mul(2).min(u64::MAX - 1);
+        }
+        let old = std::mem::take(&mut self.window);
+        let new_base = 2 * next;
+        for (k, mut bin) in old.into_iter().enumerate() {
+            if base + k as u64 >= next {
+                for &v in &bin {
+                    let b = new_bucket(v);
+                    if b >= new_base {
+                        self.put(v, b, new_base);
+                    }
+                }
+            }
+            bin.clear();
+            self.spare.push(bin);
+        }
+    }
 }
 
 /// Each thread's part of the current round's frontier, its bin of the
@@ -237,6 +325,14 @@ trait Buckets: Weight {
     /// one, which keeps the order and leaves `u64::MAX` free to mean "no
     /// bucket".
     fn bucket(d: u32, delta: u32) -> u64;
+
+    /// Δ twice as wide, where the word can hold it: bucket `b` of `delta`
+    /// is then within bucket `b / 2` of the result.
+    fn doubled(delta: u32) -> Option<u32>;
+
+    /// Δ at most half as wide, where it stays positive: bucket `b` of
+    /// `delta` then lies in bucket `2 b` of the result or later.
+    fn halved(delta: u32) -> Option<u32>;
 }
 
 impl Buckets for u32 {
@@ -248,6 +344,14 @@ impl Buckets for u32 {
         }
         (d / delta) as u64
     }
+
+    fn doubled(delta: u32) -> Option<u32> {
+        delta.checked_mul(2)
+    }
+
+    fn halved(delta: u32) -> Option<u32> {
+        (delta >= 2).then_some(delta / 2)
+    }
 }
 
 impl Buckets for f32 {
@@ -257,6 +361,18 @@ impl Buckets for f32 {
             return u64::MAX - 1;
         }
         ((Self::to_f64(d) / Self::to_f64(delta)) as u64).min(u64::MAX - 1)
+    }
+
+    // Exact in binary floating point: the quotients that make the buckets
+    // scale by exactly two.
+    fn doubled(delta: u32) -> Option<u32> {
+        let wider = f32::from_bits(delta) * 2.0;
+        wider.is_finite().then_some(wider.to_bits())
+    }
+
+    fn halved(delta: u32) -> Option<u32> {
+        let narrower = f32::from_bits(delta) / 2.0;
+        narrower.is_normal().then_some(narrower.to_bits())
     }
 }
 
@@ -358,16 +474,22 @@ struct Padded<T>(T);
 struct Shared<'a> {
     csr: Csr<'a>,
     dist: &'a [AtomicU32],
-    /// Δ, a weight word.
-    delta: u32,
     segments: Segments,
-    /// Per round parity: the next chunk of the frontier to take, and the
-    /// smallest bucket any thread holds after the round (double-buffered, so
-    /// that thread 0 resets the next round's while the others still read
-    /// this round's).
+    /// Per round parity: the next chunk of the frontier to take, the
+    /// smallest bucket any thread holds after the round, and the vertices
+    /// the round relaxed (double-buffered, so that thread 0 resets the next
+    /// round's while the others still read this round's).
     cursor: [Padded<AtomicUsize>; 2],
     next: Padded<[AtomicU64; 2]>,
+    relaxed: Padded<[AtomicUsize; 2]>,
+    /// Whether a relaxation stored [`SATURATED`]: only then does the
+    /// caller look for the overflowing vertices.
+    overflowed: AtomicBool,
     rounds: AtomicU32,
+    /// [`DeltaStepping::widest`] and [`DeltaStepping::rescales`], which
+    /// every thread knows alike; thread 0 stores them.
+    widest: AtomicU32,
+    rescales: AtomicU32,
     barrier: Padded<SpinBarrier>,
 }
 
@@ -396,15 +518,25 @@ pub fn threads_for_pool(pool: usize, sized_by_caller: bool) -> usize {
 /// bound: one parallel region on rayon's pool. A round: every thread takes
 /// chunks of the frontier (all threads' segments), relaxes its own small bin
 /// of the bucket (fusion) and offers its smallest bucket; a barrier; every
-/// thread reads the smallest, moves its bins there and publishes its bin of
-/// it as its segment; a barrier. As in GAPBS, no thread works alone between
-/// rounds.
-fn solve<W: Buckets>(graph: &Graph, source: usize, delta_word: u32, stop: Stop) -> DeltaStepping {
+/// thread reads the smallest, moves its bins there (of a new width, where the
+/// bucket just done says so: every thread reads the same counts and decides
+/// alike) and publishes its bin of it as its segment; a barrier. As in GAPBS,
+/// no thread works alone between rounds.
+fn solve<W: Buckets>(
+    graph: &Graph,
+    source: usize,
+    width: BucketWidth,
+    stop: Stop,
+) -> (DeltaStepping, bool) {
     let n = graph.num_vertices();
     let threads = threads_for_pool(
         rayon::current_num_threads(),
         rayon::current_thread_index().is_some() || std::env::var_os("RAYON_NUM_THREADS").is_some(),
     );
+    let (start, per_bucket) = match width {
+        BucketWidth::Fixed(delta) => (delta, None),
+        BucketWidth::Adaptive { start, per_thread } => (start, Some(per_thread * threads)),
+    };
     let mut segments: Vec<UnsafeCell<Vec<u32>>> =
         (0..threads).map(|_| UnsafeCell::new(Vec::new())).collect();
     segments[0] = UnsafeCell::new(vec![source as u32]);
@@ -415,14 +547,17 @@ fn solve<W: Buckets>(graph: &Graph, source: usize, delta_word: u32, stop: Stop) 
     let shared = Shared {
         csr: graph.csr(),
         dist: distances::as_atomic(&mut dist),
-        delta: delta_word,
         segments: Segments(segments),
         cursor: [Padded(AtomicUsize::new(0)), Padded(AtomicUsize::new(0))],
         next: Padded([AtomicU64::new(u64::MAX), AtomicU64::new(u64::MAX)]),
+        relaxed: Padded([AtomicUsize::new(0), AtomicUsize::new(0)]),
+        overflowed: AtomicBool::new(false),
         rounds: AtomicU32::new(1),
+        widest: AtomicU32::new(start),
+        rescales: AtomicU32::new(0),
         barrier: Padded(SpinBarrier::new(threads)),
     };
-    let bucket_of = |v: u32| W::bucket(shared.dist[v as usize].load(Relaxed), shared.delta);
+    let bucket_of = |v: u32, delta: u32| W::bucket(shared.dist[v as usize].load(Relaxed), delta);
     rayon::broadcast(|context| {
         // A pool smaller than the count taken above cannot occur inside
         // one `broadcast`; a larger index would be a rayon bug.
@@ -439,20 +574,49 @@ fn solve<W: Buckets>(graph: &Graph, source: usize, delta_word: u32, stop: Stop) 
         }
         shared.barrier.0.wait();
         let mut bins = Bins::default();
-        let (mut base, mut parity) = (0u64, 0usize);
+        let (mut base, mut parity, mut delta) = (0u64, 0usize, start);
+        let mut adaptation = per_bucket.map(|per_bucket| Adaptation::new(start, per_bucket));
+        let (mut widest, mut rescales) = (start, 0);
         loop {
-            relax_round::<W>(&shared, &mut bins, base, parity);
+            let relaxed = relax_round::<W>(&shared, &mut bins, base, delta, parity);
             shared.next.0[parity].fetch_min(bins.next_bucket(base), Relaxed);
+            if adaptation.is_some() {
+                shared.relaxed.0[parity].fetch_add(relaxed, Relaxed);
+            }
             shared.barrier.0.wait();
-            let next = shared.next.0[parity].load(Relaxed);
+            let mut next = shared.next.0[parity].load(Relaxed);
             if me == 0 {
                 shared.next.0[1 - parity].store(u64::MAX, Relaxed);
                 shared.cursor[1 - parity].0.store(0, Relaxed);
+                shared.relaxed.0[1 - parity].store(0, Relaxed);
             }
-            if next == u64::MAX || stopped::<W>(&shared, stop, next) {
+            if next == u64::MAX || stopped::<W>(&shared, stop, next, delta) {
+                if me == 0 {
+                    shared.widest.store(widest, Relaxed);
+                    shared.rescales.store(rescales, Relaxed);
+                }
                 break;
             }
-            bins.advance(base, next, bucket_of);
+            let rescale = match &mut adaptation {
+                // Buckets that large hold only overflowing distances.
+                Some(adaptation) if next < u64::MAX / 4 => {
+                    let relaxed = shared.relaxed.0[parity].load(Relaxed);
+                    adaptation.after_round::<W>(delta, relaxed, next != base)
+                }
+                _ => None,
+            };
+            match rescale {
+                Some(Rescale::Widen(wider)) => {
+                    bins.widen(base, next);
+                    (delta, next, widest) = (wider, next / 2, wider);
+                }
+                Some(Rescale::Narrow(narrower)) => {
+                    bins.narrow(base, next, |v| bucket_of(v, narrower));
+                    (delta, next) = (narrower, 2 * next);
+                }
+                None => bins.advance(base, next, |v| bucket_of(v, delta)),
+            }
+            rescales += u32::from(rescale.is_some());
             // SAFETY: only this thread writes its segment, and only here,
             // between the two barriers, while no thread reads segments.
             let segment = unsafe { &mut *shared.segments.0[me].get() };
@@ -468,14 +632,104 @@ fn solve<W: Buckets>(graph: &Graph, source: usize, delta_word: u32, stop: Stop) 
             shared.barrier.0.wait();
         }
     });
-    let rounds = shared.rounds.into_inner();
-    DeltaStepping { dist, rounds }
+    let (rounds, widest, rescales) = (
+        shared.rounds.into_inner(),
+        shared.widest.into_inner(),
+        shared.rescales.into_inner(),
+    );
+    let overflowed = shared.overflowed.into_inner();
+    let result = DeltaStepping {
+        dist,
+        rounds,
+        widest,
+        rescales,
+    };
+    (result, overflowed)
 }
 
-/// Whether the solve ends before bucket `next` (every bucket below it is
-/// done): a limit below it, or a target in one of them.
-fn stopped<W: Buckets>(shared: &Shared, stop: Stop, next: u64) -> bool {
-    let delta = shared.delta;
+/// A change of the bucket width, to the word it holds.
+enum Rescale {
+    /// Twice as wide: bucket `b` becomes part of bucket `b / 2`.
+    Widen(u32),
+    /// At most half as wide: bucket `b` becomes buckets `2 b` and later.
+    Narrow(u32),
+}
+
+/// The vertices over which [`Adaptation`] measures the frontier's density:
+/// the first buckets of a road network relax a handful each at the first
+/// width, those of a random graph too, and their ratios say nothing.
+const GROWTH_SAMPLE: usize = 32;
+
+/// A solve's adaptation of its bucket width ([`BucketWidth::Adaptive`]).
+/// Every thread keeps one and feeds it the same counts, so all rescale
+/// alike.
+struct Adaptation {
+    /// The first and narrowest width, a weight word.
+    start: u32,
+    /// The vertices a bucket should relax, over all threads.
+    per_bucket: usize,
+    /// Vertices relaxed in the current bucket so far.
+    relaxed: usize,
+    /// Vertices relaxed, and the width covered, in the buckets finished
+    /// since the last sample ended: a sample ends once it holds
+    /// [`GROWTH_SAMPLE`] vertices.
+    sample: (usize, f64),
+    /// Vertices per unit of width in the last sample.
+    last_density: Option<f64>,
+}
+
+impl Adaptation {
+    fn new(start: u32, per_bucket: usize) -> Self {
+        Adaptation {
+            start,
+            per_bucket,
+            relaxed: 0,
+            sample: (0, 0.0),
+            last_density: None,
+        }
+    }
+
+    /// The rescale, if any, after a round that relaxed `round` vertices in
+    /// a bucket of width `delta`, `done` if no vertex is left in it. A
+    /// bucket that relaxed too many narrows the buckets (not below
+    /// `start`). A small one widens them, but only where the frontier grows
+    /// slowly: at the end of a sample with no more than twice the vertices
+    /// per unit of width of the sample before. Near the source of a graph
+    /// whose frontier explodes (random, scale-free), the first buckets are
+    /// small too, and a width doubled there would be too wide a few buckets
+    /// on, where a bucket as wide relaxes many vertices before their
+    /// distances are final, and their successors after them (70% more
+    /// relaxations on a 2^18-vertex Kronecker graph without this test).
+    fn after_round<W: Buckets>(&mut self, delta: u32, round: usize, done: bool) -> Option<Rescale> {
+        self.relaxed += round;
+        if !done {
+            return None;
+        }
+        let relaxed = std::mem::take(&mut self.relaxed);
+        self.sample.0 += relaxed;
+        self.sample.1 += W::to_f64(delta);
+        let mut slow_growth = false;
+        if self.sample.0 >= GROWTH_SAMPLE {
+            let density = self.sample.0 as f64 / self.sample.1;
+            slow_growth = self.last_density.is_some_and(|last| density <= 2.0 * last);
+            self.last_density = Some(density);
+            self.sample = (0, 0.0);
+        }
+        if relaxed > 2 * self.per_bucket {
+            W::halved(delta)
+                .filter(|&narrower| W::to_f64(narrower) >= W::to_f64(self.start))
+                .map(Rescale::Narrow)
+        } else if relaxed < self.per_bucket / 2 && slow_growth {
+            W::doubled(delta).map(Rescale::Widen)
+        } else {
+            None
+        }
+    }
+}
+
+/// Whether the solve ends before bucket `next` of width `delta` (every
+/// bucket below it is done): a limit below it, or a target in one of them.
+fn stopped<W: Buckets>(shared: &Shared, stop: Stop, next: u64, delta: u32) -> bool {
     let past_limit = stop.limit.is_some_and(|l| W::bucket(l, delta) < next);
     let target_final = stop.target.is_some_and(|t| {
         let dt = shared.dist[t].load(Relaxed);
@@ -484,12 +738,20 @@ fn stopped<W: Buckets>(shared: &Shared, stop: Stop, next: u64) -> bool {
     past_limit || target_final
 }
 
-/// One thread's share of a round in bucket `base`: chunks of the frontier,
-/// then its own small bin of the bucket (bucket fusion).
-fn relax_round<W: Buckets>(shared: &Shared, bins: &mut Bins, base: u64, parity: usize) {
+/// One thread's share of a round in bucket `base` of width `delta`: chunks
+/// of the frontier, then its own small bin of the bucket (bucket fusion).
+/// Returns the vertices it relaxed (stale entries skipped).
+fn relax_round<W: Buckets>(
+    shared: &Shared,
+    bins: &mut Bins,
+    base: u64,
+    delta: u32,
+    parity: usize,
+) -> usize {
     // Local copies: the loop below reads them for every edge.
-    let (delta, csr, dist) = (shared.delta, shared.csr, shared.dist);
-    let relax = |u: u32, bins: &mut Bins| {
+    let (csr, dist) = (shared.csr, shared.dist);
+    let mut relaxed = 0;
+    let mut relax = |u: u32, bins: &mut Bins| {
         let du = dist[u as usize].load(Relaxed);
         // Every relaxation now starts at `base` or later, so a distance can
         // only have left this bucket downwards within it or not at all: a
@@ -497,6 +759,7 @@ fn relax_round<W: Buckets>(shared: &Shared, bins: &mut Bins, base: u64, parity: 
         if du == INFINITY || W::bucket(du, delta) != base {
             return;
         }
+        relaxed += 1;
         for (v, w) in csr.edges(u as usize) {
             let candidate = W::extend(du, w);
             let slot = &dist[v];
@@ -506,6 +769,9 @@ fn relax_round<W: Buckets>(shared: &Shared, bins: &mut Bins, base: u64, parity: 
             while candidate < current {
                 match slot.compare_exchange_weak(current, candidate, Relaxed, Relaxed) {
                     Ok(_) => {
+                        if candidate == SATURATED {
+                            shared.overflowed.store(true, Relaxed);
+                        }
                         bins.put(v as u32, W::bucket(candidate, delta), base);
                         break;
                     }
@@ -551,4 +817,5 @@ fn relax_round<W: Buckets>(shared: &Shared, bins: &mut Bins, base: u64, parity: 
         own.clear();
         bins.spare.push(own);
     }
+    relaxed
 }
