@@ -534,7 +534,7 @@ catalogue! {
     DeltaCpu {
         name: "delta-cpu",
         paper: "parallel Δ-stepping (GAPBS's design)",
-        description: "Δ-stepping on every CPU core (rayon): buckets of width Δ (--delta, or from the weights and a BFS probe) in order, thread-local bins, bucket fusion; the solver where there is no GPU",
+        description: "Δ-stepping on every CPU core (rayon): buckets of width Δ in order (--delta fixes it, else it adapts between buckets), thread-local bins, bucket fusion; the solver where there is no GPU",
         device: Device::Cpu, exact: true, layout: Layout::List, takes_delta: true,
         family: Family::DeltaStepping,
         matrix_twin: None,
