@@ -89,7 +89,7 @@ pub struct Choice {
 /// over the weights.
 pub fn choose(graph: &Graph, source: usize) -> Choice {
     let (levels, visited) = if source < graph.num_vertices() {
-        graph.probe_depth(source, PROBE_VERTICES, usize::MAX)
+        graph.probe_depth(source, PROBE_VERTICES)
     } else {
         (0, 0)
     };

@@ -243,22 +243,16 @@ impl<'a> Graph<'a> {
     }
 
     /// Breadth-first levels from `source` (in range) until `max_vertices`
-    /// vertices are visited, `max_edges` edges scanned, or none is left: the
-    /// level of the last vertex visited, and how many were. The probe behind
-    /// the solvers' estimates of a graph's depth; its cost follows the
-    /// limits, not the graph's size (a bit per vertex marks the visited
-    /// ones).
-    pub fn probe_depth(
-        &self,
-        source: usize,
-        max_vertices: usize,
-        max_edges: usize,
-    ) -> (u32, usize) {
+    /// vertices are visited or none is left: the level of the last vertex
+    /// visited, and how many were. The probe behind `auto`'s estimate of a
+    /// graph's depth; its cost follows the limit, not the graph's size (a
+    /// bit per vertex marks the visited ones).
+    pub fn probe_depth(&self, source: usize, max_vertices: usize) -> (u32, usize) {
         let csr = self.csr();
         let mut seen = vec![0u64; self.num_vertices().div_ceil(64)];
         seen[source / 64] |= 1 << (source % 64);
         let (mut frontier, mut next) = (vec![source], Vec::new());
-        let (mut depth, mut visited, mut scanned) = (0, 1, 0);
+        let (mut depth, mut visited) = (0, 1);
         while visited < max_vertices {
             for &u in &frontier {
                 for (v, _) in csr.edges(u) {
@@ -268,8 +262,7 @@ impl<'a> Graph<'a> {
                         visited += 1;
                         next.push(v);
                     }
-                    scanned += 1;
-                    if visited >= max_vertices || scanned >= max_edges {
+                    if visited >= max_vertices {
                         return (depth + u32::from(!next.is_empty()), visited);
                     }
                 }
