@@ -663,7 +663,7 @@ kernel_args! {
         /// The source vertex.
         pub source: u32,
         /// The vertex whose distance bounds the solve, or
-        /// [`NO_TARGET`](crate::partition::NO_TARGET).
+        /// [`NO_TARGET`](crate::distance::NO_TARGET).
         pub target: u32,
         /// The initial window width, a weight word.
         pub delta: u32,

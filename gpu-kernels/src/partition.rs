@@ -167,7 +167,7 @@ use core::sync::atomic::Ordering::{AcqRel, Relaxed};
 use core::sync::atomic::fence;
 
 use crate::csr::Csr;
-use crate::distance::{INFINITY, Weight};
+use crate::distance::{INFINITY, NO_TARGET, Weight};
 
 /// The threads of one block and how they wait for each other.
 pub trait BlockTeam {
@@ -378,8 +378,6 @@ pub struct Global<'a> {
     /// [`NO_TARGET`].
     pub target: u32,
 }
-
-pub use crate::distance::NO_TARGET;
 
 /// One block's shared memory, `capacity` words per array.
 #[derive(Clone, Copy, Debug)]

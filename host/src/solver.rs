@@ -65,12 +65,17 @@ impl Stop {
         self.limit.is_some() || self.target.is_some()
     }
 
+    /// The limit as a distance word, [`INFINITY`] without one.
+    pub fn limit_word(&self) -> u32 {
+        self.limit.unwrap_or(INFINITY)
+    }
+
     /// The largest distance reported for full distances `dist` (from a solve
     /// that ran to the end, or far enough for the target's distance to be
     /// final).
     pub fn bound(&self, dist: &[u32]) -> u32 {
         let target = self.target.map_or(INFINITY, |t| dist[t]);
-        self.limit.unwrap_or(INFINITY).min(target)
+        self.limit_word().min(target)
     }
 
     /// Marks every vertex beyond [`Stop::bound`] unreached.

@@ -12,10 +12,10 @@ use std::collections::BTreeSet;
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::atomic::{AtomicBool, AtomicU32};
 
-use gpu_kernels::distance::{INFINITY, Weight};
+use gpu_kernels::distance::{INFINITY, NO_TARGET, Weight};
 use gpu_kernels::partition::{
-    BlockTeam, Global, Local, NO_TARGET, OUTBOX_SLOTS, Pieces, auto_delta, block_loop,
-    initialize_piece, initialize_vertex, paged_loop, shared_words,
+    BlockTeam, Global, Local, OUTBOX_SLOTS, Pieces, auto_delta, block_loop, initialize_piece,
+    initialize_vertex, paged_loop, shared_words,
 };
 use sssp::distances::check_overflow;
 use sssp::generate::{GridSpec, grid_graph};

@@ -14,6 +14,7 @@ use crate::device::thread::{
     thread_fence, thread_fence_block, thread_idx_x,
 };
 use crate::device::warp::{WARP_SIZE, sync_warp};
+use crate::distance::NO_TARGET;
 use crate::partition::{self, BlockTeam, Global, Local, Pieces};
 
 use super::csr;
@@ -123,7 +124,7 @@ crate::args::partition_initialize_args! {
         } = args;
         // SAFETY: lengths as documented; accessed only atomically.
         let global = unsafe {
-            global((dist, backing), n, (notify, owner), k, counters, partition::NO_TARGET)
+            global((dist, backing), n, (notify, owner), k, counters, NO_TARGET)
         };
         let t = index_1d();
         if t < n {
@@ -155,7 +156,7 @@ crate::args::partition_solve_args! {
     /// `edge_capacity` out-edges), `boundary_ends` (`k`) and `piece_of` (`n`)
     /// describe; `dist`, `backing`, `notify`, `owner` and `counters` as
     /// `partition_initialize` left them for `source < n`; `target < n` or
-    /// [`NO_TARGET`](partition::NO_TARGET); the grid has `k`
+    /// [`NO_TARGET`](crate::distance::NO_TARGET); the grid has `k`
     /// blocks, all resident at once (a cooperative launch), each with
     /// [`partition_shared_bytes(capacity, edge_capacity)`](crate::launch::partition_shared_bytes)
     /// of dynamic shared memory.

@@ -13,7 +13,7 @@ use crate::distances::{check_overflow, check_source};
 use crate::graph::{Graph, with_weight_type};
 use crate::solver::Stop;
 use crate::variants::near_far_delta;
-use gpu_kernels::distance::{INFINITY, NO_TARGET};
+use gpu_kernels::distance::NO_TARGET;
 
 /// The state of a near-far solve on the host.
 pub struct NearFarHostState {
@@ -96,7 +96,7 @@ impl NearFarHostState {
             far: [&self.far[0], &self.far[1]],
             hubs: [&self.hubs[0], &self.hubs[1]],
             hub_degree: self.hub_degree,
-            limit: self.stop.limit.unwrap_or(INFINITY),
+            limit: self.stop.limit_word(),
             target: self.stop.target.map_or(NO_TARGET, |t| t as u32),
             state: &self.state,
         }

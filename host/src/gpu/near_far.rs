@@ -19,7 +19,6 @@ use crate::graph::Graph;
 use crate::solver::Stop;
 use crate::variants::near_far_delta;
 use crate::{Error, Result};
-use gpu_kernels::distance::INFINITY;
 
 /// The near-far solver for one graph.
 pub struct NearFar<'a> {
@@ -136,10 +135,7 @@ impl<'a> NearFar<'a> {
         let (kernels, stream) = (&self.gpu.kernels().near_far, self.gpu.stream());
         kernels.initialize(stream, &self.graph, &mut self.buffers, source, self.delta)?;
         let delta = self.delta;
-        let bound = (
-            self.stop.limit.unwrap_or(INFINITY),
-            self.stop.target.map(|t| t as u32),
-        );
+        let bound = (self.stop.limit_word(), self.stop.target.map(|t| t as u32));
         let (iterations, launches) = run_loop_launches(self.limits, self.blocks, |form, work| {
             launch_loop(self.gpu, form, || {
                 let (graph, buffers) = (&self.graph, &mut self.buffers);

@@ -23,7 +23,6 @@ use crate::partition::{Partitioning, partition};
 use crate::reorder::Permutation;
 use crate::solver::Stop;
 use crate::{Error, Result};
-use gpu_kernels::distance::INFINITY;
 
 /// When the partition solver pages its pieces.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -189,7 +188,7 @@ impl<'a> Partition<'a> {
         let new_source = self.permutation.new_id(source as usize) as u32;
         let source_piece = self.piece_of[new_source as usize];
         let target = self.stop.target.map(|t| self.permutation.new_id(t) as u32);
-        let bound = self.stop.limit.unwrap_or(INFINITY);
+        let bound = self.stop.limit_word();
         let (kernels, stream) = (&self.gpu.kernels().partition, self.gpu.stream());
         kernels.initialize(stream, &self.graph, &mut self.buffers, source_piece, bound)?;
         self.gpu.cooperative(|| {

@@ -5,8 +5,8 @@ use std::sync::Arc;
 use cudarc::driver::sys::{CUdevice_attribute, CUfunction_attribute};
 use cudarc::driver::{CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, LaunchConfig};
 use gpu_kernels::args::{PartitionInitializeArgs, PartitionSolveArgs};
+use gpu_kernels::distance::NO_TARGET;
 use gpu_kernels::launch::{PARTITION_BLOCK_SIZE, names, partition_shared_bytes};
-use gpu_kernels::partition;
 
 /// The largest piece of paged mode: `../shared/design/ROADS.md` measured
 /// pieces of 1–2 K vertices best, 4 K and more 10–25% slower.
@@ -306,7 +306,7 @@ impl PartitionKernels {
             owner: device(stream, &buffers.owner),
             counters: device(stream, &buffers.counters),
             source,
-            target: target.unwrap_or(partition::NO_TARGET),
+            target: target.unwrap_or(NO_TARGET),
             delta,
             capacity: buffers.capacity,
             edge_capacity: buffers.edge_capacity,
