@@ -116,6 +116,11 @@ fn real_graph_bench_verifies_every_candidate_and_reports_them() {
         "{summary}"
     );
     assert!(summary.contains("auto is"), "{summary}");
+    // Its choice was no candidate of this run, and the summary says so.
+    assert!(
+        summary.contains("auto ran delta-cpu (not in --algos) in"),
+        "{summary}"
+    );
     assert_eq!(real::csv(&report).lines().count(), 1 + 3);
 }
 

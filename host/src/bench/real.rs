@@ -346,9 +346,13 @@ pub fn markdown(report: &RealReport) -> String {
             .filter(|r| r.algorithm != "auto" && r.refused.is_none())
             .min_by(|a, b| a.median_ms.total_cmp(&b.median_ms));
         if let (Some(auto), Some(best)) = (records.iter().find(|r| r.algorithm == "auto"), best) {
+            // A choice outside `--algos` is no candidate of the run: then
+            // the ratio only says how auto compares with those that ran.
+            let listed = records.iter().any(|r| r.algorithm == auto.ran);
             auto_lines.push(format!(
-                "- {graph}: auto ran {} in {:.3} ms; the fastest candidate, {}, {:.3} ms: auto is {:.2}× the best",
+                "- {graph}: auto ran {}{} in {:.3} ms; the fastest candidate, {}, {:.3} ms: auto is {:.2}× the best",
                 auto.ran,
+                if listed { "" } else { " (not in --algos)" },
                 auto.median_ms,
                 best.algorithm,
                 best.median_ms,
