@@ -1,0 +1,270 @@
+//! Design study for issue #20 (docs/PERFORMANCE.md, 2026-11-27, thirteenth
+//! session): an *overlay* of the partition solver's pieces, as in multi-level
+//! Dijkstra. It cuts a graph as the partition solver does
+//! ([`sssp::partition::partition`]), builds the overlay on all threads, solves
+//! one source through it on the CPU, checks every distance against the oracle
+//! and prints the overlay's size, its build time and the hop depths that
+//! would bound a round-based GPU solve.
+//!
+//!     cargo run --release -p host --example overlay_study -- GRAPH [CAPACITY] [SOURCE]
+//!
+//! `u32` weights; CAPACITY vertices a piece (default: about 396 pieces, the
+//! resident solver's blocks on an H100); SOURCE in the file's numbering
+//! (default: its first vertex).
+//!
+//! The overlay's nodes are each piece's *entries* (vertices an arc from
+//! another piece enters: the partition's boundary) and *exits* (vertices with
+//! an arc to another piece); its arcs are the cut arcs and, per piece, an arc
+//! from each entry to each exit it reaches inside the piece, weighted by the
+//! piece-local distance. A query solves the source's piece locally, then the
+//! overlay from that piece's nodes, then every piece locally from its
+//! entries: a shortest path is in-piece segments joined by cut arcs, and its
+//! last segment starts at an entry of the target's piece, or at the source.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+use std::ops::Range;
+use std::time::Instant;
+
+use gpu_kernels::csr::Csr;
+use rayon::prelude::*;
+use sssp::partition::{Partitioning, partition};
+
+/// An overlay node's arcs: (head node, weight).
+type Arcs = Vec<(u32, u64)>;
+
+/// No node or no distance.
+const NONE: u32 = u32::MAX;
+
+/// The overlay in CSR form over its nodes.
+struct Overlay {
+    /// The overlay node of each (renumbered) vertex, or [`NONE`].
+    node_of: Vec<u32>,
+    /// The vertex of each node.
+    vertex: Vec<u32>,
+    offsets: Vec<usize>,
+    heads: Vec<u32>,
+    weights: Vec<u64>,
+}
+
+/// Shortest distances and the fewest hops among shortest paths, from
+/// `seeds` (vertex, distance), over the arcs of `arcs(u)`, restricted to the
+/// vertices `ids` (indices are relative to its start).
+fn dijkstra<'a, I>(
+    ids: Range<usize>,
+    seeds: &[(usize, u64)],
+    arcs: impl Fn(usize) -> I,
+) -> (Vec<u64>, Vec<u32>)
+where
+    I: Iterator<Item = (usize, u64)> + 'a,
+{
+    let len = ids.len();
+    let (mut dist, mut hops) = (vec![u64::MAX; len], vec![NONE; len]);
+    let mut heap = BinaryHeap::new();
+    for &(v, d) in seeds {
+        let k = v - ids.start;
+        if (d, 0) < (dist[k], hops[k]) {
+            (dist[k], hops[k]) = (d, 0);
+            heap.push(Reverse((d, 0u32, v)));
+        }
+    }
+    while let Some(Reverse((d, h, u))) = heap.pop() {
+        if (d, h) != (dist[u - ids.start], hops[u - ids.start]) {
+            continue;
+        }
+        for (v, w) in arcs(u) {
+            if !ids.contains(&v) {
+                continue;
+            }
+            let k = v - ids.start;
+            if (d + w, h + 1) < (dist[k], hops[k]) {
+                (dist[k], hops[k]) = (d + w, h + 1);
+                heap.push(Reverse((d + w, h + 1, v)));
+            }
+        }
+    }
+    (dist, hops)
+}
+
+/// The arcs of vertex `u` of `csr`, with `u64` weights.
+fn graph_arcs<'a>(csr: Csr<'a>) -> impl Fn(usize) -> Box<dyn Iterator<Item = (usize, u64)> + 'a> {
+    move |u| Box::new(csr.edges(u).map(|(v, w)| (v, u64::from(w))))
+}
+
+/// The pieces' vertex ranges.
+fn piece_ranges(parts: &Partitioning) -> Vec<Range<usize>> {
+    parts
+        .starts
+        .windows(2)
+        .map(|r| r[0] as usize..r[1] as usize)
+        .collect()
+}
+
+fn build_overlay(parts: &Partitioning) -> Overlay {
+    let graph = &parts.graph;
+    let n = graph.num_vertices();
+    let csr = graph.csr();
+    let leaves = |u: usize| {
+        csr.edges(u)
+            .any(|(v, _)| parts.piece_of[v] != parts.piece_of[u])
+    };
+    let is_exit: Vec<bool> = (0..n).into_par_iter().map(leaves).collect();
+    let mut node_of = vec![NONE; n];
+    let mut vertex = Vec::new();
+    for (p, range) in piece_ranges(parts).into_iter().enumerate() {
+        let entries_end = parts.boundary_ends[p] as usize;
+        for v in range {
+            if v < entries_end || is_exit[v] {
+                node_of[v] = vertex.len() as u32;
+                vertex.push(v as u32);
+            }
+        }
+    }
+    // Per piece, each entry's arcs to the exits it reaches, then each exit's
+    // cut arcs; one list per node, in node order.
+    let per_piece: Vec<Vec<Arcs>> = piece_ranges(parts)
+        .into_par_iter()
+        .enumerate()
+        .map(|(p, range)| {
+            let entries_end = parts.boundary_ends[p] as usize;
+            range
+                .clone()
+                .filter(|&v| node_of[v] != NONE)
+                .map(|u| {
+                    let mut arcs = Vec::new();
+                    if u < entries_end {
+                        let (dist, _) = dijkstra(range.clone(), &[(u, 0)], graph_arcs(graph.csr()));
+                        for x in range.clone().filter(|&x| is_exit[x] && x != u) {
+                            if dist[x - range.start] != u64::MAX {
+                                arcs.push((node_of[x], dist[x - range.start]));
+                            }
+                        }
+                    }
+                    for (v, w) in csr.edges(u) {
+                        if !range.contains(&v) {
+                            arcs.push((node_of[v], u64::from(w)));
+                        }
+                    }
+                    arcs
+                })
+                .collect()
+        })
+        .collect();
+    let mut offsets = vec![0];
+    let (mut heads, mut weights) = (Vec::new(), Vec::new());
+    for arcs in per_piece.into_iter().flatten() {
+        for (h, w) in arcs {
+            heads.push(h);
+            weights.push(w);
+        }
+        offsets.push(heads.len());
+    }
+    Overlay {
+        node_of,
+        vertex,
+        offsets,
+        heads,
+        weights,
+    }
+}
+
+fn main() -> sssp::Result<()> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let Some(path) = args.first() else {
+        eprintln!("usage: overlay_study GRAPH [CAPACITY] [SOURCE]");
+        std::process::exit(2);
+    };
+    let loaded = sssp::formats::load(path, None)?;
+    let first = loaded.numbering().base as usize;
+    let graph = loaded.into_graph()?;
+    let n = graph.num_vertices();
+    let capacity = match args.get(1) {
+        Some(c) => c.parse().expect("CAPACITY: a number of vertices"),
+        None => n.div_ceil(396).max(1),
+    };
+    let source_old = match args.get(2) {
+        Some(s) => s.parse::<usize>().expect("SOURCE: a vertex id") - first,
+        None => 0,
+    };
+
+    let start = Instant::now();
+    let parts = partition(&graph, capacity)?;
+    let cut_ms = start.elapsed().as_secs_f64() * 1e3;
+    let start = Instant::now();
+    let overlay = build_overlay(&parts);
+    let build_ms = start.elapsed().as_secs_f64() * 1e3;
+
+    let g = &parts.graph;
+    let source = parts.permutation.new_id(source_old);
+    let ranges = piece_ranges(&parts);
+    let home = ranges[parts.piece_of[source] as usize].clone();
+    let start = Instant::now();
+    // (1) The source's piece.
+    let (local, _) = dijkstra(home.clone(), &[(source, 0)], graph_arcs(g.csr()));
+    // (2) The overlay, from that piece's nodes.
+    let seeds: Vec<(usize, u64)> = home
+        .clone()
+        .filter(|&v| overlay.node_of[v] != NONE && local[v - home.start] != u64::MAX)
+        .map(|v| (overlay.node_of[v] as usize, local[v - home.start]))
+        .collect();
+    let nodes = overlay.vertex.len();
+    let (over, over_hops) = dijkstra(0..nodes, &seeds, |u| {
+        let arcs = overlay.offsets[u]..overlay.offsets[u + 1];
+        overlay.heads[arcs.clone()]
+            .iter()
+            .zip(&overlay.weights[arcs])
+            .map(|(&h, &w)| (h as usize, w))
+    });
+    // (3) Every piece from its entries (and the source's from the source).
+    let filled: Vec<(Vec<u64>, u32)> = ranges
+        .par_iter()
+        .enumerate()
+        .map(|(p, range)| {
+            let mut seeds: Vec<(usize, u64)> = (range.start..parts.boundary_ends[p] as usize)
+                .map(|v| (v, over[overlay.node_of[v] as usize]))
+                .filter(|&(_, d)| d != u64::MAX)
+                .collect();
+            if range.contains(&source) {
+                seeds.push((source, 0));
+            }
+            let (dist, hops) = dijkstra(range.clone(), &seeds, graph_arcs(g.csr()));
+            let deepest = hops
+                .iter()
+                .filter(|&&h| h != NONE)
+                .max()
+                .copied()
+                .unwrap_or(0);
+            (dist, deepest)
+        })
+        .collect();
+    let query_ms = start.elapsed().as_secs_f64() * 1e3;
+
+    let dist: Vec<u64> = filled.iter().flat_map(|(d, _)| d.iter().copied()).collect();
+    let expected = sssp::oracle::dijkstra_u64(g, source);
+    let wrong = dist.iter().zip(&expected).filter(|(a, b)| a != b).count();
+    let (_, tree_hops) = dijkstra(0..n, &[(source, 0)], graph_arcs(g.csr()));
+    let depth = |hops: &[u32]| {
+        hops.iter()
+            .filter(|&&h| h != NONE)
+            .max()
+            .copied()
+            .unwrap_or(0)
+    };
+    println!(
+        "{path}: n {n}, m {}, {} pieces of at most {capacity} (cut in {cut_ms:.1} ms); overlay {} nodes, \
+         {} arcs, built in {build_ms:.1} ms on {} threads; hop depth: tree {}, overlay {}, deepest \
+         interior {}; CPU query {query_ms:.1} ms; {wrong} distances differ from the oracle's",
+        g.num_edges(),
+        parts.pieces(),
+        nodes,
+        overlay.heads.len(),
+        rayon::current_num_threads(),
+        depth(&tree_hops),
+        depth(&over_hops),
+        filled.iter().map(|(_, d)| *d).max().unwrap_or(0),
+    );
+    if wrong > 0 {
+        std::process::exit(1);
+    }
+    Ok(())
+}
