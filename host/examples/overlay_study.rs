@@ -6,11 +6,17 @@
 //! and prints the overlay's size, its build time and the hop depths that
 //! would bound a round-based GPU solve.
 //!
-//!     cargo run --release -p host --example overlay_study -- GRAPH [CAPACITY] [SOURCE]
+//!     cargo run --release -p host --example overlay_study -- GRAPH [CAPACITY] [SOURCE] [DIR]
 //!
 //! `u32` weights; CAPACITY vertices a piece (default: about 396 pieces, the
 //! resident solver's blocks on an H100); SOURCE in the file's numbering
-//! (default: its first vertex).
+//! (default: its first vertex). With DIR, it writes the three steps of the
+//! query as g.csr graphs whose last vertex is a super source, so that the
+//! GPU solvers can time each step: `piece.csr` (the source's piece, the
+//! source last), `overlay.csr` (the overlay, with arcs from the super source
+//! to the source piece's nodes at their local distances) and `interior.csr`
+//! (the graph without its cut arcs, with arcs from the super source to every
+//! entry at its overlay distance and to the source).
 //!
 //! The overlay's nodes are each piece's *entries* (vertices an arc from
 //! another piece enters: the partition's boundary) and *exits* (vertices with
@@ -28,6 +34,7 @@ use std::time::Instant;
 
 use gpu_kernels::csr::Csr;
 use rayon::prelude::*;
+use sssp::Graph;
 use sssp::partition::{Partitioning, partition};
 
 /// An overlay node's arcs: (head node, weight).
@@ -171,7 +178,7 @@ fn build_overlay(parts: &Partitioning) -> Overlay {
 fn main() -> sssp::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let Some(path) = args.first() else {
-        eprintln!("usage: overlay_study GRAPH [CAPACITY] [SOURCE]");
+        eprintln!("usage: overlay_study GRAPH [CAPACITY] [SOURCE] [DIR]");
         std::process::exit(2);
     };
     let loaded = sssp::formats::load(path, None)?;
@@ -265,6 +272,66 @@ fn main() -> sssp::Result<()> {
     );
     if wrong > 0 {
         std::process::exit(1);
+    }
+    if let Some(dir) = args.get(3) {
+        let dir = std::path::Path::new(dir);
+        let word = |d: u64| u32::try_from(d).expect("a distance beyond u32");
+        let csr = g.csr();
+        // The source's piece, renumbered from 0, the source as the last vertex's
+        // only arc.
+        let mut piece: Vec<(u32, u32, u32)> = home
+            .clone()
+            .flat_map(|u| csr.edges(u).map(move |(v, w)| (u, v, w)))
+            .filter(|(_, v, _)| home.contains(v))
+            .map(|(u, v, w)| ((u - home.start) as u32, (v - home.start) as u32, w))
+            .collect();
+        piece.push((home.len() as u32, (source - home.start) as u32, 0));
+        let piece = Graph::from_edges(home.len() + 1, &piece).expect("a valid piece");
+        // The overlay and its super source.
+        let mut arcs: Vec<(u32, u32, u32)> = (0..nodes)
+            .flat_map(|u| {
+                let range = overlay.offsets[u]..overlay.offsets[u + 1];
+                let (heads, weights) = (&overlay.heads[range.clone()], &overlay.weights[range]);
+                heads
+                    .iter()
+                    .zip(weights)
+                    .map(move |(&h, &w)| (u as u32, h, word(w)))
+            })
+            .collect();
+        arcs.extend(
+            seeds
+                .iter()
+                .map(|&(v, d)| (nodes as u32, v as u32, word(d))),
+        );
+        let over_graph = Graph::from_edges(nodes + 1, &arcs).expect("a valid overlay");
+        // The interiors and their super source.
+        let mut inner: Vec<(u32, u32, u32)> = (0..n)
+            .flat_map(|u| csr.edges(u).map(move |(v, w)| (u as u32, v as u32, w)))
+            .filter(|&(u, v, _)| parts.piece_of[u as usize] == parts.piece_of[v as usize])
+            .collect();
+        for (p, range) in ranges.iter().enumerate() {
+            for v in range.start..parts.boundary_ends[p] as usize {
+                let d = over[overlay.node_of[v] as usize];
+                if d != u64::MAX {
+                    inner.push((n as u32, v as u32, word(d)));
+                }
+            }
+        }
+        inner.push((n as u32, source as u32, 0));
+        let interior = Graph::from_edges(n + 1, &inner).expect("a valid interior graph");
+        for (name, graph) in [
+            ("piece", &piece),
+            ("overlay", &over_graph),
+            ("interior", &interior),
+        ] {
+            sssp::formats::csr::write(graph, &dir.join(format!("{name}.csr")))?;
+            println!(
+                "wrote {name}.csr: {} vertices, {} arcs, source {}",
+                graph.num_vertices(),
+                graph.num_edges(),
+                graph.num_vertices() - 1
+            );
+        }
     }
     Ok(())
 }
