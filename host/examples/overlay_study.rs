@@ -16,7 +16,11 @@
 //! source last), `overlay.csr` (the overlay, with arcs from the super source
 //! to the source piece's nodes at their local distances) and `interior.csr`
 //! (the graph without its cut arcs, with arcs from the super source to every
-//! entry at its overlay distance and to the source).
+//! entry at its overlay distance and to the source). With
+//! `SSSP_STUDY_REFINE=P`, P passes of size-constrained label propagation
+//! (a vertex moves to the piece most of its neighbours are in, pieces up to
+//! 1/32 over CAPACITY) shorten the pieces' borders before the overlay is
+//! built: how much smaller the overlay gets with smaller cuts.
 //!
 //! The overlay's nodes are each piece's *entries* (vertices an arc from
 //! another piece enters: the partition's boundary) and *exits* (vertices with
@@ -105,6 +109,90 @@ fn piece_ranges(parts: &Partitioning) -> Vec<Range<usize>> {
         .windows(2)
         .map(|r| r[0] as usize..r[1] as usize)
         .collect()
+}
+
+/// `parts` after `passes` of size-constrained label propagation, renumbered
+/// as [`partition`] numbers its pieces (each piece contiguous, its entries
+/// first).
+fn refine(parts: Partitioning, capacity: usize, passes: usize) -> sssp::Result<Partitioning> {
+    let graph = &parts.graph;
+    let (n, csr) = (graph.num_vertices(), graph.csr());
+    let mut neighbours: Vec<Vec<u32>> = vec![Vec::new(); n];
+    for u in 0..n {
+        for (v, _) in csr.edges(u).filter(|&(v, _)| v != u) {
+            neighbours[u].push(v as u32);
+            neighbours[v].push(u as u32);
+        }
+    }
+    let mut piece = parts.piece_of.clone();
+    let mut size = vec![0usize; parts.pieces()];
+    piece.iter().for_each(|&p| size[p as usize] += 1);
+    let most = capacity + capacity / 32;
+    for _ in 0..passes {
+        let mut moved = 0;
+        for v in 0..n {
+            let own = piece[v];
+            let mut counts: Vec<(u32, u32)> = Vec::new();
+            for &u in &neighbours[v] {
+                let p = piece[u as usize];
+                match counts.iter_mut().find(|c| c.0 == p) {
+                    Some(c) => c.1 += 1,
+                    None => counts.push((p, 1)),
+                }
+            }
+            let at_home = counts.iter().find(|c| c.0 == own).map_or(0, |c| c.1);
+            let best = counts
+                .iter()
+                .filter(|c| c.0 != own && size[c.0 as usize] < most)
+                .max_by_key(|c| (c.1, Reverse(c.0)));
+            if let Some(&(to, count)) = best
+                && count > at_home
+                && size[own as usize] > 1
+            {
+                piece[v] = to;
+                size[own as usize] -= 1;
+                size[to as usize] += 1;
+                moved += 1;
+            }
+        }
+        if moved == 0 {
+            break;
+        }
+    }
+    let mut entry = vec![false; n];
+    for u in 0..n {
+        for (v, _) in csr.edges(u) {
+            entry[v] |= piece[u] != piece[v];
+        }
+    }
+    let mut order: Vec<u32> = (0..n as u32).collect();
+    order.sort_by_key(|&v| (piece[v as usize], !entry[v as usize], v));
+    let renumber = sssp::reorder::Permutation::from_old_of_new(order.clone())?;
+    let new_graph = renumber.apply(graph);
+    let piece_of: Vec<u32> = order.iter().map(|&v| piece[v as usize]).collect();
+    let pieces = parts.pieces();
+    let (mut starts, mut boundary_ends) = (vec![0u32; pieces + 1], vec![0u32; pieces]);
+    for (k, &v) in order.iter().enumerate() {
+        let p = piece[v as usize] as usize;
+        starts[p + 1] = k as u32 + 1;
+        if entry[v as usize] {
+            boundary_ends[p] = k as u32 + 1;
+        }
+    }
+    for p in 0..pieces {
+        starts[p + 1] = starts[p + 1].max(starts[p]);
+        boundary_ends[p] = boundary_ends[p].max(starts[p]);
+    }
+    let new_of_original: Vec<u32> = (0..n)
+        .map(|o| renumber.new_id(parts.permutation.new_id(o)) as u32)
+        .collect();
+    Ok(Partitioning {
+        permutation: sssp::reorder::Permutation::from_new_of_old(new_of_original)?,
+        graph: new_graph,
+        starts,
+        boundary_ends,
+        piece_of,
+    })
 }
 
 fn build_overlay(parts: &Partitioning) -> Overlay {
@@ -196,6 +284,14 @@ fn main() -> sssp::Result<()> {
 
     let start = Instant::now();
     let parts = partition(&graph, capacity)?;
+    let parts = match std::env::var("SSSP_STUDY_REFINE") {
+        Ok(passes) => refine(
+            parts,
+            capacity,
+            passes.parse().expect("SSSP_STUDY_REFINE: passes"),
+        )?,
+        Err(_) => parts,
+    };
     let cut_ms = start.elapsed().as_secs_f64() * 1e3;
     let start = Instant::now();
     let overlay = build_overlay(&parts);
