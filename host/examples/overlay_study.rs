@@ -20,7 +20,10 @@
 //! `SSSP_STUDY_REFINE=P`, P passes of size-constrained label propagation
 //! (a vertex moves to the piece most of its neighbours are in, pieces up to
 //! 1/32 over CAPACITY) shorten the pieces' borders before the overlay is
-//! built: how much smaller the overlay gets with smaller cuts.
+//! built: how much smaller the overlay gets with smaller cuts. With
+//! `SSSP_STUDY_BISECT=1` the pieces come from a recursive bisection along
+//! breadth-first "coordinates" instead (see `bisect`), as many as
+//! [`partition`] cuts.
 //!
 //! The overlay's nodes are each piece's *entries* (vertices an arc from
 //! another piece enters: the partition's boundary) and *exits* (vertices with
@@ -111,11 +114,8 @@ fn piece_ranges(parts: &Partitioning) -> Vec<Range<usize>> {
         .collect()
 }
 
-/// `parts` after `passes` of size-constrained label propagation, renumbered
-/// as [`partition`] numbers its pieces (each piece contiguous, its entries
-/// first).
-fn refine(parts: Partitioning, capacity: usize, passes: usize) -> sssp::Result<Partitioning> {
-    let graph = &parts.graph;
+/// Each vertex's neighbours over arcs of either direction.
+fn neighbours_of(graph: &Graph) -> Vec<Vec<u32>> {
     let (n, csr) = (graph.num_vertices(), graph.csr());
     let mut neighbours: Vec<Vec<u32>> = vec![Vec::new(); n];
     for u in 0..n {
@@ -124,13 +124,24 @@ fn refine(parts: Partitioning, capacity: usize, passes: usize) -> sssp::Result<P
             neighbours[v].push(u as u32);
         }
     }
-    let mut piece = parts.piece_of.clone();
-    let mut size = vec![0usize; parts.pieces()];
+    neighbours
+}
+
+/// `passes` of size-constrained label propagation on the pieces `piece`: a
+/// vertex joins the piece most of its neighbours are in, if that piece holds
+/// fewer than `most` vertices and its own keeps one.
+fn propagate(
+    neighbours: &[Vec<u32>],
+    piece: &mut [u32],
+    pieces: usize,
+    most: usize,
+    passes: usize,
+) {
+    let mut size = vec![0usize; pieces];
     piece.iter().for_each(|&p| size[p as usize] += 1);
-    let most = capacity + capacity / 32;
     for _ in 0..passes {
         let mut moved = 0;
-        for v in 0..n {
+        for v in 0..piece.len() {
             let own = piece[v];
             let mut counts: Vec<(u32, u32)> = Vec::new();
             for &u in &neighbours[v] {
@@ -159,6 +170,95 @@ fn refine(parts: Partitioning, capacity: usize, passes: usize) -> sssp::Result<P
             break;
         }
     }
+}
+
+/// Breadth-first hop counts from `start` over `neighbours` inside the set
+/// of vertices whose `mark` is `set` (into `hops`, [`NONE`] where not yet
+/// reached); returns the last vertex reached, one of the farthest.
+fn reach(neighbours: &[Vec<u32>], start: u32, (mark, set): (&[u32], u32), hops: &mut [u32]) -> u32 {
+    let mut queue = std::collections::VecDeque::from([start]);
+    hops[start as usize] = 0;
+    let mut farthest = start;
+    while let Some(u) = queue.pop_front() {
+        farthest = u;
+        for &v in &neighbours[u as usize] {
+            if mark[v as usize] == set && hops[v as usize] == NONE {
+                hops[v as usize] = hops[u as usize] + 1;
+                queue.push_back(v);
+            }
+        }
+    }
+    farthest
+}
+
+/// [`bisect`]'s working arrays, one word per vertex.
+struct Bisection {
+    piece: Vec<u32>,
+    mark: Vec<u32>,
+    set: u32,
+    from_a: Vec<u32>,
+    from_b: Vec<u32>,
+}
+
+/// Recursive bisection of `vertices` into `pieces` pieces numbered from
+/// `first`: two far-apart vertices `a` and `b` (each the farthest by hops
+/// from the one before), then the vertices in order of `hops(a) - hops(b)`,
+/// a coordinate along the a–b axis, split in proportion to the pieces on
+/// each side. Vertices that `a` does not reach go last.
+fn bisect(
+    neighbours: &[Vec<u32>],
+    mut vertices: Vec<u32>,
+    (pieces, first): (usize, u32),
+    state: &mut Bisection,
+) {
+    if pieces <= 1 || vertices.is_empty() {
+        vertices
+            .iter()
+            .for_each(|&v| state.piece[v as usize] = first);
+        return;
+    }
+    state.set += 1;
+    let set = state.set;
+    let clear =
+        |hops: &mut [u32], vertices: &[u32]| vertices.iter().for_each(|&v| hops[v as usize] = NONE);
+    for &v in &vertices {
+        state.mark[v as usize] = set;
+    }
+    clear(&mut state.from_a, &vertices);
+    let a = reach(
+        neighbours,
+        vertices[0],
+        (&state.mark, set),
+        &mut state.from_a,
+    );
+    clear(&mut state.from_a, &vertices);
+    let b = reach(neighbours, a, (&state.mark, set), &mut state.from_a);
+    clear(&mut state.from_b, &vertices);
+    reach(neighbours, b, (&state.mark, set), &mut state.from_b);
+    let (from_a, from_b) = (&state.from_a, &state.from_b);
+    let key = |v: u32| match (from_a[v as usize], from_b[v as usize]) {
+        (NONE, _) | (_, NONE) => i64::MAX,
+        (x, y) => i64::from(x) - i64::from(y),
+    };
+    vertices.sort_by_key(|&v| (key(v), v));
+    let left_pieces = pieces / 2;
+    let right = vertices.split_off(vertices.len() * left_pieces / pieces);
+    bisect(neighbours, vertices, (left_pieces, first), state);
+    bisect(
+        neighbours,
+        right,
+        (pieces - left_pieces, first + left_pieces as u32),
+        state,
+    );
+}
+
+/// `parts` with its pieces replaced by `piece` (a piece per vertex of
+/// `parts.graph`), renumbered as [`partition`] numbers them: each piece
+/// contiguous, its entries first.
+fn with_pieces(parts: Partitioning, piece: Vec<u32>) -> sssp::Result<Partitioning> {
+    let graph = &parts.graph;
+    let (n, csr) = (graph.num_vertices(), graph.csr());
+    let pieces = piece.iter().map(|&p| p as usize + 1).max().unwrap_or(0);
     let mut entry = vec![false; n];
     for u in 0..n {
         for (v, _) in csr.edges(u) {
@@ -170,7 +270,6 @@ fn refine(parts: Partitioning, capacity: usize, passes: usize) -> sssp::Result<P
     let renumber = sssp::reorder::Permutation::from_old_of_new(order.clone())?;
     let new_graph = renumber.apply(graph);
     let piece_of: Vec<u32> = order.iter().map(|&v| piece[v as usize]).collect();
-    let pieces = parts.pieces();
     let (mut starts, mut boundary_ends) = (vec![0u32; pieces + 1], vec![0u32; pieces]);
     for (k, &v) in order.iter().enumerate() {
         let p = piece[v as usize] as usize;
@@ -284,14 +383,35 @@ fn main() -> sssp::Result<()> {
 
     let start = Instant::now();
     let parts = partition(&graph, capacity)?;
-    let parts = match std::env::var("SSSP_STUDY_REFINE") {
-        Ok(passes) => refine(
-            parts,
-            capacity,
-            passes.parse().expect("SSSP_STUDY_REFINE: passes"),
-        )?,
-        Err(_) => parts,
-    };
+    let neighbours = neighbours_of(&parts.graph);
+    let mut piece = parts.piece_of.clone();
+    if std::env::var_os("SSSP_STUDY_BISECT").is_some() {
+        let mut state = Bisection {
+            piece: vec![0; n],
+            mark: vec![0; n],
+            set: 0,
+            from_a: vec![NONE; n],
+            from_b: vec![NONE; n],
+        };
+        bisect(
+            &neighbours,
+            (0..n as u32).collect(),
+            (parts.pieces(), 0),
+            &mut state,
+        );
+        piece = state.piece;
+    }
+    if let Ok(passes) = std::env::var("SSSP_STUDY_REFINE") {
+        let passes = passes.parse().expect("SSSP_STUDY_REFINE: passes");
+        propagate(
+            &neighbours,
+            &mut piece,
+            parts.pieces(),
+            capacity + capacity / 32,
+            passes,
+        );
+    }
+    let parts = with_pieces(parts, piece)?;
     let cut_ms = start.elapsed().as_secs_f64() * 1e3;
     let start = Instant::now();
     let overlay = build_overlay(&parts);
