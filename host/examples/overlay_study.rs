@@ -54,8 +54,8 @@ const NONE: u32 = u32::MAX;
 struct Overlay {
     /// The overlay node of each (renumbered) vertex, or [`NONE`].
     node_of: Vec<u32>,
-    /// The vertex of each node.
-    vertex: Vec<u32>,
+    /// How many nodes it has.
+    nodes: usize,
     offsets: Vec<usize>,
     heads: Vec<u32>,
     weights: Vec<u64>,
@@ -304,13 +304,13 @@ fn build_overlay(parts: &Partitioning) -> Overlay {
     };
     let is_exit: Vec<bool> = (0..n).into_par_iter().map(leaves).collect();
     let mut node_of = vec![NONE; n];
-    let mut vertex = Vec::new();
+    let mut nodes = 0;
     for (p, range) in piece_ranges(parts).into_iter().enumerate() {
         let entries_end = parts.boundary_ends[p] as usize;
         for v in range {
             if v < entries_end || is_exit[v] {
-                node_of[v] = vertex.len() as u32;
-                vertex.push(v as u32);
+                node_of[v] = nodes as u32;
+                nodes += 1;
             }
         }
     }
@@ -355,7 +355,7 @@ fn build_overlay(parts: &Partitioning) -> Overlay {
     }
     Overlay {
         node_of,
-        vertex,
+        nodes,
         offsets,
         heads,
         weights,
@@ -383,35 +383,34 @@ fn main() -> sssp::Result<()> {
 
     let start = Instant::now();
     let parts = partition(&graph, capacity)?;
-    let neighbours = neighbours_of(&parts.graph);
-    let mut piece = parts.piece_of.clone();
-    if std::env::var_os("SSSP_STUDY_BISECT").is_some() {
-        let mut state = Bisection {
-            piece: vec![0; n],
-            mark: vec![0; n],
-            set: 0,
-            from_a: vec![NONE; n],
-            from_b: vec![NONE; n],
-        };
-        bisect(
-            &neighbours,
-            (0..n as u32).collect(),
-            (parts.pieces(), 0),
-            &mut state,
-        );
-        piece = state.piece;
-    }
-    if let Ok(passes) = std::env::var("SSSP_STUDY_REFINE") {
-        let passes = passes.parse().expect("SSSP_STUDY_REFINE: passes");
-        propagate(
-            &neighbours,
-            &mut piece,
-            parts.pieces(),
-            capacity + capacity / 32,
-            passes,
-        );
-    }
-    let parts = with_pieces(parts, piece)?;
+    let bisection = std::env::var_os("SSSP_STUDY_BISECT").is_some();
+    let refinement = std::env::var("SSSP_STUDY_REFINE")
+        .ok()
+        .map(|passes| passes.parse().expect("SSSP_STUDY_REFINE: passes"));
+    // Pieces other than the partitioner's only where a study option asks.
+    let parts = if bisection || refinement.is_some() {
+        let neighbours = neighbours_of(&parts.graph);
+        let mut piece = parts.piece_of.clone();
+        if bisection {
+            let mut state = Bisection {
+                piece: vec![0; n],
+                mark: vec![0; n],
+                set: 0,
+                from_a: vec![NONE; n],
+                from_b: vec![NONE; n],
+            };
+            let vertices = (0..n as u32).collect();
+            bisect(&neighbours, vertices, (parts.pieces(), 0), &mut state);
+            piece = state.piece;
+        }
+        if let Some(passes) = refinement {
+            let most = capacity + capacity / 32;
+            propagate(&neighbours, &mut piece, parts.pieces(), most, passes);
+        }
+        with_pieces(parts, piece)?
+    } else {
+        parts
+    };
     let cut_ms = start.elapsed().as_secs_f64() * 1e3;
     let start = Instant::now();
     let overlay = build_overlay(&parts);
@@ -430,7 +429,7 @@ fn main() -> sssp::Result<()> {
         .filter(|&v| overlay.node_of[v] != NONE && local[v - home.start] != u64::MAX)
         .map(|v| (overlay.node_of[v] as usize, local[v - home.start]))
         .collect();
-    let nodes = overlay.vertex.len();
+    let nodes = overlay.nodes;
     let (over, over_hops) = dijkstra(0..nodes, &seeds, |u| {
         let arcs = overlay.offsets[u]..overlay.offsets[u + 1];
         overlay.heads[arcs.clone()]
