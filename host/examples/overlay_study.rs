@@ -294,7 +294,41 @@ fn with_pieces(parts: Partitioning, piece: Vec<u32>) -> sssp::Result<Partitionin
     })
 }
 
-fn build_overlay(parts: &Partitioning) -> Overlay {
+/// For each vertex of the piece `ids`, whether one of its shortest paths from
+/// `from` (shortest in distance, then in hops: `(dist, hops)` from
+/// [`dijkstra`]) passes through another entry (a vertex below
+/// `entries_end`). The arc from `from` to such a vertex is redundant: the
+/// overlay reaches it through that entry's arcs. Ordering by hops among equal
+/// distances keeps zero-weight ties from pruning two arcs for each other.
+fn through_entry(
+    ids: Range<usize>,
+    entries_end: usize,
+    from: usize,
+    (dist, hops): (&[u64], &[u32]),
+    csr: Csr<'_>,
+) -> Vec<bool> {
+    let mut order: Vec<usize> = (0..ids.len()).filter(|&k| dist[k] != u64::MAX).collect();
+    order.sort_unstable_by_key(|&k| (dist[k], hops[k]));
+    let mut via = vec![false; ids.len()];
+    for k in order {
+        let u = ids.start + k;
+        let passes = via[k] || (u != from && u < entries_end);
+        if !passes {
+            continue;
+        }
+        for (v, w) in csr.edges(u) {
+            if ids.contains(&v) {
+                let j = v - ids.start;
+                if (dist[k] + u64::from(w), hops[k] + 1) == (dist[j], hops[j]) {
+                    via[j] = true;
+                }
+            }
+        }
+    }
+    via
+}
+
+fn build_overlay(parts: &Partitioning, prune: bool) -> Overlay {
     let graph = &parts.graph;
     let n = graph.num_vertices();
     let csr = graph.csr();
@@ -327,10 +361,23 @@ fn build_overlay(parts: &Partitioning) -> Overlay {
                 .map(|u| {
                     let mut arcs = Vec::new();
                     if u < entries_end {
-                        let (dist, _) = dijkstra(range.clone(), &[(u, 0)], graph_arcs(graph.csr()));
-                        for x in range.clone().filter(|&x| is_exit[x] && x != u) {
-                            if dist[x - range.start] != u64::MAX {
-                                arcs.push((node_of[x], dist[x - range.start]));
+                        let (dist, hops) =
+                            dijkstra(range.clone(), &[(u, 0)], graph_arcs(graph.csr()));
+                        let via = prune.then(|| {
+                            through_entry(range.clone(), entries_end, u, (&dist, &hops), csr)
+                        });
+                        let target = |x: usize| {
+                            if prune {
+                                node_of[x] != NONE
+                            } else {
+                                is_exit[x]
+                            }
+                        };
+                        for x in range.clone().filter(|&x| target(x) && x != u) {
+                            let k = x - range.start;
+                            let redundant = via.as_ref().is_some_and(|via| via[k]);
+                            if dist[k] != u64::MAX && !redundant {
+                                arcs.push((node_of[x], dist[k]));
                             }
                         }
                     }
@@ -413,7 +460,8 @@ fn main() -> sssp::Result<()> {
     };
     let cut_ms = start.elapsed().as_secs_f64() * 1e3;
     let start = Instant::now();
-    let overlay = build_overlay(&parts);
+    let prune = std::env::var("SSSP_STUDY_PRUNE").is_ok_and(|v| v == "1");
+    let overlay = build_overlay(&parts, prune);
     let build_ms = start.elapsed().as_secs_f64() * 1e3;
 
     let g = &parts.graph;
@@ -534,10 +582,36 @@ fn main() -> sssp::Result<()> {
         }
         inner.push((n as u32, source as u32, 0));
         let interior = Graph::from_edges(n + 1, &inner).expect("a valid interior graph");
+        // The graph with each piece's overlay arcs added as shortcuts (the
+        // source is vertex 0 of the file's numbering... here the renumbered
+        // source is written as the last vertex's only arc).
+        let mut augmented: Vec<(u32, u32, u32)> = (0..n)
+            .flat_map(|u| csr.edges(u).map(move |(v, w)| (u as u32, v as u32, w)))
+            .collect();
+        let vertex_of: Vec<u32> = {
+            let mut of = vec![NONE; nodes];
+            for (v, &k) in overlay.node_of.iter().enumerate() {
+                if k != NONE {
+                    of[k as usize] = v as u32;
+                }
+            }
+            of
+        };
+        for u in 0..nodes {
+            for k in overlay.offsets[u]..overlay.offsets[u + 1] {
+                let (a, b) = (vertex_of[u], vertex_of[overlay.heads[k] as usize]);
+                if parts.piece_of[a as usize] == parts.piece_of[b as usize] {
+                    augmented.push((a, b, word(overlay.weights[k])));
+                }
+            }
+        }
+        augmented.push((n as u32, source as u32, 0));
+        let augmented = Graph::from_edges(n + 1, &augmented).expect("a valid augmented graph");
         for (name, graph) in [
             ("piece", &piece),
             ("overlay", &over_graph),
             ("interior", &interior),
+            ("augmented", &augmented),
         ] {
             sssp::formats::csr::write(graph, &dir.join(format!("{name}.csr")))?;
             println!(

@@ -71,12 +71,14 @@ const fn da2cf(relax: Relax, frontier: Frontier, minimum_passes: u8) -> Family {
     })
 }
 
-/// Parameters some algorithms take (`--delta`).
+/// Parameters some algorithms take (`--delta`, `--shortcuts`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Tuning {
     /// Near-far's band width Δ as a weight word of the graph's kind (for `f32`
     /// weights, the bits of the real); `None`: chosen from the graph.
     pub delta: Option<u32>,
+    /// Where the partition solver adds shortcuts to its pieces.
+    pub shortcuts: crate::shortcuts::Shortcuts,
 }
 
 /// What the catalogue says of an algorithm.
@@ -630,6 +632,7 @@ impl Algorithm {
                 &crate::gpu::partition::PartitionOptions {
                     delta: tuning.delta,
                     paging,
+                    shortcuts: tuning.shortcuts,
                     ..Default::default()
                 },
             )?),

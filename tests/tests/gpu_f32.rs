@@ -100,7 +100,10 @@ fn near_far_with_a_band_narrower_than_an_ulp_still_converges() {
         <f32 as Weight>::from_f64(0.5),
         <f32 as Weight>::from_f64(1e6),
     ] {
-        let tuning = Tuning { delta: Some(delta) };
+        let tuning = Tuning {
+            delta: Some(delta),
+            ..Tuning::default()
+        };
         let context = format!("Δ word {delta:#x}, seed {}", rng.seed);
         let result = solve(&gpu, Algorithm::NearFar, &graph, 0, tuning);
         check_against_oracle(&expected, result, &context);

@@ -2,16 +2,19 @@
 //! paged: random graphs with random window widths and several sources per
 //! prepared solver, `f32` weights, grids up to a million vertices, rome99,
 //! paged mode with many more pieces than blocks, and a 2048² grid too large
-//! for resident mode. Ignored unless run with `--include-ignored` on a
+//! for resident mode, shortcuts in both modes with trees and paths. Ignored unless run with `--include-ignored` on a
 //! machine with a CUDA GPU.
 
+use sssp::algorithms::Algorithm;
 use sssp::generate::{GridSpec, grid_graph};
 use sssp::gpu::partition::{Paging, Partition, PartitionOptions};
 use sssp::gpu::{Gpu, GpuSolver};
+use sssp::shortcuts::Shortcuts;
+use sssp::solver::{Query, Solver};
 use sssp::{Graph, formats, oracle};
 use sssp_tests::gpu::gpu;
 use sssp_tests::{
-    F32Weights, TestRng, check_against_oracle, find_graph, random_f32_graph,
+    F32Weights, TestRng, check_against_oracle, check_tree, find_graph, random_f32_graph,
     random_graph as random_edges,
 };
 
@@ -168,6 +171,7 @@ fn paged_partition_matches_the_oracle_with_many_more_pieces_than_blocks() {
             paging: Paging::Always,
             capacity: Some(rng.range(1, 600) as u32),
             blocks: Some(rng.range(1, 40) as u32),
+            shortcuts: [Shortcuts::Auto, Shortcuts::Always][rng.below(2) as usize],
         };
         let sources: Vec<usize> = (0..3).map(|_| rng.below(n as u64) as usize).collect();
         let context = format!("case {case}: n = {n}, seed {}", rng.seed);
@@ -197,4 +201,115 @@ fn partition_pages_a_grid_too_large_for_resident_mode() {
         solver.edges_in_shared_memory(),
         "{context}: edges in global memory"
     );
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn partition_with_shortcuts_matches_the_oracle_in_both_modes() {
+    let gpu = gpu();
+    let mut rng = TestRng::new("gpu_partition::partition_with_shortcuts_matches_the_oracle");
+    let rome = formats::load(find_graph("rome99.gr"), None).unwrap();
+    let rome = rome.graph().unwrap().into_owned();
+    let mut graphs = vec![
+        ("rome99".to_string(), rome),
+        (
+            "grid 300×300".to_string(),
+            grid_graph(&GridSpec::new(300, 300, rng.bits())).unwrap(),
+        ),
+    ];
+    for case in 0..8 {
+        let n = rng.range(1, 100_000) as usize;
+        let m = rng.range(0, 4 * n as u64) as usize;
+        let max_weight = [0u32, 1, 10, 1000, 1 << 20][rng.below(5) as usize];
+        let graph = random_edges(&mut rng, n, m, max_weight);
+        graphs.push((
+            format!("random case {case}, n {n}, m {m}, max weight {max_weight}"),
+            graph,
+        ));
+    }
+    for (name, graph) in &graphs {
+        let n = graph.num_vertices() as u64;
+        let sources = [0, rng.below(n) as usize, n as usize - 1];
+        let context = format!("{name}, seed {}", rng.seed);
+        for paging in [Paging::WhenNeeded, Paging::Always] {
+            for shortcuts in [Shortcuts::Auto, Shortcuts::Always, Shortcuts::Never] {
+                let delta =
+                    [None, Some(1), Some(rng.range(1, 100_000) as u32)][rng.below(3) as usize];
+                let options = PartitionOptions {
+                    delta,
+                    paging,
+                    shortcuts,
+                    ..Default::default()
+                };
+                let solver = check(&gpu, graph, &sources, &options, &context);
+                // rome99 and the grid are cut into pieces with borders: they
+                // get shortcuts when asked for, and by default in resident
+                // mode.
+                let resident = solver.paged_blocks().is_none();
+                let expected = match shortcuts {
+                    Shortcuts::Auto => (resident && !name.starts_with("random")).then_some(true),
+                    Shortcuts::Always => (!name.starts_with("random")).then_some(true),
+                    Shortcuts::Never => Some(false),
+                };
+                if let Some(expected) = expected {
+                    assert_eq!(
+                        solver.shortcuts() > 0,
+                        expected,
+                        "{context}, {options:?}: {} shortcuts",
+                        solver.shortcuts()
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn partition_with_shortcuts_gives_the_oracles_tree_and_paths() {
+    // Parents come from the caller's graph, never from a shortcut.
+    let solver = Solver::new(sssp::Device::Gpu(0)).expect("a GPU");
+    let mut rng = TestRng::new("gpu_partition::partition_with_shortcuts_gives_the_oracles_tree");
+    let rome = formats::load(find_graph("rome99.gr"), None).unwrap();
+    let rome = rome.graph().unwrap().into_owned();
+    let grid = grid_graph(&GridSpec::new(200, 150, rng.bits())).unwrap();
+    for (name, graph) in [("rome99", &rome), ("grid 200×150", &grid)] {
+        let n = graph.num_vertices();
+        let sources: Vec<usize> = (0..3).map(|_| rng.below(n as u64) as usize).collect();
+        let context = format!("{name}, seed {}", rng.seed);
+        let query = Query::from_sources(sources.clone())
+            .algorithm(Algorithm::Partition)
+            .with_parents();
+        let solution = solver
+            .solve(graph, &query)
+            .unwrap_or_else(|e| panic!("{context}: {e}"));
+        for row in &solution.rows {
+            let expected = oracle::dijkstra(graph, row.source).unwrap();
+            let context = format!("{context}, source {}", row.source);
+            assert_eq!(row.dist, expected, "{context}: distances");
+            let tree = row.parents.as_deref().expect("parents were asked for");
+            check_tree(graph, row.source, &expected, tree, &context);
+            let target = rng.below(n as u64) as usize;
+            if let Some(path) = row.path_to(target).unwrap() {
+                let csr = graph.csr();
+                let length: u64 = path
+                    .windows(2)
+                    .map(|step| {
+                        csr.edges(step[0])
+                            .filter(|&(v, _)| v == step[1])
+                            .map(|(_, w)| u64::from(w))
+                            .min()
+                            .unwrap_or_else(|| {
+                                panic!("{context}: no arc {} -> {}", step[0], step[1])
+                            })
+                    })
+                    .sum();
+                assert_eq!(
+                    length,
+                    u64::from(expected[target]),
+                    "{context}: path to {target}"
+                );
+            }
+        }
+    }
 }

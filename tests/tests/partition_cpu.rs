@@ -21,6 +21,7 @@ use sssp::distances::check_overflow;
 use sssp::generate::{GridSpec, grid_graph};
 use sssp::graph::WeightKind;
 use sssp::partition::{Partitioning, partition, partition_with_regions};
+use sssp::shortcuts::add_shortcuts;
 use sssp::solver::Stop;
 use sssp::{Graph, formats, oracle};
 use sssp_tests::queries::bounded;
@@ -257,9 +258,23 @@ fn check(
         (true, None),
         (paged_blocks % 2 == 0, Some(paged_blocks.max(1))),
     ];
-    for (edges_in_shared, paged) in forms {
-        let context =
-            format!("{context}, edges in shared memory: {edges_in_shared}, paged {paged:?}");
+    // The same pieces with shortcuts (u32 weights; none are added for f32):
+    // resident with the edges in shared memory, and paged.
+    let mut with_shortcuts = parts.clone();
+    let added = add_shortcuts(&mut with_shortcuts, usize::MAX)
+        .unwrap_or_else(|e| panic!("{context}: {e}"))
+        .count;
+    let shortcut_forms = [(true, None), (true, Some(paged_blocks.max(1)))];
+    let runs = forms.iter().map(|&form| (&parts, form, "")).chain(
+        shortcut_forms
+            .iter()
+            .filter(|_| added > 0)
+            .map(|&form| (&with_shortcuts, form, ", with shortcuts")),
+    );
+    for (parts, (edges_in_shared, paged), shortcuts) in runs {
+        let context = format!(
+            "{context}, edges in shared memory: {edges_in_shared}, paged {paged:?}{shortcuts}"
+        );
         let blocks = Blocks {
             threads,
             warp_size,
@@ -267,8 +282,8 @@ fn check(
             paged,
         };
         let result = match kind {
-            WeightKind::U32 => solve_on_threads::<u32>(&parts, kind, (source, stop), delta, blocks),
-            WeightKind::F32 => solve_on_threads::<f32>(&parts, kind, (source, stop), delta, blocks),
+            WeightKind::U32 => solve_on_threads::<u32>(parts, kind, (source, stop), delta, blocks),
+            WeightKind::F32 => solve_on_threads::<f32>(parts, kind, (source, stop), delta, blocks),
         };
         check_against_oracle(&expected, result, &context);
     }

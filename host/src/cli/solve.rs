@@ -10,6 +10,7 @@ use sssp::distances;
 use sssp::formats::output::{self, Rows};
 use sssp::formats::{self, InputNumbering, LoadedGraph};
 use sssp::graph::WeightKind;
+use sssp::shortcuts::Shortcuts;
 use sssp::solver::{Prepared, SourceSolution, Stop, Timer, Timing};
 use sssp::{Error, Graph, Result, Solver, oracle, parents};
 
@@ -36,6 +37,28 @@ pub enum Layout {
     List,
     /// Adjacency matrix.
     Matrix,
+}
+
+/// Where `partition` adds shortcuts to its pieces (`sssp::shortcuts`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ShortcutsArg {
+    /// In resident mode, and in paged mode where fewer shortcuts than arcs
+    /// are estimated (road networks, not grids).
+    Auto,
+    /// Always.
+    Always,
+    /// Never.
+    Never,
+}
+
+impl From<ShortcutsArg> for Shortcuts {
+    fn from(arg: ShortcutsArg) -> Shortcuts {
+        match arg {
+            ShortcutsArg::Auto => Shortcuts::Auto,
+            ShortcutsArg::Always => Shortcuts::Always,
+            ShortcutsArg::Never => Shortcuts::Never,
+        }
+    }
 }
 
 /// How `--output` writes distances and `--parents` the tree.
@@ -101,6 +124,15 @@ pub struct SolveArgs {
     /// weights, a positive real (`0.5`) for f32 weights.
     #[arg(long, value_name = "D", value_parser = parse_delta)]
     delta: Option<String>,
+    /// Where `partition` adds shortcuts to its pieces: for each piece, an arc
+    /// from each vertex entered from another piece to each vertex on its
+    /// border, weighted by their distance inside the piece (u32 weights only;
+    /// the distances do not change, the shortest-path tree gets shallower).
+    /// `auto` adds them in resident mode, and in paged mode where a sample of
+    /// the pieces predicts fewer shortcuts than the graph has arcs. The
+    /// window then spans 8 mean shortcut weights unless --delta is given.
+    #[arg(long, value_enum, default_value_t = ShortcutsArg::Auto)]
+    shortcuts: ShortcutsArg,
     /// How the algorithms store the graph: adjacency lists (CSR), or an n×n
     /// weight matrix built on load (`--algo f-gpu` then runs `matrix-f-gpu`).
     #[arg(long, value_enum, default_value_t = Layout::List)]
@@ -265,6 +297,7 @@ fn solve(args: &SolveArgs, base: &mut u32) -> Result<Option<Error>> {
             .as_deref()
             .map(|text| weight_word("--delta", text, kind, false))
             .transpose()?,
+        shortcuts: args.shortcuts.into(),
     };
     let numbering = loaded.numbering();
     *base = numbering.base;

@@ -12,6 +12,7 @@
 
 use std::time::Instant;
 
+use gpu_kernels::distance::MAX_DISTANCE;
 use gpu_kernels::launch::partition_shared_bytes;
 
 use super::kernels::{PartitionBuffers, PartitionKernels};
@@ -21,8 +22,14 @@ use crate::distances::check_overflow;
 use crate::graph::{Graph, with_weight_type};
 use crate::partition::{Partitioning, partition};
 use crate::reorder::Permutation;
+use crate::shortcuts::{Added, SAMPLE_EVERY, Shortcuts, add_shortcuts, estimate_shortcuts};
 use crate::solver::Stop;
 use crate::{Error, Result};
+
+/// With shortcuts, the window's width in mean shortcut weights (the default
+/// window is [`gpu_kernels::partition::auto_delta`]'s 8 mean arc weights;
+/// 2, 4, 8 and 16 measured: docs/PERFORMANCE.md, 2026-11-27, fourteenth session).
+const WINDOW_ARCS: f64 = 8.0;
 
 /// When the partition solver pages its pieces.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -47,6 +54,8 @@ pub struct PartitionOptions {
     pub capacity: Option<u32>,
     /// Paged mode: the most blocks to launch.
     pub blocks: Option<u32>,
+    /// Where to add shortcuts to the pieces ([`crate::shortcuts`]).
+    pub shortcuts: Shortcuts,
 }
 
 /// The partition-local solver for one graph.
@@ -58,6 +67,9 @@ pub struct Partition<'a> {
     piece_of: Vec<u32>,
     delta: u32,
     partition_ms: f64,
+    /// Shortcuts added to the pieces ([`crate::shortcuts`]) and the time that took.
+    shortcuts: Added,
+    shortcut_ms: f64,
     /// The bound of the next solves ([`GpuSolver::stop_early`]).
     stop: Stop,
 }
@@ -106,6 +118,21 @@ impl<'a> Partition<'a> {
             None => paged_layout(kernels, gpu, graph, options)?,
         };
         let partition_ms = cut_start.elapsed().as_secs_f64() * 1e3;
+        let shortcut_start = Instant::now();
+        let (layout, shortcuts) = match options.shortcuts {
+            Shortcuts::Never => (layout, Added::default()),
+            policy => with_shortcuts(kernels, gpu, layout, policy)?,
+        };
+        let shortcut_ms = shortcut_start.elapsed().as_secs_f64() * 1e3;
+        // A path crosses a piece on one shortcut: the window spans a few of
+        // them (WINDOW_ARCS), as it spans a few arcs without shortcuts.
+        let delta = match options.delta {
+            None if shortcuts.count > 0 => {
+                let width = WINDOW_ARCS * shortcuts.mean_weight;
+                delta.max(width.min(f64::from(MAX_DISTANCE / 2)) as u32)
+            }
+            _ => delta,
+        };
         let Layout {
             parts,
             capacity,
@@ -158,6 +185,8 @@ impl<'a> Partition<'a> {
             piece_of,
             delta,
             partition_ms,
+            shortcuts,
+            shortcut_ms,
             stop: Stop::default(),
         })
     }
@@ -176,6 +205,11 @@ impl<'a> Partition<'a> {
     /// they read the global CSR).
     pub fn edges_in_shared_memory(&self) -> bool {
         self.buffers.edge_capacity > 0
+    }
+
+    /// Shortcuts added to the pieces ([`crate::shortcuts`]).
+    pub fn shortcuts(&self) -> usize {
+        self.shortcuts.count
     }
 
     /// Paged mode's blocks, `None` in resident mode.
@@ -229,9 +263,16 @@ impl GpuSolver for Partition<'_> {
         } else {
             "global"
         };
+        let shortcuts = match self.shortcuts.count {
+            0 => "no shortcuts".to_string(),
+            count => format!(
+                "{count} shortcuts added in {:.1} ms, window {}",
+                self.shortcut_ms, self.delta
+            ),
+        };
         Some(format!(
             "{} pieces of at most {} vertices, {mode}, edges in {edges} memory; cut in {:.1} ms \
-             on the CPU",
+             on the CPU; {shortcuts}",
             buffers.pieces, buffers.capacity, self.partition_ms
         ))
     }
@@ -301,6 +342,65 @@ fn resident_layout(
         edge_capacity: most_edges,
         paged: None,
     }))
+}
+
+/// `layout` with its pieces' shortcuts added ([`crate::shortcuts`]) where
+/// `policy` wants them, as many as keep every block resident (paged mode: as
+/// many blocks fitting), and what was added; unchanged where the edges stay
+/// in global memory.
+fn with_shortcuts(
+    kernels: &PartitionKernels,
+    gpu: &Gpu,
+    layout: Layout,
+    policy: Shortcuts,
+) -> Result<(Layout, Added)> {
+    if layout.edge_capacity == 0 {
+        return Ok((layout, Added::default()));
+    }
+    let context = gpu.stream().context();
+    let kind = layout.parts.graph.weight_kind();
+    let pieces = layout.parts.pieces() as u32;
+    let fits = |edges: u32| {
+        let bytes = partition_shared_bytes(layout.capacity, edges);
+        match layout.paged {
+            None => kernels.all_resident(context, kind, bytes, pieces),
+            Some(blocks) => Ok(kernels
+                .paged_blocks(context, kind, bytes)?
+                .is_some_and(|fitting| fitting >= blocks)),
+        }
+    };
+    // The most edges a piece may hold: a bisection between the plain
+    // layout's, which fits, and 2^20 (8 MiB of edges), which no
+    // multiprocessor's shared memory holds.
+    let (mut fitting, mut too_many) = (layout.edge_capacity, 1 << 20);
+    while too_many - fitting > 1 {
+        let middle = fitting + (too_many - fitting) / 2;
+        if fits(middle)? {
+            fitting = middle;
+        } else {
+            too_many = middle;
+        }
+    }
+    if policy == Shortcuts::Auto && layout.paged.is_some() {
+        let estimate = estimate_shortcuts(&layout.parts, fitting as usize, SAMPLE_EVERY);
+        if estimate > layout.parts.graph.num_edges() {
+            return Ok((layout, Added::default()));
+        }
+    }
+    let mut parts = layout.parts.clone();
+    let added = add_shortcuts(&mut parts, fitting as usize)?;
+    if added.count == 0 {
+        return Ok((layout, added));
+    }
+    let edge_capacity = parts.most_edges().max(1);
+    Ok((
+        Layout {
+            parts,
+            edge_capacity,
+            ..layout
+        },
+        added,
+    ))
 }
 
 /// Paged mode: pieces of the capacity `options` asks for or

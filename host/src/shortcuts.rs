@@ -1,0 +1,257 @@
+//! Shortcuts inside the partition solver's pieces: fewer hops on the
+//! shortest-path tree of a high-diameter graph (docs/PERFORMANCE.md,
+//! 2026-11-27, fourteenth session).
+//!
+//! A round of the partition solver moves a path by a few hops, so a road
+//! network's solve takes about as many rounds as its tree is deep (1,000–2,000
+//! hops). For each piece, [`add_shortcuts`] adds an arc from each *entry*
+//! (a vertex some arc from another piece enters) to each other *boundary
+//! node* of the piece (an entry, or an *exit*: a vertex with an arc leaving
+//! the piece), weighted by the shortest distance between them inside the
+//! piece. A path that crosses a piece then takes two hops there (a cut arc
+//! into an entry, a shortcut to the exit) instead of dozens, and the tree's
+//! depth falls to the pieces crossed plus the deepest piece's interior (the
+//! overlay of multi-level Dijkstra, kept inside the pieces rather than as a
+//! graph of its own).
+//!
+//! **Distances do not change.** Every shortcut's weight is the length of a
+//! path of the graph (a piece-local one), so no distance falls below the
+//! graph's; and the graph's arcs are all kept. Parents are computed from the
+//! caller's graph, never from this one.
+//!
+//! **Only shortcuts a path needs.** The arc from entry `a` to node `x` is left
+//! out when the piece-local shortest path from `a` to `x` (shortest in
+//! distance, then in hops) is one arc (it is in the graph already) or passes
+//! through another entry `c`: the arcs `a → c` and `c → x` (or what stands in
+//! for them) give `x` the same distance. By induction on (distance, hops),
+//! both parts being shorter in that order, every omitted arc is covered; the
+//! hop tie-break keeps two zero-length detours from omitting each other's
+//! arcs. On road networks this leaves about half of the entries' clique arcs.
+//!
+//! **`u32` weights only.** A shortcut adds its path's weights before the
+//! solve adds them to a distance; in exact integers the order does not
+//! matter, in `f32` it would change the rounding, and a result would differ
+//! from the oracle's in its last bit. A shortcut whose weight would not fit a
+//! distance word is left out (it is never needed for a reachable distance the
+//! graph's arcs cannot give).
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+use std::ops::Range;
+
+use gpu_kernels::distance::MAX_DISTANCE;
+use rayon::prelude::*;
+
+use crate::graph::{Graph, WeightKind};
+use crate::partition::Partitioning;
+use crate::{Error, Result};
+
+/// Where the partition solver adds shortcuts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Shortcuts {
+    /// In resident mode (at most one piece per block of the device, so the
+    /// preparation is bounded), and in paged mode where they would at most
+    /// double the arcs a round may relax: fewer shortcuts than the graph has
+    /// arcs, estimated from every [`SAMPLE_EVERY`]th piece. On the pieces of
+    /// the shared road networks there were 0.25–0.92 shortcuts per arc and
+    /// the solves 1.1–2.7 times as fast; on grids with random weights
+    /// 1.05–1.21, and paged grids gained nothing for 5 times the preparation
+    /// (docs/PERFORMANCE.md, 2026-11-27, fourteenth session).
+    #[default]
+    Auto,
+    /// Always (`u32` weights).
+    Always,
+    /// Never.
+    Never,
+}
+
+/// [`Shortcuts::Auto`] estimates the shortcuts from one piece in this many.
+pub const SAMPLE_EVERY: usize = 16;
+
+/// A piece's shortcuts: (tail, head, weight), grouped by tail.
+type PieceShortcuts = Vec<(u32, u32, u32)>;
+
+/// What [`add_shortcuts`] added.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Added {
+    /// Shortcuts added.
+    pub count: usize,
+    /// Their mean weight (0 without shortcuts).
+    pub mean_weight: f64,
+}
+
+/// About how many shortcuts [`add_shortcuts`] would add with `most_edges`:
+/// those of every `every`th piece, scaled to all pieces. 0 for weights other
+/// than `u32`.
+pub fn estimate_shortcuts(parts: &Partitioning, most_edges: usize, every: usize) -> usize {
+    if parts.graph.weight_kind() != WeightKind::U32 || parts.pieces() == 0 {
+        return 0;
+    }
+    let sampled: Vec<usize> = (0..parts.pieces()).step_by(every.max(1)).collect();
+    let found: usize = sampled
+        .par_iter()
+        .map_init(PieceSearch::default, |search, &p| {
+            piece_shortcuts(parts, p, most_edges, search).len()
+        })
+        .sum();
+    found * parts.pieces() / sampled.len()
+}
+
+/// Adds the pieces' shortcuts (module docs) to `parts.graph`, each vertex's
+/// after its own arcs, keeping every piece within `most_edges` arcs (where a
+/// piece's shortcuts would exceed that, those that save the most hops are
+/// kept). Graphs whose weights are not `u32` are left alone.
+pub fn add_shortcuts(parts: &mut Partitioning, most_edges: usize) -> Result<Added> {
+    if parts.graph.weight_kind() != WeightKind::U32 {
+        return Ok(Added::default());
+    }
+    let per_piece: Vec<PieceShortcuts> = (0..parts.pieces())
+        .into_par_iter()
+        .map_init(PieceSearch::default, |search, p| {
+            piece_shortcuts(parts, p, most_edges, search)
+        })
+        .collect();
+    let graph = &parts.graph;
+    let n = graph.num_vertices();
+    let count: usize = per_piece.iter().map(Vec::len).sum();
+    let m = graph.num_edges() + count;
+    if count == 0 || u32::try_from(m).is_err() {
+        return Ok(Added::default());
+    }
+    let total: f64 = per_piece
+        .iter()
+        .flatten()
+        .map(|&(_, _, w)| f64::from(w))
+        .sum();
+    let mut offsets = Vec::with_capacity(n + 1);
+    let (mut heads, mut weights) = (Vec::with_capacity(m), Vec::with_capacity(m));
+    let mut shortcuts = per_piece.iter().flatten().peekable();
+    offsets.push(0u32);
+    for u in 0..n {
+        let arcs = graph.offsets()[u] as usize..graph.offsets()[u + 1] as usize;
+        heads.extend_from_slice(&graph.targets()[arcs.clone()]);
+        weights.extend_from_slice(&graph.weights()[arcs]);
+        while let Some(&(_, x, w)) = shortcuts.next_if(|&&(a, _, _)| a as usize == u) {
+            heads.push(x);
+            weights.push(w);
+        }
+        offsets.push(heads.len() as u32);
+    }
+    parts.graph = Graph::new(offsets, heads, weights).map_err(|defect| {
+        Error::InvalidArgument(format!("the graph with its pieces' shortcuts: {defect}"))
+    })?;
+    Ok(Added {
+        count,
+        mean_weight: total / count as f64,
+    })
+}
+
+/// Piece `p`'s shortcuts, within `most_edges` arcs for the piece.
+fn piece_shortcuts(
+    parts: &Partitioning,
+    p: usize,
+    most_edges: usize,
+    search: &mut PieceSearch,
+) -> PieceShortcuts {
+    let graph = &parts.graph;
+    let piece = parts.starts[p] as usize..parts.starts[p + 1] as usize;
+    let entries_end = parts.boundary_ends[p] as usize;
+    let border: Vec<bool> = piece
+        .clone()
+        .map(|x| {
+            x < entries_end
+                || targets(graph, x)
+                    .iter()
+                    .any(|&v| !piece.contains(&(v as usize)))
+        })
+        .collect();
+    // (hops saved, tail, head, weight)
+    let mut found = Vec::new();
+    for a in piece.start..entries_end {
+        search.run(graph, piece.clone(), entries_end, a);
+        for x in piece.clone() {
+            let k = x - piece.start;
+            let needed = x != a && search.hops[k] >= 2 && !search.via_entry[k];
+            if border[k] && needed && search.dist[k] <= u64::from(MAX_DISTANCE) {
+                found.push((
+                    search.hops[k] - 1,
+                    a as u32,
+                    x as u32,
+                    search.dist[k] as u32,
+                ));
+            }
+        }
+    }
+    let own = (graph.offsets()[piece.end] - graph.offsets()[piece.start]) as usize;
+    let room = most_edges.saturating_sub(own);
+    if found.len() > room {
+        found.sort_unstable_by_key(|&(saved, a, x, _)| (Reverse(saved), a, x));
+        found.truncate(room);
+        found.sort_unstable_by_key(|&(_, a, x, _)| (a, x));
+    }
+    found.into_iter().map(|(_, a, x, w)| (a, x, w)).collect()
+}
+
+/// The targets of `u`'s arcs.
+fn targets<'g>(graph: &'g Graph, u: usize) -> &'g [u32] {
+    &graph.targets()[graph.offsets()[u] as usize..graph.offsets()[u + 1] as usize]
+}
+
+/// One piece-local Dijkstra's state, reused across the entries of a thread's
+/// pieces; indices relative to the piece's start.
+#[derive(Default)]
+struct PieceSearch {
+    dist: Vec<u64>,
+    hops: Vec<u32>,
+    /// Whether a shortest path (in distance, then hops) from the search's
+    /// entry passes through another entry.
+    via_entry: Vec<bool>,
+    heap: BinaryHeap<Reverse<(u64, u32, u32)>>,
+}
+
+impl PieceSearch {
+    /// Shortest distances (then fewest hops) from entry `from` to the vertices
+    /// of `piece` over its internal arcs; entries are the vertices below
+    /// `entries_end`.
+    fn run(&mut self, graph: &Graph, piece: Range<usize>, entries_end: usize, from: usize) {
+        let len = piece.len();
+        self.dist.clear();
+        self.dist.resize(len, u64::MAX);
+        self.hops.clear();
+        self.hops.resize(len, u32::MAX);
+        self.via_entry.clear();
+        self.via_entry.resize(len, false);
+        self.heap.clear();
+        let k = from - piece.start;
+        (self.dist[k], self.hops[k]) = (0, 0);
+        self.heap.push(Reverse((0, 0, k as u32)));
+        while let Some(Reverse((d, h, k))) = self.heap.pop() {
+            let k = k as usize;
+            if (d, h) != (self.dist[k], self.hops[k]) {
+                continue;
+            }
+            // Final once popped: every path to `k` with a smaller key was.
+            let u = piece.start + k;
+            let passes = self.via_entry[k] || (u != from && u < entries_end);
+            let arcs = graph.offsets()[u] as usize..graph.offsets()[u + 1] as usize;
+            for (&v, &w) in graph.targets()[arcs.clone()]
+                .iter()
+                .zip(&graph.weights()[arcs])
+            {
+                let v = v as usize;
+                if !piece.contains(&v) {
+                    continue;
+                }
+                let j = v - piece.start;
+                let key = (d + u64::from(w), h + 1);
+                if key < (self.dist[j], self.hops[j]) {
+                    (self.dist[j], self.hops[j]) = key;
+                    self.via_entry[j] = passes;
+                    self.heap.push(Reverse((key.0, key.1, j as u32)));
+                } else if key == (self.dist[j], self.hops[j]) {
+                    self.via_entry[j] |= passes;
+                }
+            }
+        }
+    }
+}
