@@ -23,7 +23,11 @@
 //! built: how much smaller the overlay gets with smaller cuts. With
 //! `SSSP_STUDY_BISECT=1` the pieces come from a recursive bisection along
 //! breadth-first "coordinates" instead (see `bisect`), as many as
-//! [`partition`] cuts.
+//! [`partition`] cuts. With `SSSP_STUDY_PRUNE=1` an entry's arc to a node is
+//! left out where a shortest path to it passes another entry, and each entry
+//! gets arcs to entries as well as exits (so that the arcs left out are
+//! covered); DIR then also gets `augmented.csr`, the graph with the overlay's
+//! arcs inside the pieces added (what became [`sssp::shortcuts`]).
 //!
 //! The overlay's nodes are each piece's *entries* (vertices an arc from
 //! another piece enters: the partition's boundary) and *exits* (vertices with
@@ -582,9 +586,8 @@ fn main() -> sssp::Result<()> {
         }
         inner.push((n as u32, source as u32, 0));
         let interior = Graph::from_edges(n + 1, &inner).expect("a valid interior graph");
-        // The graph with each piece's overlay arcs added as shortcuts (the
-        // source is vertex 0 of the file's numbering... here the renumbered
-        // source is written as the last vertex's only arc).
+        // The graph with each piece's overlay arcs added as shortcuts, the
+        // super source's only arc to the source.
         let mut augmented: Vec<(u32, u32, u32)> = (0..n)
             .flat_map(|u| csr.edges(u).map(move |(v, w)| (u as u32, v as u32, w)))
             .collect();
