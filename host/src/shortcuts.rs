@@ -154,36 +154,26 @@ fn piece_shortcuts(
     search: &mut PieceSearch,
 ) -> PieceShortcuts {
     let graph = &parts.graph;
-    let piece = parts.starts[p] as usize..parts.starts[p + 1] as usize;
-    let entries_end = parts.boundary_ends[p] as usize;
-    let border: Vec<bool> = piece
-        .clone()
-        .map(|x| {
-            x < entries_end
-                || targets(graph, x)
-                    .iter()
-                    .any(|&v| !piece.contains(&(v as usize)))
-        })
-        .collect();
+    let start = parts.starts[p] as usize;
+    let entries = parts.boundary_ends[p] as usize - start;
+    let local = LocalPiece::new(graph, start..parts.starts[p + 1] as usize, entries);
     // (hops saved, tail, head, weight)
     let mut found = Vec::new();
-    for a in piece.start..entries_end {
-        search.run(graph, piece.clone(), entries_end, a);
-        for x in piece.clone() {
-            let k = x - piece.start;
-            let needed = x != a && search.hops[k] >= 2 && !search.via_entry[k];
-            if border[k] && needed && search.dist[k] <= u64::from(MAX_DISTANCE) {
+    for a in 0..entries {
+        search.run(&local, entries, a);
+        for x in 0..local.border.len() {
+            let needed = x != a && search.hops[x] >= 2 && !search.via_entry[x];
+            if local.border[x] && needed && search.dist[x] <= u64::from(MAX_DISTANCE) {
                 found.push((
-                    search.hops[k] - 1,
-                    a as u32,
-                    x as u32,
-                    search.dist[k] as u32,
+                    search.hops[x] - 1,
+                    (start + a) as u32,
+                    (start + x) as u32,
+                    search.dist[x] as u32,
                 ));
             }
         }
     }
-    let own = (graph.offsets()[piece.end] - graph.offsets()[piece.start]) as usize;
-    let room = most_edges.saturating_sub(own);
+    let room = most_edges.saturating_sub(local.own_arcs);
     if found.len() > room {
         found.sort_unstable_by_key(|&(saved, a, x, _)| (Reverse(saved), a, x));
         found.truncate(room);
@@ -192,9 +182,50 @@ fn piece_shortcuts(
     found.into_iter().map(|(_, a, x, w)| (a, x, w)).collect()
 }
 
-/// The targets of `u`'s arcs.
-fn targets<'g>(graph: &'g Graph, u: usize) -> &'g [u32] {
-    &graph.targets()[graph.offsets()[u] as usize..graph.offsets()[u + 1] as usize]
+/// A piece's internal arcs in CSR form over ids relative to its start, so
+/// that its searches read no arc that leaves it.
+struct LocalPiece {
+    offsets: Vec<u32>,
+    heads: Vec<u32>,
+    weights: Vec<u32>,
+    /// Whether each vertex is on the border: entered from another piece (the
+    /// partition's boundary, given) or with an arc leaving the piece.
+    border: Vec<bool>,
+    /// The piece's arcs in the graph, leaving ones included.
+    own_arcs: usize,
+}
+
+impl LocalPiece {
+    /// The piece `piece` of `graph`, whose first `entries` vertices are its
+    /// entries.
+    fn new(graph: &Graph, piece: Range<usize>, entries: usize) -> LocalPiece {
+        let mut local = LocalPiece {
+            offsets: Vec::with_capacity(piece.len() + 1),
+            heads: Vec::new(),
+            weights: Vec::new(),
+            border: Vec::with_capacity(piece.len()),
+            own_arcs: (graph.offsets()[piece.end] - graph.offsets()[piece.start]) as usize,
+        };
+        local.offsets.push(0);
+        for u in piece.clone() {
+            let arcs = graph.offsets()[u] as usize..graph.offsets()[u + 1] as usize;
+            let mut leaves = false;
+            for (&v, &w) in graph.targets()[arcs.clone()]
+                .iter()
+                .zip(&graph.weights()[arcs])
+            {
+                if piece.contains(&(v as usize)) {
+                    local.heads.push(v - piece.start as u32);
+                    local.weights.push(w);
+                } else {
+                    leaves = true;
+                }
+            }
+            local.offsets.push(local.heads.len() as u32);
+            local.border.push(leaves || u - piece.start < entries);
+        }
+        local
+    }
 }
 
 /// One piece-local Dijkstra's state, reused across the entries of a thread's
@@ -211,10 +242,9 @@ struct PieceSearch {
 
 impl PieceSearch {
     /// Shortest distances (then fewest hops) from entry `from` to the vertices
-    /// of `piece` over its internal arcs; entries are the vertices below
-    /// `entries_end`.
-    fn run(&mut self, graph: &Graph, piece: Range<usize>, entries_end: usize, from: usize) {
-        let len = piece.len();
+    /// of `piece`; its entries are its first `entries` vertices.
+    fn run(&mut self, piece: &LocalPiece, entries: usize, from: usize) {
+        let len = piece.border.len();
         self.dist.clear();
         self.dist.resize(len, u64::MAX);
         self.hops.clear();
@@ -222,34 +252,25 @@ impl PieceSearch {
         self.via_entry.clear();
         self.via_entry.resize(len, false);
         self.heap.clear();
-        let k = from - piece.start;
-        (self.dist[k], self.hops[k]) = (0, 0);
-        self.heap.push(Reverse((0, 0, k as u32)));
-        while let Some(Reverse((d, h, k))) = self.heap.pop() {
-            let k = k as usize;
-            if (d, h) != (self.dist[k], self.hops[k]) {
+        (self.dist[from], self.hops[from]) = (0, 0);
+        self.heap.push(Reverse((0, 0, from as u32)));
+        while let Some(Reverse((d, h, u))) = self.heap.pop() {
+            let u = u as usize;
+            if (d, h) != (self.dist[u], self.hops[u]) {
                 continue;
             }
-            // Final once popped: every path to `k` with a smaller key was.
-            let u = piece.start + k;
-            let passes = self.via_entry[k] || (u != from && u < entries_end);
-            let arcs = graph.offsets()[u] as usize..graph.offsets()[u + 1] as usize;
-            for (&v, &w) in graph.targets()[arcs.clone()]
-                .iter()
-                .zip(&graph.weights()[arcs])
-            {
+            // Final once popped: every path to `u` with a smaller key was.
+            let passes = self.via_entry[u] || (u != from && u < entries);
+            let arcs = piece.offsets[u] as usize..piece.offsets[u + 1] as usize;
+            for (&v, &w) in piece.heads[arcs.clone()].iter().zip(&piece.weights[arcs]) {
                 let v = v as usize;
-                if !piece.contains(&v) {
-                    continue;
-                }
-                let j = v - piece.start;
                 let key = (d + u64::from(w), h + 1);
-                if key < (self.dist[j], self.hops[j]) {
-                    (self.dist[j], self.hops[j]) = key;
-                    self.via_entry[j] = passes;
-                    self.heap.push(Reverse((key.0, key.1, j as u32)));
-                } else if key == (self.dist[j], self.hops[j]) {
-                    self.via_entry[j] |= passes;
+                if key < (self.dist[v], self.hops[v]) {
+                    (self.dist[v], self.hops[v]) = key;
+                    self.via_entry[v] = passes;
+                    self.heap.push(Reverse((key.0, key.1, v as u32)));
+                } else if key == (self.dist[v], self.hops[v]) {
+                    self.via_entry[v] |= passes;
                 }
             }
         }
