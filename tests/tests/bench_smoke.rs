@@ -122,6 +122,17 @@ fn real_graph_bench_verifies_every_candidate_and_reports_them() {
         "{summary}"
     );
     assert_eq!(real::csv(&report).lines().count(), 1 + 3);
+    // The preparation's column: CPU solvers prepare nothing.
+    assert!(summary.contains("| median ms | prepare ms |"), "{summary}");
+    assert!(report.records.iter().all(|r| r.prepare_ms.is_none()));
+    let csv = real::csv(&report);
+    assert!(csv.starts_with(
+        "graph,n,m,solver,ran,device,iterations,delta,median_ms,verified,prepare_ms\n"
+    ));
+    assert!(
+        csv.lines().all(|line| line.split(',').count() == 11),
+        "{csv}"
+    );
 }
 
 #[test]

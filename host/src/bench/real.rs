@@ -72,6 +72,14 @@ pub struct RealRecord {
     pub times_ms: Vec<f64>,
     /// Their median, ms.
     pub median_ms: f64,
+    /// The preparation before the first solve (GPU: upload and allocation,
+    /// and the partition solver's cut and shortcuts), ms; `None` on the CPU.
+    #[serde(default)]
+    pub prepare_ms: Option<f64>,
+    /// What the GPU solver's preparation made of the graph (the CLI's
+    /// `layout` line), if it says.
+    #[serde(default)]
+    pub layout: Option<String>,
     /// Whether every distance equals the oracle's.
     pub verified: bool,
     /// Why the algorithm did not run on this graph (it refused it: too large
@@ -145,6 +153,8 @@ pub fn run(plan: &RealPlan, solver: &Solver, progress: &mut dyn FnMut(&str)) -> 
                 iterations: None,
                 times_ms: Vec::new(),
                 median_ms: f64::NAN,
+                prepare_ms: None,
+                layout: None,
                 verified: false,
                 refused: None,
             };
@@ -181,6 +191,8 @@ pub fn run(plan: &RealPlan, solver: &Solver, progress: &mut dyn FnMut(&str)) -> 
                 iterations: row.iterations,
                 median_ms: row.median_ms(),
                 times_ms: row.times_ms,
+                prepare_ms: prepared.prepare_ms(),
+                layout: prepared.layout(),
                 verified,
                 ..record(prepared.algorithm(), device)
             });
@@ -306,11 +318,11 @@ pub fn markdown(report: &RealReport) -> String {
         report.gapbs_threads.as_deref().unwrap_or("GAPBS not run")
     );
     text.push_str(
-        "| graph | n | m | algorithm | ran | iterations | median ms | GAPBS best ms (Δ) | speed-up over GAPBS | verified |\n|---|---|---|---|---|---|---|---|---|---|\n",
+        "| graph | n | m | algorithm | ran | iterations | median ms | prepare ms | GAPBS best ms (Δ) | speed-up over GAPBS | verified |\n|---|---|---|---|---|---|---|---|---|---|---|\n",
     );
     let mut graphs: Vec<&str> = report.records.iter().map(|r| r.graph.as_str()).collect();
     graphs.dedup();
-    let mut auto_lines = Vec::new();
+    let (mut auto_lines, mut layout_lines) = (Vec::new(), Vec::new());
     for graph in graphs {
         let gapbs = report.gapbs.iter().find(|g| g.graph == graph);
         let records: Vec<&RealRecord> =
@@ -318,7 +330,7 @@ pub fn markdown(report: &RealReport) -> String {
         for r in &records {
             if let Some(why) = &r.refused {
                 text.push_str(&format!(
-                    "| {graph} | {} | {} | {} | refused: {why} | | | | | |\n",
+                    "| {graph} | {} | {} | {} | refused: {why} | | | | | | |\n",
                     r.n, r.m, r.algorithm
                 ));
                 continue;
@@ -331,15 +343,19 @@ pub fn markdown(report: &RealReport) -> String {
                 None => ("-".into(), "-".into()),
             };
             text.push_str(&format!(
-                "| {graph} | {} | {} | {} | {} | {} | {:.3} | {gapbs_cell} | {speedup} | {} |\n",
+                "| {graph} | {} | {} | {} | {} | {} | {:.3} | {} | {gapbs_cell} | {speedup} | {} |\n",
                 r.n,
                 r.m,
                 r.algorithm,
                 r.ran,
                 r.iterations.map_or("-".into(), |i| i.to_string()),
                 r.median_ms,
+                r.prepare_ms.map_or("-".into(), |ms| format!("{ms:.1}")),
                 r.verified
             ));
+            if let Some(layout) = &r.layout {
+                layout_lines.push(format!("- {graph}, {} ({}): {layout}", r.algorithm, r.ran));
+            }
         }
         let best = records
             .iter()
@@ -359,6 +375,11 @@ pub fn markdown(report: &RealReport) -> String {
                 auto.median_ms / best.median_ms
             ));
         }
+    }
+    if !layout_lines.is_empty() {
+        text.push_str("\nWhat each GPU solver's preparation made of the graph:\n\n");
+        text.push_str(&layout_lines.join("\n"));
+        text.push('\n');
     }
     if !auto_lines.is_empty() {
         text.push_str("\n`auto` against the fastest candidate:\n\n");
@@ -381,11 +402,12 @@ pub fn markdown(report: &RealReport) -> String {
 
 /// `runs.csv`: one line per project run and per GAPBS Δ.
 pub fn csv(report: &RealReport) -> String {
-    let mut text =
-        String::from("graph,n,m,solver,ran,device,iterations,delta,median_ms,verified\n");
+    let mut text = String::from(
+        "graph,n,m,solver,ran,device,iterations,delta,median_ms,verified,prepare_ms\n",
+    );
     for r in report.records.iter().filter(|r| r.refused.is_none()) {
         text.push_str(&format!(
-            "{},{},{},{},{},{},{},,{:.4},{}\n",
+            "{},{},{},{},{},{},{},,{:.4},{},{}\n",
             r.graph,
             r.n,
             r.m,
@@ -394,7 +416,8 @@ pub fn csv(report: &RealReport) -> String {
             r.device,
             r.iterations.map_or(String::new(), |i| i.to_string()),
             r.median_ms,
-            r.verified
+            r.verified,
+            r.prepare_ms.map_or(String::new(), |ms| format!("{ms:.2}"))
         ));
     }
     for g in &report.gapbs {
@@ -405,7 +428,7 @@ pub fn csv(report: &RealReport) -> String {
             .map_or((0, 0), |r| (r.n, r.m));
         for (delta, ms) in &g.sweep {
             text.push_str(&format!(
-                "{},{n},{m},gapbs,gapbs,CPU,,{delta},{ms:.4},\n",
+                "{},{n},{m},gapbs,gapbs,CPU,,{delta},{ms:.4},,\n",
                 g.graph
             ));
         }
