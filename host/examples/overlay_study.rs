@@ -14,20 +14,18 @@
 //! query as g.csr graphs whose last vertex is a super source, so that the
 //! GPU solvers can time each step: `piece.csr` (the source's piece, the
 //! source last), `overlay.csr` (the overlay, with arcs from the super source
-//! to the source piece's nodes at their local distances) and `interior.csr`
+//! to the source piece's nodes at their local distances), `interior.csr`
 //! (the graph without its cut arcs, with arcs from the super source to every
-//! entry at its overlay distance and to the source). With
+//! entry at its overlay distance and to the source) and `augmented.csr`
+//! (the graph with the partition solver's shortcuts, [`add_shortcuts`]: the
+//! overlay's arcs inside the pieces, pruned, added to the graph). With
 //! `SSSP_STUDY_REFINE=P`, P passes of size-constrained label propagation
 //! (a vertex moves to the piece most of its neighbours are in, pieces up to
 //! 1/32 over CAPACITY) shorten the pieces' borders before the overlay is
 //! built: how much smaller the overlay gets with smaller cuts. With
 //! `SSSP_STUDY_BISECT=1` the pieces come from a recursive bisection along
 //! breadth-first "coordinates" instead (see `bisect`), as many as
-//! [`partition`] cuts. With `SSSP_STUDY_PRUNE=1` an entry's arc to a node is
-//! left out where a shortest path to it passes another entry, and each entry
-//! gets arcs to entries as well as exits (so that the arcs left out are
-//! covered); DIR then also gets `augmented.csr`, the graph with the overlay's
-//! arcs inside the pieces added (what became [`sssp::shortcuts`]).
+//! [`partition`] cuts.
 //!
 //! The overlay's nodes are each piece's *entries* (vertices an arc from
 //! another piece enters: the partition's boundary) and *exits* (vertices with
@@ -47,6 +45,7 @@ use gpu_kernels::csr::Csr;
 use rayon::prelude::*;
 use sssp::Graph;
 use sssp::partition::{Partitioning, partition};
+use sssp::shortcuts::add_shortcuts;
 
 /// An overlay node's arcs: (head node, weight).
 type Arcs = Vec<(u32, u64)>;
@@ -298,41 +297,7 @@ fn with_pieces(parts: Partitioning, piece: Vec<u32>) -> sssp::Result<Partitionin
     })
 }
 
-/// For each vertex of the piece `ids`, whether one of its shortest paths from
-/// `from` (shortest in distance, then in hops: `(dist, hops)` from
-/// [`dijkstra`]) passes through another entry (a vertex below
-/// `entries_end`). The arc from `from` to such a vertex is redundant: the
-/// overlay reaches it through that entry's arcs. Ordering by hops among equal
-/// distances keeps zero-weight ties from pruning two arcs for each other.
-fn through_entry(
-    ids: Range<usize>,
-    entries_end: usize,
-    from: usize,
-    (dist, hops): (&[u64], &[u32]),
-    csr: Csr<'_>,
-) -> Vec<bool> {
-    let mut order: Vec<usize> = (0..ids.len()).filter(|&k| dist[k] != u64::MAX).collect();
-    order.sort_unstable_by_key(|&k| (dist[k], hops[k]));
-    let mut via = vec![false; ids.len()];
-    for k in order {
-        let u = ids.start + k;
-        let passes = via[k] || (u != from && u < entries_end);
-        if !passes {
-            continue;
-        }
-        for (v, w) in csr.edges(u) {
-            if ids.contains(&v) {
-                let j = v - ids.start;
-                if (dist[k] + u64::from(w), hops[k] + 1) == (dist[j], hops[j]) {
-                    via[j] = true;
-                }
-            }
-        }
-    }
-    via
-}
-
-fn build_overlay(parts: &Partitioning, prune: bool) -> Overlay {
+fn build_overlay(parts: &Partitioning) -> Overlay {
     let graph = &parts.graph;
     let n = graph.num_vertices();
     let csr = graph.csr();
@@ -365,23 +330,10 @@ fn build_overlay(parts: &Partitioning, prune: bool) -> Overlay {
                 .map(|u| {
                     let mut arcs = Vec::new();
                     if u < entries_end {
-                        let (dist, hops) =
-                            dijkstra(range.clone(), &[(u, 0)], graph_arcs(graph.csr()));
-                        let via = prune.then(|| {
-                            through_entry(range.clone(), entries_end, u, (&dist, &hops), csr)
-                        });
-                        let target = |x: usize| {
-                            if prune {
-                                node_of[x] != NONE
-                            } else {
-                                is_exit[x]
-                            }
-                        };
-                        for x in range.clone().filter(|&x| target(x) && x != u) {
-                            let k = x - range.start;
-                            let redundant = via.as_ref().is_some_and(|via| via[k]);
-                            if dist[k] != u64::MAX && !redundant {
-                                arcs.push((node_of[x], dist[k]));
+                        let (dist, _) = dijkstra(range.clone(), &[(u, 0)], graph_arcs(graph.csr()));
+                        for x in range.clone().filter(|&x| is_exit[x] && x != u) {
+                            if dist[x - range.start] != u64::MAX {
+                                arcs.push((node_of[x], dist[x - range.start]));
                             }
                         }
                     }
@@ -464,8 +416,7 @@ fn main() -> sssp::Result<()> {
     };
     let cut_ms = start.elapsed().as_secs_f64() * 1e3;
     let start = Instant::now();
-    let prune = std::env::var("SSSP_STUDY_PRUNE").is_ok_and(|v| v == "1");
-    let overlay = build_overlay(&parts, prune);
+    let overlay = build_overlay(&parts);
     let build_ms = start.elapsed().as_secs_f64() * 1e3;
 
     let g = &parts.graph;
@@ -586,28 +537,18 @@ fn main() -> sssp::Result<()> {
         }
         inner.push((n as u32, source as u32, 0));
         let interior = Graph::from_edges(n + 1, &inner).expect("a valid interior graph");
-        // The graph with each piece's overlay arcs added as shortcuts, the
-        // super source's only arc to the source.
+        // The graph with the partition solver's shortcuts (the pruned overlay
+        // arcs inside the pieces) and the super source.
+        let mut with_shortcuts = parts.clone();
+        add_shortcuts(&mut with_shortcuts, usize::MAX)?;
+        let shortcut_csr = with_shortcuts.graph.csr();
         let mut augmented: Vec<(u32, u32, u32)> = (0..n)
-            .flat_map(|u| csr.edges(u).map(move |(v, w)| (u as u32, v as u32, w)))
+            .flat_map(|u| {
+                shortcut_csr
+                    .edges(u)
+                    .map(move |(v, w)| (u as u32, v as u32, w))
+            })
             .collect();
-        let vertex_of: Vec<u32> = {
-            let mut of = vec![NONE; nodes];
-            for (v, &k) in overlay.node_of.iter().enumerate() {
-                if k != NONE {
-                    of[k as usize] = v as u32;
-                }
-            }
-            of
-        };
-        for u in 0..nodes {
-            for k in overlay.offsets[u]..overlay.offsets[u + 1] {
-                let (a, b) = (vertex_of[u], vertex_of[overlay.heads[k] as usize]);
-                if parts.piece_of[a as usize] == parts.piece_of[b as usize] {
-                    augmented.push((a, b, word(overlay.weights[k])));
-                }
-            }
-        }
         augmented.push((n as u32, source as u32, 0));
         let augmented = Graph::from_edges(n + 1, &augmented).expect("a valid augmented graph");
         for (name, graph) in [

@@ -100,7 +100,8 @@ pub fn estimate_shortcuts(parts: &Partitioning, most_edges: usize, every: usize)
 /// Adds the pieces' shortcuts (module docs) to `parts.graph`, each vertex's
 /// after its own arcs, keeping every piece within `most_edges` arcs (where a
 /// piece's shortcuts would exceed that, those that save the most hops are
-/// kept). Graphs whose weights are not `u32` are left alone.
+/// kept). `parts` is unchanged where none are added (weights other than
+/// `u32`, or no piece with a shortcut to add).
 pub fn add_shortcuts(parts: &mut Partitioning, most_edges: usize) -> Result<Added> {
     if parts.graph.weight_kind() != WeightKind::U32 {
         return Ok(Added::default());

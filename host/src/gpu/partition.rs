@@ -351,7 +351,7 @@ fn resident_layout(
 fn with_shortcuts(
     kernels: &PartitionKernels,
     gpu: &Gpu,
-    layout: Layout,
+    mut layout: Layout,
     policy: Shortcuts,
 ) -> Result<(Layout, Added)> {
     if layout.edge_capacity == 0 {
@@ -387,20 +387,12 @@ fn with_shortcuts(
             return Ok((layout, Added::default()));
         }
     }
-    let mut parts = layout.parts.clone();
-    let added = add_shortcuts(&mut parts, fitting as usize)?;
-    if added.count == 0 {
-        return Ok((layout, added));
+    // The graph is replaced only where shortcuts were added.
+    let added = add_shortcuts(&mut layout.parts, fitting as usize)?;
+    if added.count > 0 {
+        layout.edge_capacity = layout.parts.most_edges().max(1);
     }
-    let edge_capacity = parts.most_edges().max(1);
-    Ok((
-        Layout {
-            parts,
-            edge_capacity,
-            ..layout
-        },
-        added,
-    ))
+    Ok((layout, added))
 }
 
 /// Paged mode: pieces of the capacity `options` asks for or
