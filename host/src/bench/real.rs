@@ -4,18 +4,19 @@
 //! Benchmark Suite) on the same graph and source in the same run, its Δ swept,
 //! so that the speed-ups are ratios measured together.
 //!
-//! GAPBS reads the graph from a weighted edge list (`.wel`, 0-based `u v w`
-//! lines) that this module writes from the loaded graph, so both solve exactly
-//! the same arcs from the same vertex; its times are the median of its trials
+//! GAPBS reads the graph from its serialized format (`.wsg`, see
+//! [`super::gapbs_graph`]) that this module writes from the loaded graph, so
+//! both solve the same graph from the same vertex; its times are the median of its trials
 //! ("Trial Time"), which exclude reading and building the graph, like the
 //! GPU's CUDA-event times exclude loading and upload.
 
-use std::io::{BufWriter, Write};
+use std::io::BufWriter;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use serde::{Deserialize, Serialize};
 
+use super::gapbs_graph;
 use crate::algorithms::{self, Algorithm, Tuning};
 use crate::formats::{self, LoadOptions};
 use crate::graph::{Graph, WeightKind};
@@ -238,7 +239,7 @@ pub fn gapbs_deltas(graph: &Graph) -> Vec<u64> {
 }
 
 /// Runs GAPBS's `sssp` on `graph` from `source` for each Δ of
-/// [`gapbs_deltas`], `trials` trials each, its edge list written in `scratch`.
+/// [`gapbs_deltas`], `trials` trials each, its `.wsg` file written in `scratch`.
 pub(crate) fn run_gapbs(
     gapbs: &Path,
     (trials, scratch): (u32, &Path),
@@ -246,13 +247,18 @@ pub(crate) fn run_gapbs(
     source: usize,
     name: &str,
 ) -> Result<GapbsRecord> {
-    let wel = scratch.join(format!("{name}.wel"));
-    write_wel(&wel, graph)?;
+    let wsg = scratch.join(format!("{name}.wsg"));
+    let io_error = |source| Error::Io {
+        path: wsg.clone(),
+        source,
+    };
+    let file = std::fs::File::create(&wsg).map_err(io_error)?;
+    gapbs_graph::write_wsg(BufWriter::new(file), graph, &wsg)?;
     let mut sweep = Vec::new();
     for delta in gapbs_deltas(graph) {
         let output = Command::new(gapbs)
             .arg("-f")
-            .arg(&wel)
+            .arg(&wsg)
             .args(["-r", &source.to_string()])
             .args(["-n", &trials.max(1).to_string()])
             .args(["-d", &delta.to_string()])
@@ -283,29 +289,13 @@ pub(crate) fn run_gapbs(
         .copied()
         .min_by(|a, b| a.1.total_cmp(&b.1))
         .unwrap_or((0, f64::NAN));
-    std::fs::remove_file(&wel).map_err(|source| Error::Io { path: wel, source })?;
+    std::fs::remove_file(&wsg).map_err(io_error)?;
     Ok(GapbsRecord {
         graph: name.into(),
         sweep,
         best_delta,
         best_ms,
     })
-}
-
-/// Writes `graph` as a weighted edge list: `u v w` lines, 0-based.
-fn write_wel(path: &Path, graph: &Graph) -> Result<()> {
-    let io_error = |source| Error::Io {
-        path: path.to_path_buf(),
-        source,
-    };
-    let mut out = BufWriter::new(std::fs::File::create(path).map_err(io_error)?);
-    let csr = graph.csr();
-    for u in 0..graph.num_vertices() {
-        for (v, w) in csr.edges(u) {
-            writeln!(out, "{u} {v} {w}").map_err(io_error)?;
-        }
-    }
-    out.flush().map_err(io_error)
 }
 
 /// The markdown summary: per graph, each algorithm's median and its speed-up
