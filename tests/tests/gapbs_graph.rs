@@ -121,9 +121,9 @@ fn wsg_holds_the_lightest_arc_per_pair_in_both_directions() {
         );
         let mut lightest: Vec<BTreeMap<i32, i32>> = vec![BTreeMap::new(); n];
         let csr = graph.csr();
-        for u in 0..n {
+        for (u, row) in lightest.iter_mut().enumerate() {
             for (v, w) in csr.edges(u).filter(|&(v, _)| v != u) {
-                let entry = lightest[u].entry(v as i32).or_insert(w as i32);
+                let entry = row.entry(v as i32).or_insert(w as i32);
                 *entry = (*entry).min(w as i32);
             }
         }
