@@ -1,10 +1,9 @@
 //! `--algo auto`: where DA2CF would run one iteration per distinct distance
-//! (high diameter, or a wide weight range), picks the partition-local solver
-//! (resident or paged) on deep graphs (road networks, grids) and the faster
-//! of [`BUCKETED_CANDIDATES`]
-//! on shallow ones; on the other graphs, the fastest of
-//! [`TRIAL_CANDIDATES`]. The trials run from the source on a GPU, when the
-//! solver is prepared.
+//! (high diameter, or a wide weight range), the faster of
+//! [`BUCKETED_CANDIDATES`] (the partition-local solver, expected on deep
+//! graphs such as road networks and grids, and near-far); on the other
+//! graphs, the fastest of [`TRIAL_CANDIDATES`]. The trials run from the
+//! source on a GPU, when the solver is prepared.
 
 use crate::algorithms::Algorithm;
 use crate::graph::{Graph, with_weight_type};
@@ -42,9 +41,12 @@ const DEEP_LEVELS_PER_ROOT: f64 = 0.25;
 pub const TRIAL_CANDIDATES: [Algorithm; 3] =
     [Algorithm::FastCrauser, Algorithm::NearFar, Algorithm::Fast];
 
-/// What the solver tries on a shallow graph with many distinct distances,
-/// where `choose` picks near-far: the two solvers whose iterations do not
-/// follow the distinct distances.
+/// What the solver tries on a graph with many distinct distances, where
+/// `choose` picks the partition solver (deep graphs) or near-far: the two
+/// solvers whose iterations do not follow the distinct distances. The
+/// partition solver wins on road networks by 3–5× but lost to near-far on a
+/// 50³ grid (docs/PERFORMANCE.md, 2026-11-27, fifteenth session), which the
+/// probe counts as deep too.
 pub const BUCKETED_CANDIDATES: [Algorithm; 2] = [Algorithm::NearFar, Algorithm::Partition];
 
 /// Solves per candidate in a trial; the best time counts (the first may
@@ -59,8 +61,8 @@ pub struct Choice {
     /// The estimate behind the choice, for the user.
     pub reason: String,
     /// The candidates the solver times from the source, keeping the fastest
-    /// ([`TRIAL_CANDIDATES`] or [`BUCKETED_CANDIDATES`]; none on a deep
-    /// graph). `fast` and `fast-crauser` are candidates only where the
+    /// ([`TRIAL_CANDIDATES`] or [`BUCKETED_CANDIDATES`]). `fast` and
+    /// `fast-crauser` are candidates only where the
     /// estimates say DA2CF runs few iterations: elsewhere they would run one
     /// per distinct distance, a trial of seconds on a million real weights.
     pub trial: &'static [Algorithm],
@@ -129,7 +131,7 @@ pub fn choose(graph: &Graph, source: usize) -> Choice {
         algorithm,
         trial: match algorithm {
             Algorithm::FastCrauser => &TRIAL_CANDIDATES,
-            Algorithm::NearFar => &BUCKETED_CANDIDATES,
+            Algorithm::NearFar | Algorithm::Partition => &BUCKETED_CANDIDATES,
             _ => &[],
         },
         reason: format!(
@@ -137,7 +139,7 @@ pub fn choose(graph: &Graph, source: usize) -> Choice {
              {mean_weight:.1} / smallest weight {min_weight}), {distinct} among the {} closest \
              vertices; above {NEAR_FAR_ABOVE:.0}, partition on a deep graph (more \
              than {DEEP_LEVELS_PER_ROOT} BFS levels per √visited: {levels} for {visited}), else \
-             a trial of near-far and partition",
+             near-far, either checked in a trial of both",
             PROBE_VERTICES.min(graph.num_vertices())
         ),
     }

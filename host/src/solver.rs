@@ -27,6 +27,7 @@ use crate::algorithms::{self, Algorithm, Family, Tuning};
 use crate::auto::{self, Choice};
 use crate::gpu::{Gpu, GpuSolver, ThreadCount};
 use crate::graph::{Graph, WeightKind, with_weight_type};
+use crate::shortcuts::Shortcuts;
 use crate::{Error, Result, cpu, distances};
 
 /// Where a [`Solver`] runs GPU algorithms.
@@ -346,7 +347,7 @@ impl Solver {
         &'a self,
         graph: &'a Graph<'a>,
         algorithm: Algorithm,
-        tuning: Tuning,
+        mut tuning: Tuning,
         first_source: usize,
     ) -> Result<Prepared<'a>> {
         distances::check_source(graph, first_source)?;
@@ -356,16 +357,20 @@ impl Solver {
                 let start = Instant::now();
                 let trial = auto.as_ref().map_or(&[][..], |choice| choice.trial);
                 let solver = if !trial.is_empty() {
-                    let (fastest, solver, trials) =
+                    let ((fastest, solver), trials) =
                         fastest_candidate(gpu, graph, trial, tuning, first_source)?;
-                    resolved = fastest;
+                    (resolved, tuning) = fastest;
                     if let Some(choice) = auto.as_mut() {
-                        choice.algorithm = fastest;
+                        choice.algorithm = resolved;
                         choice.reason.push_str(&trials);
                     }
                     solver
                 } else {
-                    resolved.prepare_gpu_tuned(gpu, graph, tuning)?
+                    let mut solver = resolved.prepare_gpu_tuned(gpu, graph, tuning)?;
+                    if let Some(window) = solver.calibrate(first_source as u32)? {
+                        tuning.delta = Some(window);
+                    }
+                    solver
                 };
                 gpu.synchronize()?;
                 (
@@ -402,42 +407,69 @@ impl Solver {
     }
 }
 
+/// A prepared candidate of [`fastest_candidate`]: what it is, its solver.
+type Candidate<'g> = ((Algorithm, Tuning), Box<dyn GpuSolver + 'g>);
+
 /// `auto`'s trial ([`auto::Choice::trial`]): each of `candidates` is
-/// prepared and solves from `source` [`auto::TRIAL_SOLVES`] times; the one
-/// with the best time is kept (a candidate that cannot be prepared is left
-/// out, unless all fail). Returns it with the trial's times, for `auto`'s reason.
+/// prepared with `tuning`, calibrated ([`GpuSolver::calibrate`]) and solves
+/// from `source` [`auto::TRIAL_SOLVES`] times; the one with the best time is
+/// kept (a candidate that cannot be prepared is left out, unless all fail).
+/// A candidate that added shortcuts where `tuning` left them to it
+/// ([`Shortcuts::Auto`]) is tried without them too. Returns the winner and
+/// the tuning it ran with (its calibrated window fixed), its solver, and the
+/// trial's times for `auto`'s reason.
 fn fastest_candidate<'g>(
     gpu: &'g Gpu,
     graph: &Graph,
     candidates: &[Algorithm],
     tuning: Tuning,
     source: usize,
-) -> Result<(Algorithm, Box<dyn GpuSolver + 'g>, String)> {
-    let mut best: Option<(f32, Algorithm, Box<dyn GpuSolver + 'g>)> = None;
+) -> Result<(Candidate<'g>, String)> {
+    let mut best: Option<(f32, Candidate<'g>)> = None;
     let (mut times, mut first_error) = (Vec::new(), None);
-    for &candidate in candidates {
-        let mut solver = match candidate.prepare_gpu_tuned(gpu, graph, tuning) {
+    let mut queue: Vec<(Algorithm, Tuning)> = candidates.iter().map(|&a| (a, tuning)).collect();
+    let mut next = 0;
+    while let Some(&(candidate, mut tuned)) = queue.get(next) {
+        next += 1;
+        let name = match tuned.shortcuts {
+            Shortcuts::Never if tuning.shortcuts == Shortcuts::Auto => {
+                format!("{candidate} without shortcuts")
+            }
+            _ => candidate.to_string(),
+        };
+        let mut solver = match candidate.prepare_gpu_tuned(gpu, graph, tuned) {
             Ok(solver) => solver,
             Err(e) => {
-                times.push(format!("{candidate} not prepared: {e}"));
+                times.push(format!("{name} not prepared: {e}"));
                 first_error.get_or_insert(e);
                 continue;
             }
         };
+        if tuned.shortcuts == Shortcuts::Auto && solver.shortcuts_added() > 0 {
+            queue.push((
+                candidate,
+                Tuning {
+                    shortcuts: Shortcuts::Never,
+                    ..tuned
+                },
+            ));
+        }
+        if let Some(window) = solver.calibrate(source as u32)? {
+            tuned.delta = Some(window);
+        }
         let mut ms = f32::INFINITY;
         for _ in 0..auto::TRIAL_SOLVES {
             ms = ms.min(solver.run(source as u32)?.solve_ms);
         }
-        times.push(format!("{candidate} {ms:.3} ms"));
+        times.push(format!("{name} {ms:.3} ms"));
         if best.as_ref().is_none_or(|(fastest, ..)| ms < *fastest) {
             // The slower solver is dropped here, its device memory freed.
-            best = Some((ms, candidate, solver));
+            best = Some((ms, ((candidate, tuned), solver)));
         }
     }
     match (best, first_error) {
-        (Some((_, algorithm, solver)), _) => Ok((
-            algorithm,
-            solver,
+        (Some((_, chosen)), _) => Ok((
+            chosen,
             format!(
                 "; then the fastest in a trial from the source ({})",
                 times.join(", ")
@@ -525,6 +557,13 @@ impl<'a> Prepared<'a> {
     /// The preparation time (GPU uploads and allocations), ms.
     pub fn prepare_ms(&self) -> Option<f64> {
         self.prepare_ms
+    }
+
+    /// The parameters the solves run with: the caller's, with what `auto`'s
+    /// trial and the solver's calibration chose filled in (the partition
+    /// solver's shortcuts and window, [`crate::gpu::GpuSolver::calibrate`]).
+    pub fn tuning(&self) -> Tuning {
+        self.tuning
     }
 
     /// What the GPU solver's preparation made of the graph

@@ -313,3 +313,97 @@ fn partition_with_shortcuts_gives_the_oracles_tree_and_paths() {
         }
     }
 }
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn prepared_partition_chooses_its_window_in_a_trial_unless_given_one() {
+    let solver = Solver::new(sssp::Device::Gpu(0)).expect("a GPU");
+    let mut rng = TestRng::new("gpu_partition::prepared_partition_chooses_its_window");
+    let rome = formats::load(find_graph("rome99.gr"), None).unwrap();
+    let rome = rome.graph().unwrap().into_owned();
+    let grid = grid_graph(&GridSpec::new(160, 120, rng.bits())).unwrap();
+    let real = random_f32_graph(&mut rng, 3_000, 12_000, F32Weights::Fractional);
+    for (name, graph) in [("rome99", &rome), ("grid 160×120", &grid), ("f32", &real)] {
+        let n = graph.num_vertices();
+        let first = rng.below(n as u64) as usize;
+        let context = format!("{name}, seed {}", rng.seed);
+        let prepare = |tuning| {
+            solver
+                .prepare(graph, Algorithm::Partition, tuning, first)
+                .unwrap_or_else(|e| panic!("{context}: {e}"))
+        };
+        let mut prepared = prepare(Default::default());
+        let layout = prepared.layout().expect("a layout line");
+        let window = prepared.tuning().delta.expect("the trial fixes the window");
+        let value = match graph.weight_kind() {
+            sssp::graph::WeightKind::U32 => window.to_string(),
+            sssp::graph::WeightKind::F32 => f64::from(f32::from_bits(window)).to_string(),
+        };
+        assert!(
+            layout.contains(&format!("window {value}, the fastest in a trial (")),
+            "{context}: {layout}"
+        );
+        let trial = &layout[layout.find("a trial (").unwrap()..];
+        assert!(trial.contains(&format!("{value} ")), "{context}: {layout}");
+        for _ in 0..3 {
+            let source = rng.below(n as u64) as usize;
+            let row = prepared
+                .solve(source, Default::default(), false, Default::default())
+                .unwrap_or_else(|e| panic!("{context}: {e}"));
+            assert_eq!(
+                row.dist,
+                oracle::dijkstra(graph, source).unwrap(),
+                "{context}, source {source}"
+            );
+        }
+        // A window given is kept: no trial.
+        let given = prepare(sssp::algorithms::Tuning {
+            delta: Some(window),
+            ..Default::default()
+        });
+        let layout = given.layout().expect("a layout line");
+        assert!(!layout.contains("trial"), "{context}: {layout}");
+        assert_eq!(given.tuning().delta, Some(window), "{context}");
+    }
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn auto_tries_partition_with_and_without_shortcuts_and_near_far_on_deep_graphs() {
+    let solver = Solver::new(sssp::Device::Gpu(0)).expect("a GPU");
+    let mut rng = TestRng::new("gpu_partition::auto_tries_partition_on_deep_graphs");
+    let rome = formats::load(find_graph("rome99.gr"), None).unwrap();
+    let rome = rome.graph().unwrap().into_owned();
+    let grid = grid_graph(&GridSpec::new(150, 150, rng.bits())).unwrap();
+    for (name, graph) in [("rome99", &rome), ("grid 150²", &grid)] {
+        let n = graph.num_vertices();
+        let sources = [0, rng.below(n as u64) as usize];
+        let context = format!("{name}, seed {}", rng.seed);
+        let solution = solver
+            .solve(graph, &Query::from_sources(sources))
+            .unwrap_or_else(|e| panic!("{context}: {e}"));
+        let choice = solution.auto.as_ref().expect("auto's choice");
+        assert_eq!(choice.trial, sssp::auto::BUCKETED_CANDIDATES, "{context}");
+        assert!(
+            choice.trial.contains(&solution.algorithm),
+            "{context}: {}",
+            choice.reason
+        );
+        // Resident mode adds shortcuts on both: the trial tries without too.
+        for name in ["partition ", "partition without shortcuts ", "near-far "] {
+            assert!(
+                choice.reason.contains(name),
+                "{context}: no time for {name}in {}",
+                choice.reason
+            );
+        }
+        for row in &solution.rows {
+            assert_eq!(
+                row.dist,
+                oracle::dijkstra(graph, row.source).unwrap(),
+                "{context}, source {}",
+                row.source
+            );
+        }
+    }
+}

@@ -324,7 +324,8 @@ fn the_hub_form_is_for_graphs_whose_hubs_hold_a_sixteenth_of_the_edges() {
 
 /// `auto`: `fast-crauser` and the DA2CF trial on the papers' graphs (few
 /// distinct distances); near-far and the bucketed trial on shallow graphs
-/// with many; the partition solver, no trial, on grids and roads (deep).
+/// with many; the partition solver, checked in the same trial, on grids and
+/// roads (deep).
 #[test]
 fn auto_picks_by_distinct_distances_and_depth() {
     let mut rng = TestRng::new("auto_picks_by_distinct_distances_and_depth");
@@ -359,7 +360,7 @@ fn auto_picks_by_distinct_distances_and_depth() {
     let choice = choose(&grid, 0);
     assert_eq!(
         (choice.algorithm, choice.trial),
-        (Algorithm::Partition, &[][..]),
+        (Algorithm::Partition, &BUCKETED_CANDIDATES[..]),
         "seed {}",
         rng.seed
     );

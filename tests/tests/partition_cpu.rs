@@ -12,7 +12,7 @@ use std::collections::BTreeSet;
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::atomic::{AtomicBool, AtomicU32};
 
-use gpu_kernels::distance::{INFINITY, NO_TARGET, Weight};
+use gpu_kernels::distance::{INFINITY, MAX_DISTANCE, NO_TARGET, Weight};
 use gpu_kernels::partition::{
     BlockTeam, Global, Local, OUTBOX_SLOTS, Pieces, auto_delta, block_loop, initialize_piece,
     initialize_vertex, paged_loop, shared_words,
@@ -748,5 +748,84 @@ fn a_hub_that_reaches_more_pieces_than_an_outbox_holds() {
     for delta in [1, u32::MAX / 2] {
         let context = format!("hub with {leaves} leaves, seed {}", rng.seed);
         check(&graph, (0, Stop::default()), 2, (1, 3), delta, &context);
+    }
+}
+
+#[test]
+fn window_scaling_keeps_words_positive_and_capped() {
+    use sssp::gpu::partition::scale_window;
+    assert_eq!(scale_window::<u32>(400, 0.5), 200);
+    assert_eq!(scale_window::<u32>(400, 2.0), 800);
+    assert_eq!(scale_window::<u32>(1, 0.5), 1, "no zero window");
+    let cap = scale_window::<u32>(MAX_DISTANCE, 2.0);
+    assert!(
+        cap.abs_diff(MAX_DISTANCE / 2) <= 1,
+        "{cap}: capped at half the largest distance"
+    );
+    let real = |w: f32, factor| f32::from_bits(scale_window::<f32>(w.to_bits(), factor));
+    assert_eq!(
+        real(2.5, 0.5),
+        1.25,
+        "f32 windows scale the value, not the bits"
+    );
+    assert_eq!(real(2.5, 2.0), 5.0);
+}
+
+/// The window search on made-up timings: a valley at `best` (time grows
+/// with the distance from it in halvings), with noise-free ties.
+#[test]
+fn window_search_walks_to_the_valley_within_its_steps() {
+    use sssp::gpu::partition::{WINDOW_SEARCH_STEPS, scale_window, search_window};
+    let mut rng = TestRng::new("window_search_walks_to_the_valley_within_its_steps");
+    let (halvings, doublings) = WINDOW_SEARCH_STEPS;
+    for round in 0..500 {
+        let base = rng.range(1, 1 << 20) as u32;
+        // The valley anywhere from far below to far above the base.
+        let steps = rng.range(0, 16) as i32 - 8;
+        let best = scale_window::<u32>(base, 2f64.powi(steps));
+        let cost = |w: u32| ((f64::from(w) / f64::from(best)).log2().abs() * 100.0).round() as f32;
+        let mut calls = 0;
+        let (found, tried) = search_window(base, scale_window::<u32>, |w| {
+            calls += 1;
+            Ok::<f32, ()>(cost(w))
+        })
+        .unwrap();
+        let context = format!(
+            "round {round}, base {base}, valley {best}, seed {}, tried {tried:?}",
+            rng.seed
+        );
+        assert_eq!(tried.len(), calls, "{context}");
+        assert_eq!(tried[0].0, base, "{context}: the default first");
+        // Never beyond its steps, never the same window twice.
+        let lowest = (0..halvings).fold(base, |w, _| scale_window::<u32>(w, 0.5));
+        let highest = (0..doublings).fold(base, |w, _| scale_window::<u32>(w, 2.0));
+        assert!(
+            tried.iter().all(|&(w, _)| (lowest..=highest).contains(&w)),
+            "{context}"
+        );
+        let mut windows: Vec<u32> = tried.iter().map(|t| t.0).collect();
+        windows.sort_unstable();
+        windows.dedup();
+        assert_eq!(windows.len(), tried.len(), "{context}");
+        // It stops at the first step that is slower: the default, the steps
+        // down to the valley and one past it (or the first halving, then the
+        // steps up and one past).
+        let most = if steps < 0 {
+            1 + halvings.min(steps.unsigned_abs() + 1)
+        } else {
+            2 + doublings.min(steps as u32 + 1)
+        };
+        assert!(
+            tried.len() <= most as usize,
+            "{context}: at most {most} windows"
+        );
+        // The fastest tried, and the reachable window nearest the valley.
+        let fastest = tried.iter().min_by(|a, b| a.1.total_cmp(&b.1)).unwrap();
+        assert_eq!(cost(found), fastest.1, "{context}");
+        let reachable = scale_window::<u32>(best, 1.0).clamp(lowest, highest);
+        assert!(
+            cost(found) <= cost(reachable) + 10.0,
+            "{context}: found {found}, {reachable} reachable"
+        );
     }
 }

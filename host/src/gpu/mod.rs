@@ -58,6 +58,22 @@ pub trait GpuSolver {
     fn stop_early(&mut self, stop: Stop) {
         let _ = stop;
     }
+    /// Chooses, by solves from `source`, what the preparation left to the
+    /// graph (the partition solver: its window, where no Δ was given); called
+    /// once after preparing. Returns the choice as a [`crate::Tuning::delta`]
+    /// word, so that a copy prepared with it needs no trial; `None`: nothing
+    /// to choose.
+    fn calibrate(&mut self, source: u32) -> Result<Option<u32>> {
+        let _ = source;
+        Ok(None)
+    }
+
+    /// Shortcuts the preparation added to the graph (the partition solver,
+    /// [`crate::shortcuts`]): `auto`'s trial then also tries it without them.
+    fn shortcuts_added(&self) -> usize {
+        0
+    }
+
     /// What the preparation made of the graph, for reports (the partition
     /// solver: its pieces, its mode and how long cutting the graph took);
     /// `None` for solvers with nothing to say.

@@ -12,7 +12,7 @@
 
 use std::time::Instant;
 
-use gpu_kernels::distance::MAX_DISTANCE;
+use gpu_kernels::distance::{MAX_DISTANCE, Weight};
 use gpu_kernels::launch::partition_shared_bytes;
 
 use super::kernels::{PartitionBuffers, PartitionKernels};
@@ -30,6 +30,65 @@ use crate::{Error, Result};
 /// window is [`gpu_kernels::partition::auto_delta`]'s 8 mean arc weights;
 /// 2, 4, 8 and 16 measured: docs/PERFORMANCE.md, 2026-11-27, fourteenth session).
 const WINDOW_ARCS: f64 = 8.0;
+
+/// How far [`GpuSolver::calibrate`]'s search may move the window from the
+/// default: at most this many halvings, and this many doublings. The best
+/// window differed by graph (docs/PERFORMANCE.md, 2026-11-27, fifteenth
+/// session): a 3-D grid solved in half the time at a quarter of the
+/// default, Delaunay meshes were 3–25% slower at a half, a quarter or twice
+/// it, road networks with shortcuts about as fast at twice it.
+pub const WINDOW_SEARCH_STEPS: (u32, u32) = (4, 2);
+
+/// Solves per window in [`GpuSolver::calibrate`]'s trial; the best counts.
+const WINDOW_TRIAL_SOLVES: usize = 2;
+
+/// `window` (a weight word of `W`) times `factor`, at least the smallest
+/// positive word and at most half of [`MAX_DISTANCE`].
+pub fn scale_window<W: Weight>(window: u32, factor: f64) -> u32 {
+    let ceiling = W::to_f64(W::MAX_DISTANCE) / 2.0;
+    W::from_f64((W::to_f64(window) * factor).min(ceiling)).max(1)
+}
+
+/// The window search of [`GpuSolver::calibrate`]: times `base`, then halves
+/// the window while that is faster ([`WINDOW_SEARCH_STEPS`] times at most),
+/// or, if the first halving was not, doubles it while that is faster.
+/// `time` solves with a window and returns its time; `scale` is
+/// [`scale_window`] for the weights' type. Returns the fastest window and
+/// every (window, time) tried, in order.
+pub fn search_window<E>(
+    base: u32,
+    scale: impl Fn(u32, f64) -> u32,
+    mut time: impl FnMut(u32) -> Result<f32, E>,
+) -> Result<(u32, Vec<(u32, f32)>), E> {
+    let mut tried = vec![(base, time(base)?)];
+    let (halvings, doublings) = WINDOW_SEARCH_STEPS;
+    for (factor, steps) in [(0.5, halvings), (2.0, doublings)] {
+        let mut window = base;
+        for _ in 0..steps {
+            let next = scale(window, factor);
+            if tried.iter().any(|&(w, _)| w == next) {
+                break;
+            }
+            tried.push((next, time(next)?));
+            if fastest(&tried).0 != next {
+                break;
+            }
+            window = next;
+        }
+        if fastest(&tried).0 != base {
+            break;
+        }
+    }
+    Ok((fastest(&tried).0, tried))
+}
+
+/// The (window, time) with the smallest time (the first of equals).
+fn fastest(tried: &[(u32, f32)]) -> (u32, f32) {
+    tried.iter().copied().fold(
+        (0, f32::INFINITY),
+        |best, t| if t.1 < best.1 { t } else { best },
+    )
+}
 
 /// When the partition solver pages its pieces.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -66,6 +125,10 @@ pub struct Partition<'a> {
     permutation: Permutation,
     piece_of: Vec<u32>,
     delta: u32,
+    /// Whether the caller fixed the window (else [`GpuSolver::calibrate`]
+    /// chooses it), and what that trial measured.
+    window_fixed: bool,
+    window_trial: Option<String>,
     partition_ms: f64,
     /// Shortcuts added to the pieces ([`crate::shortcuts`]) and the time that took.
     shortcuts: Added,
@@ -184,6 +247,8 @@ impl<'a> Partition<'a> {
             permutation,
             piece_of,
             delta,
+            window_fixed: options.delta.is_some(),
+            window_trial: None,
             partition_ms,
             shortcuts,
             shortcut_ms,
@@ -252,6 +317,45 @@ impl GpuSolver for Partition<'_> {
         self.stop = stop;
     }
 
+    /// The window: [`search_window`] from the default, each window
+    /// solving [`WINDOW_TRIAL_SOLVES`] times from `source` (complete solves).
+    fn calibrate(&mut self, source: u32) -> Result<Option<u32>> {
+        if self.window_fixed {
+            return Ok(None);
+        }
+        let kind = self.graph.weight_kind();
+        let stop = std::mem::take(&mut self.stop);
+        let base = self.delta;
+        let searched = search_window(
+            base,
+            |window, factor| with_weight_type!(kind, W => scale_window::<W>(window, factor)),
+            |window| {
+                self.delta = window;
+                let mut ms = f32::INFINITY;
+                for _ in 0..WINDOW_TRIAL_SOLVES {
+                    ms = ms.min(self.run(source)?.solve_ms);
+                }
+                Ok::<f32, Error>(ms)
+            },
+        );
+        self.stop = stop;
+        let (best, tried) = searched?;
+        self.delta = best;
+        let tried: Vec<String> = tried
+            .iter()
+            .map(|&(window, ms)| {
+                let value = with_weight_type!(kind, W => W::to_f64(window));
+                format!("{value} {ms:.3} ms")
+            })
+            .collect();
+        self.window_trial = Some(tried.join(", "));
+        Ok(Some(best))
+    }
+
+    fn shortcuts_added(&self) -> usize {
+        self.shortcuts.count
+    }
+
     fn layout(&self) -> Option<String> {
         let buffers = &self.buffers;
         let mode = match buffers.paged {
@@ -265,14 +369,16 @@ impl GpuSolver for Partition<'_> {
         };
         let shortcuts = match self.shortcuts.count {
             0 => "no shortcuts".to_string(),
-            count => format!(
-                "{count} shortcuts added in {:.1} ms, window {}",
-                self.shortcut_ms, self.delta
-            ),
+            count => format!("{count} shortcuts added in {:.1} ms", self.shortcut_ms),
+        };
+        let window = with_weight_type!(self.graph.weight_kind(), W => W::to_f64(self.delta));
+        let window = match &self.window_trial {
+            Some(trial) => format!("window {window}, the fastest in a trial ({trial})"),
+            None => format!("window {window}"),
         };
         Some(format!(
             "{} pieces of at most {} vertices, {mode}, edges in {edges} memory; cut in {:.1} ms \
-             on the CPU; {shortcuts}",
+             on the CPU; {shortcuts}; {window}",
             buffers.pieces, buffers.capacity, self.partition_ms
         ))
     }
