@@ -45,6 +45,37 @@ fn queries_solved_on_several_streams_at_once_match_the_oracle() {
     );
 }
 
+/// The partition solver's preparation sets its kernels' shared-memory limit
+/// to many sizes (the resident capacity search, the shortcuts' edge budget),
+/// and each launch sets it to its own: lanes that prepare while other lanes
+/// launch must take turns, or a launch finds the limit lowered (invalid
+/// value). Many lanes, prepared at once, racing launches of the first ones.
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn partition_lanes_prepare_while_other_lanes_launch() {
+    let mut rng = TestRng::new("gpu_partition_lanes");
+    let solver = gpu_solver();
+    for round in 0..12 {
+        let n = rng.range(50, 4_000) as usize;
+        let graph = random_graph(&mut rng, n, 3 * n, 1_000);
+        let sources: Vec<usize> = (0..48).map(|_| rng.below(n as u64) as usize).collect();
+        let context = format!("round {round}, n {n}, seed {}", rng.seed);
+        let query = Query::from_sources(sources.clone())
+            .algorithm(Algorithm::Partition)
+            .streams(16);
+        let solution = solver
+            .solve(&graph, &query)
+            .unwrap_or_else(|e| panic!("{context}: {e}"));
+        for (row, &source) in solution.rows.iter().zip(&sources) {
+            assert_eq!(
+                row.dist,
+                sssp::oracle::dijkstra(&graph, source).expect("oracle"),
+                "{context}, source {source}"
+            );
+        }
+    }
+}
+
 #[test]
 #[ignore = "needs a CUDA GPU"]
 fn batches_on_several_streams_leak_no_device_memory() {

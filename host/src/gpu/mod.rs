@@ -138,7 +138,8 @@ pub struct Gpu {
     stream: Arc<CudaStream>,
     kernels: Arc<Kernels>,
     /// Shared by the lanes of [`Gpu::lanes`]: held around each cooperative
-    /// launch until the kernel ends.
+    /// launch until the kernel ends, and around each change of a kernel's
+    /// shared-memory limit ([`Gpu::attribute_turn`]).
     cooperative_turn: Option<Arc<Mutex<()>>>,
 }
 
@@ -208,6 +209,22 @@ impl Gpu {
                 let result = launch()?;
                 self.synchronize()?;
                 Ok(result)
+            }
+        }
+    }
+
+    /// Runs `change`, which sets a kernel's function attribute (its
+    /// shared-memory limit) and reads what follows from it, in the lanes'
+    /// turn ([`Gpu::lanes`]): the attribute is the function's, shared by
+    /// every lane, and a lane that set it for its launch must launch before
+    /// another lane changes it (the launch fails with an invalid value when
+    /// the limit was lowered in between). Elsewhere it only runs `change`.
+    pub fn attribute_turn<T>(&self, change: impl FnOnce() -> Result<T>) -> Result<T> {
+        match &self.cooperative_turn {
+            None => change(),
+            Some(turn) => {
+                let _turn = turn.lock().unwrap_or_else(PoisonError::into_inner);
+                change()
             }
         }
     }

@@ -161,10 +161,9 @@ impl<'a> Partition<'a> {
         })?;
         let kernels = &gpu.kernels().partition;
         let kind = graph.weight_kind();
-        let context = gpu.stream().context();
         let cut_start = Instant::now();
         let resident = match options.paging {
-            Paging::WhenNeeded => kernels.resident_capacity(context, kind, n)?,
+            Paging::WhenNeeded => kernels.resident_capacity(gpu, kind, n)?,
             Paging::Always => None,
         };
         // Resident mode only where the pieces' edges fit too: with the edges
@@ -423,7 +422,7 @@ fn mean_edges_fit(
     let edges = (u64::from(capacity) * graph.num_edges() as u64).div_ceil(n);
     let bytes = partition_shared_bytes(capacity, edges.clamp(1, u64::from(u32::MAX / 16)) as u32);
     let pieces = graph.num_vertices().div_ceil(capacity as usize) as u32;
-    kernels.all_resident(gpu.stream().context(), graph.weight_kind(), bytes, pieces)
+    kernels.all_resident(gpu, graph.weight_kind(), bytes, pieces)
 }
 
 /// Resident mode: pieces of `capacity` with their edges in shared memory,
@@ -438,10 +437,9 @@ fn resident_layout(
     // 0 edges: no edge area at all.
     let most_edges = parts.most_edges().max(1);
     let with_edges = partition_shared_bytes(capacity, most_edges);
-    let context = gpu.stream().context();
     let kind = graph.weight_kind();
     let pieces = parts.pieces() as u32;
-    let fits = kernels.all_resident(context, kind, with_edges, pieces)?;
+    let fits = kernels.all_resident(gpu, kind, with_edges, pieces)?;
     Ok(fits.then_some(Layout {
         parts,
         capacity,
@@ -463,15 +461,14 @@ fn with_shortcuts(
     if layout.edge_capacity == 0 {
         return Ok((layout, Added::default()));
     }
-    let context = gpu.stream().context();
     let kind = layout.parts.graph.weight_kind();
     let pieces = layout.parts.pieces() as u32;
     let fits = |edges: u32| {
         let bytes = partition_shared_bytes(layout.capacity, edges);
         match layout.paged {
-            None => kernels.all_resident(context, kind, bytes, pieces),
+            None => kernels.all_resident(gpu, kind, bytes, pieces),
             Some(blocks) => Ok(kernels
-                .paged_blocks(context, kind, bytes)?
+                .paged_blocks(gpu, kind, bytes)?
                 .is_some_and(|fitting| fitting >= blocks)),
         }
     };
@@ -526,11 +523,11 @@ fn paged_layout(
     let parts = partition(graph, capacity as usize)?;
     let most_edges = parts.most_edges().max(1);
     let (edge_capacity, fitting) =
-        match kernels.paged_blocks(context, kind, partition_shared_bytes(capacity, most_edges))? {
+        match kernels.paged_blocks(gpu, kind, partition_shared_bytes(capacity, most_edges))? {
             Some(blocks) if blocks > 0 => (most_edges, blocks),
             _ => {
                 let bytes = partition_shared_bytes(capacity, 0);
-                match kernels.paged_blocks(context, kind, bytes)? {
+                match kernels.paged_blocks(gpu, kind, bytes)? {
                     Some(blocks) if blocks > 0 => (0, blocks),
                     _ => {
                         return Err(Error::InvalidArgument(format!(

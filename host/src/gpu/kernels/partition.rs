@@ -24,6 +24,7 @@ pub const PAGED_PIECES_PER_BLOCK: u32 = 16;
 pub const PAGED_FEWEST_VERTICES: u32 = 512;
 
 use super::{Launch, Typed, check_lengths, device, launch, load_function, one_thread_per};
+use crate::gpu::Gpu;
 use crate::gpu::memory::DeviceGraph;
 use crate::graph::WeightKind;
 use crate::{Error, Result};
@@ -82,17 +83,12 @@ impl PartitionKernels {
     /// that capacity's shared memory can all be resident at once (occupancy ×
     /// multiprocessors). `None` when the graph is too large for the device's
     /// shared memory.
-    pub fn resident_capacity(
-        &self,
-        ctx: &Arc<CudaContext>,
-        kind: WeightKind,
-        n: u32,
-    ) -> Result<Option<u32>> {
+    pub fn resident_capacity(&self, gpu: &Gpu, kind: WeightKind, n: u32) -> Result<Option<u32>> {
         let kernel = self.solve.of(kind).1;
         let mut capacity = PARTITION_BLOCK_SIZE.min(n).max(1);
         loop {
             let bytes = partition_shared_bytes(capacity, 0);
-            let Some(resident) = self.resident_blocks(self.solve.of(kind), ctx, bytes)? else {
+            let Some(resident) = self.resident_blocks(self.solve.of(kind), gpu, bytes)? else {
                 return Ok(None);
             };
             if resident == 0 {
@@ -111,13 +107,13 @@ impl PartitionKernels {
     /// shared memory, can all be resident at once.
     pub fn all_resident(
         &self,
-        ctx: &Arc<CudaContext>,
+        gpu: &Gpu,
         kind: WeightKind,
         bytes: u32,
         pieces: u32,
     ) -> Result<bool> {
         Ok(self
-            .resident_blocks(self.solve.of(kind), ctx, bytes)?
+            .resident_blocks(self.solve.of(kind), gpu, bytes)?
             .is_some_and(|resident| pieces <= resident))
     }
 
@@ -167,25 +163,24 @@ impl PartitionKernels {
     /// How many paged blocks for `kind` with `bytes` of dynamic shared memory
     /// can be resident at once, with the kernel's shared-memory limit raised
     /// to `bytes`; `None` when a block may not have that much.
-    pub fn paged_blocks(
-        &self,
-        ctx: &Arc<CudaContext>,
-        kind: WeightKind,
-        bytes: u32,
-    ) -> Result<Option<u32>> {
-        self.resident_blocks(self.paged.of(kind), ctx, bytes)
+    pub fn paged_blocks(&self, gpu: &Gpu, kind: WeightKind, bytes: u32) -> Result<Option<u32>> {
+        self.resident_blocks(self.paged.of(kind), gpu, bytes)
     }
 
     /// How many blocks of `function` with `bytes` of dynamic shared memory
     /// can be resident at once (occupancy × multiprocessors), with the
     /// kernel's shared-memory limit raised to `bytes`; `None` when a block
-    /// may not have that much.
+    /// may not have that much. The limit is the function's, shared by every
+    /// lane: setting it takes the lanes' turn ([`Gpu::attribute_turn`]), as
+    /// each launch does, so that it never changes between another lane's
+    /// setting it and launching.
     fn resident_blocks(
         &self,
         (function, kernel): (&CudaFunction, &str),
-        ctx: &Arc<CudaContext>,
+        gpu: &Gpu,
         bytes: u32,
     ) -> Result<Option<u32>> {
+        let ctx = gpu.stream().context();
         let optin = device_attribute(
             ctx,
             CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
@@ -199,14 +194,16 @@ impl PartitionKernels {
             CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
             "the number of multiprocessors",
         )?;
-        allow_shared_memory(function, kernel, bytes)?;
-        let per_sm = function
-            .occupancy_max_active_blocks_per_multiprocessor(
-                PARTITION_BLOCK_SIZE,
-                bytes as usize,
-                None,
-            )
-            .map_err(Error::cuda(format!("querying the occupancy of {kernel}")))?;
+        let per_sm = gpu.attribute_turn(|| {
+            allow_shared_memory(function, kernel, bytes)?;
+            function
+                .occupancy_max_active_blocks_per_multiprocessor(
+                    PARTITION_BLOCK_SIZE,
+                    bytes as usize,
+                    None,
+                )
+                .map_err(Error::cuda(format!("querying the occupancy of {kernel}")))
+        })?;
         Ok(Some(per_sm.saturating_mul(sms)))
     }
 
