@@ -145,3 +145,28 @@ fn gapbs_deltas_span_the_mean_weight() {
     assert!(deltas.contains(&200));
     assert!(deltas.windows(2).all(|w| w[0] < w[1]));
 }
+
+#[test]
+fn gapbs_sweep_goes_below_its_range_while_the_smallest_delta_is_fastest() {
+    use sssp::bench::real::gapbs_lower_delta;
+    assert_eq!(
+        gapbs_lower_delta(&[(8, 100.0), (16, 120.0), (32, 130.0)]),
+        Some(4)
+    );
+    assert_eq!(gapbs_lower_delta(&[(3, 90.0), (8, 100.0)]), Some(1));
+    assert_eq!(
+        gapbs_lower_delta(&[(8, 100.0), (16, 100.0)]),
+        Some(4),
+        "a tie counts"
+    );
+    assert_eq!(
+        gapbs_lower_delta(&[(8, 100.0), (16, 90.0), (32, 130.0)]),
+        None
+    );
+    assert_eq!(
+        gapbs_lower_delta(&[(1, 80.0), (2, 100.0)]),
+        None,
+        "Δ 1 is the least"
+    );
+    assert_eq!(gapbs_lower_delta(&[]), None);
+}
