@@ -50,13 +50,13 @@ use crate::{Error, Result};
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Shortcuts {
     /// In resident mode (at most one piece per block of the device, so the
-    /// preparation is bounded), and in paged mode where they would at most
-    /// double the arcs a round may relax: fewer shortcuts than the graph has
-    /// arcs, estimated from every [`SAMPLE_EVERY`]th piece. On the pieces of
-    /// the shared road networks there were 0.25–0.92 shortcuts per arc and
-    /// the solves 1.1–2.7 times as fast; on grids with random weights
-    /// 1.05–1.21, and paged grids gained nothing for 5 times the preparation
-    /// (docs/PERFORMANCE.md, 2026-11-27, fourteenth session).
+    /// preparation is bounded), and in paged mode where [`few_shortcuts`]
+    /// says. On the pieces of the shared road networks there were 0.25–0.92
+    /// shortcuts per arc and the solves 1.1–2.7 times as fast; on grids with
+    /// random weights 1.05–1.29, 3.3 on a 3-D grid, and paged grids gained
+    /// nothing for 5 times the preparation, or lost (docs/PERFORMANCE.md,
+    /// 2026-11-27, fourteenth and fifteenth sessions). `auto` tries the
+    /// solver with and without them where it adds some.
     #[default]
     Auto,
     /// Always (`u32` weights).
@@ -67,6 +67,18 @@ pub enum Shortcuts {
 
 /// [`Shortcuts::Auto`] estimates the shortcuts from one piece in this many.
 pub const SAMPLE_EVERY: usize = 16;
+
+/// Whether the pieces of `parts` have fewer shortcuts than the graph has
+/// arcs (estimated from every [`SAMPLE_EVERY`]th piece), so that they would
+/// at most double the arcs a round may relax: [`Shortcuts::Auto`]'s test in
+/// paged mode. It counts every shortcut the pieces have, not those a block's
+/// shared memory would keep: on a 4096² grid with pieces of 1,322 vertices
+/// the kept ones were 0.25 per arc, all of them 1.29, and with the kept ones
+/// the solve took 25.6 ms against 21.4 without (docs/PERFORMANCE.md,
+/// 2026-11-27, fifteenth session).
+pub fn few_shortcuts(parts: &Partitioning) -> bool {
+    estimate_shortcuts(parts, usize::MAX, SAMPLE_EVERY) <= parts.graph.num_edges()
+}
 
 /// A piece's shortcuts: (tail, head, weight), grouped by tail.
 type PieceShortcuts = Vec<(u32, u32, u32)>;

@@ -11,7 +11,7 @@ use std::ops::Range;
 use sssp::Graph;
 use sssp::generate::{GridSpec, grid_graph};
 use sssp::partition::{Partitioning, partition};
-use sssp::shortcuts::{add_shortcuts, estimate_shortcuts};
+use sssp::shortcuts::{SAMPLE_EVERY, add_shortcuts, estimate_shortcuts, few_shortcuts};
 use sssp::{formats, oracle};
 use sssp_tests::{TestRng, find_graph, random_graph, random_small_f32_graph, random_small_graph};
 
@@ -305,4 +305,29 @@ fn the_estimate_from_every_piece_is_the_count() {
         "grid 160×160, seed {}: estimate {estimate}, count {count}",
         rng.seed
     );
+}
+
+/// `auto`'s paged-mode test counts the shortcuts the pieces have, however
+/// few a block could keep: large pieces of a grid have more shortcuts than
+/// arcs (an entry on each side reaches the whole border), rome99's pieces
+/// far fewer.
+#[test]
+fn few_shortcuts_counts_all_the_pieces_have() {
+    let mut rng = TestRng::new("few_shortcuts_counts_all_the_pieces_have");
+    let grid = grid_graph(&GridSpec::new(400, 400, rng.bits())).unwrap();
+    let parts = partition(&grid, 1_024).unwrap();
+    let most_edges = (parts.most_edges() + parts.most_edges() / 4) as usize;
+    assert!(
+        estimate_shortcuts(&parts, most_edges, SAMPLE_EVERY) < grid.num_edges(),
+        "seed {}: the kept ones are few",
+        rng.seed
+    );
+    assert!(
+        !few_shortcuts(&parts),
+        "seed {}: all of them are not",
+        rng.seed
+    );
+    let rome = formats::load(find_graph("rome99.gr"), None).unwrap();
+    let rome = rome.graph().unwrap().into_owned();
+    assert!(few_shortcuts(&partition(&rome, 256).unwrap()));
 }

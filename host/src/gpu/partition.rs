@@ -22,7 +22,7 @@ use crate::distances::check_overflow;
 use crate::graph::{Graph, with_weight_type};
 use crate::partition::{Partitioning, partition};
 use crate::reorder::Permutation;
-use crate::shortcuts::{Added, SAMPLE_EVERY, Shortcuts, add_shortcuts, estimate_shortcuts};
+use crate::shortcuts::{Added, Shortcuts, add_shortcuts, few_shortcuts};
 use crate::solver::Stop;
 use crate::{Error, Result};
 
@@ -484,11 +484,8 @@ fn with_shortcuts(
             too_many = middle;
         }
     }
-    if policy == Shortcuts::Auto && layout.paged.is_some() {
-        let estimate = estimate_shortcuts(&layout.parts, fitting as usize, SAMPLE_EVERY);
-        if estimate > layout.parts.graph.num_edges() {
-            return Ok((layout, Added::default()));
-        }
+    if policy == Shortcuts::Auto && layout.paged.is_some() && !few_shortcuts(&layout.parts) {
+        return Ok((layout, Added::default()));
     }
     // The graph is replaced only where shortcuts were added.
     let added = add_shortcuts(&mut layout.parts, fitting as usize)?;
