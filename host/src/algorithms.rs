@@ -326,7 +326,7 @@ catalogue! {
     Partition {
         name: "partition",
         paper: "beyond the papers (issue #20): partition-local solver",
-        description: "the graph cut into BFS-grown pieces (renumbered contiguously when prepared), one persistent block per piece with its distances in shared memory relaxing in Δ-windowed rounds (--delta, or 8 · mean weight), boundary updates by atomicMin and a notification word per piece, a token counter for termination; graphs whose pieces cannot all be resident at once are paged (see partition-paged)",
+        description: "the graph cut into BFS-grown pieces (renumbered contiguously when prepared), one persistent block per piece with its distances in shared memory relaxing in Δ-windowed rounds (--delta, or chosen in a trial around 8 · mean weight), boundary updates by atomicMin and a notification word per piece, a token counter for termination; graphs whose pieces cannot all be resident at once are paged (see partition-paged)",
         device: Device::Gpu, exact: true, layout: Layout::List, takes_delta: true,
         family: Family::Partition(Paging::WhenNeeded),
         matrix_twin: None,

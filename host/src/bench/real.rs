@@ -42,11 +42,12 @@ pub struct RealPlan {
 
 impl RealPlan {
     /// The default candidates: every algorithm `auto` chooses from, and `auto`.
-    pub const DEFAULT_ALGORITHMS: [Algorithm; 4] = [
+    pub const DEFAULT_ALGORITHMS: [Algorithm; 5] = [
         Algorithm::Auto,
-        Algorithm::Fast,
-        Algorithm::FastCrauser,
+        Algorithm::Partition,
         Algorithm::NearFar,
+        Algorithm::FastCrauser,
+        Algorithm::Fast,
     ];
 }
 
