@@ -22,26 +22,10 @@ use std::path::Path;
 use crate::graph::{Graph, WeightKind};
 use crate::{Error, Result};
 
-/// One direction of the squished graph: offsets and (vertex, weight) arcs.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct SquishedCsr {
-    /// `n + 1` offsets into `arcs`.
-    pub offsets: Vec<i64>,
-    /// (other end, weight) of each arc.
-    pub arcs: Vec<(i32, i32)>,
-}
-
-impl SquishedCsr {
-    /// The arcs of vertex `u`.
-    pub fn arcs_of(&self, u: usize) -> &[(i32, i32)] {
-        &self.arcs[self.offsets[u] as usize..self.offsets[u + 1] as usize]
-    }
-}
-
 /// `graph`'s out-arcs as GAPBS's builder leaves them: per vertex sorted by
 /// target, the lightest arc to each target, no self-loops. Fails where GAPBS's
 /// 32-bit ids or weights cannot hold the graph, or its weights are `f32`.
-pub fn squish(graph: &Graph) -> Result<SquishedCsr> {
+pub fn squish(graph: &Graph) -> Result<Graph<'static>> {
     let n = graph.num_vertices();
     if graph.weight_kind() == WeightKind::F32 {
         return Err(Error::InvalidArgument(
@@ -56,7 +40,7 @@ pub fn squish(graph: &Graph) -> Result<SquishedCsr> {
     }
     let csr = graph.csr();
     let mut offsets = Vec::with_capacity(n + 1);
-    let mut arcs = Vec::with_capacity(graph.num_edges());
+    let (mut targets, mut weights) = (Vec::new(), Vec::new());
     let mut row: Vec<(usize, u32)> = Vec::new();
     offsets.push(0);
     for u in 0..n {
@@ -65,68 +49,53 @@ pub fn squish(graph: &Graph) -> Result<SquishedCsr> {
         row.sort_unstable();
         row.dedup_by_key(|&mut (v, _)| v);
         for &(v, w) in &row {
-            let weight = i32::try_from(w).map_err(|_| {
-                Error::InvalidArgument(format!(
+            if i32::try_from(w).is_err() {
+                return Err(Error::InvalidArgument(format!(
                     "GAPBS's serialized graph takes weights up to {} (32-bit); arc {u} -> {v} weighs {w}",
                     i32::MAX
-                ))
-            })?;
-            arcs.push((v as i32, weight));
+                )));
+            }
+            targets.push(v as u32);
+            weights.push(w);
         }
-        offsets.push(arcs.len() as i64);
+        offsets.push(targets.len() as u32);
     }
-    Ok(SquishedCsr { offsets, arcs })
-}
-
-/// The reverse of `out` (in-arcs per vertex, sorted by source, as GAPBS's
-/// builder sorts them).
-pub fn transpose(out: &SquishedCsr) -> SquishedCsr {
-    let n = out.offsets.len() - 1;
-    let mut counts = vec![0i64; n + 1];
-    for &(v, _) in &out.arcs {
-        counts[v as usize + 1] += 1;
-    }
-    for v in 0..n {
-        counts[v + 1] += counts[v];
-    }
-    let offsets = counts.clone();
-    let mut next = counts;
-    let mut arcs = vec![(0, 0); out.arcs.len()];
-    // Sources visited in increasing order leave every in-list sorted.
-    for u in 0..n {
-        for &(v, w) in out.arcs_of(u) {
-            let slot = &mut next[v as usize];
-            arcs[*slot as usize] = (u as i32, w);
-            *slot += 1;
-        }
-    }
-    SquishedCsr { offsets, arcs }
+    Graph::new(offsets, targets, weights)
+        .map_err(|defect| Error::InvalidArgument(format!("the squished graph: {defect}")))
 }
 
 /// Writes `graph` to `out` in GAPBS's `.wsg` layout (see the module docs);
-/// `path` names `out` in errors.
+/// `path` names `out` in errors. The in-arcs are [`Graph::transpose`]'s,
+/// each list in the order of its tails, as GAPBS's builder sorts them.
 pub fn write_wsg(mut out: impl Write, graph: &Graph, path: &Path) -> Result<()> {
     let forward = squish(graph)?;
-    let backward = transpose(&forward);
+    let backward = forward.transpose();
     let io = |source| Error::Io {
         path: path.to_path_buf(),
         source,
     };
-    let num_nodes = (forward.offsets.len() - 1) as i64;
-    let num_edges = forward.arcs.len() as i64;
+    let num_nodes = forward.num_vertices() as i64;
+    let num_edges = forward.num_edges() as i64;
     out.write_all(&[1u8]).map_err(io)?;
     out.write_all(&num_edges.to_le_bytes()).map_err(io)?;
     out.write_all(&num_nodes.to_le_bytes()).map_err(io)?;
     for direction in [&forward, &backward] {
-        let mut bytes = Vec::with_capacity(direction.offsets.len() * 8);
-        for offset in &direction.offsets {
-            bytes.extend_from_slice(&offset.to_le_bytes());
+        let mut bytes = Vec::with_capacity(direction.offsets().len() * 8);
+        for &offset in direction.offsets() {
+            bytes.extend_from_slice(&i64::from(offset).to_le_bytes());
         }
         out.write_all(&bytes).map_err(io)?;
         // Arcs in chunks: a graph of 10^8 arcs would need 800 MB at once.
-        for chunk in direction.arcs.chunks(1 << 16) {
+        // Ids and weights fit `i32` (checked by [`squish`]), so their `u32` bytes
+        // are GAPBS's `int32_t`s.
+        const CHUNK: usize = 1 << 16;
+        for (heads, weights) in direction
+            .targets()
+            .chunks(CHUNK)
+            .zip(direction.weights().chunks(CHUNK))
+        {
             bytes.clear();
-            for &(v, w) in chunk {
+            for (&v, &w) in heads.iter().zip(weights) {
                 bytes.extend_from_slice(&v.to_le_bytes());
                 bytes.extend_from_slice(&w.to_le_bytes());
             }
