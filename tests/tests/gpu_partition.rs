@@ -253,10 +253,10 @@ fn partition_with_shortcuts_matches_the_oracle_in_both_modes() {
                 };
                 if let Some(expected) = expected {
                     assert_eq!(
-                        solver.shortcuts() > 0,
+                        solver.shortcuts_added() > 0,
                         expected,
                         "{context}, {options:?}: {} shortcuts",
-                        solver.shortcuts()
+                        solver.shortcuts_added()
                     );
                 }
             }

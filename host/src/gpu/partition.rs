@@ -271,11 +271,6 @@ impl<'a> Partition<'a> {
         self.buffers.edge_capacity > 0
     }
 
-    /// Shortcuts added to the pieces ([`crate::shortcuts`]).
-    pub fn shortcuts(&self) -> usize {
-        self.shortcuts.count
-    }
-
     /// Paged mode's blocks, `None` in resident mode.
     pub fn paged_blocks(&self) -> Option<u32> {
         self.buffers.paged
@@ -449,16 +444,18 @@ fn resident_layout(
 }
 
 /// `layout` with its pieces' shortcuts added ([`crate::shortcuts`]) where
-/// `policy` wants them, as many as keep every block resident (paged mode: as
-/// many blocks fitting), and what was added; unchanged where the edges stay
-/// in global memory.
+/// `policy` wants them (`Auto` in paged mode: where [`few_shortcuts`]), as
+/// many as keep every block resident (paged mode: as many blocks fitting),
+/// and what was added; unchanged where the edges stay in global memory.
 fn with_shortcuts(
     kernels: &PartitionKernels,
     gpu: &Gpu,
     mut layout: Layout,
     policy: Shortcuts,
 ) -> Result<(Layout, Added)> {
-    if layout.edge_capacity == 0 {
+    // Paged mode's `Auto` decides before the bisection's occupancy queries.
+    let auto_paged = policy == Shortcuts::Auto && layout.paged.is_some();
+    if layout.edge_capacity == 0 || (auto_paged && !few_shortcuts(&layout.parts)) {
         return Ok((layout, Added::default()));
     }
     let kind = layout.parts.graph.weight_kind();
@@ -483,9 +480,6 @@ fn with_shortcuts(
         } else {
             too_many = middle;
         }
-    }
-    if policy == Shortcuts::Auto && layout.paged.is_some() && !few_shortcuts(&layout.parts) {
-        return Ok((layout, Added::default()));
     }
     // The graph is replaced only where shortcuts were added.
     let added = add_shortcuts(&mut layout.parts, fitting as usize)?;
