@@ -22,7 +22,7 @@ pub mod ptx;
 pub mod resident;
 pub mod vertex_loop;
 
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use cudarc::driver::sys::CUevent_flags;
 use cudarc::driver::{CudaContext, CudaStream};
@@ -202,15 +202,12 @@ impl Gpu {
     /// turn until the kernel has ended (see [`Gpu::lanes`]); elsewhere it
     /// only runs `launch`.
     pub fn cooperative<T>(&self, launch: impl FnOnce() -> Result<T>) -> Result<T> {
-        match &self.cooperative_turn {
-            None => launch(),
-            Some(turn) => {
-                let _turn = turn.lock().unwrap_or_else(PoisonError::into_inner);
-                let result = launch()?;
-                self.synchronize()?;
-                Ok(result)
-            }
+        let turn = self.lanes_turn();
+        let result = launch()?;
+        if turn.is_some() {
+            self.synchronize()?;
         }
+        Ok(result)
     }
 
     /// Runs `change`, which sets a kernel's function attribute (its
@@ -220,13 +217,15 @@ impl Gpu {
     /// another lane changes it (the launch fails with an invalid value when
     /// the limit was lowered in between). Elsewhere it only runs `change`.
     pub fn attribute_turn<T>(&self, change: impl FnOnce() -> Result<T>) -> Result<T> {
-        match &self.cooperative_turn {
-            None => change(),
-            Some(turn) => {
-                let _turn = turn.lock().unwrap_or_else(PoisonError::into_inner);
-                change()
-            }
-        }
+        let _turn = self.lanes_turn();
+        change()
+    }
+
+    /// The lanes' turn, held until the guard drops; `None` off a lane.
+    fn lanes_turn(&self) -> Option<MutexGuard<'_, ()>> {
+        self.cooperative_turn
+            .as_ref()
+            .map(|turn| turn.lock().unwrap_or_else(PoisonError::into_inner))
     }
 
     /// Makes this device's context the calling thread's (each lane's thread
