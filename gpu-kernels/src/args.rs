@@ -667,6 +667,9 @@ kernel_args! {
         pub target: u32,
         /// The initial window width, a weight word.
         pub delta: u32,
+        /// Compute threads that share a frontier vertex's edges
+        /// ([`RoundSettings::edge_lanes`](crate::partition::RoundSettings::edge_lanes)).
+        pub edge_lanes: u32,
         /// Vertices of the largest piece.
         pub capacity: u32,
         /// Edges kept in shared memory per piece (0: none).

@@ -272,9 +272,12 @@ const FREE: u32 = 0;
 const FILLING: u32 = 1;
 const READY: u32 = 2;
 
-/// Pieces an outbox holds: a round rarely reaches more neighbours. Each slot
-/// is two words, the piece and the distance sent.
-pub const OUTBOX_SLOTS: usize = 32;
+/// Pieces an outbox holds; a round that reaches more notifies the rest
+/// directly, each behind a device fence. Each slot is two words, the piece
+/// and the distance sent. 64 rather than 32: 4–9% faster on New York and
+/// the Delaunay meshes, within noise elsewhere (docs/PERFORMANCE.md,
+/// 2026-11-27, sixteenth session).
+pub const OUTBOX_SLOTS: usize = 64;
 
 /// Warps of a block that chain hops ([`chain_hops`]), each with its own
 /// queues: the GPU's seven compute warps (threads of later warps, as on a
@@ -286,7 +289,10 @@ const CHAIN_QUEUES: usize = 8;
 const CHAIN_SLOTS: usize = 32;
 
 /// Hops a warp chains in one round at most: a chain runs while the other
-/// warps wait at the round's barrier.
+/// warps wait at the round's barrier. 3 was the best of 1–32 with four edge
+/// lanes (docs/PERFORMANCE.md, 2026-11-27); with edge lanes chosen in a
+/// trial, 2 and 3 were within noise on roads and meshes and 3 was 3% faster
+/// on the 1000² grid, 5 slower everywhere (sixteenth session).
 const CHAIN_HOPS: u32 = 3;
 
 /// Words of one warp's two chain queues: a length and [`CHAIN_SLOTS`]
@@ -488,23 +494,34 @@ pub fn initialize_piece(p: usize, source_piece: usize, bound: u32, global: &Glob
     }
 }
 
+/// How the compute threads run their rounds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RoundSettings {
+    /// The window's width Δ, a weight word (0 counts as 1).
+    pub delta: u32,
+    /// Compute threads that share a frontier vertex's edges in the relax
+    /// phase and the chains ([`relax_frontier`]; 0 counts as 1, more than a
+    /// warp as a warp): about a vertex's out-degree, so that each walks one
+    /// edge. The divisions it costs are made once per piece.
+    pub edge_lanes: u32,
+}
+
 /// The whole resident solve for one thread of the block that owns piece
 /// `piece` (see the module docs): every thread of the block calls it with the
-/// same arguments; `source` is a vertex of the renumbered graph; `delta` the
-/// window's width, a weight word. Returns when the solve is over, with the
-/// piece's distances written to `global.dist`.
+/// same arguments; `source` is a vertex of the renumbered graph. Returns when
+/// the solve is over, with the piece's distances written to `global.dist`.
 #[inline(always)]
 pub fn block_loop<W: Weight>(
     piece: usize,
     source: usize,
-    delta: u32,
+    settings: RoundSettings,
     pieces: &Pieces<'_>,
     global: &Global<'_>,
     local: &Local<'_>,
     team: &impl BlockTeam,
 ) {
     load_piece(piece, source, None, pieces, global, local, team);
-    let rounds = hold_piece::<W>(piece, delta, Hold::Resident, pieces, global, local, team);
+    let rounds = hold_piece::<W>(piece, settings, Hold::Resident, pieces, global, local, team);
     if team.thread() == 0 {
         global.rounds.fetch_max(rounds, Relaxed);
     }
@@ -521,7 +538,7 @@ pub fn paged_loop<W: Weight>(
     block: usize,
     blocks: usize,
     source: usize,
-    delta: u32,
+    settings: RoundSettings,
     pieces: &Pieces<'_>,
     global: &Global<'_>,
     local: &Local<'_>,
@@ -532,7 +549,7 @@ pub fn paged_loop<W: Weight>(
     let home = (block * k / blocks.max(1)) as u32;
     let mut rounds = 0u32;
     let mut base = INFINITY;
-    while let Some(piece) = claim::<W>(home, delta, &mut base, global, local, team) {
+    while let Some(piece) = claim::<W>(home, settings.delta, &mut base, global, local, team) {
         load_piece(
             piece,
             source,
@@ -542,7 +559,7 @@ pub fn paged_loop<W: Weight>(
             local,
             team,
         );
-        rounds += hold_piece::<W>(piece, delta, Hold::Paged, pieces, global, local, team);
+        rounds += hold_piece::<W>(piece, settings, Hold::Paged, pieces, global, local, team);
         store_piece(piece, pieces, global.backing, local, team);
         if team.thread() == 0 {
             // After the block's barrier in `store_piece`: every thread's
@@ -728,7 +745,7 @@ enum Hold {
 #[inline(always)]
 fn hold_piece<W: Weight>(
     piece: usize,
-    delta: u32,
+    settings: RoundSettings,
     hold: Hold,
     pieces: &Pieces<'_>,
     global: &Global<'_>,
@@ -739,7 +756,7 @@ fn hold_piece<W: Weight>(
     let compute_threads = threads - team.comm_threads();
     let mut rounds = 0;
     if thread < compute_threads {
-        rounds = compute_loop::<W>(piece, delta, pieces, global, local, team);
+        rounds = compute_loop::<W>(piece, settings, pieces, global, local, team);
     } else if thread == compute_threads {
         comm_loop(piece, hold, pieces, global, local, team);
     }
@@ -778,7 +795,7 @@ fn store_piece(
 #[inline(always)]
 fn compute_loop<W: Weight>(
     piece: usize,
-    delta: u32,
+    settings: RoundSettings,
     pieces: &Pieces<'_>,
     global: &Global<'_>,
     local: &Local<'_>,
@@ -791,8 +808,8 @@ fn compute_loop<W: Weight>(
     let boundary = pieces.boundary_ends[piece] as usize - start;
     let local = &local.of_piece(len);
     let control = local.control;
-    let delta = delta.max(1);
-    let lanes = EdgeLanes::new(thread, threads);
+    let delta = settings.delta.max(1);
+    let lanes = EdgeLanes::new(thread, threads, settings.edge_lanes as usize);
 
     // Compute thread 0's count of the notifications it pulled.
     let mut pulled = 0u32;
@@ -803,7 +820,7 @@ fn compute_loop<W: Weight>(
     if thread == 0 {
         post_step(control, step, round, Next::Working, &mut pulled, team);
     }
-    let queues = ChainQueues::of_warp(local, thread, team);
+    let queues = ChainQueues::of_warp(local, thread, settings.edge_lanes as usize, team);
     if let Some(queues) = &queues
         && queues.lane == 0
     {
@@ -1010,7 +1027,8 @@ struct RoundTargets<'a> {
 /// time cost a round dozens of instructions.
 #[derive(Clone, Copy)]
 struct EdgeLanes {
-    /// Lanes per group: [`EDGE_LANES`], or fewer in a smaller team.
+    /// Lanes per group: [`RoundSettings::edge_lanes`], or fewer in a smaller
+    /// team.
     lanes: usize,
     /// Groups of the compute threads (threads past the last whole group
     /// relax nothing).
@@ -1021,10 +1039,11 @@ struct EdgeLanes {
 }
 
 impl EdgeLanes {
-    /// Compute thread `thread`'s place among `threads` compute threads.
+    /// Compute thread `thread`'s place among `threads` compute threads, in
+    /// groups of `lanes` (at least 1, at most `threads`).
     #[inline(always)]
-    fn new(thread: usize, threads: usize) -> Self {
-        let lanes = EDGE_LANES.min(threads);
+    fn new(thread: usize, threads: usize, lanes: usize) -> Self {
+        let lanes = lanes.clamp(1, threads);
         EdgeLanes {
             lanes,
             groups: threads / lanes,
@@ -1035,12 +1054,12 @@ impl EdgeLanes {
 }
 
 /// The relax phase of one compute thread (module docs): the compute threads
-/// form groups of [`EDGE_LANES`] (`place`); group `g` takes the frontier
-/// entries `g, g + groups, …` of the first `selected`, and lane `l` of it the
-/// entry's edges `l, l + EDGE_LANES, …`, read from `edges`. A road or grid
-/// vertex has 2–4 edges, so each lane walks about one: a round waits for one
-/// edge's chain of shared-memory accesses, not for a vertex's edges one
-/// after another. Then each warp chains the hops its improvements opened
+/// form groups of [`RoundSettings::edge_lanes`] (`place`); group `g` takes
+/// the frontier entries `g, g + groups, …` of the first `selected`, and lane
+/// `l` of it the entry's edges `l, l + lanes, …`, read from `edges`. With
+/// about as many lanes as a vertex has edges, each lane walks about one: a
+/// round waits for one edge's chain of shared-memory accesses, not for a
+/// vertex's edges one after another. Then each warp chains the hops its improvements opened
 /// ([`chain_hops`]; `queues`: the thread's warp's, `None` for a warp past the
 /// first [`CHAIN_QUEUES`], which chains nothing).
 #[inline(always)]
@@ -1170,6 +1189,12 @@ struct ChainQueues<'a> {
     words: &'a [AtomicU32],
     /// This thread's lane in its warp.
     lane: usize,
+    /// The warp's lanes in groups of `edge_lanes` as the chain relaxes a
+    /// queued vertex: how many groups, this lane's group and its lane in it.
+    groups: usize,
+    group: usize,
+    edge_lane: usize,
+    edge_lanes: usize,
 }
 
 /// One buffer of a warp's chain queues.
@@ -1180,18 +1205,30 @@ struct ChainBuffer<'a> {
 }
 
 impl<'a> ChainQueues<'a> {
-    /// The queues of compute thread `thread`'s warp; `None` for a warp past
-    /// the first [`CHAIN_QUEUES`].
+    /// The queues of compute thread `thread`'s warp, whose vertices it
+    /// relaxes `edge_lanes` lanes a vertex; `None` for a warp past the first
+    /// [`CHAIN_QUEUES`].
     #[inline(always)]
-    fn of_warp(local: &Local<'a>, thread: usize, team: &impl BlockTeam) -> Option<Self> {
+    fn of_warp(
+        local: &Local<'a>,
+        thread: usize,
+        edge_lanes: usize,
+        team: &impl BlockTeam,
+    ) -> Option<Self> {
         let warp_size = team.warp_size();
         let warp = thread / warp_size;
         let words = local
             .chain
             .get(warp * CHAIN_QUEUE_WORDS..(warp + 1) * CHAIN_QUEUE_WORDS)?;
+        let lane = thread % warp_size;
+        let edge_lanes = edge_lanes.clamp(1, warp_size);
         Some(ChainQueues {
             words,
-            lane: thread % warp_size,
+            lane,
+            groups: warp_size / edge_lanes,
+            group: lane / edge_lanes,
+            edge_lane: lane % edge_lanes,
+            edge_lanes,
         })
     }
 
@@ -1229,7 +1266,8 @@ impl ChainBuffer<'_> {
 
 /// The hops a warp chains after the round's frontier (every lane of the
 /// warp calls it): the vertices its lanes lowered below the window are
-/// relaxed at once by the warp, [`EDGE_LANES`] lanes a vertex, and what those
+/// relaxed at once by the warp, [`RoundSettings::edge_lanes`] lanes a
+/// vertex, and what those
 /// lower below the window is relaxed in turn, up to [`CHAIN_HOPS`] times; so
 /// a path inside the piece and the window advances a hop per warp step (a
 /// few shared-memory accesses) rather than per round (two block barriers
@@ -1250,11 +1288,17 @@ fn chain_hops<W: Weight>(
     local: &Local<'_>,
     team: &impl BlockTeam,
 ) {
-    // A constant on the GPU, so that the split below costs no division.
     let warp_size = team.warp_size();
-    let lane = queues.lane;
-    let lanes = EDGE_LANES.min(warp_size);
-    let (groups, group, edge_lane) = (warp_size / lanes, lane / lanes, lane % lanes);
+    // Split once per piece (`ChainQueues::of_warp`): a division per round
+    // costs it dozens of instructions.
+    let ChainQueues {
+        lane,
+        groups,
+        group,
+        edge_lane,
+        edge_lanes: lanes,
+        ..
+    } = *queues;
     let mut current = 0;
     let mut hops = 0;
     loop {
@@ -1299,10 +1343,6 @@ fn chain_hops<W: Weight>(
         queues.len(1).store(0, Relaxed);
     }
 }
-
-/// Compute threads that share one frontier vertex's edges in the relax phase
-/// ([`relax_frontier`]).
-const EDGE_LANES: usize = 4;
 
 /// A piece's out-edges as the relax phase reads them.
 trait OutEdges {

@@ -79,6 +79,9 @@ pub struct Tuning {
     pub delta: Option<u32>,
     /// Where the partition solver adds shortcuts to its pieces.
     pub shortcuts: crate::shortcuts::Shortcuts,
+    /// The partition solver's edge lanes (compute threads a frontier
+    /// vertex's edges are shared by, 1 to 32); `None`: chosen in a trial.
+    pub edge_lanes: Option<u32>,
 }
 
 /// What the catalogue says of an algorithm.
@@ -633,6 +636,7 @@ impl Algorithm {
                     delta: tuning.delta,
                     paging,
                     shortcuts: tuning.shortcuts,
+                    edge_lanes: tuning.edge_lanes,
                     ..Default::default()
                 },
             )?),

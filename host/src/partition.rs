@@ -27,6 +27,12 @@
 //! are used only where that is repaid: at least 8 threads and one region of
 //! at least 256 pieces per thread. The regions, hence the pieces, depend on
 //! rayon's thread count.
+//!
+//! Joined pieces ([`partition_joined`], resident mode): growth that ran dry
+//! went on from a seed elsewhere, so a piece may be several parts far apart,
+//! worked whenever a wave passes any of them; afterwards each piece's parts
+//! but its largest go to the pieces around them, as far as those stay within
+//! a quarter over the capacity.
 
 use std::collections::VecDeque;
 use std::sync::atomic::AtomicU32;
@@ -47,6 +53,11 @@ const REGIONS_PER_THREAD: usize = 4;
 /// The fewest pieces per region: each region adds one mixed piece and cuts
 /// pieces along its border, so regions stay large against pieces.
 const PIECES_PER_REGION: usize = 256;
+
+/// [`partition_joined`]'s pieces hold up to `capacity + capacity /
+/// JOINED_SLACK` vertices: a quarter more was 0–3% faster on road networks
+/// than an eighth (docs/PERFORMANCE.md, 2026-11-27, sixteenth session).
+pub const JOINED_SLACK: usize = 4;
 
 /// The fewest rayon threads for regions: phases 1 and 2 together do 2.5–4
 /// times the growth's work on one thread, and phase 1 ran at most 1.5 times
@@ -88,6 +99,15 @@ impl Partitioning {
         self.boundary_ends.len()
     }
 
+    /// The most vertices a piece has.
+    pub fn largest(&self) -> u32 {
+        self.starts
+            .windows(2)
+            .map(|r| r[1] - r[0])
+            .max()
+            .unwrap_or(0)
+    }
+
     /// The most out-edges any piece's vertices have.
     pub fn most_edges(&self) -> u32 {
         let offsets = self.graph.offsets();
@@ -103,6 +123,28 @@ impl Partitioning {
 /// docs), in regions on many threads where the graph has enough pieces. An
 /// error for `capacity` 0 or a graph too large for `u32` ids.
 pub fn partition(graph: &Graph, capacity: usize) -> Result<Partitioning> {
+    cut(graph, capacity, None)
+}
+
+/// [`partition`], then each piece's fragments (the parts of it not connected
+/// to its largest inside the piece: growth that ran dry went on elsewhere)
+/// go to the pieces around them, as far as those stay at most `capacity +
+/// capacity / `[`JOINED_SLACK`]; so pieces may hold up to that many
+/// vertices ([`Partitioning::largest`]), and there are as many as
+/// [`partition`] cuts. A fragmented piece is worked whenever a wave passes
+/// any of its parts; joined, road networks solved 8–19% faster in resident
+/// mode (docs/PERFORMANCE.md, 2026-11-27, sixteenth session).
+pub fn partition_joined(graph: &Graph, capacity: usize) -> Result<Partitioning> {
+    cut(
+        graph,
+        capacity,
+        Some(capacity.saturating_add(capacity / JOINED_SLACK)),
+    )
+}
+
+/// [`partition`] or [`partition_joined`] (`join_limit`: the largest piece
+/// after joining).
+fn cut(graph: &Graph, capacity: usize, join_limit: Option<usize>) -> Result<Partitioning> {
     let pieces = graph.num_vertices().div_ceil(capacity.max(1));
     let threads = rayon::current_num_threads();
     let regions = (REGIONS_PER_THREAD * threads).min(pieces / PIECES_PER_REGION);
@@ -111,7 +153,7 @@ pub fn partition(graph: &Graph, capacity: usize) -> Result<Partitioning> {
     } else {
         1
     };
-    partition_with_regions(graph, capacity, regions)
+    cut_with_regions(graph, capacity, regions, join_limit)
 }
 
 /// [`partition`] with `regions` regions instead of its choice (0 or 1: the
@@ -121,6 +163,17 @@ pub fn partition_with_regions(
     graph: &Graph,
     capacity: usize,
     regions: usize,
+) -> Result<Partitioning> {
+    cut_with_regions(graph, capacity, regions, None)
+}
+
+/// [`partition_with_regions`], the fragments joined up to pieces of
+/// `join_limit` where given ([`partition_joined`]).
+fn cut_with_regions(
+    graph: &Graph,
+    capacity: usize,
+    regions: usize,
+    join_limit: Option<usize>,
 ) -> Result<Partitioning> {
     if capacity == 0 {
         return Err(Error::InvalidArgument(
@@ -156,12 +209,34 @@ pub fn partition_with_regions(
         .par_iter()
         .enumerate()
         .for_each(|(k, &v)| words[v as usize].store((k / capacity) as u32, Relaxed));
-    let piece_of_old: Vec<u32> = words.into_par_iter().map(AtomicU32::into_inner).collect();
-    let starts: Vec<u32> = (0..n)
-        .step_by(capacity)
-        .chain([n])
-        .map(|start| start as u32)
-        .collect();
+    let mut piece_of_old: Vec<u32> = words.into_par_iter().map(AtomicU32::into_inner).collect();
+    let (grown, starts) = if let Some(limit) = join_limit {
+        let pieces = n.div_ceil(capacity);
+        join_fragments(&adjacency, &mut piece_of_old, pieces, limit);
+        // Each piece's vertices in growth order.
+        let mut counts = vec![0u32; pieces + 1];
+        for &p in &piece_of_old {
+            counts[p as usize + 1] += 1;
+        }
+        for p in 0..pieces {
+            counts[p + 1] += counts[p];
+        }
+        let mut next = counts.clone();
+        let mut sorted = vec![0u32; n];
+        for &v in &grown {
+            let p = piece_of_old[v as usize] as usize;
+            sorted[next[p] as usize] = v;
+            next[p] += 1;
+        }
+        (sorted, counts)
+    } else {
+        let starts: Vec<u32> = (0..n)
+            .step_by(capacity)
+            .chain([n])
+            .map(|start| start as u32)
+            .collect();
+        (grown, starts)
+    };
 
     // Boundary vertices first in each piece, each group in growth order.
     let entered_from_outside = |v: usize| {
@@ -200,6 +275,71 @@ pub fn partition_with_regions(
         boundary_ends,
         piece_of,
     })
+}
+
+/// Gives each piece's fragments (its connected parts, over edges of either
+/// direction, but its largest) to the pieces around them, breadth-first from
+/// those pieces, as long as a piece stays at most `limit` (at least every
+/// piece's size); what no piece can take stays where it was. So no vertex
+/// joins a piece it is not connected to inside that piece, and no piece
+/// grows past `limit`.
+fn join_fragments(adjacency: &Adjacency, piece_of: &mut [u32], pieces: usize, limit: usize) {
+    let n = piece_of.len();
+    let mut size = vec![0usize; pieces];
+    for &p in piece_of.iter() {
+        size[p as usize] += 1;
+    }
+    // Components inside each piece.
+    let mut component = vec![u32::MAX; n];
+    let mut component_size: Vec<usize> = Vec::new();
+    let mut stack = Vec::new();
+    for v in 0..n {
+        if component[v] != u32::MAX {
+            continue;
+        }
+        let c = component_size.len() as u32;
+        component[v] = c;
+        stack.push(v);
+        let mut count = 0;
+        while let Some(x) = stack.pop() {
+            count += 1;
+            for u in adjacency.neighbours(x) {
+                if component[u] == u32::MAX && piece_of[u] == piece_of[v] {
+                    component[u] = c;
+                    stack.push(u);
+                }
+            }
+        }
+        component_size.push(count);
+    }
+    let mut largest = vec![u32::MAX; pieces];
+    for v in 0..n {
+        let (p, c) = (piece_of[v] as usize, component[v]);
+        if largest[p] == u32::MAX
+            || component_size[c as usize] > component_size[largest[p] as usize]
+        {
+            largest[p] = c;
+        }
+    }
+    let free: Vec<bool> = (0..n)
+        .map(|v| component[v] != largest[piece_of[v] as usize])
+        .collect();
+    let mut taken = vec![false; n];
+    let mut queue: VecDeque<usize> = (0..n)
+        .filter(|&v| !free[v] && adjacency.neighbours(v).any(|u| free[u]))
+        .collect();
+    while let Some(x) = queue.pop_front() {
+        let p = piece_of[x] as usize;
+        for u in adjacency.neighbours(x) {
+            if free[u] && !taken[u] && size[p] < limit {
+                taken[u] = true;
+                size[piece_of[u] as usize] -= 1;
+                size[p] += 1;
+                piece_of[u] = p as u32;
+                queue.push_back(u);
+            }
+        }
+    }
 }
 
 /// Edges of either direction.

@@ -367,9 +367,7 @@ impl Solver {
                     solver
                 } else {
                     let mut solver = resolved.prepare_gpu_tuned(gpu, graph, tuning)?;
-                    if let Some(window) = solver.calibrate(first_source as u32)? {
-                        tuning.delta = Some(window);
-                    }
+                    solver.calibrate(first_source as u32, &mut tuning)?;
                     solver
                 };
                 gpu.synchronize()?;
@@ -454,9 +452,7 @@ fn fastest_candidate<'g>(
                 },
             ));
         }
-        if let Some(window) = solver.calibrate(source as u32)? {
-            tuned.delta = Some(window);
-        }
+        solver.calibrate(source as u32, &mut tuned)?;
         let mut ms = f32::INFINITY;
         for _ in 0..auto::TRIAL_SOLVES {
             ms = ms.min(solver.run(source as u32)?.solve_ms);

@@ -81,7 +81,11 @@ fn partition_matches_the_oracle_on_random_graphs() {
             rng.seed
         );
         for paging in [Paging::WhenNeeded, Paging::Always] {
-            check(&gpu, &graph, &sources, &options(delta, paging), &context);
+            let options = PartitionOptions {
+                edge_lanes: Some(rng.range(1, 32) as u32),
+                ..options(delta, paging)
+            };
+            check(&gpu, &graph, &sources, &options, &context);
         }
     }
 }
@@ -172,6 +176,7 @@ fn paged_partition_matches_the_oracle_with_many_more_pieces_than_blocks() {
             capacity: Some(rng.range(1, 600) as u32),
             blocks: Some(rng.range(1, 40) as u32),
             shortcuts: [Shortcuts::Auto, Shortcuts::Always][rng.below(2) as usize],
+            edge_lanes: [None, Some(rng.range(1, 32) as u32)][rng.below(2) as usize],
         };
         let sources: Vec<usize> = (0..3).map(|_| rng.below(n as u64) as usize).collect();
         let context = format!("case {case}: n = {n}, seed {}", rng.seed);
@@ -345,6 +350,14 @@ fn prepared_partition_chooses_its_window_in_a_trial_unless_given_one() {
         );
         let trial = &layout[layout.find("a trial (").unwrap()..];
         assert!(trial.contains(&format!("{value} ")), "{context}: {layout}");
+        let lanes = prepared
+            .tuning()
+            .edge_lanes
+            .expect("the trial fixes the edge lanes");
+        assert!(
+            layout.contains(&format!("{lanes} edge lanes, the fastest in a trial (")),
+            "{context}: {layout}"
+        );
         for _ in 0..3 {
             let source = rng.below(n as u64) as usize;
             let row = prepared
@@ -356,14 +369,20 @@ fn prepared_partition_chooses_its_window_in_a_trial_unless_given_one() {
                 "{context}, source {source}"
             );
         }
-        // A window given is kept: no trial.
+        // A window and edge lanes given are kept: no trial.
         let given = prepare(sssp::algorithms::Tuning {
             delta: Some(window),
+            edge_lanes: Some(lanes),
             ..Default::default()
         });
         let layout = given.layout().expect("a layout line");
         assert!(!layout.contains("trial"), "{context}: {layout}");
+        assert!(
+            layout.contains(&format!("; {lanes} edge lanes")),
+            "{context}: {layout}"
+        );
         assert_eq!(given.tuning().delta, Some(window), "{context}");
+        assert_eq!(given.tuning().edge_lanes, Some(lanes), "{context}");
     }
 }
 

@@ -14,13 +14,15 @@ use std::sync::atomic::{AtomicBool, AtomicU32};
 
 use gpu_kernels::distance::{INFINITY, MAX_DISTANCE, NO_TARGET, Weight};
 use gpu_kernels::partition::{
-    BlockTeam, Global, Local, OUTBOX_SLOTS, Pieces, auto_delta, block_loop, initialize_piece,
-    initialize_vertex, paged_loop, shared_words,
+    BlockTeam, Global, Local, OUTBOX_SLOTS, Pieces, RoundSettings, auto_delta, block_loop,
+    initialize_piece, initialize_vertex, paged_loop, shared_words,
 };
 use sssp::distances::check_overflow;
 use sssp::generate::{GridSpec, grid_graph};
 use sssp::graph::WeightKind;
-use sssp::partition::{Partitioning, partition, partition_with_regions};
+use sssp::partition::{
+    JOINED_SLACK, Partitioning, partition, partition_joined, partition_with_regions,
+};
 use sssp::shortcuts::add_shortcuts;
 use sssp::solver::Stop;
 use sssp::{Graph, formats, oracle};
@@ -88,6 +90,9 @@ struct Blocks {
     edges_in_shared: bool,
     /// Paged mode with this many blocks; `None`: one resident block per piece.
     paged: Option<usize>,
+    /// Compute threads that share a frontier vertex's edges
+    /// (`RoundSettings::edge_lanes`).
+    edge_lanes: u32,
 }
 
 /// Solves from `source` (original id) on the pieces of `parts`, bounded as
@@ -107,7 +112,9 @@ fn solve_on_threads<W: Weight>(
         warp_size,
         edges_in_shared,
         paged,
+        edge_lanes,
     } = blocks;
+    let settings = RoundSettings { delta, edge_lanes };
     let n = parts.graph.num_vertices();
     let k = parts.pieces();
     let capacity = parts
@@ -192,10 +199,10 @@ fn solve_on_threads<W: Weight>(
                     };
                     match paged {
                         None => {
-                            block_loop::<W>(block, source, delta, pieces, global, &local, &team)
+                            block_loop::<W>(block, source, settings, pieces, global, &local, &team)
                         }
                         Some(blocks) => paged_loop::<W>(
-                            block, blocks, source, delta, pieces, global, &local, &team,
+                            block, blocks, source, settings, pieces, global, &local, &team,
                         ),
                     }
                 });
@@ -247,10 +254,17 @@ fn check(
         6 => 3,
         _ => threads,
     };
+    // Edge lanes of 1 to more than a warp, and pieces with their fragments
+    // joined (up to a quarter over `capacity`) or as cut, varied with the
+    // other parameters.
+    let edge_lanes = [4, 1, 2, 3, 8, 64][(capacity + threads) % 6];
+    let joined = (capacity + threads + delta as usize).is_multiple_of(2);
     let context = format!(
-        "{context}, capacity {capacity}, {threads} threads in warps of {warp_size}, delta {delta}"
+        "{context}, capacity {capacity}, {threads} threads in warps of {warp_size}, delta {delta}, \
+         {edge_lanes} edge lanes, fragments joined: {joined}"
     );
-    let parts = partition(graph, capacity).unwrap_or_else(|e| panic!("{context}: {e}"));
+    let cut = if joined { partition_joined } else { partition };
+    let parts = cut(graph, capacity).unwrap_or_else(|e| panic!("{context}: {e}"));
     let expected = oracle::dijkstra(graph, source).map(|full| bounded(&full, stop));
     let kind = graph.weight_kind();
     let forms = [
@@ -280,6 +294,7 @@ fn check(
             warp_size,
             edges_in_shared,
             paged,
+            edge_lanes,
         };
         let result = match kind {
             WeightKind::U32 => solve_on_threads::<u32>(parts, kind, (source, stop), delta, blocks),
@@ -310,8 +325,20 @@ fn cut(graph: &Graph, capacity: usize, regions: Option<usize>, context: &str) ->
 }
 
 /// Everything a partitioning of `graph` into pieces of `capacity` promises
-/// (see `sssp::partition`).
-fn check_partitioning(graph: &Graph, parts: &Partitioning, capacity: usize, context: &str) {
+/// (see `sssp::partition`): as cut, pieces of `capacity` but the last;
+/// `joined` (`partition_joined`), of up to a quarter more.
+fn check_partitioning(
+    graph: &Graph,
+    parts: &Partitioning,
+    capacity: usize,
+    joined: bool,
+    context: &str,
+) {
+    let most = if joined {
+        capacity + capacity / JOINED_SLACK
+    } else {
+        capacity
+    };
     let n = graph.num_vertices();
     let k = parts.pieces();
     assert_eq!(k, n.div_ceil(capacity), "{context}: number of pieces");
@@ -321,11 +348,8 @@ fn check_partitioning(graph: &Graph, parts: &Partitioning, capacity: usize, cont
     for p in 0..k {
         let (start, end) = (parts.starts[p] as usize, parts.starts[p + 1] as usize);
         let size = end - start;
-        assert!(
-            size >= 1 && size <= capacity,
-            "{context}: piece {p} of {size}"
-        );
-        if p + 1 < k {
+        assert!(size >= 1 && size <= most, "{context}: piece {p} of {size}");
+        if p + 1 < k && !joined {
             assert_eq!(size, capacity, "{context}: piece {p} is not full");
         }
         let boundary = parts.boundary_ends[p] as usize;
@@ -400,17 +424,17 @@ fn partitions_cover_every_vertex_once_in_contiguous_pieces() {
         let capacity = rng.range(1, graph.num_vertices() as u64 + 2) as usize;
         let context = format!("case {case}, seed {}", rng.seed);
         let parts = cut(&graph, capacity, None, &context);
-        check_partitioning(&graph, &parts, capacity, &context);
+        check_partitioning(&graph, &parts, capacity, false, &context);
     }
     let grid = grid_graph(&GridSpec::new(57, 31, rng.bits())).unwrap();
     for capacity in [1, 64, 256, 1000, 2000] {
         let context = format!("grid 57×31, seed {}", rng.seed);
         let parts = cut(&grid, capacity, None, &context);
-        check_partitioning(&grid, &parts, capacity, &context);
+        check_partitioning(&grid, &parts, capacity, false, &context);
     }
     let empty = Graph::from_edges(0, &[]).unwrap();
     let parts = cut(&empty, 4, None, "no vertices");
-    check_partitioning(&empty, &parts, 4, "no vertices");
+    check_partitioning(&empty, &parts, 4, false, "no vertices");
     assert!(partition(&grid, 0).is_err(), "capacity 0");
 }
 
@@ -451,7 +475,7 @@ fn region_pieces_cover_every_vertex_once_in_contiguous_pieces() {
             rng.seed
         );
         let parts = cut(&graph, capacity, Some(regions), &context);
-        check_partitioning(&graph, &parts, capacity, &context);
+        check_partitioning(&graph, &parts, capacity, false, &context);
     }
     // Grids large enough for phase 1 to split its frontiers between threads,
     // alone and with other components no seed may reach.
@@ -469,12 +493,12 @@ fn region_pieces_cover_every_vertex_once_in_contiguous_pieces() {
                 rng.seed
             );
             let parts = cut(graph, capacity, Some(regions), &context);
-            check_partitioning(graph, &parts, capacity, &context);
+            check_partitioning(graph, &parts, capacity, false, &context);
         }
     }
     let empty = Graph::from_edges(0, &[]).unwrap();
     let parts = cut(&empty, 4, Some(8), "no vertices");
-    check_partitioning(&empty, &parts, 4, "no vertices, 8 regions");
+    check_partitioning(&empty, &parts, 4, false, "no vertices, 8 regions");
     assert!(partition_with_regions(&grid, 0, 8).is_err(), "capacity 0");
 }
 
@@ -656,6 +680,7 @@ fn paged_blocks_match_the_oracle_with_many_more_pieces_than_blocks() {
             warp_size: if rng.chance(0.5) { threads } else { 1 },
             edges_in_shared: rng.chance(0.5),
             paged: Some(rng.range(1, 5) as usize),
+            edge_lanes: rng.range(1, 10) as u32,
         };
         let kind = graph.weight_kind();
         let delta = match rng.below(3) {
@@ -828,4 +853,107 @@ fn window_search_walks_to_the_valley_within_its_steps() {
             "{context}: found {found}, {reachable} reachable"
         );
     }
+}
+
+/// The edge-lanes search on made-up timings with a valley at each lane
+/// count from 1 to 32: it starts at the default, keeps to 1..=32 lanes and
+/// its steps, and returns the fastest it tried, the valley where reachable.
+#[test]
+fn edge_lanes_search_finds_the_valley_within_a_warp() {
+    use sssp::gpu::partition::{DEFAULT_EDGE_LANES, EDGE_LANES_SEARCH_STEPS, search_edge_lanes};
+    let (halvings, doublings) = EDGE_LANES_SEARCH_STEPS;
+    let lowest = (DEFAULT_EDGE_LANES >> halvings).max(1);
+    let highest = (DEFAULT_EDGE_LANES << doublings).min(32);
+    for best in 1..=32u32 {
+        let cost = |l: u32| (f64::from(l) / f64::from(best)).log2().abs() as f32;
+        let (found, tried) =
+            search_edge_lanes(DEFAULT_EDGE_LANES, |l| Ok::<f32, ()>(cost(l))).unwrap();
+        let context = format!("valley at {best} lanes, tried {tried:?}");
+        assert_eq!(
+            tried[0].0, DEFAULT_EDGE_LANES,
+            "{context}: the default first"
+        );
+        assert!(
+            tried.iter().all(|&(l, _)| (lowest..=highest).contains(&l)),
+            "{context}"
+        );
+        let fastest = tried.iter().min_by(|a, b| a.1.total_cmp(&b.1)).unwrap();
+        assert_eq!(cost(found), fastest.1, "{context}");
+        // Powers of two from the default: the valley's nearest one in reach.
+        let reachable = best.next_power_of_two().clamp(lowest, highest);
+        assert!(cost(found) <= cost(reachable), "{context}: found {found}");
+    }
+}
+
+/// The fragments of each piece: how many of its vertices lie outside its
+/// largest part connected inside the piece (edges of either direction).
+fn fragment_vertices(parts: &Partitioning) -> Vec<usize> {
+    let graph = &parts.graph;
+    let n = graph.num_vertices();
+    let mut neighbours = vec![Vec::new(); n];
+    for (u, v, _) in edge_list(graph) {
+        neighbours[u as usize].push(v as usize);
+        neighbours[v as usize].push(u as usize);
+    }
+    let mut seen = vec![false; n];
+    (0..parts.pieces())
+        .map(|p| {
+            let range = parts.starts[p] as usize..parts.starts[p + 1] as usize;
+            let mut largest = 0;
+            for v in range.clone() {
+                if seen[v] {
+                    continue;
+                }
+                seen[v] = true;
+                let (mut stack, mut size) = (vec![v], 0);
+                while let Some(x) = stack.pop() {
+                    size += 1;
+                    for &u in &neighbours[x] {
+                        if range.contains(&u) && !seen[u] {
+                            seen[u] = true;
+                            stack.push(u);
+                        }
+                    }
+                }
+                largest = largest.max(size);
+            }
+            range.len() - largest
+        })
+        .collect()
+}
+
+/// `partition_joined`: the same promises as `partition` but pieces of up to
+/// a quarter over the capacity, and no more fragment vertices than
+/// `partition` leaves (fewer somewhere among the graphs).
+#[test]
+fn joined_pieces_keep_the_promises_with_fewer_fragments() {
+    let mut rng = TestRng::new("joined_pieces_keep_the_promises_with_fewer_fragments");
+    let grid = grid_graph(&GridSpec::new(57, 31, rng.bits())).unwrap();
+    let mut graphs: Vec<(String, Graph)> = (0..300)
+        .map(|case| (format!("case {case}"), random_small_graph(&mut rng, 80)))
+        .collect();
+    graphs.push(("grid 57×31".into(), grid));
+    let mut joined_some = false;
+    for (name, graph) in &graphs {
+        let n = graph.num_vertices();
+        for capacity in [rng.range(1, n as u64 + 2) as usize, 64, 100] {
+            let context = format!("{name}, capacity {capacity}, seed {}", rng.seed);
+            let plain = partition(graph, capacity).unwrap_or_else(|e| panic!("{context}: {e}"));
+            let joined =
+                partition_joined(graph, capacity).unwrap_or_else(|e| panic!("{context}: {e}"));
+            check_partitioning(graph, &joined, capacity, true, &context);
+            let (before, after) = (fragment_vertices(&plain), fragment_vertices(&joined));
+            let (before, after): (usize, usize) = (before.iter().sum(), after.iter().sum());
+            assert!(
+                after <= before,
+                "{context}: {after} fragment vertices, {before} as cut"
+            );
+            joined_some |= after < before;
+        }
+    }
+    assert!(
+        joined_some,
+        "seed {}: no fragment was ever joined",
+        rng.seed
+    );
 }

@@ -15,7 +15,7 @@ use crate::device::thread::{
 };
 use crate::device::warp::{WARP_SIZE, sync_warp};
 use crate::distance::NO_TARGET;
-use crate::partition::{self, BlockTeam, Global, Local, Pieces};
+use crate::partition::{self, BlockTeam, Global, Local, Pieces, RoundSettings};
 
 use super::csr;
 
@@ -168,7 +168,7 @@ crate::args::partition_solve_args! {
         partition::block_loop::<W>(
             block_idx_x() as usize,
             args.source as usize,
-            args.delta,
+            settings(&args),
             &pieces,
             &global,
             &local,
@@ -199,12 +199,21 @@ crate::args::partition_solve_args! {
             block_idx_x() as usize,
             grid_dim_x() as usize,
             args.source as usize,
-            args.delta,
+            settings(&args),
             &pieces,
             &global,
             &local,
             &Block,
         );
+    }
+}
+
+/// The window and edge lanes of a solve from its arguments.
+#[inline(always)]
+fn settings(args: &PartitionSolveArgs) -> RoundSettings {
+    RoundSettings {
+        delta: args.delta,
+        edge_lanes: args.edge_lanes,
     }
 }
 

@@ -299,6 +299,7 @@ fn solve(args: &SolveArgs, base: &mut u32) -> Result<Option<Error>> {
             .map(|text| weight_word("--delta", text, kind, false))
             .transpose()?,
         shortcuts: args.shortcuts.into(),
+        edge_lanes: None,
     };
     let numbering = loaded.numbering();
     *base = numbering.base;

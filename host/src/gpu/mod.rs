@@ -59,13 +59,13 @@ pub trait GpuSolver {
         let _ = stop;
     }
     /// Chooses, by solves from `source`, what the preparation left to the
-    /// graph (the partition solver: its window, where no Δ was given); called
-    /// once after preparing. Returns the choice as a [`crate::Tuning::delta`]
-    /// word, so that a copy prepared with it needs no trial; `None`: nothing
-    /// to choose.
-    fn calibrate(&mut self, source: u32) -> Result<Option<u32>> {
-        let _ = source;
-        Ok(None)
+    /// graph (the partition solver: its window where `tuning` gives no Δ,
+    /// and its edge lanes where it gives none); called once after preparing.
+    /// Writes the choice into `tuning`, so that a copy prepared with it needs
+    /// no trial ([`crate::algorithms::Tuning`]; by default nothing to choose).
+    fn calibrate(&mut self, source: u32, tuning: &mut crate::algorithms::Tuning) -> Result<()> {
+        let _ = (source, tuning);
+        Ok(())
     }
 
     /// Shortcuts the preparation added to the graph (the partition solver,

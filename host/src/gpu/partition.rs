@@ -14,13 +14,14 @@ use std::time::Instant;
 
 use gpu_kernels::distance::{MAX_DISTANCE, Weight};
 use gpu_kernels::launch::partition_shared_bytes;
+use gpu_kernels::partition::RoundSettings;
 
 use super::kernels::{PartitionBuffers, PartitionKernels};
 use super::memory::{DeviceGraph, alloc_zeroed, bytes_of, download_words};
 use super::{Gpu, GpuSolver, RunStats};
 use crate::distances::check_overflow;
 use crate::graph::{Graph, with_weight_type};
-use crate::partition::{Partitioning, partition};
+use crate::partition::{Partitioning, partition, partition_joined};
 use crate::reorder::Permutation;
 use crate::shortcuts::{Added, Shortcuts, add_shortcuts, few_shortcuts};
 use crate::solver::Stop;
@@ -42,6 +43,19 @@ pub const WINDOW_SEARCH_STEPS: (u32, u32) = (4, 2);
 /// Solves per window in [`GpuSolver::calibrate`]'s trial; the best counts.
 const WINDOW_TRIAL_SOLVES: usize = 2;
 
+/// The edge lanes [`GpuSolver::calibrate`]'s trial starts from: the
+/// road networks' and 2-D grids' best of 4 and 8 (docs/PERFORMANCE.md,
+/// 2026-11-27, sixteenth session).
+pub const DEFAULT_EDGE_LANES: u32 = 4;
+
+/// How far the edge-lanes trial may move from [`DEFAULT_EDGE_LANES`]: at
+/// most one halving and two doublings (the meshes, of mean degree 6, were
+/// 10–14% faster with 8 lanes, roads and 2-D grids 3–14% slower).
+pub const EDGE_LANES_SEARCH_STEPS: (u32, u32) = (1, 2);
+
+/// The most edge lanes: a warp.
+const MOST_EDGE_LANES: u32 = 32;
+
 /// `window` (a weight word of `W`) times `factor`, at least the smallest
 /// positive word and at most half of [`MAX_DISTANCE`].
 pub fn scale_window<W: Weight>(window: u32, factor: f64) -> u32 {
@@ -58,10 +72,34 @@ pub fn scale_window<W: Weight>(window: u32, factor: f64) -> u32 {
 pub fn search_window<E>(
     base: u32,
     scale: impl Fn(u32, f64) -> u32,
+    time: impl FnMut(u32) -> Result<f32, E>,
+) -> Result<(u32, Vec<(u32, f32)>), E> {
+    search(base, WINDOW_SEARCH_STEPS, scale, time)
+}
+
+/// The edge-lanes search of [`GpuSolver::calibrate`]: as [`search_window`],
+/// from `base` lanes within [`EDGE_LANES_SEARCH_STEPS`], 1 to 32 lanes.
+pub fn search_edge_lanes<E>(
+    base: u32,
+    time: impl FnMut(u32) -> Result<f32, E>,
+) -> Result<(u32, Vec<(u32, f32)>), E> {
+    let scale =
+        |lanes: u32, factor: f64| ((f64::from(lanes) * factor) as u32).clamp(1, MOST_EDGE_LANES);
+    search(base, EDGE_LANES_SEARCH_STEPS, scale, time)
+}
+
+/// Times `base`, then scales it by a half while that is faster (at most
+/// `halvings` times), or, if the first halving was not, by two while that is
+/// faster (at most `doublings` times); a value already tried ends the
+/// direction. Returns the fastest value and every (value, time) tried, in
+/// order.
+fn search<E>(
+    base: u32,
+    (halvings, doublings): (u32, u32),
+    scale: impl Fn(u32, f64) -> u32,
     mut time: impl FnMut(u32) -> Result<f32, E>,
 ) -> Result<(u32, Vec<(u32, f32)>), E> {
     let mut tried = vec![(base, time(base)?)];
-    let (halvings, doublings) = WINDOW_SEARCH_STEPS;
     for (factor, steps) in [(0.5, halvings), (2.0, doublings)] {
         let mut window = base;
         for _ in 0..steps {
@@ -115,6 +153,10 @@ pub struct PartitionOptions {
     pub blocks: Option<u32>,
     /// Where to add shortcuts to the pieces ([`crate::shortcuts`]).
     pub shortcuts: Shortcuts,
+    /// Compute threads that share a frontier vertex's edges (1 to 32;
+    /// [`RoundSettings::edge_lanes`]); `None`: [`DEFAULT_EDGE_LANES`], then
+    /// the trial's choice.
+    pub edge_lanes: Option<u32>,
 }
 
 /// The partition-local solver for one graph.
@@ -129,6 +171,10 @@ pub struct Partition<'a> {
     /// chooses it), and what that trial measured.
     window_fixed: bool,
     window_trial: Option<String>,
+    /// The edge lanes, whether the caller fixed them, and their trial.
+    edge_lanes: u32,
+    lanes_fixed: bool,
+    lanes_trial: Option<String>,
     partition_ms: f64,
     /// Shortcuts added to the pieces ([`crate::shortcuts`]) and the time that took.
     shortcuts: Added,
@@ -145,6 +191,14 @@ impl<'a> Partition<'a> {
     /// derived from the weights when `None`
     /// ([`gpu_kernels::partition::auto_delta`]).
     pub fn new(gpu: &'a Gpu, graph: &Graph, options: &PartitionOptions) -> Result<Self> {
+        if let Some(lanes) = options
+            .edge_lanes
+            .filter(|l| !(1..=MOST_EDGE_LANES).contains(l))
+        {
+            return Err(Error::InvalidArgument(format!(
+                "the partition solver's edge lanes must be 1 to {MOST_EDGE_LANES}, not {lanes}"
+            )));
+        }
         let delta = match options.delta {
             Some(0) => {
                 return Err(Error::InvalidArgument(
@@ -248,6 +302,9 @@ impl<'a> Partition<'a> {
             delta,
             window_fixed: options.delta.is_some(),
             window_trial: None,
+            edge_lanes: options.edge_lanes.unwrap_or(DEFAULT_EDGE_LANES),
+            lanes_fixed: options.edge_lanes.is_some(),
+            lanes_trial: None,
             partition_ms,
             shortcuts,
             shortcut_ms,
@@ -276,6 +333,52 @@ impl<'a> Partition<'a> {
         self.buffers.paged
     }
 
+    /// [`GpuSolver::calibrate`]'s searches, the solves unbounded: the window
+    /// unless fixed, then the edge lanes unless fixed, each with the best
+    /// value and every (value, time) tried.
+    #[allow(clippy::type_complexity)]
+    fn search_settings(
+        &mut self,
+        source: u32,
+    ) -> Result<(
+        Option<(u32, Vec<(u32, f32)>)>,
+        Option<(u32, Vec<(u32, f32)>)>,
+    )> {
+        let kind = self.graph.weight_kind();
+        let time = |solver: &mut Self| {
+            let mut ms = f32::INFINITY;
+            for _ in 0..WINDOW_TRIAL_SOLVES {
+                ms = ms.min(solver.run(source)?.solve_ms);
+            }
+            Ok::<f32, Error>(ms)
+        };
+        let window = if self.window_fixed {
+            None
+        } else {
+            let searched = search_window(
+                self.delta,
+                |window, factor| with_weight_type!(kind, W => scale_window::<W>(window, factor)),
+                |window| {
+                    self.delta = window;
+                    time(self)
+                },
+            )?;
+            self.delta = searched.0;
+            Some(searched)
+        };
+        let lanes = if self.lanes_fixed {
+            None
+        } else {
+            let searched = search_edge_lanes(self.edge_lanes, |lanes| {
+                self.edge_lanes = lanes;
+                time(self)
+            })?;
+            self.edge_lanes = searched.0;
+            Some(searched)
+        };
+        Ok((window, lanes))
+    }
+
     /// Initialize and solve; returns the most rounds a block ran.
     fn solve(&mut self, source: u32) -> Result<u32> {
         let new_source = self.permutation.new_id(source as usize) as u32;
@@ -290,7 +393,10 @@ impl<'a> Partition<'a> {
                 &self.graph,
                 &mut self.buffers,
                 (new_source, target),
-                self.delta,
+                RoundSettings {
+                    delta: self.delta,
+                    edge_lanes: self.edge_lanes,
+                },
             )
         })?;
         let [_, rounds, _] = download_words::<3>(self.gpu, &self.buffers.counters, "the counters")?;
@@ -311,39 +417,35 @@ impl GpuSolver for Partition<'_> {
         self.stop = stop;
     }
 
-    /// The window: [`search_window`] from the default, each window
-    /// solving [`WINDOW_TRIAL_SOLVES`] times from `source` (complete solves).
-    fn calibrate(&mut self, source: u32) -> Result<Option<u32>> {
-        if self.window_fixed {
-            return Ok(None);
-        }
+    /// The window ([`search_window`] from the default) unless the caller
+    /// gave one, then the edge lanes ([`search_edge_lanes`]) unless the
+    /// caller gave them, each candidate solving [`WINDOW_TRIAL_SOLVES`]
+    /// times from `source` (complete solves).
+    fn calibrate(&mut self, source: u32, tuning: &mut crate::algorithms::Tuning) -> Result<()> {
         let kind = self.graph.weight_kind();
         let stop = std::mem::take(&mut self.stop);
-        let base = self.delta;
-        let searched = search_window(
-            base,
-            |window, factor| with_weight_type!(kind, W => scale_window::<W>(window, factor)),
-            |window| {
-                self.delta = window;
-                let mut ms = f32::INFINITY;
-                for _ in 0..WINDOW_TRIAL_SOLVES {
-                    ms = ms.min(self.run(source)?.solve_ms);
-                }
-                Ok::<f32, Error>(ms)
-            },
-        );
+        let searched = self.search_settings(source);
         self.stop = stop;
-        let (best, tried) = searched?;
-        self.delta = best;
-        let tried: Vec<String> = tried
-            .iter()
-            .map(|&(window, ms)| {
-                let value = with_weight_type!(kind, W => W::to_f64(window));
-                format!("{value} {ms:.3} ms")
-            })
-            .collect();
-        self.window_trial = Some(tried.join(", "));
-        Ok(Some(best))
+        let (window, lanes) = searched?;
+        let listed = |tried: &[(u32, f32)], value: &dyn Fn(u32) -> String| {
+            let tried: Vec<String> = tried
+                .iter()
+                .map(|&(v, ms)| format!("{} {ms:.3} ms", value(v)))
+                .collect();
+            tried.join(", ")
+        };
+        if let Some((best, tried)) = window {
+            self.delta = best;
+            tuning.delta = Some(best);
+            let value = |w: u32| with_weight_type!(kind, W => W::to_f64(w)).to_string();
+            self.window_trial = Some(listed(&tried, &value));
+        }
+        if let Some((best, tried)) = lanes {
+            self.edge_lanes = best;
+            tuning.edge_lanes = Some(best);
+            self.lanes_trial = Some(listed(&tried, &|l: u32| l.to_string()));
+        }
+        Ok(())
     }
 
     fn shortcuts_added(&self) -> usize {
@@ -370,9 +472,16 @@ impl GpuSolver for Partition<'_> {
             Some(trial) => format!("window {window}, the fastest in a trial ({trial})"),
             None => format!("window {window}"),
         };
+        let lanes = match &self.lanes_trial {
+            Some(trial) => format!(
+                "{} edge lanes, the fastest in a trial ({trial})",
+                self.edge_lanes
+            ),
+            None => format!("{} edge lanes", self.edge_lanes),
+        };
         Some(format!(
             "{} pieces of at most {} vertices, {mode}, edges in {edges} memory; cut in {:.1} ms \
-             on the CPU; {shortcuts}; {window}",
+             on the CPU; {shortcuts}; {window}; {lanes}",
             buffers.pieces, buffers.capacity, self.partition_ms
         ))
     }
@@ -420,27 +529,33 @@ fn mean_edges_fit(
     kernels.all_resident(gpu, graph.weight_kind(), bytes, pieces)
 }
 
-/// Resident mode: pieces of `capacity` with their edges in shared memory,
-/// `None` when the blocks do not all fit at once with them.
+/// Resident mode: pieces of `capacity` with their fragments joined
+/// ([`partition_joined`]) where their blocks all fit at once with their
+/// edges in shared memory, else as cut ([`partition`]) where those fit;
+/// `None` when neither does.
 fn resident_layout(
     kernels: &PartitionKernels,
     gpu: &Gpu,
     graph: &Graph,
     capacity: u32,
 ) -> Result<Option<Layout>> {
-    let parts = partition(graph, capacity as usize)?;
-    // 0 edges: no edge area at all.
-    let most_edges = parts.most_edges().max(1);
-    let with_edges = partition_shared_bytes(capacity, most_edges);
     let kind = graph.weight_kind();
-    let pieces = parts.pieces() as u32;
-    let fits = kernels.all_resident(gpu, kind, with_edges, pieces)?;
-    Ok(fits.then_some(Layout {
-        parts,
-        capacity,
-        edge_capacity: most_edges,
-        paged: None,
-    }))
+    for cut in [partition_joined, partition] {
+        let parts = cut(graph, capacity as usize)?;
+        let capacity = capacity.max(parts.largest());
+        // 0 edges: no edge area at all.
+        let most_edges = parts.most_edges().max(1);
+        let with_edges = partition_shared_bytes(capacity, most_edges);
+        if kernels.all_resident(gpu, kind, with_edges, parts.pieces() as u32)? {
+            return Ok(Some(Layout {
+                parts,
+                capacity,
+                edge_capacity: most_edges,
+                paged: None,
+            }));
+        }
+    }
+    Ok(None)
 }
 
 /// `layout` with its pieces' shortcuts added ([`crate::shortcuts`]) where

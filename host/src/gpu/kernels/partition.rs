@@ -7,6 +7,7 @@ use cudarc::driver::{CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStrea
 use gpu_kernels::args::{PartitionInitializeArgs, PartitionSolveArgs};
 use gpu_kernels::distance::NO_TARGET;
 use gpu_kernels::launch::{PARTITION_BLOCK_SIZE, names, partition_shared_bytes};
+use gpu_kernels::partition::RoundSettings;
 
 /// The largest piece of paged mode: `../shared/design/ROADS.md` measured
 /// pieces of 1–2 K vertices best, 4 K and more 10–25% slower.
@@ -245,8 +246,8 @@ impl PartitionKernels {
     }
 
     /// `partition_solve` (or `partition_paged` in paged mode): the whole
-    /// solve from `source` (renumbered, `< n`) with window width `delta`,
-    /// after [`PartitionKernels::initialize`]; `target` (renumbered, `< n`)
+    /// solve from `source` (renumbered, `< n`) with the window width and edge
+    /// lanes of `settings`, after [`PartitionKernels::initialize`]; `target` (renumbered, `< n`)
     /// lowers the bound as its distance falls.
     pub fn solve(
         &self,
@@ -254,7 +255,7 @@ impl PartitionKernels {
         graph: &DeviceGraph,
         buffers: &mut PartitionBuffers,
         (source, target): (u32, Option<u32>),
-        delta: u32,
+        settings: RoundSettings,
     ) -> Result<()> {
         let kind = graph.weight_kind();
         let (function, blocks) = match buffers.paged {
@@ -304,7 +305,8 @@ impl PartitionKernels {
             counters: device(stream, &buffers.counters),
             source,
             target: target.unwrap_or(NO_TARGET),
-            delta,
+            delta: settings.delta,
+            edge_lanes: settings.edge_lanes,
             capacity: buffers.capacity,
             edge_capacity: buffers.edge_capacity,
         };
