@@ -82,6 +82,8 @@ pub struct Tuning {
     /// The partition solver's edge lanes (compute threads a frontier
     /// vertex's edges are shared by, 1 to 32); `None`: chosen in a trial.
     pub edge_lanes: Option<u32>,
+    /// How the partition solver's resident pieces grow.
+    pub growth: crate::partition::Growth,
 }
 
 /// What the catalogue says of an algorithm.
@@ -637,6 +639,7 @@ impl Algorithm {
                     paging,
                     shortcuts: tuning.shortcuts,
                     edge_lanes: tuning.edge_lanes,
+                    growth: tuning.growth,
                     ..Default::default()
                 },
             )?),

@@ -34,7 +34,8 @@
 //! but its largest go to the pieces around them, as far as those stay within
 //! a quarter over the capacity.
 
-use std::collections::VecDeque;
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap, VecDeque};
 use std::sync::atomic::AtomicU32;
 use std::sync::atomic::Ordering::Relaxed;
 
@@ -123,28 +124,46 @@ impl Partitioning {
 /// docs), in regions on many threads where the graph has enough pieces. An
 /// error for `capacity` 0 or a graph too large for `u32` ids.
 pub fn partition(graph: &Graph, capacity: usize) -> Result<Partitioning> {
-    cut(graph, capacity, None)
+    cut(graph, capacity, Growth::Breadth, None)
 }
 
-/// [`partition`], then each piece's fragments (the parts of it not connected
-/// to its largest inside the piece: growth that ran dry went on elsewhere)
-/// go to the pieces around them, as far as those stay at most `capacity +
+/// [`partition`] with pieces grown as `growth` says, then each piece's
+/// fragments (the parts of it not connected to its largest inside the
+/// piece: growth that ran dry went on elsewhere) go to the pieces around
+/// them, as far as those stay at most `capacity +
 /// capacity / `[`JOINED_SLACK`]; so pieces may hold up to that many
 /// vertices ([`Partitioning::largest`]), and there are as many as
 /// [`partition`] cuts. A fragmented piece is worked whenever a wave passes
 /// any of its parts; joined, road networks solved 8–19% faster in resident
 /// mode (docs/PERFORMANCE.md, 2026-11-27, sixteenth session).
-pub fn partition_joined(graph: &Graph, capacity: usize) -> Result<Partitioning> {
-    cut(
-        graph,
-        capacity,
-        Some(capacity.saturating_add(capacity / JOINED_SLACK)),
-    )
+pub fn partition_joined(graph: &Graph, capacity: usize, growth: Growth) -> Result<Partitioning> {
+    let limit = capacity.saturating_add(capacity / JOINED_SLACK);
+    cut(graph, capacity, growth, Some(limit))
+}
+
+/// How a piece grows from its seed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Growth {
+    /// Breadth-first ([`partition`]).
+    #[default]
+    Breadth,
+    /// By the frontier vertex with the most edges into the piece (the
+    /// earliest found of those): pieces round rather than long, with
+    /// 19–42% fewer boundary vertices on a Delaunay mesh and road networks,
+    /// and half the largest boundary. The Delaunay mesh of 200 k vertices
+    /// solved 12% faster, BAY and NY 3–4% slower (docs/PERFORMANCE.md,
+    /// 2026-11-27, sixteenth session): `auto`'s trial tries both.
+    Compact,
 }
 
 /// [`partition`] or [`partition_joined`] (`join_limit`: the largest piece
 /// after joining).
-fn cut(graph: &Graph, capacity: usize, join_limit: Option<usize>) -> Result<Partitioning> {
+fn cut(
+    graph: &Graph,
+    capacity: usize,
+    growth: Growth,
+    join_limit: Option<usize>,
+) -> Result<Partitioning> {
     let pieces = graph.num_vertices().div_ceil(capacity.max(1));
     let threads = rayon::current_num_threads();
     let regions = (REGIONS_PER_THREAD * threads).min(pieces / PIECES_PER_REGION);
@@ -153,7 +172,7 @@ fn cut(graph: &Graph, capacity: usize, join_limit: Option<usize>) -> Result<Part
     } else {
         1
     };
-    cut_with_regions(graph, capacity, regions, join_limit)
+    cut_with_regions(graph, capacity, regions, growth, join_limit)
 }
 
 /// [`partition`] with `regions` regions instead of its choice (0 or 1: the
@@ -164,7 +183,7 @@ pub fn partition_with_regions(
     capacity: usize,
     regions: usize,
 ) -> Result<Partitioning> {
-    cut_with_regions(graph, capacity, regions, None)
+    cut_with_regions(graph, capacity, regions, Growth::Breadth, None)
 }
 
 /// [`partition_with_regions`], the fragments joined up to pieces of
@@ -173,6 +192,7 @@ fn cut_with_regions(
     graph: &Graph,
     capacity: usize,
     regions: usize,
+    growth: Growth,
     join_limit: Option<usize>,
 ) -> Result<Partitioning> {
     if capacity == 0 {
@@ -196,11 +216,11 @@ fn cut_with_regions(
     // Each vertex's region, then NONE once grown into a piece, then its piece.
     let (words, grown) = if regions < 2 {
         let words: Vec<AtomicU32> = (0..n).into_par_iter().map(|_| AtomicU32::new(0)).collect();
-        let grown = grow(&words, 0, capacity, 0..n, &adjacency);
+        let grown = grow(&words, 0, capacity, 0..n, growth, &adjacency);
         (words, grown)
     } else {
         let (words, members) = split_into_regions(&adjacency, regions);
-        let grown = grow_regions(&words, &members, capacity, &adjacency);
+        let grown = grow_regions(&words, &members, capacity, growth, &adjacency);
         (words, grown)
     };
     // `grown` holds the original ids piece after piece (all full but the
@@ -365,10 +385,25 @@ fn targets_of<'g>(graph: &'g Graph, v: usize) -> &'g [u32] {
 
 /// Grows the pieces of one region: the vertices whose word is `region`, all
 /// listed by `order`. Each piece takes `capacity` of them (the last one what
-/// is left) breadth-first over edges that stay in the region, from seeds as
-/// the module docs say, `order` giving the id order. Marks each vertex it
+/// is left) over edges that stay in the region as `growth` says, from seeds
+/// as the module docs say, `order` giving the id order. Marks each vertex it
 /// takes [`NONE`] and returns them in growth order.
 fn grow(
+    words: &[AtomicU32],
+    region: u32,
+    capacity: usize,
+    order: impl ExactSizeIterator<Item = usize>,
+    growth: Growth,
+    adjacency: &Adjacency,
+) -> Vec<u32> {
+    match growth {
+        Growth::Breadth => grow_breadth(words, region, capacity, order, adjacency),
+        Growth::Compact => grow_compact(words, region, capacity, order, adjacency),
+    }
+}
+
+/// [`grow`] breadth-first.
+fn grow_breadth(
     words: &[AtomicU32],
     region: u32,
     capacity: usize,
@@ -413,6 +448,75 @@ fn grow(
         for &u in &queue {
             seeds.extend(adjacency.neighbours(u).filter(|&v| unassigned(v)));
         }
+    }
+    grown
+}
+
+/// [`grow`] compactly: a piece takes the vertex of its frontier with the
+/// most edges into it (the earliest found of those), so that it grows round
+/// rather than along a front; a vertex's count rises as the piece takes its
+/// neighbours (stale heap entries are skipped).
+fn grow_compact(
+    words: &[AtomicU32],
+    region: u32,
+    capacity: usize,
+    mut order: impl ExactSizeIterator<Item = usize>,
+    adjacency: &Adjacency,
+) -> Vec<u32> {
+    let count = order.len();
+    let unassigned = |v: usize| words[v].load(Relaxed) == region;
+    let mut grown: Vec<u32> = Vec::with_capacity(count);
+    // (edges into the piece, the entry's order reversed, vertex).
+    let mut heap: BinaryHeap<(u32, Reverse<u64>, usize)> = BinaryHeap::new();
+    let mut links: HashMap<usize, u32> = HashMap::new();
+    // The frontier in the order it was found: the next piece's seeds.
+    let mut found: Vec<usize> = Vec::new();
+    let mut entries = 0u64;
+    let mut seeds = VecDeque::new();
+    while grown.len() < count {
+        let piece_start = grown.len();
+        heap.clear();
+        links.clear();
+        found.clear();
+        while grown.len() - piece_start < capacity && grown.len() < count {
+            let next = loop {
+                match heap.pop() {
+                    Some((edges, _, v)) if unassigned(v) && links.get(&v) == Some(&edges) => {
+                        break Some(v);
+                    }
+                    Some(_) => continue,
+                    None => break None,
+                }
+            };
+            let v = next.unwrap_or_else(|| {
+                loop {
+                    match seeds.pop_front() {
+                        Some(s) if unassigned(s) => break s,
+                        Some(_) => continue,
+                        None => {
+                            break order
+                                .find(|&v| unassigned(v))
+                                .expect("`order` lists every vertex of the region");
+                        }
+                    }
+                }
+            });
+            words[v].store(NONE, Relaxed);
+            grown.push(v as u32);
+            for u in adjacency.neighbours(v) {
+                if unassigned(u) {
+                    let edges = links.entry(u).or_insert_with(|| {
+                        found.push(u);
+                        0
+                    });
+                    *edges += 1;
+                    entries += 1;
+                    heap.push((*edges, Reverse(entries), u));
+                }
+            }
+        }
+        seeds.clear();
+        seeds.extend(found.iter().copied().filter(|&u| unassigned(u)));
     }
     grown
 }
@@ -518,6 +622,7 @@ fn grow_regions(
     words: &[AtomicU32],
     members: &[Vec<u32>],
     capacity: usize,
+    growth: Growth,
     adjacency: &Adjacency,
 ) -> Vec<u32> {
     let grown: Vec<Vec<u32>> = members
@@ -525,7 +630,7 @@ fn grow_regions(
         .enumerate()
         .map(|(r, list)| {
             let order = list.iter().map(|&v| v as usize);
-            grow(words, r as u32, capacity, order, adjacency)
+            grow(words, r as u32, capacity, order, growth, adjacency)
         })
         .collect();
     let (full, remainders): (Vec<&[u32]>, Vec<&[u32]>) = grown

@@ -27,6 +27,7 @@ use crate::algorithms::{self, Algorithm, Family, Tuning};
 use crate::auto::{self, Choice};
 use crate::gpu::{Gpu, GpuSolver, ThreadCount};
 use crate::graph::{Graph, WeightKind, with_weight_type};
+use crate::partition::Growth;
 use crate::shortcuts::Shortcuts;
 use crate::{Error, Result, cpu, distances};
 
@@ -413,7 +414,9 @@ type Candidate<'g> = ((Algorithm, Tuning), Box<dyn GpuSolver + 'g>);
 /// from `source` [`auto::TRIAL_SOLVES`] times; the one with the best time is
 /// kept (a candidate that cannot be prepared is left out, unless all fail).
 /// A candidate that added shortcuts where `tuning` left them to it
-/// ([`Shortcuts::Auto`]) is tried without them too. Returns the winner and
+/// ([`Shortcuts::Auto`]) is tried without them too, and one whose pieces
+/// could be cut compact ([`GpuSolver::can_cut_compact`]) with compact
+/// pieces. Returns the winner and
 /// the tuning it ran with (its calibrated window fixed), its solver, and the
 /// trial's times for `auto`'s reason.
 fn fastest_candidate<'g>(
@@ -429,12 +432,13 @@ fn fastest_candidate<'g>(
     let mut next = 0;
     while let Some(&(candidate, mut tuned)) = queue.get(next) {
         next += 1;
-        let name = match tuned.shortcuts {
-            Shortcuts::Never if tuning.shortcuts == Shortcuts::Auto => {
-                format!("{candidate} without shortcuts")
-            }
-            _ => candidate.to_string(),
-        };
+        let mut name = candidate.to_string();
+        if tuned.growth == Growth::Compact && tuning.growth == Growth::Breadth {
+            name.push_str(" with compact pieces");
+        }
+        if tuned.shortcuts == Shortcuts::Never && tuning.shortcuts == Shortcuts::Auto {
+            name.push_str(" without shortcuts");
+        }
         let mut solver = match candidate.prepare_gpu_tuned(gpu, graph, tuned) {
             Ok(solver) => solver,
             Err(e) => {
@@ -443,14 +447,24 @@ fn fastest_candidate<'g>(
                 continue;
             }
         };
+        let mut variants = Vec::new();
         if tuned.shortcuts == Shortcuts::Auto && solver.shortcuts_added() > 0 {
-            queue.push((
-                candidate,
-                Tuning {
-                    shortcuts: Shortcuts::Never,
-                    ..tuned
-                },
-            ));
+            variants.push(Tuning {
+                shortcuts: Shortcuts::Never,
+                ..tuned
+            });
+        }
+        if tuned.growth == Growth::Breadth && solver.can_cut_compact() {
+            variants.push(Tuning {
+                growth: Growth::Compact,
+                ..tuned
+            });
+        }
+        for variant in variants {
+            // Compact pieces without shortcuts come from two sides.
+            if !queue.contains(&(candidate, variant)) {
+                queue.push((candidate, variant));
+            }
         }
         solver.calibrate(source as u32, &mut tuned)?;
         let mut ms = f32::INFINITY;

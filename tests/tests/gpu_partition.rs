@@ -9,6 +9,7 @@ use sssp::algorithms::Algorithm;
 use sssp::generate::{GridSpec, grid_graph};
 use sssp::gpu::partition::{Paging, Partition, PartitionOptions};
 use sssp::gpu::{Gpu, GpuSolver};
+use sssp::partition::Growth;
 use sssp::shortcuts::Shortcuts;
 use sssp::solver::{Query, Solver};
 use sssp::{Graph, formats, oracle};
@@ -83,6 +84,7 @@ fn partition_matches_the_oracle_on_random_graphs() {
         for paging in [Paging::WhenNeeded, Paging::Always] {
             let options = PartitionOptions {
                 edge_lanes: Some(rng.range(1, 32) as u32),
+                growth: [Growth::Breadth, Growth::Compact][rng.below(2) as usize],
                 ..options(delta, paging)
             };
             check(&gpu, &graph, &sources, &options, &context);
@@ -177,6 +179,8 @@ fn paged_partition_matches_the_oracle_with_many_more_pieces_than_blocks() {
             blocks: Some(rng.range(1, 40) as u32),
             shortcuts: [Shortcuts::Auto, Shortcuts::Always][rng.below(2) as usize],
             edge_lanes: [None, Some(rng.range(1, 32) as u32)][rng.below(2) as usize],
+            // Paged: the pieces grow breadth-first whatever this says.
+            growth: [Growth::Breadth, Growth::Compact][rng.below(2) as usize],
         };
         let sources: Vec<usize> = (0..3).map(|_| rng.below(n as u64) as usize).collect();
         let context = format!("case {case}: n = {n}, seed {}", rng.seed);
@@ -408,8 +412,15 @@ fn auto_tries_partition_with_and_without_shortcuts_and_near_far_on_deep_graphs()
             "{context}: {}",
             choice.reason
         );
-        // Resident mode adds shortcuts on both: the trial tries without too.
-        for name in ["partition ", "partition without shortcuts ", "near-far "] {
+        // Resident mode adds shortcuts on both: the trial tries without too,
+        // and compact pieces with and without.
+        for name in [
+            "partition ",
+            "partition without shortcuts ",
+            "partition with compact pieces ",
+            "partition with compact pieces without shortcuts ",
+            "near-far ",
+        ] {
             assert!(
                 choice.reason.contains(name),
                 "{context}: no time for {name}in {}",

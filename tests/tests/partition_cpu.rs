@@ -21,7 +21,7 @@ use sssp::distances::check_overflow;
 use sssp::generate::{GridSpec, grid_graph};
 use sssp::graph::WeightKind;
 use sssp::partition::{
-    JOINED_SLACK, Partitioning, partition, partition_joined, partition_with_regions,
+    Growth, JOINED_SLACK, Partitioning, partition, partition_joined, partition_with_regions,
 };
 use sssp::shortcuts::add_shortcuts;
 use sssp::solver::Stop;
@@ -258,13 +258,17 @@ fn check(
     // joined (up to a quarter over `capacity`) or as cut, varied with the
     // other parameters.
     let edge_lanes = [4, 1, 2, 3, 8, 64][(capacity + threads) % 6];
-    let joined = (capacity + threads + delta as usize).is_multiple_of(2);
+    let pieces = [None, Some(Growth::Breadth), Some(Growth::Compact)]
+        [(capacity + threads + delta as usize) % 3];
     let context = format!(
         "{context}, capacity {capacity}, {threads} threads in warps of {warp_size}, delta {delta}, \
-         {edge_lanes} edge lanes, fragments joined: {joined}"
+         {edge_lanes} edge lanes, joined pieces grown {pieces:?}"
     );
-    let cut = if joined { partition_joined } else { partition };
-    let parts = cut(graph, capacity).unwrap_or_else(|e| panic!("{context}: {e}"));
+    let parts = match pieces {
+        None => partition(graph, capacity),
+        Some(growth) => partition_joined(graph, capacity, growth),
+    }
+    .unwrap_or_else(|e| panic!("{context}: {e}"));
     let expected = oracle::dijkstra(graph, source).map(|full| bounded(&full, stop));
     let kind = graph.weight_kind();
     let forms = [
@@ -923,8 +927,9 @@ fn fragment_vertices(parts: &Partitioning) -> Vec<usize> {
 }
 
 /// `partition_joined`: the same promises as `partition` but pieces of up to
-/// a quarter over the capacity, and no more fragment vertices than
-/// `partition` leaves (fewer somewhere among the graphs).
+/// a quarter over the capacity, grown breadth-first or compactly; grown
+/// breadth-first, no more fragment vertices than `partition` leaves (fewer
+/// somewhere among the graphs).
 #[test]
 fn joined_pieces_keep_the_promises_with_fewer_fragments() {
     let mut rng = TestRng::new("joined_pieces_keep_the_promises_with_fewer_fragments");
@@ -939,9 +944,19 @@ fn joined_pieces_keep_the_promises_with_fewer_fragments() {
         for capacity in [rng.range(1, n as u64 + 2) as usize, 64, 100] {
             let context = format!("{name}, capacity {capacity}, seed {}", rng.seed);
             let plain = partition(graph, capacity).unwrap_or_else(|e| panic!("{context}: {e}"));
-            let joined =
-                partition_joined(graph, capacity).unwrap_or_else(|e| panic!("{context}: {e}"));
+            let cut = |growth| {
+                partition_joined(graph, capacity, growth)
+                    .unwrap_or_else(|e| panic!("{context}, {growth:?}: {e}"))
+            };
+            let (joined, compact) = (cut(Growth::Breadth), cut(Growth::Compact));
             check_partitioning(graph, &joined, capacity, true, &context);
+            check_partitioning(
+                graph,
+                &compact,
+                capacity,
+                true,
+                &format!("{context}, compact"),
+            );
             let (before, after) = (fragment_vertices(&plain), fragment_vertices(&joined));
             let (before, after): (usize, usize) = (before.iter().sum(), after.iter().sum());
             assert!(

@@ -74,6 +74,14 @@ pub trait GpuSolver {
         0
     }
 
+    /// Whether a copy prepared with compact pieces
+    /// ([`crate::partition::Growth::Compact`]) would cut the graph
+    /// differently (the partition solver in resident mode, its pieces grown
+    /// breadth-first): `auto`'s trial then also tries that.
+    fn can_cut_compact(&self) -> bool {
+        false
+    }
+
     /// What the preparation made of the graph, for reports (the partition
     /// solver: its pieces, its mode and how long cutting the graph took);
     /// `None` for solvers with nothing to say.

@@ -21,7 +21,7 @@ use super::memory::{DeviceGraph, alloc_zeroed, bytes_of, download_words};
 use super::{Gpu, GpuSolver, RunStats};
 use crate::distances::check_overflow;
 use crate::graph::{Graph, with_weight_type};
-use crate::partition::{Partitioning, partition, partition_joined};
+use crate::partition::{Growth, Partitioning, partition, partition_joined};
 use crate::reorder::Permutation;
 use crate::shortcuts::{Added, Shortcuts, add_shortcuts, few_shortcuts};
 use crate::solver::Stop;
@@ -157,6 +157,9 @@ pub struct PartitionOptions {
     /// [`RoundSettings::edge_lanes`]); `None`: [`DEFAULT_EDGE_LANES`], then
     /// the trial's choice.
     pub edge_lanes: Option<u32>,
+    /// How resident mode's pieces grow ([`Growth`]; paged mode's grow
+    /// breadth-first).
+    pub growth: Growth,
 }
 
 /// The partition-local solver for one graph.
@@ -171,6 +174,8 @@ pub struct Partition<'a> {
     /// chooses it), and what that trial measured.
     window_fixed: bool,
     window_trial: Option<String>,
+    /// How resident mode's pieces grew; `None` in paged mode.
+    resident_growth: Option<Growth>,
     /// The edge lanes, whether the caller fixed them, and their trial.
     edge_lanes: u32,
     lanes_fixed: bool,
@@ -225,7 +230,7 @@ impl<'a> Partition<'a> {
         // faster on the 1000² grid (docs/PERFORMANCE.md, 2026-11-26).
         let resident = match resident {
             Some(capacity) if mean_edges_fit(kernels, gpu, graph, capacity)? => {
-                resident_layout(kernels, gpu, graph, capacity)?
+                resident_layout(kernels, gpu, graph, capacity, options.growth)?
             }
             _ => None,
         };
@@ -302,6 +307,7 @@ impl<'a> Partition<'a> {
             delta,
             window_fixed: options.delta.is_some(),
             window_trial: None,
+            resident_growth: paged.is_none().then_some(options.growth),
             edge_lanes: options.edge_lanes.unwrap_or(DEFAULT_EDGE_LANES),
             lanes_fixed: options.edge_lanes.is_some(),
             lanes_trial: None,
@@ -452,11 +458,16 @@ impl GpuSolver for Partition<'_> {
         self.shortcuts.count
     }
 
+    fn can_cut_compact(&self) -> bool {
+        self.resident_growth == Some(Growth::Breadth)
+    }
+
     fn layout(&self) -> Option<String> {
         let buffers = &self.buffers;
-        let mode = match buffers.paged {
-            Some(blocks) => format!("paged on {blocks} blocks"),
-            None => "resident".to_string(),
+        let mode = match (buffers.paged, self.resident_growth) {
+            (Some(blocks), _) => format!("paged on {blocks} blocks"),
+            (None, Some(Growth::Compact)) => "resident, compact pieces".to_string(),
+            (None, _) => "resident".to_string(),
         };
         let edges = if self.edges_in_shared_memory() {
             "shared"
@@ -538,10 +549,15 @@ fn resident_layout(
     gpu: &Gpu,
     graph: &Graph,
     capacity: u32,
+    growth: Growth,
 ) -> Result<Option<Layout>> {
     let kind = graph.weight_kind();
-    for cut in [partition_joined, partition] {
-        let parts = cut(graph, capacity as usize)?;
+    for joined in [true, false] {
+        let parts = if joined {
+            partition_joined(graph, capacity as usize, growth)?
+        } else {
+            partition(graph, capacity as usize)?
+        };
         let capacity = capacity.max(parts.largest());
         // 0 edges: no edge area at all.
         let most_edges = parts.most_edges().max(1);
