@@ -402,6 +402,23 @@ fn grow(
     }
 }
 
+/// The next piece's seed: the first vertex of `seeds` (the last piece's
+/// frontier) still unassigned, else the first of `order`.
+fn next_seed(
+    seeds: &mut VecDeque<usize>,
+    order: &mut impl Iterator<Item = usize>,
+    unassigned: impl Fn(usize) -> bool,
+) -> usize {
+    while let Some(seed) = seeds.pop_front() {
+        if unassigned(seed) {
+            return seed;
+        }
+    }
+    order
+        .find(|&v| unassigned(v))
+        .expect("`order` lists every vertex of the region")
+}
+
 /// [`grow`] breadth-first.
 fn grow_breadth(
     words: &[AtomicU32],
@@ -420,17 +437,7 @@ fn grow_breadth(
         queue.clear();
         while grown.len() - piece_start < capacity && grown.len() < count {
             let Some(u) = queue.pop_front() else {
-                let seed = loop {
-                    match seeds.pop_front() {
-                        Some(s) if unassigned(s) => break s,
-                        Some(_) => continue,
-                        None => {
-                            break order
-                                .find(|&v| unassigned(v))
-                                .expect("`order` lists every vertex of the region");
-                        }
-                    }
-                };
+                let seed = next_seed(&mut seeds, &mut order, unassigned);
                 words[seed].store(NONE, Relaxed);
                 grown.push(seed as u32);
                 queue.push_back(seed);
@@ -488,19 +495,7 @@ fn grow_compact(
                     None => break None,
                 }
             };
-            let v = next.unwrap_or_else(|| {
-                loop {
-                    match seeds.pop_front() {
-                        Some(s) if unassigned(s) => break s,
-                        Some(_) => continue,
-                        None => {
-                            break order
-                                .find(|&v| unassigned(v))
-                                .expect("`order` lists every vertex of the region");
-                        }
-                    }
-                }
-            });
+            let v = next.unwrap_or_else(|| next_seed(&mut seeds, &mut order, unassigned));
             words[v].store(NONE, Relaxed);
             grown.push(v as u32);
             for u in adjacency.neighbours(v) {

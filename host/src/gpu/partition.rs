@@ -56,6 +56,10 @@ pub const EDGE_LANES_SEARCH_STEPS: (u32, u32) = (1, 2);
 /// The most edge lanes: a warp.
 const MOST_EDGE_LANES: u32 = 32;
 
+/// A search's result: the fastest value, and every (value, time in ms)
+/// tried, in order.
+pub type Searched = (u32, Vec<(u32, f32)>);
+
 /// `window` (a weight word of `W`) times `factor`, at least the smallest
 /// positive word and at most half of [`MAX_DISTANCE`].
 pub fn scale_window<W: Weight>(window: u32, factor: f64) -> u32 {
@@ -73,7 +77,7 @@ pub fn search_window<E>(
     base: u32,
     scale: impl Fn(u32, f64) -> u32,
     time: impl FnMut(u32) -> Result<f32, E>,
-) -> Result<(u32, Vec<(u32, f32)>), E> {
+) -> Result<Searched, E> {
     search(base, WINDOW_SEARCH_STEPS, scale, time)
 }
 
@@ -82,7 +86,7 @@ pub fn search_window<E>(
 pub fn search_edge_lanes<E>(
     base: u32,
     time: impl FnMut(u32) -> Result<f32, E>,
-) -> Result<(u32, Vec<(u32, f32)>), E> {
+) -> Result<Searched, E> {
     let scale =
         |lanes: u32, factor: f64| ((f64::from(lanes) * factor) as u32).clamp(1, MOST_EDGE_LANES);
     search(base, EDGE_LANES_SEARCH_STEPS, scale, time)
@@ -98,7 +102,7 @@ fn search<E>(
     (halvings, doublings): (u32, u32),
     scale: impl Fn(u32, f64) -> u32,
     mut time: impl FnMut(u32) -> Result<f32, E>,
-) -> Result<(u32, Vec<(u32, f32)>), E> {
+) -> Result<Searched, E> {
     let mut tried = vec![(base, time(base)?)];
     for (factor, steps) in [(0.5, halvings), (2.0, doublings)] {
         let mut window = base;
@@ -342,14 +346,7 @@ impl<'a> Partition<'a> {
     /// [`GpuSolver::calibrate`]'s searches, the solves unbounded: the window
     /// unless fixed, then the edge lanes unless fixed, each with the best
     /// value and every (value, time) tried.
-    #[allow(clippy::type_complexity)]
-    fn search_settings(
-        &mut self,
-        source: u32,
-    ) -> Result<(
-        Option<(u32, Vec<(u32, f32)>)>,
-        Option<(u32, Vec<(u32, f32)>)>,
-    )> {
+    fn search_settings(&mut self, source: u32) -> Result<(Option<Searched>, Option<Searched>)> {
         let kind = self.graph.weight_kind();
         let time = |solver: &mut Self| {
             let mut ms = f32::INFINITY;
