@@ -1059,9 +1059,9 @@ impl EdgeLanes {
 /// `l` of it the entry's edges `l, l + lanes, …`, read from `edges`. With
 /// about as many lanes as a vertex has edges, each lane walks about one: a
 /// round waits for one edge's chain of shared-memory accesses, not for a
-/// vertex's edges one after another. Then each warp chains the hops its improvements opened
-/// ([`chain_hops`]; `queues`: the thread's warp's, `None` for a warp past the
-/// first [`CHAIN_QUEUES`], which chains nothing).
+/// vertex's edges one after another. Then each warp chains the hops its
+/// improvements opened ([`chain_hops`]; `queues`: the thread's warp's, `None`
+/// for a warp past the first [`CHAIN_QUEUES`], which chains nothing).
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 fn relax_frontier<W: Weight>(
@@ -1267,11 +1267,10 @@ impl ChainBuffer<'_> {
 /// The hops a warp chains after the round's frontier (every lane of the
 /// warp calls it): the vertices its lanes lowered below the window are
 /// relaxed at once by the warp, [`RoundSettings::edge_lanes`] lanes a
-/// vertex, and what those
-/// lower below the window is relaxed in turn, up to [`CHAIN_HOPS`] times; so
-/// a path inside the piece and the window advances a hop per warp step (a
-/// few shared-memory accesses) rather than per round (two block barriers
-/// and a scan of the piece). What is left when the hops run out is marked
+/// vertex, and what those lower below the window is relaxed in turn, up to
+/// [`CHAIN_HOPS`] times; so a path inside the piece and the window advances
+/// a hop per warp step (a few shared-memory accesses) rather than per round
+/// (two block barriers and a scan of the piece). What is left when the hops run out is marked
 /// dirty for the next round, so every lowered vertex is either relaxed after
 /// it was lowered or dirty: the round's contract is unchanged.
 ///

@@ -341,18 +341,18 @@ fn join_fragments(adjacency: &Adjacency, piece_of: &mut [u32], pieces: usize, li
             largest[p] = c;
         }
     }
-    let free: Vec<bool> = (0..n)
+    // Fragment vertices not yet given to a piece.
+    let mut free: Vec<bool> = (0..n)
         .map(|v| component[v] != largest[piece_of[v] as usize])
         .collect();
-    let mut taken = vec![false; n];
     let mut queue: VecDeque<usize> = (0..n)
         .filter(|&v| !free[v] && adjacency.neighbours(v).any(|u| free[u]))
         .collect();
     while let Some(x) = queue.pop_front() {
         let p = piece_of[x] as usize;
         for u in adjacency.neighbours(x) {
-            if free[u] && !taken[u] && size[p] < limit {
-                taken[u] = true;
+            if free[u] && size[p] < limit {
+                free[u] = false;
                 size[piece_of[u] as usize] -= 1;
                 size[p] += 1;
                 piece_of[u] = p as u32;
@@ -473,12 +473,12 @@ fn grow_compact(
     let count = order.len();
     let unassigned = |v: usize| words[v].load(Relaxed) == region;
     let mut grown: Vec<u32> = Vec::with_capacity(count);
-    // (edges into the piece, the entry's order reversed, vertex).
+    // (edges into the piece, the push's order reversed, vertex).
     let mut heap: BinaryHeap<(u32, Reverse<u64>, usize)> = BinaryHeap::new();
     let mut links: HashMap<usize, u32> = HashMap::new();
     // The frontier in the order it was found: the next piece's seeds.
     let mut found: Vec<usize> = Vec::new();
-    let mut entries = 0u64;
+    let mut pushes = 0u64;
     let mut seeds = VecDeque::new();
     while grown.len() < count {
         let piece_start = grown.len();
@@ -505,8 +505,8 @@ fn grow_compact(
                         0
                     });
                     *edges += 1;
-                    entries += 1;
-                    heap.push((*edges, Reverse(entries), u));
+                    pushes += 1;
+                    heap.push((*edges, Reverse(pushes), u));
                 }
             }
         }

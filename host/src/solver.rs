@@ -416,9 +416,9 @@ type Candidate<'g> = ((Algorithm, Tuning), Box<dyn GpuSolver + 'g>);
 /// A candidate that added shortcuts where `tuning` left them to it
 /// ([`Shortcuts::Auto`]) is tried without them too, and one whose pieces
 /// could be cut compact ([`GpuSolver::can_cut_compact`]) with compact
-/// pieces. Returns the winner and
-/// the tuning it ran with (its calibrated window fixed), its solver, and the
-/// trial's times for `auto`'s reason.
+/// pieces. Returns the winner and the tuning it ran with (its calibrated
+/// window and edge lanes fixed), its solver, and the trial's times for
+/// `auto`'s reason.
 fn fastest_candidate<'g>(
     gpu: &'g Gpu,
     graph: &Graph,
@@ -571,7 +571,8 @@ impl<'a> Prepared<'a> {
 
     /// The parameters the solves run with: the caller's, with what `auto`'s
     /// trial and the solver's calibration chose filled in (the partition
-    /// solver's shortcuts and window, [`crate::gpu::GpuSolver::calibrate`]).
+    /// solver's shortcuts, pieces, window and edge lanes,
+    /// [`crate::gpu::GpuSolver::calibrate`]).
     pub fn tuning(&self) -> Tuning {
         self.tuning
     }

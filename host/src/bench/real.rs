@@ -6,9 +6,9 @@
 //!
 //! GAPBS reads the graph from its serialized format (`.wsg`, see
 //! [`super::gapbs_graph`]) that this module writes from the loaded graph, so
-//! both solve the same graph from the same vertex; its times are the median of its trials
-//! ("Trial Time"), which exclude reading and building the graph, like the
-//! GPU's CUDA-event times exclude loading and upload.
+//! both solve the same graph from the same vertex; its times are the median
+//! of its trials ("Trial Time"), which exclude reading and building the
+//! graph, like the GPU's CUDA-event times exclude loading and upload.
 
 use std::io::BufWriter;
 use std::path::{Path, PathBuf};

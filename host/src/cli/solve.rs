@@ -120,9 +120,9 @@ pub struct SolveArgs {
     /// Band width Δ of `near-far` (default: 32 · mean weight / the smaller of
     /// the mean and the median out-degree), window of `partition` (default:
     /// chosen in a trial from the first source, from 8 · mean weight halved
-    /// or doubled while faster) and bucket width of `delta-cpu` (fixed for the solve;
-    /// by default it adapts as the solve goes): a positive integer for u32
-    /// weights, a positive real (`0.5`) for f32 weights.
+    /// or doubled while faster) and bucket width of `delta-cpu` (fixed for
+    /// the solve; by default it adapts as the solve goes): a positive integer
+    /// for u32 weights, a positive real (`0.5`) for f32 weights.
     #[arg(long, value_name = "D", value_parser = parse_delta)]
     delta: Option<String>,
     /// Where `partition` adds shortcuts to its pieces: for each piece, an arc

@@ -105,17 +105,17 @@ fn search<E>(
 ) -> Result<Searched, E> {
     let mut tried = vec![(base, time(base)?)];
     for (factor, steps) in [(0.5, halvings), (2.0, doublings)] {
-        let mut window = base;
+        let mut value = base;
         for _ in 0..steps {
-            let next = scale(window, factor);
-            if tried.iter().any(|&(w, _)| w == next) {
+            let next = scale(value, factor);
+            if tried.iter().any(|&(v, _)| v == next) {
                 break;
             }
             tried.push((next, time(next)?));
             if fastest(&tried).0 != next {
                 break;
             }
-            window = next;
+            value = next;
         }
         if fastest(&tried).0 != base {
             break;
@@ -124,7 +124,7 @@ fn search<E>(
     Ok((fastest(&tried).0, tried))
 }
 
-/// The (window, time) with the smallest time (the first of equals).
+/// The (value, time) with the smallest time (the first of equals).
 fn fastest(tried: &[(u32, f32)]) -> (u32, f32) {
     tried.iter().copied().fold(
         (0, f32::INFINITY),
@@ -263,6 +263,7 @@ impl<'a> Partition<'a> {
             capacity,
             edge_capacity,
             paged,
+            resident_growth,
         } = layout;
         let k = parts.pieces();
         let Partitioning {
@@ -311,7 +312,7 @@ impl<'a> Partition<'a> {
             delta,
             window_fixed: options.delta.is_some(),
             window_trial: None,
-            resident_growth: paged.is_none().then_some(options.growth),
+            resident_growth,
             edge_lanes: options.edge_lanes.unwrap_or(DEFAULT_EDGE_LANES),
             lanes_fixed: options.edge_lanes.is_some(),
             lanes_trial: None,
@@ -438,13 +439,11 @@ impl GpuSolver for Partition<'_> {
             tried.join(", ")
         };
         if let Some((best, tried)) = window {
-            self.delta = best;
             tuning.delta = Some(best);
             let value = |w: u32| with_weight_type!(kind, W => W::to_f64(w)).to_string();
             self.window_trial = Some(listed(&tried, &value));
         }
         if let Some((best, tried)) = lanes {
-            self.edge_lanes = best;
             tuning.edge_lanes = Some(best);
             self.lanes_trial = Some(listed(&tried, &|l: u32| l.to_string()));
         }
@@ -519,6 +518,8 @@ struct Layout {
     capacity: u32,
     edge_capacity: u32,
     paged: Option<u32>,
+    /// How resident mode's pieces grew; `None` in paged mode.
+    resident_growth: Option<Growth>,
 }
 
 /// Whether resident blocks with pieces of `capacity` vertices all fit at once
@@ -550,10 +551,10 @@ fn resident_layout(
 ) -> Result<Option<Layout>> {
     let kind = graph.weight_kind();
     for joined in [true, false] {
-        let parts = if joined {
-            partition_joined(graph, capacity as usize, growth)?
+        let (parts, grown) = if joined {
+            (partition_joined(graph, capacity as usize, growth)?, growth)
         } else {
-            partition(graph, capacity as usize)?
+            (partition(graph, capacity as usize)?, Growth::Breadth)
         };
         let capacity = capacity.max(parts.largest());
         // 0 edges: no edge area at all.
@@ -565,6 +566,7 @@ fn resident_layout(
                 capacity,
                 edge_capacity: most_edges,
                 paged: None,
+                resident_growth: Some(grown),
             }));
         }
     }
@@ -666,5 +668,6 @@ fn paged_layout(
         capacity,
         edge_capacity,
         paged: Some(blocks),
+        resident_growth: None,
     })
 }

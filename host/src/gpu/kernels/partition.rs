@@ -247,8 +247,8 @@ impl PartitionKernels {
 
     /// `partition_solve` (or `partition_paged` in paged mode): the whole
     /// solve from `source` (renumbered, `< n`) with the window width and edge
-    /// lanes of `settings`, after [`PartitionKernels::initialize`]; `target` (renumbered, `< n`)
-    /// lowers the bound as its distance falls.
+    /// lanes of `settings`, after [`PartitionKernels::initialize`]; `target`
+    /// (renumbered, `< n`) lowers the bound as its distance falls.
     pub fn solve(
         &self,
         stream: &Arc<CudaStream>,
