@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize};
 
 use gpu_kernels::compact::{Exit, Team};
 use sssp::gpu::kernels::LoopForm;
-use sssp::gpu::resident::LoopStop;
+use sssp::gpu::resident::{LoopLaunches, LoopStop};
 
 /// How long a barrier waits before it fails the test: a hang is a failure.
 pub const PATIENCE: std::time::Duration = std::time::Duration::from_secs(300);
@@ -206,13 +206,54 @@ pub fn warps_of(form: LoopForm, (small, large): (usize, usize)) -> usize {
     }
 }
 
-/// `stop`, after checking that it agrees with the kernel's `exit`: the host
-/// stops (no work left) exactly when the loop converged.
-pub fn agreed_stop(exit: Exit, stop: LoopStop) -> LoopStop {
-    assert_eq!(
-        exit == Exit::Converged,
-        stop.work == 0,
-        "the kernel's exit {exit:?} and the host's stop {stop:?} disagree"
-    );
-    stop
+/// A loop on the CPU as the host drives the GPU's (`run_loop_launches`):
+/// `run` runs one launch of a form over a work range and returns the
+/// kernel's exit, `snapshot` reads where the loop's state stands. Each
+/// launch checks that the two agree: the host stops (no work left) exactly
+/// when the loop converged.
+pub struct ModelLoop<R, S> {
+    run: R,
+    snapshot: S,
+    last: Option<LoopStop>,
+    /// Launches that ran at least one iteration (the others found the work
+    /// outside their range, or none, and stopped at once).
+    pub worked: u32,
+}
+
+impl<R, S> ModelLoop<R, S> {
+    /// The loop whose launches `run` runs and whose state `snapshot` reads.
+    pub fn new(run: R, snapshot: S) -> Self {
+        ModelLoop {
+            run,
+            snapshot,
+            last: None,
+            worked: 0,
+        }
+    }
+}
+
+impl<R, S> LoopLaunches for ModelLoop<R, S>
+where
+    R: FnMut(LoopForm, (u32, u32)) -> Exit,
+    S: FnMut() -> LoopStop,
+{
+    fn launch(&mut self, form: LoopForm, work: (u32, u32)) -> sssp::Result<()> {
+        let before = (self.snapshot)().iteration;
+        let exit = (self.run)(form, work);
+        let stop = (self.snapshot)();
+        if stop.iteration != before {
+            self.worked += 1;
+        }
+        assert_eq!(
+            exit == Exit::Converged,
+            stop.work == 0,
+            "the kernel's exit {exit:?} and the host's stop {stop:?} disagree"
+        );
+        self.last = Some(stop);
+        Ok(())
+    }
+
+    fn stop(&mut self) -> sssp::Result<LoopStop> {
+        Ok(self.last.expect("the host reads the state after a launch"))
+    }
 }

@@ -14,7 +14,7 @@ use sssp::generate::{RandomGraphSpec, random_graph};
 use sssp::gpu::resident::{LoopStop, WorkLimits, run_loop_launches};
 use sssp::variants::{Frontier, Relax};
 use sssp::{Graph, oracle};
-use sssp_tests::teams::{agreed_stop, run_on_threads, warps_of};
+use sssp_tests::teams::{ModelLoop, run_on_threads, warps_of};
 use sssp_tests::{
     TestRng, check_against_oracle, fig5_graph, random_graph as random_edges, random_small_graph,
 };
@@ -96,15 +96,16 @@ fn launch(
 
 /// The host's schedule (`run_loop_launches`, stopping where `LoopStop` says)
 /// on the CPU: a "block" of `small` warps, a "grid" of `large` warps, warps of
-/// `warp_size` lanes, handing over at `block_max` and `grid_min`. Checks that
-/// the kernel's exit and the host's stop agree. Returns the distances,
-/// iterations and launches.
+/// `warp_size` lanes, handing over at `block_max` and `grid_min`, `ahead`
+/// launches queued before the first read. Checks that the kernel's exit and
+/// the host's stop agree. Returns the distances, iterations and the launches
+/// that ran an iteration.
 fn switching(
     graph: &Graph,
     source: usize,
     rule: CompactRule,
     (small, large, warp_size): (usize, usize, usize),
-    (block_max, grid_min): (u32, u32),
+    (block_max, grid_min, ahead): (u32, u32, u32),
 ) -> (Vec<u32>, u32, u32) {
     let delta_node = delta_node(graph, rule);
     let state = CompactState::new(graph.num_vertices(), source);
@@ -112,14 +113,17 @@ fn switching(
         block_max,
         grid_min,
     };
-    let (iterations, launches) = run_loop_launches(limits, 1, |form, work| {
-        let warps = warps_of(form, (small, large));
-        let exit = launch(graph, &delta_node, &state, (warps, warp_size), work);
-        Ok(agreed_stop(exit, LoopStop::from(state.snapshot())))
-    })
-    .unwrap();
+    let mut model = ModelLoop::new(
+        |form, work| {
+            let warps = warps_of(form, (small, large));
+            launch(graph, &delta_node, &state, (warps, warp_size), work)
+        },
+        || LoopStop::from(state.snapshot()),
+    );
+    let run = run_loop_launches(limits, 1, ahead, &mut model).unwrap();
+    assert!(run.launches >= model.worked.max(ahead));
     let dist = state.dist.iter().map(|d| d.load(Relaxed)).collect();
-    (dist, iterations, launches)
+    (dist, run.iterations, model.worked)
 }
 
 #[test]
@@ -139,15 +143,16 @@ fn compact_on_real_threads_switching_teams_matches_the_oracle() {
             rng.range(2, 4) as usize,
             [1, 2, 4, 8][rng.below(4) as usize],
         );
+        let ahead = rng.range(1, 4) as u32;
         let expected = oracle::dijkstra(&graph, source);
         for rule in RULES {
             let context = format!(
                 "case {case}, n = {n}, m = {m}, max weight {max_weight}, {rule:?}, \
-                 teams {teams:?}, limits ({block_max}, {grid_min}), seed {}",
+                 teams {teams:?}, limits ({block_max}, {grid_min}), {ahead} ahead, seed {}",
                 rng.seed
             );
-            let (dist, iterations, launches) =
-                switching(&graph, source, rule, teams, (block_max, grid_min));
+            let limits = (block_max, grid_min, ahead);
+            let (dist, iterations, launches) = switching(&graph, source, rule, teams, limits);
             let sequential = compact_da2cf(&graph, source, rule)
                 .unwrap_or_else(|e| panic!("{context}: sequential: {e}"));
             check_against_oracle(&expected, Ok((dist, ())), &context);

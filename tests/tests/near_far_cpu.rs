@@ -18,7 +18,7 @@ use sssp::gpu::resident::{LoopStop, WorkLimits, run_loop_launches};
 use sssp::solver::Stop;
 use sssp::{Graph, formats, oracle};
 use sssp_tests::queries::bounded_oracle;
-use sssp_tests::teams::{agreed_stop, run_on_threads, warps_of};
+use sssp_tests::teams::{ModelLoop, run_on_threads, warps_of};
 use sssp_tests::{
     TestRng, check_against_oracle, fig5_graph, find_graph, hub_graph, random_graph as random_edges,
     random_small_graph,
@@ -104,15 +104,15 @@ fn near_far_takes_few_iterations_on_grids_and_rome99() {
 /// (`run_loop_launches`, stopping where `LoopStop` says): a team of `small`
 /// warps while the waiting work is at most `block_max`, one of `large` warps
 /// while it is at least `grid_min`, hubs above `hub_degree` out-edges (no
-/// hubs: `None`).
+/// hubs: `None`), `ahead` launches queued before the first read.
 /// Checks that the kernel's exit and the host's stop agree. Returns the
 /// distances as the loop left them (beyond a `stop`'s bound tentative) and
-/// the launches.
+/// the launches that ran an iteration.
 fn switching(
     graph: &Graph,
     (source, delta, hub_degree, stop): (usize, u32, Option<u32>, Stop),
     (small, large, warp_size): (usize, usize, usize),
-    (block_max, grid_min): (u32, u32),
+    (block_max, grid_min, ahead): (u32, u32, u32),
 ) -> (Vec<u32>, u32) {
     let mut state =
         NearFarHostState::with_hub_degree(graph, source, delta, hub_degree.unwrap_or(u32::MAX));
@@ -122,20 +122,23 @@ fn switching(
         block_max,
         grid_min,
     };
-    let (_, launches) = run_loop_launches(limits, 1, |form, (min_work, max_work)| {
-        let warps = warps_of(form, (small, large));
-        let exit = run_on_threads((warps, warp_size), |t| {
-            if hub_degree.is_some() {
-                thread_loop::<u32, true>(arrays, delta, min_work, max_work, t)
-            } else {
-                thread_loop::<u32, false>(arrays, delta, min_work, max_work, t)
-            }
-        });
-        Ok(agreed_stop(exit, LoopStop::from(state.snapshot())))
-    })
-    .unwrap();
+    let mut model = ModelLoop::new(
+        |form, (min_work, max_work)| {
+            let warps = warps_of(form, (small, large));
+            run_on_threads((warps, warp_size), |t| {
+                if hub_degree.is_some() {
+                    thread_loop::<u32, true>(arrays, delta, min_work, max_work, t)
+                } else {
+                    thread_loop::<u32, false>(arrays, delta, min_work, max_work, t)
+                }
+            })
+        },
+        || LoopStop::from(state.snapshot()),
+    );
+    let run = run_loop_launches(limits, 1, ahead, &mut model).unwrap();
+    assert!(run.launches >= model.worked.max(ahead));
     let dist = state.dist.iter().map(|d| d.load(Relaxed)).collect();
-    (dist, launches)
+    (dist, model.worked)
 }
 
 #[test]
@@ -158,13 +161,16 @@ fn near_far_on_emulated_warps_switching_teams_matches_the_oracle() {
             rng.range(2, 4) as usize,
             [1, 2, 4, 8][rng.below(4) as usize],
         );
+        let ahead = rng.range(1, 4) as u32;
         let context = format!(
             "case {case}, n = {n}, m = {m}, max weight {max_weight}, delta {delta}, \
-             hub degree {hub_degree:?}, teams {teams:?}, limits ({block_max}, {grid_min}), seed {}",
+             hub degree {hub_degree:?}, teams {teams:?}, limits ({block_max}, {grid_min}), \
+             {ahead} ahead, seed {}",
             rng.seed
         );
         let solve = (source, delta, hub_degree, Stop::default());
-        let (dist, launches) = switching(&graph, solve, teams, (block_max, grid_min));
+        let limits = (block_max, grid_min, ahead);
+        let (dist, launches) = switching(&graph, solve, teams, limits);
         check_against_oracle(&oracle::dijkstra(&graph, source), Ok((dist, ())), &context);
         if launches > 2 {
             switched += 1;
@@ -207,13 +213,14 @@ fn near_far_stops_early_at_a_limit_or_a_target() {
             [1, 4, 8][rng.below(3) as usize],
         );
         let block_max = rng.range(1, 100) as u32;
+        let ahead = rng.range(1, 3) as u32;
         let context = format!(
             "case {case}, n = {n}, m = {m}, max weight {max_weight}, {stop:?}, delta {delta}, \
-             hub degree {hub_degree:?}, teams {teams:?}, seed {}",
+             hub degree {hub_degree:?}, teams {teams:?}, {ahead} ahead, seed {}",
             rng.seed
         );
         let solve = (source, delta, hub_degree, stop);
-        let (mut dist, _) = switching(&graph, solve, teams, (block_max, block_max / 2));
+        let (mut dist, _) = switching(&graph, solve, teams, (block_max, block_max / 2, ahead));
         if let Some(limit) = limit {
             let cap = u32::extend(limit, max_weight);
             let beyond = dist.iter().filter(|&&d| d > cap && d != INFINITY).count();
@@ -251,14 +258,15 @@ fn near_far_with_hubs_matches_the_oracle() {
             [1, 4, 8][rng.below(3) as usize],
         );
         let block_max = rng.range(1, 200) as u32;
+        let ahead = rng.range(1, 3) as u32;
         let context = format!(
             "case {case}, n = {n}, m = {m}, {hubs} hubs, max weight {max_weight}, \
-             delta {delta}, hub degree {hub_degree:?}, teams {teams:?}, seed {}",
+             delta {delta}, hub degree {hub_degree:?}, teams {teams:?}, {ahead} ahead, seed {}",
             rng.seed
         );
         let expected = oracle::dijkstra(&graph, source);
         let solve = (source, delta, hub_degree, Stop::default());
-        let (dist, _) = switching(&graph, solve, teams, (block_max, block_max / 2));
+        let (dist, _) = switching(&graph, solve, teams, (block_max, block_max / 2, ahead));
         check_against_oracle(&expected, Ok((dist, ())), &context);
         check(&graph, source, Some(delta), &context);
     }

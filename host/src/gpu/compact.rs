@@ -7,8 +7,9 @@ use gpu_kernels::compact::{LOOP_STATE_WORDS, LoopState};
 use gpu_kernels::launch::GRID_BARRIER_WORDS;
 
 use super::kernels::CompactBuffers;
+use super::kernels::LoopForm;
 use super::memory::{DeviceGraph, alloc_zeroed, bytes_of, download_words};
-use super::resident::{LoopStop, WorkLimits, launch_loop, run_loop_launches};
+use super::resident::{LoopLaunches, LoopStop, WorkLimits, launch_loop, run_loop_launches};
 use super::{Gpu, GpuSolver, RunStats};
 use crate::Result;
 use crate::graph::Graph;
@@ -96,20 +97,29 @@ impl<'a> CompactDa2cf<'a> {
         self.launches
     }
 
-    /// The whole solve: initialize, then loop launches, each picked by the
-    /// size of the frontier and `R` where the last one stopped.
+    /// The whole solve: initialize, then the loop's launches, as many queued
+    /// at once as the last solve took ([`run_loop_launches`]).
     fn solve(&mut self, source: u32) -> Result<u32> {
         let (kernels, stream) = (&self.gpu.kernels().compact, self.gpu.stream());
         kernels.initialize(stream, &mut self.buffers, self.graph.num_vertices(), source)?;
-        let (iterations, launches) = run_loop_launches(self.limits, self.blocks, |form, work| {
-            launch_loop(self.gpu, form, || {
-                kernels.run_loop(stream, &self.graph, &mut self.buffers, work, form)
-            })?;
-            let words = download_words(self.gpu, &self.buffers.state, "the loop state")?;
-            Ok(LoopStop::from(LoopState::<u32>::from_words(&words)))
-        })?;
-        self.launches = launches;
-        Ok(iterations)
+        let run = run_loop_launches(self.limits, self.blocks, self.launches, self)?;
+        self.launches = run.launches;
+        Ok(run.iterations)
+    }
+}
+
+impl LoopLaunches for CompactDa2cf<'_> {
+    fn launch(&mut self, form: LoopForm, work: (u32, u32)) -> Result<()> {
+        let (kernels, stream) = (&self.gpu.kernels().compact, self.gpu.stream());
+        let (graph, buffers) = (&self.graph, &mut self.buffers);
+        launch_loop(self.gpu, form, || {
+            kernels.run_loop(stream, graph, buffers, work, form)
+        })
+    }
+
+    fn stop(&mut self) -> Result<LoopStop> {
+        let words = download_words(self.gpu, &self.buffers.state, "the loop state")?;
+        Ok(LoopStop::from(LoopState::<u32>::from_words(&words)))
     }
 }
 

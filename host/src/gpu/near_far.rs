@@ -9,11 +9,12 @@ use gpu_kernels::near_far::{
     HUB_DEGREE, NEAR_FAR_STATE_WORDS, NearFarState, hub_slots, wants_hubs,
 };
 
+use super::kernels::LoopForm;
 use super::kernels::NearFarBuffers;
 use super::memory::{
     DeviceGraph, alloc_zeroed, bytes_of, download_bounded_distances, download_words,
 };
-use super::resident::{LoopStop, WorkLimits, launch_loop, run_loop_launches};
+use super::resident::{LoopLaunches, LoopStop, WorkLimits, launch_loop, run_loop_launches};
 use super::{Gpu, GpuSolver, RunStats};
 use crate::graph::Graph;
 use crate::solver::Stop;
@@ -129,23 +130,30 @@ impl<'a> NearFar<'a> {
         self.launches
     }
 
-    /// Initialize, then loop launches picked by the waiting work where the
-    /// last one stopped. Returns the iterations.
+    /// Initialize, then the loop's launches, as many queued at once as the
+    /// last solve took ([`run_loop_launches`]). Returns the iterations.
     fn solve(&mut self, source: u32) -> Result<u32> {
         let (kernels, stream) = (&self.gpu.kernels().near_far, self.gpu.stream());
         kernels.initialize(stream, &self.graph, &mut self.buffers, source, self.delta)?;
-        let delta = self.delta;
+        let run = run_loop_launches(self.limits, self.blocks, self.launches, self)?;
+        self.launches = run.launches;
+        Ok(run.iterations)
+    }
+}
+
+impl LoopLaunches for NearFar<'_> {
+    fn launch(&mut self, form: LoopForm, work: (u32, u32)) -> Result<()> {
+        let (kernels, stream) = (&self.gpu.kernels().near_far, self.gpu.stream());
         let bound = (self.stop.limit_word(), self.stop.target.map(|t| t as u32));
-        let (iterations, launches) = run_loop_launches(self.limits, self.blocks, |form, work| {
-            launch_loop(self.gpu, form, || {
-                let (graph, buffers) = (&self.graph, &mut self.buffers);
-                kernels.run_loop(stream, graph, buffers, (delta, bound), work, form)
-            })?;
-            let words = download_words(self.gpu, &self.buffers.state, "the near-far state")?;
-            Ok(LoopStop::from(NearFarState::<u32>::from_words(&words)))
-        })?;
-        self.launches = launches;
-        Ok(iterations)
+        let (graph, buffers) = (&self.graph, &mut self.buffers);
+        launch_loop(self.gpu, form, || {
+            kernels.run_loop(stream, graph, buffers, (self.delta, bound), work, form)
+        })
+    }
+
+    fn stop(&mut self) -> Result<LoopStop> {
+        let words = download_words(self.gpu, &self.buffers.state, "the near-far state")?;
+        Ok(LoopStop::from(NearFarState::<u32>::from_words(&words)))
     }
 }
 

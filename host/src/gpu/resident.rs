@@ -2,8 +2,10 @@
 //! the host: one block runs the loop while the waiting work is small (block
 //! barriers cost nanoseconds), the whole grid while it is large (grid barriers
 //! cost microseconds, but the work is spread over every SM). A launch runs
-//! until the loop converges or its work leaves the launch's range; the host
-//! then picks the next one: a round trip per switch, not per iteration.
+//! until the loop converges or its work leaves the launch's range, so the
+//! forms alternate: the host queues as many launches as the last solve took
+//! and reads where they stopped, then goes on one at a time
+//! ([`run_loop_launches`]).
 
 use gpu_kernels::compact::LoopState;
 use gpu_kernels::launch::COMPACT_BLOCK_SIZE;
@@ -132,27 +134,60 @@ pub fn launch_loop<T>(gpu: &Gpu, form: LoopForm, launch: impl FnOnce() -> Result
     }
 }
 
+/// A device-resident loop as the host drives it ([`run_loop_launches`]).
+pub trait LoopLaunches {
+    /// Queues a launch of `form` that runs while the waiting work is within
+    /// `(min_work, max_work)`.
+    fn launch(&mut self, form: LoopForm, work: (u32, u32)) -> Result<()>;
+    /// Where the last launch queued stopped (waits for it).
+    fn stop(&mut self) -> Result<LoopStop>;
+}
+
+/// How a solve's loop launches went ([`run_loop_launches`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LoopRun {
+    /// Iterations of the solve.
+    pub iterations: u32,
+    /// Launches queued, the last ones possibly finding the loop converged.
+    pub launches: u32,
+}
+
 /// Runs a solve's loop launches from the state an initialization left (one
-/// vertex of work): `launch` runs one launch of the given form, over the given
-/// `(min_work, max_work)`, and reports where it stopped. The grid form gets
-/// `blocks` blocks. Returns the last stop's iterations and the launches.
+/// vertex of work) and returns how they went. The forms alternate from the
+/// block form: a block launch stops only where the work rises above
+/// `block_max` (or the loop converged), a grid launch only where it falls
+/// below `grid_min <= block_max`, so the form the work asks for next is
+/// always the other one, and a launch that finds the work outside its
+/// range, or none, stops at once. So the host queues `ahead` launches (the
+/// last solve's count: a solve from another source of the same graph
+/// usually takes as many) before it reads where the last stopped, and then
+/// one at a time until the loop has converged: no round trip through the
+/// host between the launches it foresaw. The grid form gets `blocks` blocks.
 pub fn run_loop_launches(
     limits: WorkLimits,
     blocks: u32,
-    mut launch: impl FnMut(LoopForm, (u32, u32)) -> Result<LoopStop>,
-) -> Result<(u32, u32)> {
-    let mut work = 1;
+    ahead: u32,
+    driver: &mut impl LoopLaunches,
+) -> Result<LoopRun> {
     let mut launches = 0;
+    let mut queue = ahead.max(1);
     loop {
-        launches += 1;
-        let stop = if work <= limits.block_max {
-            launch(LoopForm::Block, (0, limits.block_max))?
-        } else {
-            launch(LoopForm::Grid { blocks }, (limits.grid_min, u32::MAX))?
-        };
-        if stop.work == 0 {
-            return Ok((stop.iteration, launches));
+        for _ in 0..queue {
+            let (form, work) = if launches % 2 == 0 {
+                (LoopForm::Block, (0, limits.block_max))
+            } else {
+                (LoopForm::Grid { blocks }, (limits.grid_min, u32::MAX))
+            };
+            driver.launch(form, work)?;
+            launches += 1;
         }
-        work = stop.work;
+        let stop = driver.stop()?;
+        if stop.work == 0 {
+            return Ok(LoopRun {
+                iterations: stop.iteration,
+                launches,
+            });
+        }
+        queue = 1;
     }
 }
