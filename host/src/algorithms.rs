@@ -82,7 +82,7 @@ pub struct Tuning {
     /// The partition solver's edge lanes (compute threads a frontier
     /// vertex's edges are shared by, 1 to 32); `None`: chosen in a trial.
     pub edge_lanes: Option<u32>,
-    /// How the partition solver's resident pieces grow.
+    /// How the partition solver's pieces grow.
     pub growth: crate::partition::Growth,
 }
 

@@ -34,8 +34,8 @@
 //! but its largest go to the pieces around them, as far as those stay within
 //! a quarter over the capacity.
 
-use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashMap, VecDeque};
+use std::collections::{HashMap, VecDeque};
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::atomic::AtomicU32;
 use std::sync::atomic::Ordering::Relaxed;
 
@@ -127,6 +127,11 @@ pub fn partition(graph: &Graph, capacity: usize) -> Result<Partitioning> {
     cut(graph, capacity, Growth::Breadth, None)
 }
 
+/// [`partition`] with pieces grown as `growth` says.
+pub fn partition_grown(graph: &Graph, capacity: usize, growth: Growth) -> Result<Partitioning> {
+    cut(graph, capacity, growth, None)
+}
+
 /// [`partition`] with pieces grown as `growth` says, then each piece's
 /// fragments (the parts of it not connected to its largest inside the
 /// piece: growth that ran dry went on elsewhere) go to the pieces around
@@ -151,8 +156,9 @@ pub enum Growth {
     /// earliest found of those): pieces round rather than long, with
     /// 19–42% fewer boundary vertices on a Delaunay mesh and road networks,
     /// and half the largest boundary. The Delaunay mesh of 200 k vertices
-    /// solved 12% faster, BAY and NY 3–4% slower (docs/PERFORMANCE.md,
-    /// 2026-11-27, sixteenth session): `auto`'s trial tries both.
+    /// solved 12% faster (resident), the one of 1 M 14% (paged), BAY and NY
+    /// 3–4% slower (docs/PERFORMANCE.md, 2026-11-27, sixteenth and
+    /// seventeenth sessions): `auto`'s trial tries both.
     Compact,
 }
 
@@ -462,7 +468,7 @@ fn grow_breadth(
 /// [`grow`] compactly: a piece takes the vertex of its frontier with the
 /// most edges into it (the earliest found of those), so that it grows round
 /// rather than along a front; a vertex's count rises as the piece takes its
-/// neighbours (stale heap entries are skipped).
+/// neighbours ([`FrontierBuckets`]).
 fn grow_compact(
     words: &[AtomicU32],
     region: u32,
@@ -473,47 +479,110 @@ fn grow_compact(
     let count = order.len();
     let unassigned = |v: usize| words[v].load(Relaxed) == region;
     let mut grown: Vec<u32> = Vec::with_capacity(count);
-    // (edges into the piece, the push's order reversed, vertex).
-    let mut heap: BinaryHeap<(u32, Reverse<u64>, usize)> = BinaryHeap::new();
-    let mut links: HashMap<usize, u32> = HashMap::new();
-    // The frontier in the order it was found: the next piece's seeds.
-    let mut found: Vec<usize> = Vec::new();
-    let mut pushes = 0u64;
+    let mut frontier = FrontierBuckets::default();
     let mut seeds = VecDeque::new();
     while grown.len() < count {
         let piece_start = grown.len();
-        heap.clear();
-        links.clear();
-        found.clear();
+        frontier.clear();
         while grown.len() - piece_start < capacity && grown.len() < count {
-            let next = loop {
-                match heap.pop() {
-                    Some((edges, _, v)) if unassigned(v) && links.get(&v) == Some(&edges) => {
-                        break Some(v);
-                    }
-                    Some(_) => continue,
-                    None => break None,
-                }
-            };
-            let v = next.unwrap_or_else(|| next_seed(&mut seeds, &mut order, unassigned));
+            let v = frontier
+                .pop(unassigned)
+                .unwrap_or_else(|| next_seed(&mut seeds, &mut order, unassigned));
             words[v].store(NONE, Relaxed);
             grown.push(v as u32);
             for u in adjacency.neighbours(v) {
                 if unassigned(u) {
-                    let edges = links.entry(u).or_insert_with(|| {
-                        found.push(u);
-                        0
-                    });
-                    *edges += 1;
-                    pushes += 1;
-                    heap.push((*edges, Reverse(pushes), u));
+                    frontier.link(u);
                 }
             }
         }
         seeds.clear();
-        seeds.extend(found.iter().copied().filter(|&u| unassigned(u)));
+        seeds.extend(frontier.found.iter().copied().filter(|&u| unassigned(u)));
     }
     grown
+}
+
+/// A growing piece's frontier by edges into the piece: bucket `c` lists, in
+/// the order they got there, the vertices whose count became `c` (a
+/// vertex's older entries are stale and skipped). Taking the first valid
+/// entry of the highest bucket takes the vertex with the most edges into
+/// the piece, of those the one that reached its count first.
+#[derive(Default)]
+struct FrontierBuckets {
+    buckets: Vec<VecDeque<usize>>,
+    /// Each frontier vertex's edges into the piece.
+    links: HashMap<usize, u32, BuildHasherDefault<VertexHasher>>,
+    /// The frontier in the order it was found: the next piece's seeds.
+    found: Vec<usize>,
+    /// No bucket above this holds an entry.
+    top: usize,
+}
+
+impl FrontierBuckets {
+    fn clear(&mut self) {
+        // Pops leave every bucket above `top` empty.
+        let used = self.buckets.len().min(self.top + 1);
+        for bucket in &mut self.buckets[..used] {
+            bucket.clear();
+        }
+        self.links.clear();
+        self.found.clear();
+        self.top = 0;
+    }
+
+    /// Counts one more edge from the piece into `u`.
+    fn link(&mut self, u: usize) {
+        let edges = self.links.entry(u).or_insert_with(|| {
+            self.found.push(u);
+            0
+        });
+        *edges += 1;
+        let c = *edges as usize;
+        if self.buckets.len() <= c {
+            self.buckets.resize_with(c + 1, VecDeque::new);
+        }
+        self.buckets[c].push_back(u);
+        self.top = self.top.max(c);
+    }
+
+    /// The unassigned vertex with the most edges into the piece, the first
+    /// to reach that count; `None` when the frontier holds none.
+    fn pop(&mut self, unassigned: impl Fn(usize) -> bool) -> Option<usize> {
+        while self.top > 0 {
+            let c = self.top;
+            while let Some(v) = self.buckets[c].pop_front() {
+                if unassigned(v) && self.links.get(&v) == Some(&(c as u32)) {
+                    return Some(v);
+                }
+            }
+            self.top -= 1;
+        }
+        None
+    }
+}
+
+/// A hasher for vertex ids (a multiply and a shift): the default hasher's
+/// resistance to chosen keys costs the compact growth most of its time.
+#[derive(Default)]
+struct VertexHasher(u64);
+
+impl Hasher for VertexHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+    fn write_u64(&mut self, v: u64) {
+        self.0 = (self.0 ^ v)
+            .wrapping_mul(0x9e37_79b9_7f4a_7c15)
+            .rotate_left(29);
+    }
+    fn write_usize(&mut self, v: usize) {
+        self.write_u64(v as u64);
+    }
 }
 
 /// Phase 1 (see the module docs) for `regions` seeds (2 to `n`): each

@@ -21,7 +21,8 @@ use sssp::distances::check_overflow;
 use sssp::generate::{GridSpec, grid_graph};
 use sssp::graph::WeightKind;
 use sssp::partition::{
-    Growth, JOINED_SLACK, Partitioning, partition, partition_joined, partition_with_regions,
+    Growth, JOINED_SLACK, Partitioning, partition, partition_grown, partition_joined,
+    partition_with_regions,
 };
 use sssp::shortcuts::add_shortcuts;
 use sssp::solver::Stop;
@@ -254,19 +255,24 @@ fn check(
         6 => 3,
         _ => threads,
     };
-    // Edge lanes of 1 to more than a warp, and pieces with their fragments
-    // joined (up to a quarter over `capacity`) or as cut, varied with the
-    // other parameters.
+    // Edge lanes of 1 to more than a warp, and pieces grown breadth-first or
+    // compactly, with their fragments joined (up to a quarter over
+    // `capacity`) or as cut, varied with the other parameters.
     let edge_lanes = [4, 1, 2, 3, 8, 64][(capacity + threads) % 6];
-    let pieces = [None, Some(Growth::Breadth), Some(Growth::Compact)]
-        [(capacity + threads + delta as usize) % 3];
+    let (joined, growth) = [
+        (false, Growth::Breadth),
+        (true, Growth::Breadth),
+        (true, Growth::Compact),
+        (false, Growth::Compact),
+    ][(capacity + threads + delta as usize) % 4];
     let context = format!(
         "{context}, capacity {capacity}, {threads} threads in warps of {warp_size}, delta {delta}, \
-         {edge_lanes} edge lanes, joined pieces grown {pieces:?}"
+         {edge_lanes} edge lanes, pieces grown {growth:?}, joined: {joined}"
     );
-    let parts = match pieces {
-        None => partition(graph, capacity),
-        Some(growth) => partition_joined(graph, capacity, growth),
+    let parts = if joined {
+        partition_joined(graph, capacity, growth)
+    } else {
+        partition_grown(graph, capacity, growth)
     }
     .unwrap_or_else(|e| panic!("{context}: {e}"));
     let expected = oracle::dijkstra(graph, source).map(|full| bounded(&full, stop));
@@ -929,7 +935,8 @@ fn fragment_vertices(parts: &Partitioning) -> Vec<usize> {
 /// `partition_joined`: the same promises as `partition` but pieces of up to
 /// a quarter over the capacity, grown breadth-first or compactly; grown
 /// breadth-first, no more fragment vertices than `partition` leaves (fewer
-/// somewhere among the graphs).
+/// somewhere among the graphs). Compact pieces as cut (`partition_grown`)
+/// keep `partition`'s promises.
 #[test]
 fn joined_pieces_keep_the_promises_with_fewer_fragments() {
     let mut rng = TestRng::new("joined_pieces_keep_the_promises_with_fewer_fragments");
@@ -949,6 +956,15 @@ fn joined_pieces_keep_the_promises_with_fewer_fragments() {
                     .unwrap_or_else(|e| panic!("{context}, {growth:?}: {e}"))
             };
             let (joined, compact) = (cut(Growth::Breadth), cut(Growth::Compact));
+            let compact_cut = partition_grown(graph, capacity, Growth::Compact)
+                .unwrap_or_else(|e| panic!("{context}, compact as cut: {e}"));
+            check_partitioning(
+                graph,
+                &compact_cut,
+                capacity,
+                false,
+                &format!("{context}, compact as cut"),
+            );
             check_partitioning(graph, &joined, capacity, true, &context);
             check_partitioning(
                 graph,

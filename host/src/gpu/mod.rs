@@ -76,8 +76,8 @@ pub trait GpuSolver {
 
     /// Whether a copy prepared with compact pieces
     /// ([`crate::partition::Growth::Compact`]) would cut the graph
-    /// differently (the partition solver in resident mode, its pieces grown
-    /// breadth-first): `auto`'s trial then also tries that.
+    /// differently (the partition solver, its pieces grown breadth-first):
+    /// `auto`'s trial then also tries that.
     fn can_cut_compact(&self) -> bool {
         false
     }

@@ -21,7 +21,7 @@ use super::memory::{DeviceGraph, alloc_zeroed, bytes_of, download_words};
 use super::{Gpu, GpuSolver, RunStats};
 use crate::distances::check_overflow;
 use crate::graph::{Graph, with_weight_type};
-use crate::partition::{Growth, Partitioning, partition, partition_joined};
+use crate::partition::{Growth, Partitioning, partition, partition_grown, partition_joined};
 use crate::reorder::Permutation;
 use crate::shortcuts::{Added, Shortcuts, add_shortcuts, few_shortcuts};
 use crate::solver::Stop;
@@ -161,7 +161,7 @@ pub struct PartitionOptions {
     /// [`RoundSettings::edge_lanes`]); `None`: [`DEFAULT_EDGE_LANES`], then
     /// the trial's choice.
     pub edge_lanes: Option<u32>,
-    /// How resident mode's pieces grow ([`Growth`]; paged mode's grow
+    /// How the pieces grow ([`Growth`]; resident mode's plain fallback grows
     /// breadth-first).
     pub growth: Growth,
 }
@@ -178,8 +178,8 @@ pub struct Partition<'a> {
     /// chooses it), and what that trial measured.
     window_fixed: bool,
     window_trial: Option<String>,
-    /// How resident mode's pieces grew; `None` in paged mode.
-    resident_growth: Option<Growth>,
+    /// How the pieces grew.
+    growth: Growth,
     /// The edge lanes, whether the caller fixed them, and their trial.
     edge_lanes: u32,
     lanes_fixed: bool,
@@ -263,7 +263,7 @@ impl<'a> Partition<'a> {
             capacity,
             edge_capacity,
             paged,
-            resident_growth,
+            growth,
         } = layout;
         let k = parts.pieces();
         let Partitioning {
@@ -312,7 +312,7 @@ impl<'a> Partition<'a> {
             delta,
             window_fixed: options.delta.is_some(),
             window_trial: None,
-            resident_growth,
+            growth,
             edge_lanes: options.edge_lanes.unwrap_or(DEFAULT_EDGE_LANES),
             lanes_fixed: options.edge_lanes.is_some(),
             lanes_trial: None,
@@ -455,15 +455,18 @@ impl GpuSolver for Partition<'_> {
     }
 
     fn can_cut_compact(&self) -> bool {
-        self.resident_growth == Some(Growth::Breadth)
+        self.growth == Growth::Breadth
     }
 
     fn layout(&self) -> Option<String> {
         let buffers = &self.buffers;
-        let mode = match (buffers.paged, self.resident_growth) {
-            (Some(blocks), _) => format!("paged on {blocks} blocks"),
-            (None, Some(Growth::Compact)) => "resident, compact pieces".to_string(),
-            (None, _) => "resident".to_string(),
+        let mode = match buffers.paged {
+            Some(blocks) => format!("paged on {blocks} blocks"),
+            None => "resident".to_string(),
+        };
+        let mode = match self.growth {
+            Growth::Compact => format!("{mode}, compact pieces"),
+            Growth::Breadth => mode,
         };
         let edges = if self.edges_in_shared_memory() {
             "shared"
@@ -518,8 +521,8 @@ struct Layout {
     capacity: u32,
     edge_capacity: u32,
     paged: Option<u32>,
-    /// How resident mode's pieces grew; `None` in paged mode.
-    resident_growth: Option<Growth>,
+    /// How the pieces grew.
+    growth: Growth,
 }
 
 /// Whether resident blocks with pieces of `capacity` vertices all fit at once
@@ -566,7 +569,7 @@ fn resident_layout(
                 capacity,
                 edge_capacity: most_edges,
                 paged: None,
-                resident_growth: Some(grown),
+                growth: grown,
             }));
         }
     }
@@ -641,7 +644,7 @@ fn paged_layout(
         Some(capacity) => capacity.min(n.max(1)),
         None => kernels.paged_capacity(context, kind, n, m)?,
     };
-    let parts = partition(graph, capacity as usize)?;
+    let parts = partition_grown(graph, capacity as usize, options.growth)?;
     let most_edges = parts.most_edges().max(1);
     let (edge_capacity, fitting) =
         match kernels.paged_blocks(gpu, kind, partition_shared_bytes(capacity, most_edges))? {
@@ -668,6 +671,6 @@ fn paged_layout(
         capacity,
         edge_capacity,
         paged: Some(blocks),
-        resident_growth: None,
+        growth: options.growth,
     })
 }
