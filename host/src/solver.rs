@@ -414,9 +414,14 @@ type Candidate<'g> = ((Algorithm, Tuning), Box<dyn GpuSolver + 'g>);
 /// from `source` [`auto::TRIAL_SOLVES`] times; the one with the best time is
 /// kept (a candidate that cannot be prepared is left out, unless all fail).
 /// A candidate that added shortcuts where `tuning` left them to it
-/// ([`Shortcuts::Auto`]) is tried without them too, and one whose pieces
-/// could be cut compact ([`GpuSolver::can_cut_compact`]) with compact
-/// pieces. Returns the winner and the tuning it ran with (its calibrated
+/// ([`Shortcuts::Auto`]) is tried without them too (calibrated anew: the
+/// shortcuts set the window), and one whose pieces could be cut compact
+/// ([`GpuSolver::can_cut_compact`]) with compact pieces, with the window
+/// and edge lanes its breadth-first form calibrated (the windows two growths
+/// chose agreed within 2% on roads and meshes, docs/PERFORMANCE.md,
+/// 2026-11-27, seventeenth session) and shortcuts only where that form has
+/// some (on a 2048² grid a second search and shortcuts for the compact
+/// pieces cost seconds). Returns the winner and the tuning it ran with (its calibrated
 /// window and edge lanes fixed), its solver, and the trial's times for
 /// `auto`'s reason.
 fn fastest_candidate<'g>(
@@ -447,26 +452,38 @@ fn fastest_candidate<'g>(
                 continue;
             }
         };
+        let searched = tuned;
+        solver.calibrate(source as u32, &mut tuned)?;
         let mut variants = Vec::new();
         if tuned.shortcuts == Shortcuts::Auto && solver.shortcuts_added() > 0 {
             variants.push(Tuning {
                 shortcuts: Shortcuts::Never,
-                ..tuned
+                ..searched
             });
         }
         if tuned.growth == Growth::Breadth && solver.can_cut_compact() {
+            // Where the rule added no shortcuts to these pieces, none are
+            // added to the compact ones either.
+            let shortcuts = match tuned.shortcuts {
+                Shortcuts::Auto if solver.shortcuts_added() == 0 => Shortcuts::Never,
+                policy => policy,
+            };
             variants.push(Tuning {
                 growth: Growth::Compact,
+                shortcuts,
                 ..tuned
             });
         }
         for variant in variants {
-            // Compact pieces without shortcuts come from two sides.
-            if !queue.contains(&(candidate, variant)) {
+            // Compact pieces without shortcuts come from two sides: the
+            // first queued is tried.
+            let same = |&(a, t): &(Algorithm, Tuning)| {
+                a == candidate && t.growth == variant.growth && t.shortcuts == variant.shortcuts
+            };
+            if !queue.iter().any(same) {
                 queue.push((candidate, variant));
             }
         }
-        solver.calibrate(source as u32, &mut tuned)?;
         let mut ms = f32::INFINITY;
         for _ in 0..auto::TRIAL_SOLVES {
             ms = ms.min(solver.run(source as u32)?.solve_ms);
