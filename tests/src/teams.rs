@@ -253,7 +253,7 @@ where
         Ok(())
     }
 
-    fn stop(&mut self) -> sssp::Result<LoopStop> {
+    fn stopped(&mut self) -> sssp::Result<LoopStop> {
         Ok(self.last.expect("the host reads the state after a launch"))
     }
 }

@@ -6,8 +6,7 @@
 use gpu_kernels::compact::{LOOP_STATE_WORDS, LoopState};
 use gpu_kernels::launch::GRID_BARRIER_WORDS;
 
-use super::kernels::CompactBuffers;
-use super::kernels::LoopForm;
+use super::kernels::{CompactBuffers, LoopForm};
 use super::memory::{DeviceGraph, alloc_zeroed, bytes_of, download_words};
 use super::resident::{LoopLaunches, LoopStop, WorkLimits, launch_loop, run_loop_launches};
 use super::{Gpu, GpuSolver, RunStats};
@@ -117,7 +116,7 @@ impl LoopLaunches for CompactDa2cf<'_> {
         })
     }
 
-    fn stop(&mut self) -> Result<LoopStop> {
+    fn stopped(&mut self) -> Result<LoopStop> {
         let words = download_words(self.gpu, &self.buffers.state, "the loop state")?;
         Ok(LoopStop::from(LoopState::<u32>::from_words(&words)))
     }

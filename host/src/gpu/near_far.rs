@@ -9,8 +9,7 @@ use gpu_kernels::near_far::{
     HUB_DEGREE, NEAR_FAR_STATE_WORDS, NearFarState, hub_slots, wants_hubs,
 };
 
-use super::kernels::LoopForm;
-use super::kernels::NearFarBuffers;
+use super::kernels::{LoopForm, NearFarBuffers};
 use super::memory::{
     DeviceGraph, alloc_zeroed, bytes_of, download_bounded_distances, download_words,
 };
@@ -151,7 +150,7 @@ impl LoopLaunches for NearFar<'_> {
         })
     }
 
-    fn stop(&mut self) -> Result<LoopStop> {
+    fn stopped(&mut self) -> Result<LoopStop> {
         let words = download_words(self.gpu, &self.buffers.state, "the near-far state")?;
         Ok(LoopStop::from(NearFarState::<u32>::from_words(&words)))
     }

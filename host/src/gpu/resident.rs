@@ -140,7 +140,7 @@ pub trait LoopLaunches {
     /// `(min_work, max_work)`.
     fn launch(&mut self, form: LoopForm, work: (u32, u32)) -> Result<()>;
     /// Where the last launch queued stopped (waits for it).
-    fn stop(&mut self) -> Result<LoopStop>;
+    fn stopped(&mut self) -> Result<LoopStop>;
 }
 
 /// How a solve's loop launches went ([`run_loop_launches`]).
@@ -181,7 +181,7 @@ pub fn run_loop_launches(
             driver.launch(form, work)?;
             launches += 1;
         }
-        let stop = driver.stop()?;
+        let stop = driver.stopped()?;
         if stop.work == 0 {
             return Ok(LoopRun {
                 iterations: stop.iteration,
