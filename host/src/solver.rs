@@ -416,14 +416,14 @@ type Candidate<'g> = ((Algorithm, Tuning), Box<dyn GpuSolver + 'g>);
 /// A candidate that added shortcuts where `tuning` left them to it
 /// ([`Shortcuts::Auto`]) is tried without them too (calibrated anew: the
 /// shortcuts set the window), and one whose pieces could be cut compact
-/// ([`GpuSolver::can_cut_compact`]) with compact pieces, with the window
-/// and edge lanes its breadth-first form calibrated (the windows two growths
+/// ([`GpuSolver::can_cut_compact`]) with compact pieces, with the window and
+/// edge lanes its breadth-first form calibrated (the windows two growths
 /// chose agreed within 2% on roads and meshes, docs/PERFORMANCE.md,
 /// 2026-11-27, seventeenth session) and shortcuts only where that form has
 /// some (on a 2048² grid a second search and shortcuts for the compact
-/// pieces cost seconds). Returns the winner and the tuning it ran with (its calibrated
-/// window and edge lanes fixed), its solver, and the trial's times for
-/// `auto`'s reason.
+/// pieces cost seconds). Returns the winner and the tuning it ran with (its
+/// calibrated window and edge lanes fixed), its solver, and the trial's
+/// times for `auto`'s reason.
 fn fastest_candidate<'g>(
     gpu: &'g Gpu,
     graph: &Graph,

@@ -21,7 +21,7 @@ use super::memory::{DeviceGraph, alloc_zeroed, bytes_of, download_words};
 use super::{Gpu, GpuSolver, RunStats};
 use crate::distances::check_overflow;
 use crate::graph::{Graph, with_weight_type};
-use crate::partition::{Growth, Partitioning, partition, partition_grown, partition_joined};
+use crate::partition::{Growth, Partitioning, partition_grown, partition_joined};
 use crate::reorder::Permutation;
 use crate::shortcuts::{Added, Shortcuts, add_shortcuts, few_shortcuts};
 use crate::solver::Stop;
@@ -161,8 +161,7 @@ pub struct PartitionOptions {
     /// [`RoundSettings::edge_lanes`]); `None`: [`DEFAULT_EDGE_LANES`], then
     /// the trial's choice.
     pub edge_lanes: Option<u32>,
-    /// How the pieces grow ([`Growth`]; resident mode's plain fallback grows
-    /// breadth-first).
+    /// How the pieces grow ([`Growth`]).
     pub growth: Growth,
 }
 
@@ -263,7 +262,6 @@ impl<'a> Partition<'a> {
             capacity,
             edge_capacity,
             paged,
-            growth,
         } = layout;
         let k = parts.pieces();
         let Partitioning {
@@ -312,7 +310,7 @@ impl<'a> Partition<'a> {
             delta,
             window_fixed: options.delta.is_some(),
             window_trial: None,
-            growth,
+            growth: options.growth,
             edge_lanes: options.edge_lanes.unwrap_or(DEFAULT_EDGE_LANES),
             lanes_fixed: options.edge_lanes.is_some(),
             lanes_trial: None,
@@ -521,8 +519,6 @@ struct Layout {
     capacity: u32,
     edge_capacity: u32,
     paged: Option<u32>,
-    /// How the pieces grew.
-    growth: Growth,
 }
 
 /// Whether resident blocks with pieces of `capacity` vertices all fit at once
@@ -541,10 +537,10 @@ fn mean_edges_fit(
     kernels.all_resident(gpu, graph.weight_kind(), bytes, pieces)
 }
 
-/// Resident mode: pieces of `capacity` with their fragments joined
-/// ([`partition_joined`]) where their blocks all fit at once with their
-/// edges in shared memory, else as cut ([`partition`]) where those fit;
-/// `None` when neither does.
+/// Resident mode: pieces of `capacity` grown as `growth` says, with their
+/// fragments joined ([`partition_joined`]) where their blocks all fit at
+/// once with their edges in shared memory, else as cut
+/// ([`partition_grown`]) where those fit; `None` when neither does.
 fn resident_layout(
     kernels: &PartitionKernels,
     gpu: &Gpu,
@@ -554,10 +550,10 @@ fn resident_layout(
 ) -> Result<Option<Layout>> {
     let kind = graph.weight_kind();
     for joined in [true, false] {
-        let (parts, grown) = if joined {
-            (partition_joined(graph, capacity as usize, growth)?, growth)
+        let parts = if joined {
+            partition_joined(graph, capacity as usize, growth)?
         } else {
-            (partition(graph, capacity as usize)?, Growth::Breadth)
+            partition_grown(graph, capacity as usize, growth)?
         };
         let capacity = capacity.max(parts.largest());
         // 0 edges: no edge area at all.
@@ -569,7 +565,6 @@ fn resident_layout(
                 capacity,
                 edge_capacity: most_edges,
                 paged: None,
-                growth: grown,
             }));
         }
     }
@@ -671,6 +666,5 @@ fn paged_layout(
         capacity,
         edge_capacity,
         paged: Some(blocks),
-        growth: options.growth,
     })
 }
