@@ -1,7 +1,7 @@
 //! Device helpers, named after `cuda_std` so that moving to it later is a matter
 //! of changing imports: thread and block ids, barriers, shared memory, warp
-//! votes and shuffles, warp-aggregated atomics, and views of kernel-argument
-//! pointers as slices.
+//! votes and shuffles, warp-aggregated atomics, atomic reads and writes as
+//! read-modify-writes, and views of kernel-argument pointers as slices.
 
 /// Thread and block indices and block barriers (`cuda_std::thread`).
 pub mod thread {
@@ -237,6 +237,55 @@ pub mod shared {
     #[inline(always)]
     pub fn dynamic_shared_mem<T>() -> *mut T {
         core::intrinsics::gpu::gpu_launch_sized_workgroup_mem::<T>()
+    }
+}
+
+/// Reads and writes of shared-memory words as atomic read-modify-writes
+/// (`cuda_std::atomic`'s intrinsics). LLVM turns a `core` exchange whose old
+/// value is unused into a store and an OR with 0 into a load; these stay
+/// `atom` instructions, which compute-sanitizer's racecheck takes as
+/// synchronized where it sees a plain load or store as a hazard.
+pub mod atomic {
+    use core::sync::atomic::AtomicU32;
+
+    /// Writes `value` to `word` with `atom.shared.exch` (`atomicExch`),
+    /// relaxed.
+    ///
+    /// # Safety
+    /// `word` must lie in the block's shared memory.
+    #[inline(always)]
+    pub unsafe fn exchange_shared(word: &AtomicU32, value: u32) {
+        // SAFETY: `word` is an aligned `u32` in shared memory (the caller's
+        // promise), so its generic address converts to a shared one; an
+        // `AtomicU32` may be accessed atomically at any time.
+        unsafe {
+            core::arch::asm!(
+                "{{ .reg .b64 s; cvta.to.shared.u64 s, {p}; atom.shared.exch.b32 {old}, [s], {v}; }}",
+                old = out(reg32) _,
+                p = in(reg64) word.as_ptr(),
+                v = in(reg32) value,
+                options(nostack),
+            );
+        }
+    }
+
+    /// Reads `word` with `atom.shared.or` of 0 (`atomicOr(p, 0)`), relaxed.
+    ///
+    /// # Safety
+    /// `word` must lie in the block's shared memory.
+    #[inline(always)]
+    pub unsafe fn read_shared(word: &AtomicU32) -> u32 {
+        let value: u32;
+        // SAFETY: as in `exchange_shared`.
+        unsafe {
+            core::arch::asm!(
+                "{{ .reg .b64 s; cvta.to.shared.u64 s, {p}; atom.shared.or.b32 {old}, [s], 0; }}",
+                old = out(reg32) value,
+                p = in(reg64) word.as_ptr(),
+                options(nostack),
+            );
+        }
+        value
     }
 }
 

@@ -151,7 +151,9 @@
 //! by the block's barrier and a device fence; the next owner's claim (a
 //! compare-exchange, then a device fence) orders its load after both.
 //! Between the two roles of a block: the words they share are written after
-//! and read before a block fence ([`BlockTeam::block_fence`]). Inside the
+//! and read before a block fence ([`BlockTeam::block_fence`]); the
+//! communication thread's side of them is atomic ([`BlockTeam::post`]), so
+//! that racecheck, which does not model fences, sees no plain pair. Inside the
 //! compute threads the phases are separated by barriers; the relax phase's
 //! minima and dirty marks all happen after the select phase cleared the
 //! marks, so no improvement is missed; a warp's chain queues are handed
@@ -212,6 +214,26 @@ pub trait BlockTeam {
     /// later ones for every thread of the block (release and acquire).
     fn block_fence(&self) {
         fence(AcqRel);
+    }
+    /// The communication thread's write of a word of the piece's `Local`
+    /// that compute threads read (module docs, *Memory order*: the outbox
+    /// states, the notifications taken, the exit and the bound), and compute
+    /// thread 0's of the claim's verdict. The GPU writes with an atomic
+    /// exchange: compute-sanitizer's racecheck takes no fence for
+    /// synchronization, only barriers and atomics, and reported every
+    /// fence-ordered hand-over between the roles as a hazard; with every
+    /// access of one side atomic it reports none (docs/PERFORMANCE.md,
+    /// eighteenth session). The compute threads' side stays plain: it is on
+    /// the rounds' path.
+    fn post(&self, word: &AtomicU32, value: u32) {
+        word.store(value, Relaxed);
+    }
+    /// The communication thread's read of a word of the piece's `Local` that
+    /// compute threads write ([`BlockTeam::post`]: the outbox states,
+    /// lengths and entries, the idle post, the target's distance); the GPU
+    /// reads with an atomic OR of 0.
+    fn read_post(&self, word: &AtomicU32) -> u32 {
+        word.load(Relaxed)
     }
     /// A fence that orders this thread's earlier memory accesses before its
     /// later ones for every thread of the device, as a release and an
@@ -647,7 +669,7 @@ fn claim<W: Weight>(
                 None if lowest == INFINITY && global.pending.load(Relaxed) == 0 => CLAIM_EXIT,
                 None => CLAIM_NONE,
             };
-            control[CLAIMED].store(verdict, Relaxed);
+            team.post(&control[CLAIMED], verdict);
         }
         team.barrier();
         match control[CLAIMED].load(Relaxed) {
@@ -1424,33 +1446,33 @@ fn comm_loop(
     let mut linger = PAGED_LINGER_POLLS;
     loop {
         if global.target != NO_TARGET {
-            lower_bound(held_target, global, local);
+            lower_bound(held_target, global, local, team);
         }
         for b in 0..2 {
-            if control[OUTBOX_STATE + b].load(Relaxed) == READY {
+            if team.read_post(&control[OUTBOX_STATE + b]) == READY {
                 team.block_fence();
-                let count = control[OUTBOX_LEN + b].load(Relaxed) as usize;
+                let count = team.read_post(&control[OUTBOX_LEN + b]) as usize;
                 let outbox = &local.outbox[b * 2 * OUTBOX_SLOTS..][..2 * count.min(OUTBOX_SLOTS)];
                 owned = send(owned, outbox, global, team);
                 team.block_fence();
-                control[OUTBOX_STATE + b].store(FREE, Relaxed);
+                team.post(&control[OUTBOX_STATE + b], FREE);
             }
         }
         if notify.load(Relaxed) != INFINITY && notify.swap(INFINITY, Relaxed) != INFINITY {
             team.device_fence();
             owned += 1;
             taken += 1;
-            control[TAKEN].store(taken, Relaxed);
+            team.post(&control[TAKEN], taken);
             polls = 0;
             continue;
         }
-        let compute_idle = control[IDLE].load(Relaxed) == 1 + taken;
+        let compute_idle = team.read_post(&control[IDLE]) == 1 + taken;
         // The idle post was written after the outbox states it follows
         // (compute thread 0's block fence): read them after it.
         team.block_fence();
         let idle = compute_idle
-            && control[OUTBOX_STATE].load(Relaxed) == FREE
-            && control[OUTBOX_STATE + 1].load(Relaxed) == FREE;
+            && team.read_post(&control[OUTBOX_STATE]) == FREE
+            && team.read_post(&control[OUTBOX_STATE + 1]) == FREE;
         if idle {
             if owned > 0 {
                 team.device_fence();
@@ -1459,13 +1481,13 @@ fn comm_loop(
             }
             if hold == Hold::Paged {
                 if linger == 0 {
-                    control[EXIT_POSTED].store(1, Relaxed);
+                    team.post(&control[EXIT_POSTED], 1);
                     return;
                 }
                 linger -= 1;
             }
             if polls.is_multiple_of(POLLS_PER_PENDING_READ) && global.pending.load(Relaxed) == 0 {
-                control[EXIT_POSTED].store(1, Relaxed);
+                team.post(&control[EXIT_POSTED], 1);
                 return;
             }
             polls += 1;
@@ -1481,17 +1503,23 @@ fn comm_loop(
 /// bound falls to the target's distance here; the block's bound falls to
 /// the global one.
 #[inline(always)]
-fn lower_bound(held_target: Option<usize>, global: &Global<'_>, local: &Local<'_>) {
+fn lower_bound(
+    held_target: Option<usize>,
+    global: &Global<'_>,
+    local: &Local<'_>,
+    team: &impl BlockTeam,
+) {
     let mut bound = global.bound.load(Relaxed);
     if let Some(t) = held_target {
-        let d = local.dist[t].load(Relaxed);
+        let d = team.read_post(&local.dist[t]);
         if d < bound {
             global.bound.fetch_min(d, Relaxed);
             bound = d;
         }
     }
+    // Only this thread writes the block's word.
     if bound < local.control[BOUND].load(Relaxed) {
-        local.control[BOUND].store(bound, Relaxed);
+        team.post(&local.control[BOUND], bound);
     }
 }
 
@@ -1514,7 +1542,7 @@ fn send(mut owned: u32, outbox: &[AtomicU32], global: &Global<'_>, team: &impl B
         // Straight-line code: every index checked, then every atomic, then
         // their results. A short group's missing entries become an atomic
         // minimum of piece 0's word with INFINITY, which changes nothing.
-        let entry = |j: usize, word: usize| group.get(2 * j + word).map(|w| w.load(Relaxed));
+        let entry = |j: usize, word: usize| group.get(2 * j + word).map(|w| team.read_post(w));
         let words: [&AtomicU32; SEND_GROUP] =
             core::array::from_fn(|j| &global.notify[entry(j, 0).unwrap_or(0) as usize]);
         let sent: [u32; SEND_GROUP] = core::array::from_fn(|j| entry(j, 1).unwrap_or(INFINITY));

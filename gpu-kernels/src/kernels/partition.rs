@@ -6,6 +6,7 @@
 use core::sync::atomic::AtomicU32;
 
 use crate::args::{PartitionInitializeArgs, PartitionSolveArgs};
+use crate::device::atomic;
 use crate::device::grid::grid_dim_x;
 use crate::device::memory::slice;
 use crate::device::shared::dynamic_shared_mem;
@@ -53,6 +54,16 @@ impl BlockTeam for Block {
     }
     fn device_fence(&self) {
         thread_fence();
+    }
+    fn post(&self, word: &AtomicU32, value: u32) {
+        // SAFETY: the solver posts only words of its `Local`, which
+        // `partition_solve`/`partition_paged` carve from the block's dynamic
+        // shared memory.
+        unsafe { atomic::exchange_shared(word, value) }
+    }
+    fn read_post(&self, word: &AtomicU32) -> u32 {
+        // SAFETY: as in `post`.
+        unsafe { atomic::read_shared(word) }
     }
     fn idle(&self) {
         // Waiting threads poll a word; a short sleep leaves the SM's issue
