@@ -831,7 +831,12 @@ fn compute_loop<W: Weight>(
     let local = &local.of_piece(len);
     let control = local.control;
     let delta = settings.delta.max(1);
-    let lanes = EdgeLanes::new(thread, threads, settings.edge_lanes as usize);
+    let lanes = EdgeLanes::new(
+        thread,
+        threads,
+        settings.edge_lanes as usize,
+        team.warp_size(),
+    );
 
     // Compute thread 0's count of the notifications it pulled.
     let mut pulled = 0u32;
@@ -1058,26 +1063,42 @@ struct EdgeLanes {
     /// This thread's group and lane.
     group: usize,
     lane: usize,
+    /// The first frontier entry this thread's group relaxes: groups are
+    /// ranked warp by warp (the first group of every warp, then the second,
+    /// …), so that a small frontier and the chains it opens spread over
+    /// every warp instead of filling the first warps' groups.
+    first: usize,
 }
 
 impl EdgeLanes {
     /// Compute thread `thread`'s place among `threads` compute threads, in
-    /// groups of `lanes` (at least 1, at most `threads`).
+    /// groups of `lanes` (at least 1, at most `threads`) in warps of
+    /// `warp_size` threads.
     #[inline(always)]
-    fn new(thread: usize, threads: usize, lanes: usize) -> Self {
+    fn new(thread: usize, threads: usize, lanes: usize, warp_size: usize) -> Self {
         let lanes = lanes.clamp(1, threads);
+        let (groups, group) = (threads / lanes, thread / lanes);
+        // Groups a warp holds; the ranking needs whole groups in whole warps.
+        let per_warp = warp_size / lanes;
+        let first = if per_warp > 1 && warp_size % lanes == 0 && groups % per_warp == 0 {
+            group % per_warp * (groups / per_warp) + group / per_warp
+        } else {
+            group
+        };
         EdgeLanes {
             lanes,
-            groups: threads / lanes,
-            group: thread / lanes,
+            groups,
+            group,
             lane: thread % lanes,
+            first,
         }
     }
 }
 
 /// The relax phase of one compute thread (module docs): the compute threads
-/// form groups of [`RoundSettings::edge_lanes`] (`place`); group `g` takes
-/// the frontier entries `g, g + groups, …` of the first `selected`, and lane
+/// form groups of [`RoundSettings::edge_lanes`] (`place`); a group takes the
+/// frontier entries `first, first + groups, …` of the first `selected`
+/// ([`EdgeLanes::first`]), and lane
 /// `l` of it the entry's edges `l, l + lanes, …`, read from `edges`. With
 /// about as many lanes as a vertex has edges, each lane walks about one: a
 /// round waits for one edge's chain of shared-memory accesses, not for a
@@ -1102,10 +1123,11 @@ fn relax_frontier<W: Weight>(
         groups,
         group,
         lane,
+        first,
     } = *place;
     let fill = queues.map(|q| q.buffer(0));
     if group < groups {
-        let mut k = group;
+        let mut k = first;
         while k < selected {
             let v = local.frontier[k].load(Relaxed) as usize;
             let targets = (fill, round, pieces, global);
@@ -1591,4 +1613,47 @@ pub fn auto_delta<W: Weight>(successors: Csr<'_>) -> u32 {
     let total: f64 = successors.weights.iter().map(|&w| W::to_f64(w)).sum();
     let delta = 8.0 * total / m as f64;
     W::from_f64(delta.min(W::to_f64(W::MAX_DISTANCE) / 2.0)).max(1)
+}
+
+#[cfg(test)]
+mod tests {
+    extern crate std;
+    use std::format;
+    use std::vec::Vec;
+
+    use super::*;
+
+    /// Every group of every split takes a different first frontier entry,
+    /// together all of `0..groups`; with whole groups in whole warps,
+    /// entries `0..warps` go to the first group of each warp.
+    #[test]
+    fn groups_rank_warp_by_warp() {
+        for threads in [1, 3, 4, 6, 32, 64, 96, 224, 256] {
+            for warp_size in [1, 2, 3, 32] {
+                for lanes in [1, 2, 3, 4, 8, 16, 32, 64] {
+                    let places: Vec<EdgeLanes> = (0..threads)
+                        .map(|t| EdgeLanes::new(t, threads, lanes, warp_size))
+                        .collect();
+                    let groups = places[0].groups;
+                    let mut firsts: Vec<usize> = places
+                        .iter()
+                        .filter(|p| p.group < groups && p.lane == 0)
+                        .map(|p| p.first)
+                        .collect();
+                    firsts.sort_unstable();
+                    let context = format!("{threads} threads, warps of {warp_size}, {lanes} lanes");
+                    assert_eq!(firsts, (0..groups).collect::<Vec<_>>(), "{context}");
+                    let lanes = places[0].lanes;
+                    if lanes < warp_size && warp_size % lanes == 0 && threads % warp_size == 0 {
+                        let warps = threads / warp_size;
+                        for (warp, place) in places.iter().step_by(warp_size).enumerate() {
+                            assert_eq!(place.first, warp, "{context}: warp {warp}");
+                        }
+                        assert_eq!(groups % (warp_size / lanes), 0, "{context}");
+                        assert!(warps <= groups, "{context}");
+                    }
+                }
+            }
+        }
+    }
 }
