@@ -1080,11 +1080,12 @@ impl EdgeLanes {
         let (groups, group) = (threads / lanes, thread / lanes);
         // Groups a warp holds; the ranking needs whole groups in whole warps.
         let per_warp = warp_size / lanes;
-        let first = if per_warp > 1 && warp_size % lanes == 0 && groups % per_warp == 0 {
-            group % per_warp * (groups / per_warp) + group / per_warp
-        } else {
-            group
-        };
+        let first =
+            if per_warp > 1 && warp_size.is_multiple_of(lanes) && groups.is_multiple_of(per_warp) {
+                group % per_warp * (groups / per_warp) + group / per_warp
+            } else {
+                group
+            };
         EdgeLanes {
             lanes,
             groups,
