@@ -112,6 +112,11 @@ fn batches_on_several_streams_leak_no_device_memory() {
     );
 }
 
+/// The most free device memory a thousand solves may lose or gain: a few
+/// of the driver pool's steps, far below the ~1 GB a leak of one solve's
+/// buffers would show.
+const LEAK_BOUND: u64 = 64 << 20;
+
 #[test]
 #[ignore = "needs a CUDA GPU"]
 fn a_thousand_solves_leak_no_device_memory() {
@@ -136,9 +141,11 @@ fn a_thousand_solves_leak_no_device_memory() {
         // The graph and state are ~1 MB: a leak of one solve's buffers per
         // call would be ~1 GB after 1000 calls. The stream-ordered
         // allocator's pool keeps what it reserved in chunks of megabytes
-        // (4 MiB more seen after the first batch), so the bound is 16 MiB.
+        // (4 MiB more seen after the first batch, once a step of exactly 16
+        // MiB over 1000 `fast` solves: docs/PERFORMANCE.md, eighteenth
+        // session), so the bound is a few such steps, 64 MiB.
         assert!(
-            free_before.abs_diff(free_after) < 16 << 20,
+            free_before.abs_diff(free_after) <= LEAK_BOUND,
             "{algorithm}: free device memory {free_before} before and {free_after} after 1000 solves"
         );
         // And a prepared solver: the graph stays on the device.
@@ -162,7 +169,7 @@ fn a_thousand_solves_leak_no_device_memory() {
         drop(prepared);
         let (free_end, _) = gpu.memory_info().expect("memory info");
         assert!(
-            free_before.abs_diff(free_end) < 16 << 20,
+            free_before.abs_diff(free_end) <= LEAK_BOUND,
             "{algorithm}: free device memory {free_before} before and {free_end} after a prepared solver"
         );
     }
