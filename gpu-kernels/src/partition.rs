@@ -1099,13 +1099,13 @@ impl EdgeLanes {
 /// The relax phase of one compute thread (module docs): the compute threads
 /// form groups of [`RoundSettings::edge_lanes`] (`place`); a group takes the
 /// frontier entries `first, first + groups, …` of the first `selected`
-/// ([`EdgeLanes::first`]), and lane
-/// `l` of it the entry's edges `l, l + lanes, …`, read from `edges`. With
-/// about as many lanes as a vertex has edges, each lane walks about one: a
-/// round waits for one edge's chain of shared-memory accesses, not for a
-/// vertex's edges one after another. Then each warp chains the hops its
-/// improvements opened ([`chain_hops`]; `queues`: the thread's warp's, `None`
-/// for a warp past the first [`CHAIN_QUEUES`], which chains nothing).
+/// ([`EdgeLanes::first`]), and lane `l` of it the entry's edges `l, l +
+/// lanes, …`, read from `edges`. With about as many lanes as a vertex has
+/// edges, each lane walks about one: a round waits for one edge's chain of
+/// shared-memory accesses, not for a vertex's edges one after another. Then
+/// each warp chains the hops its improvements opened ([`chain_hops`];
+/// `queues`: the thread's warp's, `None` for a warp past the first
+/// [`CHAIN_QUEUES`], which chains nothing).
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 fn relax_frontier<W: Weight>(
@@ -1315,9 +1315,10 @@ impl ChainBuffer<'_> {
 /// vertex, and what those lower below the window is relaxed in turn, up to
 /// [`CHAIN_HOPS`] times; so a path inside the piece and the window advances
 /// a hop per warp step (a few shared-memory accesses) rather than per round
-/// (two block barriers and a scan of the piece). What is left when the hops run out is marked
-/// dirty for the next round, so every lowered vertex is either relaxed after
-/// it was lowered or dirty: the round's contract is unchanged.
+/// (two block barriers and a scan of the piece). What is left when the hops
+/// run out is marked dirty for the next round, so every lowered vertex is
+/// either relaxed after it was lowered or dirty: the round's contract is
+/// unchanged.
 ///
 /// Buffer 0 was filled by the frontier's relaxations; each step reads one
 /// buffer and fills the other, whose length lane 0 clears between two warp
