@@ -307,8 +307,15 @@ pub const OUTBOX_SLOTS: usize = 64;
 const CHAIN_QUEUES: usize = 8;
 
 /// Vertices a chain queue holds; a vertex that does not fit is left dirty
-/// for the next round.
-const CHAIN_SLOTS: usize = 32;
+/// for the next round, whose frontier every warp shares. A hop lasts as long
+/// as its warp's busiest group and the round waits for the slowest warp, so
+/// a long queue keeps one warp chaining while the others wait: 8 slots (one
+/// or two vertices a group a hop) instead of 32 took road-BAY 17%, the
+/// Delaunay meshes 7–11% and New York 3% less time, the grids within noise;
+/// 4 slots lost 12% on the 1000² grid, and one or two vertices per group
+/// (slots by the edge lanes) lost on the roads (docs/PERFORMANCE.md,
+/// nineteenth session).
+const CHAIN_SLOTS: usize = 8;
 
 /// Hops a warp chains in one round at most: a chain runs while the other
 /// warps wait at the round's barrier. 3 was the best of 1–32 with four edge
