@@ -311,9 +311,10 @@ const CHAIN_QUEUES: usize = 8;
 /// as its warp's busiest group and the round waits for the slowest warp, so
 /// a long queue keeps one warp chaining while the others wait: 8 slots (one
 /// or two vertices a group a hop) instead of 32 took road-BAY 17%, the
-/// Delaunay meshes 7–11% and New York 3% less time, the grids within noise;
-/// 4 slots lost 12% on the 1000² grid, and one or two vertices per group
-/// (slots by the edge lanes) lost on the roads (docs/PERFORMANCE.md,
+/// Delaunay meshes 7–11% and New York 3% less time, the 4096² grid 9% more
+/// (6 points of it the short queue's, 3 its larger pieces'), the other grids
+/// within ±2%; 4 slots lost 12% on the 1000² grid, and one or two vertices per
+/// group (slots by the edge lanes) lost on the roads (docs/PERFORMANCE.md,
 /// nineteenth session).
 const CHAIN_SLOTS: usize = 8;
 
