@@ -452,13 +452,14 @@ fn fastest_candidate<'g>(
                 continue;
             }
         };
-        let searched = tuned;
+        // The tuning as queued: a form without shortcuts searches its own window.
+        let uncalibrated = tuned;
         solver.calibrate(source as u32, &mut tuned)?;
         let mut variants = Vec::new();
         if tuned.shortcuts == Shortcuts::Auto && solver.shortcuts_added() > 0 {
             variants.push(Tuning {
                 shortcuts: Shortcuts::Never,
-                ..searched
+                ..uncalibrated
             });
         }
         if tuned.growth == Growth::Breadth && solver.can_cut_compact() {
