@@ -670,6 +670,9 @@ kernel_args! {
         /// Compute threads that share a frontier vertex's edges
         /// ([`RoundSettings::edge_lanes`](crate::partition::RoundSettings::edge_lanes)).
         pub edge_lanes: u32,
+        /// Hops a warp chains in a round at most
+        /// ([`RoundSettings::chain_hops`](crate::partition::RoundSettings::chain_hops)).
+        pub chain_hops: u32,
         /// Vertices of the largest piece.
         pub capacity: u32,
         /// Edges kept in shared memory per piece (0: none).

@@ -318,12 +318,13 @@ const CHAIN_QUEUES: usize = 8;
 /// nineteenth session).
 const CHAIN_SLOTS: usize = 8;
 
-/// Hops a warp chains in one round at most: a chain runs while the other
-/// warps wait at the round's barrier. 3 was the best of 1–32 with four edge
-/// lanes (docs/PERFORMANCE.md, 2026-11-27); with edge lanes chosen in a
-/// trial, 2 and 3 were within noise on roads and meshes and 3 was 3% faster
-/// on the 1000² grid, 5 slower everywhere (sixteenth session).
-const CHAIN_HOPS: u32 = 3;
+/// Hops a warp chains in one round at most unless the caller says
+/// ([`RoundSettings::chain_hops`]): a chain runs while the other warps wait
+/// at the round's barrier. 3 was the best of 1–32 with four edge lanes
+/// (docs/PERFORMANCE.md, 2026-11-27); with queues of 8, 2 was 3–4% faster on
+/// New York and the Delaunay 1 M mesh and 5% slower on the 1000² grid
+/// (nineteenth session), so the host's trial chooses.
+pub const DEFAULT_CHAIN_HOPS: u32 = 3;
 
 /// Words of one warp's two chain queues: a length and [`CHAIN_SLOTS`]
 /// vertices each.
@@ -534,6 +535,10 @@ pub struct RoundSettings {
     /// warp as a warp): about a vertex's out-degree, so that each walks one
     /// edge. The divisions it costs are made once per piece.
     pub edge_lanes: u32,
+    /// Hops a warp chains after the round's frontier at most
+    /// ([`chain_hops`]; 0: none, every improvement waits for the next
+    /// round); [`DEFAULT_CHAIN_HOPS`] unless a trial chose.
+    pub chain_hops: u32,
 }
 
 /// The whole resident solve for one thread of the block that owns piece
@@ -855,7 +860,7 @@ fn compute_loop<W: Weight>(
     if thread == 0 {
         post_step(control, step, round, Next::Working, &mut pulled, team);
     }
-    let queues = ChainQueues::of_warp(local, thread, settings.edge_lanes as usize, team);
+    let queues = ChainQueues::of_warp(local, thread, &settings, team);
     if let Some(queues) = &queues
         && queues.lane == 0
     {
@@ -1248,6 +1253,8 @@ struct ChainQueues<'a> {
     group: usize,
     edge_lane: usize,
     edge_lanes: usize,
+    /// The most hops a chain takes ([`RoundSettings::chain_hops`]).
+    hops: u32,
 }
 
 /// One buffer of a warp's chain queues.
@@ -1259,13 +1266,14 @@ struct ChainBuffer<'a> {
 
 impl<'a> ChainQueues<'a> {
     /// The queues of compute thread `thread`'s warp, whose vertices it
-    /// relaxes `edge_lanes` lanes a vertex; `None` for a warp past the first
+    /// relaxes [`RoundSettings::edge_lanes`] lanes a vertex for at most
+    /// [`RoundSettings::chain_hops`] hops; `None` for a warp past the first
     /// [`CHAIN_QUEUES`].
     #[inline(always)]
     fn of_warp(
         local: &Local<'a>,
         thread: usize,
-        edge_lanes: usize,
+        settings: &RoundSettings,
         team: &impl BlockTeam,
     ) -> Option<Self> {
         let warp_size = team.warp_size();
@@ -1274,7 +1282,7 @@ impl<'a> ChainQueues<'a> {
             .chain
             .get(warp * CHAIN_QUEUE_WORDS..(warp + 1) * CHAIN_QUEUE_WORDS)?;
         let lane = thread % warp_size;
-        let edge_lanes = edge_lanes.clamp(1, warp_size);
+        let edge_lanes = (settings.edge_lanes as usize).clamp(1, warp_size);
         Some(ChainQueues {
             words,
             lane,
@@ -1282,6 +1290,7 @@ impl<'a> ChainQueues<'a> {
             group: lane / edge_lanes,
             edge_lane: lane % edge_lanes,
             edge_lanes,
+            hops: settings.chain_hops,
         })
     }
 
@@ -1321,9 +1330,9 @@ impl ChainBuffer<'_> {
 /// warp calls it): the vertices its lanes lowered below the window are
 /// relaxed at once by the warp, [`RoundSettings::edge_lanes`] lanes a
 /// vertex, and what those lower below the window is relaxed in turn, up to
-/// [`CHAIN_HOPS`] times; so a path inside the piece and the window advances
-/// a hop per warp step (a few shared-memory accesses) rather than per round
-/// (two block barriers and a scan of the piece). What is left when the hops
+/// [`RoundSettings::chain_hops`] times; so a path inside the piece and the
+/// window advances a hop per warp step (a few shared-memory accesses) rather
+/// than per round (two block barriers and a scan of the piece). What is left when the hops
 /// run out is marked dirty for the next round, so every lowered vertex is
 /// either relaxed after it was lowered or dirty: the round's contract is
 /// unchanged.
@@ -1350,6 +1359,7 @@ fn chain_hops<W: Weight>(
         group,
         edge_lane,
         edge_lanes: lanes,
+        hops: most_hops,
         ..
     } = *queues;
     let mut current = 0;
@@ -1366,7 +1376,7 @@ fn chain_hops<W: Weight>(
             fill.len.store(0, Relaxed);
         }
         team.sync_warp();
-        if hops == CHAIN_HOPS {
+        if hops == most_hops {
             let mut k = lane;
             while k < queued {
                 let v = read.slots[k].load(Relaxed) as usize;

@@ -82,6 +82,9 @@ pub struct Tuning {
     /// The partition solver's edge lanes (compute threads a frontier
     /// vertex's edges are shared by, 1 to 32); `None`: chosen in a trial.
     pub edge_lanes: Option<u32>,
+    /// The most hops the partition solver's warps chain in a round (0 to
+    /// 32); `None`: chosen in a trial.
+    pub chain_hops: Option<u32>,
     /// How the partition solver's pieces grow.
     pub growth: crate::partition::Growth,
 }
@@ -639,6 +642,7 @@ impl Algorithm {
                     paging,
                     shortcuts: tuning.shortcuts,
                     edge_lanes: tuning.edge_lanes,
+                    chain_hops: tuning.chain_hops,
                     growth: tuning.growth,
                     ..Default::default()
                 },

@@ -84,6 +84,7 @@ fn partition_matches_the_oracle_on_random_graphs() {
         for paging in [Paging::WhenNeeded, Paging::Always] {
             let options = PartitionOptions {
                 edge_lanes: Some(rng.range(1, 32) as u32),
+                chain_hops: Some(rng.range(0, 6) as u32),
                 growth: [Growth::Breadth, Growth::Compact][rng.below(2) as usize],
                 ..options(delta, paging)
             };
@@ -179,6 +180,7 @@ fn paged_partition_matches_the_oracle_with_many_more_pieces_than_blocks() {
             blocks: Some(rng.range(1, 40) as u32),
             shortcuts: [Shortcuts::Auto, Shortcuts::Always][rng.below(2) as usize],
             edge_lanes: [None, Some(rng.range(1, 32) as u32)][rng.below(2) as usize],
+            chain_hops: [None, Some(rng.range(0, 6) as u32)][rng.below(2) as usize],
             // Paged: the pieces grow breadth-first whatever this says.
             growth: [Growth::Breadth, Growth::Compact][rng.below(2) as usize],
         };
@@ -362,6 +364,14 @@ fn prepared_partition_chooses_its_window_in_a_trial_unless_given_one() {
             layout.contains(&format!("{lanes} edge lanes, the fastest in a trial (")),
             "{context}: {layout}"
         );
+        let hops = prepared
+            .tuning()
+            .chain_hops
+            .expect("the trial fixes the chain hops");
+        assert!(
+            layout.contains(&format!("chains of {hops} hops, the fastest in a trial (")),
+            "{context}: {layout}"
+        );
         for _ in 0..3 {
             let source = rng.below(n as u64) as usize;
             let row = prepared
@@ -373,10 +383,11 @@ fn prepared_partition_chooses_its_window_in_a_trial_unless_given_one() {
                 "{context}, source {source}"
             );
         }
-        // A window and edge lanes given are kept: no trial.
+        // A window, edge lanes and chain hops given are kept: no trial.
         let given = prepare(sssp::algorithms::Tuning {
             delta: Some(window),
             edge_lanes: Some(lanes),
+            chain_hops: Some(hops),
             ..Default::default()
         });
         let layout = given.layout().expect("a layout line");
@@ -387,6 +398,11 @@ fn prepared_partition_chooses_its_window_in_a_trial_unless_given_one() {
         );
         assert_eq!(given.tuning().delta, Some(window), "{context}");
         assert_eq!(given.tuning().edge_lanes, Some(lanes), "{context}");
+        assert!(
+            layout.contains(&format!("; chains of {hops} hops")),
+            "{context}: {layout}"
+        );
+        assert_eq!(given.tuning().chain_hops, Some(hops), "{context}");
     }
 }
 

@@ -94,6 +94,8 @@ struct Blocks {
     /// Compute threads that share a frontier vertex's edges
     /// (`RoundSettings::edge_lanes`).
     edge_lanes: u32,
+    /// Hops a warp chains in a round at most (`RoundSettings::chain_hops`).
+    chain_hops: u32,
 }
 
 /// Solves from `source` (original id) on the pieces of `parts`, bounded as
@@ -114,8 +116,13 @@ fn solve_on_threads<W: Weight>(
         edges_in_shared,
         paged,
         edge_lanes,
+        chain_hops,
     } = blocks;
-    let settings = RoundSettings { delta, edge_lanes };
+    let settings = RoundSettings {
+        delta,
+        edge_lanes,
+        chain_hops,
+    };
     let n = parts.graph.num_vertices();
     let k = parts.pieces();
     let capacity = parts
@@ -259,6 +266,8 @@ fn check(
     // compactly, with their fragments joined (up to a quarter over
     // `capacity`) or as cut, varied with the other parameters.
     let edge_lanes = [4, 1, 2, 3, 8, 64][(capacity + threads) % 6];
+    // Chains of 0 (every improvement left dirty) to 4 hops.
+    let chain_hops = [3, 0, 1, 2, 4][(capacity + delta as usize) % 5];
     let (joined, growth) = [
         (false, Growth::Breadth),
         (true, Growth::Breadth),
@@ -267,7 +276,8 @@ fn check(
     ][(capacity + threads + delta as usize) % 4];
     let context = format!(
         "{context}, capacity {capacity}, {threads} threads in warps of {warp_size}, delta {delta}, \
-         {edge_lanes} edge lanes, pieces grown {growth:?}, joined: {joined}"
+         {edge_lanes} edge lanes, chains of {chain_hops} hops, pieces grown {growth:?}, joined: \
+         {joined}"
     );
     let parts = if joined {
         partition_joined(graph, capacity, growth)
@@ -305,6 +315,7 @@ fn check(
             edges_in_shared,
             paged,
             edge_lanes,
+            chain_hops,
         };
         let result = match kind {
             WeightKind::U32 => solve_on_threads::<u32>(parts, kind, (source, stop), delta, blocks),
@@ -691,6 +702,7 @@ fn paged_blocks_match_the_oracle_with_many_more_pieces_than_blocks() {
             edges_in_shared: rng.chance(0.5),
             paged: Some(rng.range(1, 5) as usize),
             edge_lanes: rng.range(1, 10) as u32,
+            chain_hops: rng.range(0, 5) as u32,
         };
         let kind = graph.weight_kind();
         let delta = match rng.below(3) {
@@ -892,6 +904,38 @@ fn edge_lanes_search_finds_the_valley_within_a_warp() {
         // Powers of two from the default: the valley's nearest one in reach.
         let reachable = best.next_power_of_two().clamp(lowest, highest);
         assert!(cost(found) <= cost(reachable), "{context}: found {found}");
+    }
+}
+
+/// The chain-hops search on made-up timings with a valley at each count
+/// from 0 to 8: it starts at the default, tries one hop fewer and, where
+/// that is slower, one more, and returns the fastest it tried.
+#[test]
+fn chain_hops_search_tries_one_fewer_then_one_more() {
+    use gpu_kernels::partition::DEFAULT_CHAIN_HOPS;
+    use sssp::gpu::partition::search_chain_hops;
+    for best in 0..=8u32 {
+        let cost = |h: u32| h.abs_diff(best) as f32;
+        let (found, tried) =
+            search_chain_hops(DEFAULT_CHAIN_HOPS, |h| Ok::<f32, ()>(cost(h))).unwrap();
+        let context = format!("valley at {best} hops, tried {tried:?}");
+        let hops: Vec<u32> = tried.iter().map(|t| t.0).collect();
+        let expected = if best < DEFAULT_CHAIN_HOPS {
+            vec![DEFAULT_CHAIN_HOPS, DEFAULT_CHAIN_HOPS - 1]
+        } else {
+            vec![
+                DEFAULT_CHAIN_HOPS,
+                DEFAULT_CHAIN_HOPS - 1,
+                DEFAULT_CHAIN_HOPS + 1,
+            ]
+        };
+        assert_eq!(hops, expected, "{context}");
+        let fastest = tried.iter().min_by(|a, b| a.1.total_cmp(&b.1)).unwrap();
+        assert_eq!(found, fastest.0, "{context}");
+        assert!(
+            found.abs_diff(best) <= best.abs_diff(DEFAULT_CHAIN_HOPS),
+            "{context}"
+        );
     }
 }
 

@@ -219,12 +219,13 @@ crate::args::partition_solve_args! {
     }
 }
 
-/// The window and edge lanes of a solve from its arguments.
+/// The window, edge lanes and chain hops of a solve from its arguments.
 #[inline(always)]
 fn settings(args: &PartitionSolveArgs) -> RoundSettings {
     RoundSettings {
         delta: args.delta,
         edge_lanes: args.edge_lanes,
+        chain_hops: args.chain_hops,
     }
 }
 

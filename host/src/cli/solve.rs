@@ -300,6 +300,7 @@ fn solve(args: &SolveArgs, base: &mut u32) -> Result<Option<Error>> {
             .transpose()?,
         shortcuts: args.shortcuts.into(),
         edge_lanes: None,
+        chain_hops: None,
         growth: Default::default(),
     };
     let numbering = loaded.numbering();

@@ -14,7 +14,7 @@ use std::time::Instant;
 
 use gpu_kernels::distance::{MAX_DISTANCE, Weight};
 use gpu_kernels::launch::partition_shared_bytes;
-use gpu_kernels::partition::RoundSettings;
+use gpu_kernels::partition::{DEFAULT_CHAIN_HOPS, RoundSettings};
 
 use super::kernels::{PartitionBuffers, PartitionKernels};
 use super::memory::{DeviceGraph, alloc_zeroed, bytes_of, download_words};
@@ -56,6 +56,15 @@ pub const EDGE_LANES_SEARCH_STEPS: (u32, u32) = (1, 2);
 /// The most edge lanes: a warp.
 const MOST_EDGE_LANES: u32 = 32;
 
+/// How far the chain-hops trial may move from [`DEFAULT_CHAIN_HOPS`]: one
+/// hop fewer, or one more (2 and 3 each won on some graphs, 4 and 5 were
+/// slower everywhere measured: docs/PERFORMANCE.md, 2026-11-27).
+pub const CHAIN_HOPS_SEARCH_STEPS: (u32, u32) = (1, 1);
+
+/// The most chain hops a caller may ask for: more only hold the other warps
+/// at the round's barrier longer.
+const MOST_CHAIN_HOPS: u32 = 32;
+
 /// A search's result: the fastest value, and every (value, time in ms)
 /// tried, in order.
 pub type Searched = (u32, Vec<(u32, f32)>);
@@ -90,6 +99,24 @@ pub fn search_edge_lanes<E>(
     let scale =
         |lanes: u32, factor: f64| ((f64::from(lanes) * factor) as u32).clamp(1, MOST_EDGE_LANES);
     search(base, EDGE_LANES_SEARCH_STEPS, scale, time)
+}
+
+/// The chain-hops search of [`GpuSolver::calibrate`]: from `base` hops, one
+/// fewer or else one more ([`CHAIN_HOPS_SEARCH_STEPS`]), 0 to
+/// [`MOST_CHAIN_HOPS`].
+pub fn search_chain_hops<E>(
+    base: u32,
+    time: impl FnMut(u32) -> Result<f32, E>,
+) -> Result<Searched, E> {
+    let step = |hops: u32, factor: f64| {
+        let next = if factor < 1.0 {
+            hops.saturating_sub(1)
+        } else {
+            hops + 1
+        };
+        next.min(MOST_CHAIN_HOPS)
+    };
+    search(base, CHAIN_HOPS_SEARCH_STEPS, step, time)
 }
 
 /// Times `base`, then scales it by a half while that is faster (at most
@@ -161,6 +188,10 @@ pub struct PartitionOptions {
     /// [`RoundSettings::edge_lanes`]); `None`: [`DEFAULT_EDGE_LANES`], then
     /// the trial's choice.
     pub edge_lanes: Option<u32>,
+    /// Hops a warp chains in a round at most (0 to 32;
+    /// [`RoundSettings::chain_hops`]); `None`: [`DEFAULT_CHAIN_HOPS`], then
+    /// the trial's choice.
+    pub chain_hops: Option<u32>,
     /// How the pieces grow ([`Growth`]).
     pub growth: Growth,
 }
@@ -183,6 +214,10 @@ pub struct Partition<'a> {
     edge_lanes: u32,
     lanes_fixed: bool,
     lanes_trial: Option<String>,
+    /// The chain hops, whether the caller fixed them, and their trial.
+    chain_hops: u32,
+    hops_fixed: bool,
+    hops_trial: Option<String>,
     partition_ms: f64,
     /// Shortcuts added to the pieces ([`crate::shortcuts`]) and the time that took.
     shortcuts: Added,
@@ -205,6 +240,11 @@ impl<'a> Partition<'a> {
         {
             return Err(Error::InvalidArgument(format!(
                 "the partition solver's edge lanes must be 1 to {MOST_EDGE_LANES}, not {lanes}"
+            )));
+        }
+        if let Some(hops) = options.chain_hops.filter(|&h| h > MOST_CHAIN_HOPS) {
+            return Err(Error::InvalidArgument(format!(
+                "the partition solver's chain hops must be 0 to {MOST_CHAIN_HOPS}, not {hops}"
             )));
         }
         let delta = match options.delta {
@@ -314,6 +354,9 @@ impl<'a> Partition<'a> {
             edge_lanes: options.edge_lanes.unwrap_or(DEFAULT_EDGE_LANES),
             lanes_fixed: options.edge_lanes.is_some(),
             lanes_trial: None,
+            chain_hops: options.chain_hops.unwrap_or(DEFAULT_CHAIN_HOPS),
+            hops_fixed: options.chain_hops.is_some(),
+            hops_trial: None,
             partition_ms,
             shortcuts,
             shortcut_ms,
@@ -343,9 +386,9 @@ impl<'a> Partition<'a> {
     }
 
     /// [`GpuSolver::calibrate`]'s searches, the solves unbounded: the window
-    /// unless fixed, then the edge lanes unless fixed, each with the best
-    /// value and every (value, time) tried.
-    fn search_settings(&mut self, source: u32) -> Result<(Option<Searched>, Option<Searched>)> {
+    /// unless fixed, then the edge lanes, then the chain hops, each unless
+    /// fixed, each with the best value and every (value, time) tried.
+    fn search_settings(&mut self, source: u32) -> Result<[Option<Searched>; 3]> {
         let kind = self.graph.weight_kind();
         let time = |solver: &mut Self| {
             let mut ms = f32::INFINITY;
@@ -378,7 +421,17 @@ impl<'a> Partition<'a> {
             self.edge_lanes = searched.0;
             Some(searched)
         };
-        Ok((window, lanes))
+        let hops = if self.hops_fixed {
+            None
+        } else {
+            let searched = search_chain_hops(self.chain_hops, |hops| {
+                self.chain_hops = hops;
+                time(self)
+            })?;
+            self.chain_hops = searched.0;
+            Some(searched)
+        };
+        Ok([window, lanes, hops])
     }
 
     /// Initialize and solve; returns the most rounds a block ran.
@@ -398,6 +451,7 @@ impl<'a> Partition<'a> {
                 RoundSettings {
                     delta: self.delta,
                     edge_lanes: self.edge_lanes,
+                    chain_hops: self.chain_hops,
                 },
             )
         })?;
@@ -419,16 +473,16 @@ impl GpuSolver for Partition<'_> {
         self.stop = stop;
     }
 
-    /// The window ([`search_window`] from the default) unless the caller
-    /// gave one, then the edge lanes ([`search_edge_lanes`]) unless the
-    /// caller gave them, each candidate solving [`WINDOW_TRIAL_SOLVES`]
-    /// times from `source` (complete solves).
+    /// The window ([`search_window`] from the default), then the edge lanes
+    /// ([`search_edge_lanes`]), then the chain hops ([`search_chain_hops`]),
+    /// each unless the caller gave it, each candidate solving
+    /// [`WINDOW_TRIAL_SOLVES`] times from `source` (complete solves).
     fn calibrate(&mut self, source: u32, tuning: &mut crate::algorithms::Tuning) -> Result<()> {
         let kind = self.graph.weight_kind();
         let stop = std::mem::take(&mut self.stop);
         let searched = self.search_settings(source);
         self.stop = stop;
-        let (window, lanes) = searched?;
+        let [window, lanes, hops] = searched?;
         let listed = |tried: &[(u32, f32)], value: &dyn Fn(u32) -> String| {
             let tried: Vec<String> = tried
                 .iter()
@@ -444,6 +498,10 @@ impl GpuSolver for Partition<'_> {
         if let Some((best, tried)) = lanes {
             tuning.edge_lanes = Some(best);
             self.lanes_trial = Some(listed(&tried, &|l: u32| l.to_string()));
+        }
+        if let Some((best, tried)) = hops {
+            tuning.chain_hops = Some(best);
+            self.hops_trial = Some(listed(&tried, &|h: u32| h.to_string()));
         }
         Ok(())
     }
@@ -487,9 +545,16 @@ impl GpuSolver for Partition<'_> {
             ),
             None => format!("{} edge lanes", self.edge_lanes),
         };
+        let hops = match &self.hops_trial {
+            Some(trial) => format!(
+                "chains of {} hops, the fastest in a trial ({trial})",
+                self.chain_hops
+            ),
+            None => format!("chains of {} hops", self.chain_hops),
+        };
         Some(format!(
             "{} pieces of at most {} vertices, {mode}, edges in {edges} memory; cut in {:.1} ms \
-             on the CPU; {shortcuts}; {window}; {lanes}",
+             on the CPU; {shortcuts}; {window}; {lanes}; {hops}",
             buffers.pieces, buffers.capacity, self.partition_ms
         ))
     }

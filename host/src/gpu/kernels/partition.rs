@@ -307,6 +307,7 @@ impl PartitionKernels {
             target: target.unwrap_or(NO_TARGET),
             delta: settings.delta,
             edge_lanes: settings.edge_lanes,
+            chain_hops: settings.chain_hops,
             capacity: buffers.capacity,
             edge_capacity: buffers.edge_capacity,
         };
