@@ -673,6 +673,9 @@ kernel_args! {
         /// Hops a warp chains in a round at most
         /// ([`RoundSettings::chain_hops`](crate::partition::RoundSettings::chain_hops)).
         pub chain_hops: u32,
+        /// Nonzero: entries first
+        /// ([`RoundSettings::entries_first`](crate::partition::RoundSettings::entries_first)).
+        pub entries_first: u32,
         /// Vertices of the largest piece.
         pub capacity: u32,
         /// Edges kept in shared memory per piece (0: none).

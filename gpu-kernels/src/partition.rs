@@ -39,7 +39,9 @@
 //!   their global distance (the inbox other blocks write to) and their local
 //!   one; improved ones become *dirty*;
 //! - **select**: dirty vertices below the window `min + Δ` (`min`: the
-//!   smallest dirty distance) are cleared and listed as the round's frontier;
+//!   smallest dirty distance) are cleared and listed as the round's frontier
+//!   — with *entries first* ([`RoundSettings::entries_first`]), a vertex that
+//!   is not an entry only if it is also below every dirty entry;
 //! - **relax**: each frontier vertex relaxes its edges; an edge inside the
 //!   piece lowers the shared distance with an atomic minimum and marks the
 //!   head dirty; an edge leaving it does an atomic minimum on the global
@@ -245,7 +247,7 @@ pub trait BlockTeam {
 }
 
 /// `u32` words of a block's control area in shared memory.
-pub const CONTROL_WORDS: usize = 27;
+pub const CONTROL_WORDS: usize = 30;
 
 /// The control area. Compute threads only: minima by round mod 3, frontier
 /// lengths by round parity, compute thread 0's broadcast by step parity.
@@ -266,12 +268,16 @@ const CLAIMED: usize = 15;
 const CANDIDATE: usize = 16;
 const BOUND: usize = 24;
 const STEP_BOUND: usize = 25;
+/// The smallest dirty distance of the piece's entries, by round mod 3 as
+/// `MINIMUM` ([`RoundSettings::entries_first`]).
+const ENTRY_MINIMUM: usize = 27;
 
 /// Pieces a paged block's claim tries after one scan: one per group of its
 /// threads (threads `t` with the same `t % CANDIDATES`).
 const CANDIDATES: usize = 8;
 
-const _: () = assert!(CANDIDATE + CANDIDATES <= BOUND && STEP_BOUND + 2 <= CONTROL_WORDS);
+const _: () = assert!(CANDIDATE + CANDIDATES <= BOUND && STEP_BOUND + 2 <= ENTRY_MINIMUM);
+const _: () = assert!(ENTRY_MINIMUM + 3 <= CONTROL_WORDS);
 
 /// Verdicts of a paged block's claim besides a piece's index.
 const CLAIM_NONE: u32 = u32::MAX;
@@ -539,6 +545,20 @@ pub struct RoundSettings {
     /// ([`chain_hops`]; 0: none, every improvement waits for the next
     /// round); [`DEFAULT_CHAIN_HOPS`] unless a trial chose.
     pub chain_hops: u32,
+    /// Nonzero: *entries first*, a round takes (and chains) a vertex that is
+    /// not an entry of the piece (the piece's first vertices, which edges
+    /// from other pieces enter) only below every dirty entry's distance;
+    /// the others stay dirty. Where the pieces have shortcuts, the entries
+    /// reach every boundary vertex of the piece without the interior, so
+    /// the interior is relaxed once the entries have settled instead of
+    /// after each of the many notifications that lower them, and the
+    /// rounds that carry the final distances across a piece are shorter:
+    /// New York and the Delaunay meshes 22–27% faster, the 2-D and 3-D
+    /// grids without shortcuts 10–26% slower (docs/PERFORMANCE.md,
+    /// twentieth session), so the host's trial chooses. Where every vertex
+    /// is its piece's entry or none is, it changes nothing; the minimum it
+    /// needs (`ENTRY_MINIMUM`) is kept either way.
+    pub entries_first: u32,
 }
 
 /// The whole resident solve for one thread of the block that owns piece
@@ -761,6 +781,14 @@ fn load_piece(
             };
             word.store(value, Relaxed);
         }
+        let boundary = pieces.boundary_ends[piece] as usize - start;
+        let entry_source = starts_here && source - start < boundary;
+        for (i, word) in local.control[ENTRY_MINIMUM..ENTRY_MINIMUM + 3]
+            .iter()
+            .enumerate()
+        {
+            word.store(if i == 0 && entry_source { 0 } else { INFINITY }, Relaxed);
+        }
         local.control[BOUND].store(global.bound.load(Relaxed), Relaxed);
     }
     team.barrier();
@@ -876,6 +904,8 @@ fn compute_loop<W: Weight>(
         step += 1;
         let minimum = &control[MINIMUM + round % 3];
         let next_minimum = &control[MINIMUM + (round + 1) % 3];
+        let entry_minimum = &control[ENTRY_MINIMUM + round % 3];
+        let next_entry_minimum = &control[ENTRY_MINIMUM + (round + 1) % 3];
         let frontier_len = &control[FRONTIER_LEN + round % 2];
         let (outbox_state, outbox_len) = (
             &control[OUTBOX_STATE + round % 2],
@@ -893,6 +923,7 @@ fn compute_loop<W: Weight>(
                     local.dist[v].store(sent, Relaxed);
                     local.dirty[v].store(1, Relaxed);
                     minimum.fetch_min(sent, Relaxed);
+                    entry_minimum.fetch_min(sent, Relaxed);
                 }
                 v += threads;
             }
@@ -922,18 +953,27 @@ fn compute_loop<W: Weight>(
         let window = W::extend(lowest, delta)
             .max(lowest.saturating_add(1))
             .min(bound.saturating_add(1));
+        let interior_window = if settings.entries_first != 0 {
+            window.min(entry_minimum.load(Relaxed))
+        } else {
+            window
+        };
 
         // Select.
         let mut v = thread;
         while v < len {
             if local.dirty[v].load(Relaxed) != 0 {
                 let d = local.dist[v].load(Relaxed);
-                if d < window {
+                let entry = v < boundary;
+                if d < if entry { window } else { interior_window } {
                     local.dirty[v].store(0, Relaxed);
                     let slot = frontier_len.fetch_add(1, Relaxed) as usize;
                     local.frontier[slot].store(v as u32, Relaxed);
                 } else {
                     next_minimum.fetch_min(d, Relaxed);
+                    if entry {
+                        next_entry_minimum.fetch_min(d, Relaxed);
+                    }
                 }
             }
             v += threads;
@@ -944,12 +984,15 @@ fn compute_loop<W: Weight>(
         let round_targets = RoundTargets {
             start,
             len,
+            boundary,
             window,
+            interior_window,
             bound,
             outbox_open: word & OUTBOX_OPEN != 0,
             outbox,
             outbox_len,
             next_minimum,
+            next_entry_minimum,
         };
         let selected = frontier_len.load(Relaxed) as usize;
         match &local.edges {
@@ -1043,6 +1086,7 @@ fn post_step(
     let bound = control[BOUND].load(Relaxed);
     control[STEP_BOUND + step % 2].store(bound, Relaxed);
     control[MINIMUM + (round + 2) % 3].store(INFINITY, Relaxed);
+    control[ENTRY_MINIMUM + (round + 2) % 3].store(INFINITY, Relaxed);
     control[FRONTIER_LEN + round % 2].store(0, Relaxed);
 }
 
@@ -1051,8 +1095,12 @@ fn post_step(
 struct RoundTargets<'a> {
     start: usize,
     len: usize,
-    /// The round's window: an improvement below it may be chained.
+    /// The piece's entries are its first `boundary` vertices.
+    boundary: usize,
+    /// The round's window: an improvement of an entry below it may be
+    /// chained; of another vertex, below `interior_window`.
     window: u32,
+    interior_window: u32,
     /// The solve's bound as the step found it: no candidate above it is
     /// sent.
     bound: u32,
@@ -1060,6 +1108,21 @@ struct RoundTargets<'a> {
     outbox: &'a [AtomicU32],
     outbox_len: &'a AtomicU32,
     next_minimum: &'a AtomicU32,
+    /// Next round's smallest dirty entry distance.
+    next_entry_minimum: &'a AtomicU32,
+}
+
+impl RoundTargets<'_> {
+    /// Leaves the piece's vertex `v`, now at distance `d`, dirty for the next
+    /// round.
+    #[inline(always)]
+    fn leave_dirty(&self, v: usize, d: u32, local: &Local<'_>) {
+        local.dirty[v].store(1, Relaxed);
+        self.next_minimum.fetch_min(d, Relaxed);
+        if v < self.boundary {
+            self.next_entry_minimum.fetch_min(d, Relaxed);
+        }
+    }
 }
 
 /// A compute thread's place in the relax phase's groups ([`relax_frontier`]),
@@ -1214,10 +1277,14 @@ fn relax_edge(
         if candidate < local.dist[inside].load(Relaxed)
             && candidate < local.dist[inside].fetch_min(candidate, Relaxed)
         {
-            let chained = candidate < round.window && chain.is_some_and(|q| q.push(inside));
+            let limit = if inside < round.boundary {
+                round.window
+            } else {
+                round.interior_window
+            };
+            let chained = candidate < limit && chain.is_some_and(|q| q.push(inside));
             if !chained {
-                local.dirty[inside].store(1, Relaxed);
-                round.next_minimum.fetch_min(candidate, Relaxed);
+                round.leave_dirty(inside, candidate, local);
             }
         }
     } else if candidate <= round.bound {
@@ -1380,10 +1447,7 @@ fn chain_hops<W: Weight>(
             let mut k = lane;
             while k < queued {
                 let v = read.slots[k].load(Relaxed) as usize;
-                local.dirty[v].store(1, Relaxed);
-                round
-                    .next_minimum
-                    .fetch_min(local.dist[v].load(Relaxed), Relaxed);
+                round.leave_dirty(v, local.dist[v].load(Relaxed), local);
                 k += warp_size;
             }
             break;

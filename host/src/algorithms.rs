@@ -85,6 +85,9 @@ pub struct Tuning {
     /// The most hops the partition solver's warps chain in a round (0 to
     /// 32); `None`: chosen in a trial.
     pub chain_hops: Option<u32>,
+    /// Whether the partition solver's rounds take its pieces' entries first;
+    /// `None`: chosen in a trial.
+    pub entries_first: Option<bool>,
     /// How the partition solver's pieces grow.
     pub growth: crate::partition::Growth,
 }
@@ -643,6 +646,7 @@ impl Algorithm {
                     shortcuts: tuning.shortcuts,
                     edge_lanes: tuning.edge_lanes,
                     chain_hops: tuning.chain_hops,
+                    entries_first: tuning.entries_first,
                     growth: tuning.growth,
                     ..Default::default()
                 },

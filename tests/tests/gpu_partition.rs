@@ -85,6 +85,7 @@ fn partition_matches_the_oracle_on_random_graphs() {
             let options = PartitionOptions {
                 edge_lanes: Some(rng.range(1, 32) as u32),
                 chain_hops: Some(rng.range(0, 6) as u32),
+                entries_first: Some(rng.chance(0.5)),
                 growth: [Growth::Breadth, Growth::Compact][rng.below(2) as usize],
                 ..options(delta, paging)
             };
@@ -181,6 +182,7 @@ fn paged_partition_matches_the_oracle_with_many_more_pieces_than_blocks() {
             shortcuts: [Shortcuts::Auto, Shortcuts::Always][rng.below(2) as usize],
             edge_lanes: [None, Some(rng.range(1, 32) as u32)][rng.below(2) as usize],
             chain_hops: [None, Some(rng.range(0, 6) as u32)][rng.below(2) as usize],
+            entries_first: [None, Some(false), Some(true)][rng.below(3) as usize],
             // Paged: the pieces grow breadth-first whatever this says.
             growth: [Growth::Breadth, Growth::Compact][rng.below(2) as usize],
         };
@@ -372,6 +374,19 @@ fn prepared_partition_chooses_its_window_in_a_trial_unless_given_one() {
             layout.contains(&format!("chains of {hops} hops, the fastest in a trial (")),
             "{context}: {layout}"
         );
+        let entries_first = prepared
+            .tuning()
+            .entries_first
+            .expect("the trial fixes entries first");
+        let entries = if entries_first {
+            "entries first"
+        } else {
+            "entries not first"
+        };
+        assert!(
+            layout.contains(&format!("; {entries}, the faster in a trial (")),
+            "{context}: {layout}"
+        );
         for _ in 0..3 {
             let source = rng.below(n as u64) as usize;
             let row = prepared
@@ -388,6 +403,7 @@ fn prepared_partition_chooses_its_window_in_a_trial_unless_given_one() {
             delta: Some(window),
             edge_lanes: Some(lanes),
             chain_hops: Some(hops),
+            entries_first: Some(entries_first),
             ..Default::default()
         });
         let layout = given.layout().expect("a layout line");
@@ -403,6 +419,15 @@ fn prepared_partition_chooses_its_window_in_a_trial_unless_given_one() {
             "{context}: {layout}"
         );
         assert_eq!(given.tuning().chain_hops, Some(hops), "{context}");
+        assert!(
+            layout.ends_with(&format!("; {entries}")),
+            "{context}: {layout}"
+        );
+        assert_eq!(
+            given.tuning().entries_first,
+            Some(entries_first),
+            "{context}"
+        );
     }
 }
 

@@ -96,6 +96,8 @@ struct Blocks {
     edge_lanes: u32,
     /// Hops a warp chains in a round at most (`RoundSettings::chain_hops`).
     chain_hops: u32,
+    /// Whether rounds take the entries first (`RoundSettings::entries_first`).
+    entries_first: bool,
 }
 
 /// Solves from `source` (original id) on the pieces of `parts`, bounded as
@@ -117,11 +119,13 @@ fn solve_on_threads<W: Weight>(
         paged,
         edge_lanes,
         chain_hops,
+        entries_first,
     } = blocks;
     let settings = RoundSettings {
         delta,
         edge_lanes,
         chain_hops,
+        entries_first: u32::from(entries_first),
     };
     let n = parts.graph.num_vertices();
     let k = parts.pieces();
@@ -268,6 +272,7 @@ fn check(
     let edge_lanes = [4, 1, 2, 3, 8, 64][(capacity + threads) % 6];
     // Chains of 0 (every improvement left dirty) to 4 hops.
     let chain_hops = [3, 0, 1, 2, 4][(capacity + delta as usize) % 5];
+    let entries_first = (capacity / 2 + threads + delta as usize).is_multiple_of(2);
     let (joined, growth) = [
         (false, Growth::Breadth),
         (true, Growth::Breadth),
@@ -276,8 +281,8 @@ fn check(
     ][(capacity + threads + delta as usize) % 4];
     let context = format!(
         "{context}, capacity {capacity}, {threads} threads in warps of {warp_size}, delta {delta}, \
-         {edge_lanes} edge lanes, chains of {chain_hops} hops, pieces grown {growth:?}, joined: \
-         {joined}"
+         {edge_lanes} edge lanes, chains of {chain_hops} hops, entries first: {entries_first}, \
+         pieces grown {growth:?}, joined: {joined}"
     );
     let parts = if joined {
         partition_joined(graph, capacity, growth)
@@ -316,6 +321,7 @@ fn check(
             paged,
             edge_lanes,
             chain_hops,
+            entries_first,
         };
         let result = match kind {
             WeightKind::U32 => solve_on_threads::<u32>(parts, kind, (source, stop), delta, blocks),
@@ -703,6 +709,7 @@ fn paged_blocks_match_the_oracle_with_many_more_pieces_than_blocks() {
             paged: Some(rng.range(1, 5) as usize),
             edge_lanes: rng.range(1, 10) as u32,
             chain_hops: rng.range(0, 5) as u32,
+            entries_first: rng.chance(0.5),
         };
         let kind = graph.weight_kind();
         let delta = match rng.below(3) {
@@ -936,6 +943,25 @@ fn chain_hops_search_tries_one_fewer_then_one_more() {
             found.abs_diff(best) <= best.abs_diff(DEFAULT_CHAIN_HOPS),
             "{context}"
         );
+    }
+}
+
+/// The entries-first trial times the default, then the other setting, and
+/// keeps the faster.
+#[test]
+fn entries_first_search_tries_both_and_keeps_the_faster() {
+    use sssp::gpu::partition::search_entries_first;
+    for base in [false, true] {
+        for faster in [0u32, 1] {
+            let (found, tried) = search_entries_first(base, |on| {
+                Ok::<f32, ()>(if on == faster { 1.0 } else { 2.0 })
+            })
+            .unwrap();
+            let context = format!("default {base}, faster {faster}, tried {tried:?}");
+            let settings: Vec<u32> = tried.iter().map(|t| t.0).collect();
+            assert_eq!(settings, [u32::from(base), u32::from(!base)], "{context}");
+            assert_eq!(found, faster, "{context}");
+        }
     }
 }
 

@@ -301,6 +301,7 @@ fn solve(args: &SolveArgs, base: &mut u32) -> Result<Option<Error>> {
         shortcuts: args.shortcuts.into(),
         edge_lanes: None,
         chain_hops: None,
+        entries_first: None,
         growth: Default::default(),
     };
     let numbering = loaded.numbering();

@@ -119,6 +119,15 @@ pub fn search_chain_hops<E>(
     search(base, CHAIN_HOPS_SEARCH_STEPS, step, time)
 }
 
+/// The entries-first trial of [`GpuSolver::calibrate`]: `base` (1 for on,
+/// 0 for off), then the other.
+pub fn search_entries_first<E>(
+    base: bool,
+    time: impl FnMut(u32) -> Result<f32, E>,
+) -> Result<Searched, E> {
+    search(u32::from(base), (1, 0), |on, _| 1 - on.min(1), time)
+}
+
 /// Times `base`, then scales it by a half while that is faster (at most
 /// `halvings` times), or, if the first halving was not, by two while that is
 /// faster (at most `doublings` times); a value already tried ends the
@@ -192,6 +201,10 @@ pub struct PartitionOptions {
     /// [`RoundSettings::chain_hops`]); `None`: [`DEFAULT_CHAIN_HOPS`], then
     /// the trial's choice.
     pub chain_hops: Option<u32>,
+    /// Whether a round takes the pieces' entries first
+    /// ([`RoundSettings::entries_first`]); `None`: where the pieces have
+    /// shortcuts, then the trial's choice.
+    pub entries_first: Option<bool>,
     /// How the pieces grow ([`Growth`]).
     pub growth: Growth,
 }
@@ -218,6 +231,11 @@ pub struct Partition<'a> {
     chain_hops: u32,
     hops_fixed: bool,
     hops_trial: Option<String>,
+    /// Whether rounds take the entries first, whether the caller fixed it,
+    /// and its trial.
+    entries_first: bool,
+    entries_fixed: bool,
+    entries_trial: Option<String>,
     partition_ms: f64,
     /// Shortcuts added to the pieces ([`crate::shortcuts`]) and the time that took.
     shortcuts: Added,
@@ -357,6 +375,9 @@ impl<'a> Partition<'a> {
             chain_hops: options.chain_hops.unwrap_or(DEFAULT_CHAIN_HOPS),
             hops_fixed: options.chain_hops.is_some(),
             hops_trial: None,
+            entries_first: options.entries_first.unwrap_or(shortcuts.count > 0),
+            entries_fixed: options.entries_first.is_some(),
+            entries_trial: None,
             partition_ms,
             shortcuts,
             shortcut_ms,
@@ -385,10 +406,10 @@ impl<'a> Partition<'a> {
         self.buffers.paged
     }
 
-    /// [`GpuSolver::calibrate`]'s searches, the solves unbounded: the window
-    /// unless fixed, then the edge lanes, then the chain hops, each unless
-    /// fixed, each with the best value and every (value, time) tried.
-    fn search_settings(&mut self, source: u32) -> Result<[Option<Searched>; 3]> {
+    /// [`GpuSolver::calibrate`]'s searches, the solves unbounded: the window,
+    /// then the edge lanes, then the chain hops, then entries first, each
+    /// unless fixed, each with the best value and every (value, time) tried.
+    fn search_settings(&mut self, source: u32) -> Result<[Option<Searched>; 4]> {
         let kind = self.graph.weight_kind();
         let time = |solver: &mut Self| {
             let mut ms = f32::INFINITY;
@@ -431,7 +452,17 @@ impl<'a> Partition<'a> {
             self.chain_hops = searched.0;
             Some(searched)
         };
-        Ok([window, lanes, hops])
+        let entries = if self.entries_fixed {
+            None
+        } else {
+            let searched = search_entries_first(self.entries_first, |on| {
+                self.entries_first = on != 0;
+                time(self)
+            })?;
+            self.entries_first = searched.0 != 0;
+            Some(searched)
+        };
+        Ok([window, lanes, hops, entries])
     }
 
     /// Initialize and solve; returns the most rounds a block ran.
@@ -452,6 +483,7 @@ impl<'a> Partition<'a> {
                     delta: self.delta,
                     edge_lanes: self.edge_lanes,
                     chain_hops: self.chain_hops,
+                    entries_first: u32::from(self.entries_first),
                 },
             )
         })?;
@@ -475,14 +507,15 @@ impl GpuSolver for Partition<'_> {
 
     /// The window ([`search_window`] from the default), then the edge lanes
     /// ([`search_edge_lanes`]), then the chain hops ([`search_chain_hops`]),
-    /// each unless the caller gave it, each candidate solving
-    /// [`WINDOW_TRIAL_SOLVES`] times from `source` (complete solves).
+    /// then entries first or not ([`search_entries_first`]), each unless the
+    /// caller gave it, each candidate solving [`WINDOW_TRIAL_SOLVES`] times
+    /// from `source` (complete solves).
     fn calibrate(&mut self, source: u32, tuning: &mut crate::algorithms::Tuning) -> Result<()> {
         let kind = self.graph.weight_kind();
         let stop = std::mem::take(&mut self.stop);
         let searched = self.search_settings(source);
         self.stop = stop;
-        let [window, lanes, hops] = searched?;
+        let [window, lanes, hops, entries] = searched?;
         let listed = |tried: &[(u32, f32)], value: &dyn Fn(u32) -> String| {
             let tried: Vec<String> = tried
                 .iter()
@@ -502,6 +535,11 @@ impl GpuSolver for Partition<'_> {
         if let Some((best, tried)) = hops {
             tuning.chain_hops = Some(best);
             self.hops_trial = Some(listed(&tried, &|h: u32| h.to_string()));
+        }
+        if let Some((best, tried)) = entries {
+            tuning.entries_first = Some(best != 0);
+            let value = |on: u32| if on != 0 { "on" } else { "off" }.to_string();
+            self.entries_trial = Some(listed(&tried, &value));
         }
         Ok(())
     }
@@ -552,9 +590,18 @@ impl GpuSolver for Partition<'_> {
             ),
             None => format!("chains of {} hops", self.chain_hops),
         };
+        let entries = if self.entries_first {
+            "entries first"
+        } else {
+            "entries not first"
+        };
+        let entries = match &self.entries_trial {
+            Some(trial) => format!("{entries}, the faster in a trial ({trial})"),
+            None => entries.to_string(),
+        };
         Some(format!(
             "{} pieces of at most {} vertices, {mode}, edges in {edges} memory; cut in {:.1} ms \
-             on the CPU; {shortcuts}; {window}; {lanes}; {hops}",
+             on the CPU; {shortcuts}; {window}; {lanes}; {hops}; {entries}",
             buffers.pieces, buffers.capacity, self.partition_ms
         ))
     }
