@@ -70,7 +70,9 @@
 //! So the word is the smallest distance of the dirty vertices at the next
 //! round's start — or above it where a chain lowered a vertex that was
 //! already dirty, which still leaves that vertex below the window — and
-//! `INFINITY` exactly when there are none.
+//! `INFINITY` exactly when there are none. A second word does the same for
+//! the piece's entries alone, which *entries first* needs; it only decides
+//! which dirty vertices a round takes, never whether the piece is idle.
 //!
 //! # Notification words
 //! A piece's word holds the smallest distance other pieces sent it since it
@@ -1399,10 +1401,10 @@ impl ChainBuffer<'_> {
 /// vertex, and what those lower below the window is relaxed in turn, up to
 /// [`RoundSettings::chain_hops`] times; so a path inside the piece and the
 /// window advances a hop per warp step (a few shared-memory accesses) rather
-/// than per round (two block barriers and a scan of the piece). What is left when the hops
-/// run out is marked dirty for the next round, so every lowered vertex is
-/// either relaxed after it was lowered or dirty: the round's contract is
-/// unchanged.
+/// than per round (two block barriers and a scan of the piece). What is left
+/// when the hops run out is marked dirty for the next round, so every
+/// lowered vertex is either relaxed after it was lowered or dirty: the
+/// round's contract is unchanged.
 ///
 /// Buffer 0 was filled by the frontier's relaxations; each step reads one
 /// buffer and fills the other, whose length lane 0 clears between two warp
