@@ -547,7 +547,7 @@ pub struct RoundSettings {
     /// ([`chain_hops`]; 0: none, every improvement waits for the next
     /// round); [`DEFAULT_CHAIN_HOPS`] unless a trial chose.
     pub chain_hops: u32,
-    /// Nonzero: *entries first*, a round takes (and chains) a vertex that is
+    /// *Entries first*: a round takes (and chains) a vertex that is
     /// not an entry of the piece (the piece's first vertices, which edges
     /// from other pieces enter) only below every dirty entry's distance;
     /// the others stay dirty. Where the pieces have shortcuts, the entries
@@ -560,7 +560,7 @@ pub struct RoundSettings {
     /// twentieth session), so the host's trial chooses. Where every vertex
     /// is its piece's entry or none is, it changes nothing; the minimum it
     /// needs (`ENTRY_MINIMUM`) is kept either way.
-    pub entries_first: u32,
+    pub entries_first: bool,
 }
 
 /// The whole resident solve for one thread of the block that owns piece
@@ -955,34 +955,13 @@ fn compute_loop<W: Weight>(
         let window = W::extend(lowest, delta)
             .max(lowest.saturating_add(1))
             .min(bound.saturating_add(1));
-        let interior_window = if settings.entries_first != 0 {
+        let interior_window = if settings.entries_first {
             window.min(entry_minimum.load(Relaxed))
         } else {
             window
         };
-
-        // Select.
-        let mut v = thread;
-        while v < len {
-            if local.dirty[v].load(Relaxed) != 0 {
-                let d = local.dist[v].load(Relaxed);
-                let entry = v < boundary;
-                if d < if entry { window } else { interior_window } {
-                    local.dirty[v].store(0, Relaxed);
-                    let slot = frontier_len.fetch_add(1, Relaxed) as usize;
-                    local.frontier[slot].store(v as u32, Relaxed);
-                } else {
-                    next_minimum.fetch_min(d, Relaxed);
-                    if entry {
-                        next_entry_minimum.fetch_min(d, Relaxed);
-                    }
-                }
-            }
-            v += threads;
-        }
-        team.compute_barrier();
-
-        // Relax, with the edges' source chosen once per round, not per edge.
+        // The relax phase's, with the edges' source chosen once per round,
+        // not per edge.
         let round_targets = RoundTargets {
             start,
             len,
@@ -996,6 +975,25 @@ fn compute_loop<W: Weight>(
             next_minimum,
             next_entry_minimum,
         };
+
+        // Select.
+        let mut v = thread;
+        while v < len {
+            if local.dirty[v].load(Relaxed) != 0 {
+                let d = local.dist[v].load(Relaxed);
+                if d < round_targets.window_of(v) {
+                    local.dirty[v].store(0, Relaxed);
+                    let slot = frontier_len.fetch_add(1, Relaxed) as usize;
+                    local.frontier[slot].store(v as u32, Relaxed);
+                } else {
+                    round_targets.keep_pending(v, d);
+                }
+            }
+            v += threads;
+        }
+        team.compute_barrier();
+
+        // Relax.
         let selected = frontier_len.load(Relaxed) as usize;
         match &local.edges {
             Some(edges) => relax_frontier::<W>(
@@ -1115,15 +1113,32 @@ struct RoundTargets<'a> {
 }
 
 impl RoundTargets<'_> {
+    /// The window the piece's vertex `v` is taken or chained below.
+    #[inline(always)]
+    fn window_of(&self, v: usize) -> u32 {
+        if v < self.boundary {
+            self.window
+        } else {
+            self.interior_window
+        }
+    }
+
+    /// Counts the piece's dirty vertex `v`, at distance `d`, in next round's
+    /// minima.
+    #[inline(always)]
+    fn keep_pending(&self, v: usize, d: u32) {
+        self.next_minimum.fetch_min(d, Relaxed);
+        if v < self.boundary {
+            self.next_entry_minimum.fetch_min(d, Relaxed);
+        }
+    }
+
     /// Leaves the piece's vertex `v`, now at distance `d`, dirty for the next
     /// round.
     #[inline(always)]
     fn leave_dirty(&self, v: usize, d: u32, local: &Local<'_>) {
         local.dirty[v].store(1, Relaxed);
-        self.next_minimum.fetch_min(d, Relaxed);
-        if v < self.boundary {
-            self.next_entry_minimum.fetch_min(d, Relaxed);
-        }
+        self.keep_pending(v, d);
     }
 }
 
@@ -1279,12 +1294,8 @@ fn relax_edge(
         if candidate < local.dist[inside].load(Relaxed)
             && candidate < local.dist[inside].fetch_min(candidate, Relaxed)
         {
-            let limit = if inside < round.boundary {
-                round.window
-            } else {
-                round.interior_window
-            };
-            let chained = candidate < limit && chain.is_some_and(|q| q.push(inside));
+            let chained =
+                candidate < round.window_of(inside) && chain.is_some_and(|q| q.push(inside));
             if !chained {
                 round.leave_dirty(inside, candidate, local);
             }

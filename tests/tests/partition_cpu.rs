@@ -125,7 +125,7 @@ fn solve_on_threads<W: Weight>(
         delta,
         edge_lanes,
         chain_hops,
-        entries_first: u32::from(entries_first),
+        entries_first,
     };
     let n = parts.graph.num_vertices();
     let k = parts.pieces();

@@ -226,7 +226,7 @@ fn settings(args: &PartitionSolveArgs) -> RoundSettings {
         delta: args.delta,
         edge_lanes: args.edge_lanes,
         chain_hops: args.chain_hops,
-        entries_first: args.entries_first,
+        entries_first: args.entries_first != 0,
     }
 }
 

@@ -483,7 +483,7 @@ impl<'a> Partition<'a> {
                     delta: self.delta,
                     edge_lanes: self.edge_lanes,
                     chain_hops: self.chain_hops,
-                    entries_first: u32::from(self.entries_first),
+                    entries_first: self.entries_first,
                 },
             )
         })?;
@@ -571,34 +571,22 @@ impl GpuSolver for Partition<'_> {
             0 => "no shortcuts".to_string(),
             count => format!("{count} shortcuts added in {:.1} ms", self.shortcut_ms),
         };
+        // A setting, and the trial that chose it.
+        let tried = |setting: String, trial: &Option<String>, best: &str| match trial {
+            Some(trial) => format!("{setting}, the {best} in a trial ({trial})"),
+            None => setting,
+        };
         let window = with_weight_type!(self.graph.weight_kind(), W => W::to_f64(self.delta));
-        let window = match &self.window_trial {
-            Some(trial) => format!("window {window}, the fastest in a trial ({trial})"),
-            None => format!("window {window}"),
+        let window = tried(format!("window {window}"), &self.window_trial, "fastest");
+        let lanes = format!("{} edge lanes", self.edge_lanes);
+        let lanes = tried(lanes, &self.lanes_trial, "fastest");
+        let hops = format!("chains of {} hops", self.chain_hops);
+        let hops = tried(hops, &self.hops_trial, "fastest");
+        let entries = match self.entries_first {
+            true => "entries first",
+            false => "entries not first",
         };
-        let lanes = match &self.lanes_trial {
-            Some(trial) => format!(
-                "{} edge lanes, the fastest in a trial ({trial})",
-                self.edge_lanes
-            ),
-            None => format!("{} edge lanes", self.edge_lanes),
-        };
-        let hops = match &self.hops_trial {
-            Some(trial) => format!(
-                "chains of {} hops, the fastest in a trial ({trial})",
-                self.chain_hops
-            ),
-            None => format!("chains of {} hops", self.chain_hops),
-        };
-        let entries = if self.entries_first {
-            "entries first"
-        } else {
-            "entries not first"
-        };
-        let entries = match &self.entries_trial {
-            Some(trial) => format!("{entries}, the faster in a trial ({trial})"),
-            None => entries.to_string(),
-        };
+        let entries = tried(entries.to_string(), &self.entries_trial, "faster");
         Some(format!(
             "{} pieces of at most {} vertices, {mode}, edges in {edges} memory; cut in {:.1} ms \
              on the CPU; {shortcuts}; {window}; {lanes}; {hops}; {entries}",

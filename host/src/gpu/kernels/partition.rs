@@ -308,7 +308,7 @@ impl PartitionKernels {
             delta: settings.delta,
             edge_lanes: settings.edge_lanes,
             chain_hops: settings.chain_hops,
-            entries_first: settings.entries_first,
+            entries_first: u32::from(settings.entries_first),
             capacity: buffers.capacity,
             edge_capacity: buffers.edge_capacity,
         };
