@@ -81,11 +81,10 @@ impl Weight for u32 {
         if d == INFINITY {
             return INFINITY;
         }
-        let sum = d as u64 + w as u64;
-        if sum >= SATURATED as u64 {
-            SATURATED
-        } else {
-            sum as u32
+        // 32-bit: the relax loops' hot path.
+        match d.overflowing_add(w) {
+            (sum, false) if sum < SATURATED => sum,
+            _ => SATURATED,
         }
     }
 

@@ -64,10 +64,12 @@
 //! posts opens an outbox only with a pull, so that the communication thread
 //! sees both outboxes free while the piece stays idle.
 //!
-//! The smallest dirty distance is kept without a scan: the select phase
-//! lowers next round's minimum word with every dirty vertex it leaves, the
-//! relax phase with every vertex it marks, the pull with every pulled value.
-//! So the word is the smallest distance of the dirty vertices at the next
+//! The smallest dirty distance is kept without a scan: each compute thread
+//! lowers next round's minimum word, after the relax phase, with the
+//! smallest distance of the dirty vertices it left in the select phase and
+//! marked in the relax phase, and the pull lowers this round's with each
+//! thread's smallest pulled value (one atomic a thread, not one a vertex:
+//! the lanes would meet on one word). So the word is the smallest distance of the dirty vertices at the next
 //! round's start — or above it where a chain lowered a vertex that was
 //! already dirty, which still leaves that vertex below the window — and
 //! `INFINITY` exactly when there are none. A second word does the same for
@@ -168,6 +170,7 @@
 //! by round mod 3, the frontier lengths and outboxes by round parity (as in
 //! [`crate::near_far`]).
 
+use core::cell::Cell;
 use core::sync::atomic::AtomicU32;
 use core::sync::atomic::Ordering::{AcqRel, Relaxed};
 use core::sync::atomic::fence;
@@ -918,16 +921,21 @@ fn compute_loop<W: Weight>(
             return round as u32;
         }
         if word & PULL != 0 {
+            // The pulled entries' smallest distance, one atomic per thread.
+            let mut pulled_low = INFINITY;
             let mut v = thread;
             while v < boundary {
                 let sent = global.dist[start + v].load(Relaxed);
                 if sent < local.dist[v].load(Relaxed) {
                     local.dist[v].store(sent, Relaxed);
                     local.dirty[v].store(1, Relaxed);
-                    minimum.fetch_min(sent, Relaxed);
-                    entry_minimum.fetch_min(sent, Relaxed);
+                    pulled_low = pulled_low.min(sent);
                 }
                 v += threads;
+            }
+            if pulled_low != INFINITY {
+                minimum.fetch_min(pulled_low, Relaxed);
+                entry_minimum.fetch_min(pulled_low, Relaxed);
             }
             team.compute_barrier();
         }
@@ -963,9 +971,9 @@ fn compute_loop<W: Weight>(
         // The relax phase's, with the edges' source chosen once per round,
         // not per edge.
         let round_targets = RoundTargets {
-            start,
-            len,
-            boundary,
+            start: start as u32,
+            len: len as u32,
+            boundary: boundary as u32,
             window,
             interior_window,
             bound,
@@ -974,6 +982,8 @@ fn compute_loop<W: Weight>(
             outbox_len,
             next_minimum,
             next_entry_minimum,
+            pending: Cell::new(INFINITY),
+            pending_entries: Cell::new(INFINITY),
         };
 
         // Select.
@@ -1022,6 +1032,7 @@ fn compute_loop<W: Weight>(
                 team,
             ),
         }
+        round_targets.flush_pending();
         if thread == 0 {
             post_step(control, step, round + 1, Next::Working, &mut pulled, team);
         }
@@ -1093,10 +1104,13 @@ fn post_step(
 /// What a round's relax phase writes besides the piece's distances: the
 /// piece's range and window, the round's outbox and next round's minimum.
 struct RoundTargets<'a> {
-    start: usize,
-    len: usize,
+    /// The piece's range and entries as `u32`, as the relax phase compares
+    /// them with every edge's head: 64-bit arithmetic costs the hot loop
+    /// twice the instructions.
+    start: u32,
+    len: u32,
     /// The piece's entries are its first `boundary` vertices.
-    boundary: usize,
+    boundary: u32,
     /// The round's window: an improvement of an entry below it may be
     /// chained; of another vertex, below `interior_window`.
     window: u32,
@@ -1110,13 +1124,19 @@ struct RoundTargets<'a> {
     next_minimum: &'a AtomicU32,
     /// Next round's smallest dirty entry distance.
     next_entry_minimum: &'a AtomicU32,
+    /// This thread's share of the two: the smallest distances it left
+    /// dirty, which lower the shared words once, after the relax phase
+    /// ([`RoundTargets::flush_pending`]). An atomic minimum per dirty vertex
+    /// on one shared word serializes the lanes that meet on it.
+    pending: Cell<u32>,
+    pending_entries: Cell<u32>,
 }
 
 impl RoundTargets<'_> {
     /// The window the piece's vertex `v` is taken or chained below.
     #[inline(always)]
     fn window_of(&self, v: usize) -> u32 {
-        if v < self.boundary {
+        if (v as u32) < self.boundary {
             self.window
         } else {
             self.interior_window
@@ -1127,9 +1147,22 @@ impl RoundTargets<'_> {
     /// minima.
     #[inline(always)]
     fn keep_pending(&self, v: usize, d: u32) {
-        self.next_minimum.fetch_min(d, Relaxed);
-        if v < self.boundary {
-            self.next_entry_minimum.fetch_min(d, Relaxed);
+        self.pending.set(self.pending.get().min(d));
+        if (v as u32) < self.boundary {
+            self.pending_entries.set(self.pending_entries.get().min(d));
+        }
+    }
+
+    /// Lowers next round's minima with this thread's share (before the
+    /// barrier that ends the relax phase).
+    #[inline(always)]
+    fn flush_pending(&self) {
+        if self.pending.get() != INFINITY {
+            self.next_minimum.fetch_min(self.pending.get(), Relaxed);
+        }
+        if self.pending_entries.get() != INFINITY {
+            self.next_entry_minimum
+                .fetch_min(self.pending_entries.get(), Relaxed);
         }
     }
 
@@ -1253,6 +1286,7 @@ fn relax_vertex<W: Weight>(
 ) {
     let d = local.dist[v].load(Relaxed);
     let edge_range = edges.range(v);
+    let (lane, lanes) = (lane as u32, lanes as u32);
     let mut e = edge_range.start + lane;
     while e < edge_range.end {
         let (u, w) = edges.edge(e);
@@ -1281,7 +1315,7 @@ fn relax_vertex<W: Weight>(
 #[allow(clippy::too_many_arguments)]
 fn relax_edge(
     candidate: u32,
-    u: usize,
+    u: u32,
     chain: Option<ChainBuffer<'_>>,
     round: &RoundTargets<'_>,
     pieces: &Pieces<'_>,
@@ -1291,9 +1325,13 @@ fn relax_edge(
 ) {
     let inside = u.wrapping_sub(round.start);
     if inside < round.len {
-        if candidate < local.dist[inside].load(Relaxed)
-            && candidate < local.dist[inside].fetch_min(candidate, Relaxed)
-        {
+        let inside = inside as usize;
+        // The old word is not read back (a non-returning atomic: no round
+        // trip on the edge's path). Where another lane lowered the vertex
+        // further in between, it is chained or marked once more: a
+        // relaxation too many, never one missed.
+        if candidate < local.dist[inside].load(Relaxed) {
+            local.dist[inside].fetch_min(candidate, Relaxed);
             let chained =
                 candidate < round.window_of(inside) && chain.is_some_and(|q| q.push(inside));
             if !chained {
@@ -1302,6 +1340,7 @@ fn relax_edge(
         }
     } else if candidate <= round.bound {
         // Loaded before the minimum's round trip, not after it.
+        let u = u as usize;
         let head_piece = pieces.piece_of[u];
         if candidate < global.dist[u].fetch_min(candidate, Relaxed) {
             let slot = if round.outbox_open {
@@ -1487,22 +1526,20 @@ fn chain_hops<W: Weight>(
 /// A piece's out-edges as the relax phase reads them.
 trait OutEdges {
     /// The edges of the piece's vertex `v` (a local index).
-    fn range(&self, v: usize) -> core::ops::Range<usize>;
+    fn range(&self, v: usize) -> core::ops::Range<u32>;
     /// Edge `e`'s head (a renumbered global id) and weight word.
-    fn edge(&self, e: usize) -> (usize, u32);
+    fn edge(&self, e: u32) -> (u32, u32);
 }
 
 impl OutEdges for PieceEdges<'_> {
     #[inline(always)]
-    fn range(&self, v: usize) -> core::ops::Range<usize> {
-        self.offsets[v].load(Relaxed) as usize..self.offsets[v + 1].load(Relaxed) as usize
+    fn range(&self, v: usize) -> core::ops::Range<u32> {
+        self.offsets[v].load(Relaxed)..self.offsets[v + 1].load(Relaxed)
     }
     #[inline(always)]
-    fn edge(&self, e: usize) -> (usize, u32) {
-        (
-            self.targets[e].load(Relaxed) as usize,
-            self.weights[e].load(Relaxed),
-        )
+    fn edge(&self, e: u32) -> (u32, u32) {
+        let e = e as usize;
+        (self.targets[e].load(Relaxed), self.weights[e].load(Relaxed))
     }
 }
 
@@ -1515,16 +1552,14 @@ struct GlobalEdges<'a> {
 
 impl OutEdges for GlobalEdges<'_> {
     #[inline(always)]
-    fn range(&self, v: usize) -> core::ops::Range<usize> {
+    fn range(&self, v: usize) -> core::ops::Range<u32> {
         let offsets = self.successors.offsets;
-        offsets[self.start + v] as usize..offsets[self.start + v + 1] as usize
+        offsets[self.start + v]..offsets[self.start + v + 1]
     }
     #[inline(always)]
-    fn edge(&self, e: usize) -> (usize, u32) {
-        (
-            self.successors.targets[e] as usize,
-            self.successors.weights[e],
-        )
+    fn edge(&self, e: u32) -> (u32, u32) {
+        let e = e as usize;
+        (self.successors.targets[e], self.successors.weights[e])
     }
 }
 
