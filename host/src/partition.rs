@@ -32,7 +32,10 @@
 //! went on from a seed elsewhere, so a piece may be several parts far apart,
 //! worked whenever a wave passes any of them; afterwards each piece's parts
 //! but its largest go to the pieces around them, as far as those stay within
-//! a quarter over the capacity.
+//! a quarter over the capacity. Then the borders are refined: a border
+//! vertex moves to the neighbouring piece that holds more of its edges,
+//! where that piece stays within the same limit and its own piece stays
+//! whole (`refine_borders`), so the pieces have fewer boundary vertices.
 
 use std::collections::{HashMap, VecDeque};
 use std::hash::{BuildHasherDefault, Hasher};
