@@ -69,8 +69,8 @@
 //! smallest distance of the dirty vertices it left in the select phase and
 //! marked in the relax phase, and the pull lowers this round's with each
 //! thread's smallest pulled value (one atomic a thread, not one a vertex:
-//! the lanes would meet on one word). So the word is the smallest distance of the dirty vertices at the next
-//! round's start — or above it where a chain lowered a vertex that was
+//! the lanes would meet on one word). So the word is the smallest distance
+//! of the dirty vertices at the next round's start — or above it where a chain lowered a vertex that was
 //! already dirty, which still leaves that vertex below the window — and
 //! `INFINITY` exactly when there are none. A second word does the same for
 //! the piece's entries alone, which *entries first* needs; it only decides
@@ -968,8 +968,8 @@ fn compute_loop<W: Weight>(
         } else {
             window
         };
-        // The relax phase's, with the edges' source chosen once per round,
-        // not per edge.
+        // What the select and relax phases compare with and write to, chosen
+        // once per round, not per vertex or edge.
         let round_targets = RoundTargets {
             start: start as u32,
             len: len as u32,
@@ -1101,8 +1101,9 @@ fn post_step(
     control[FRONTIER_LEN + round % 2].store(0, Relaxed);
 }
 
-/// What a round's relax phase writes besides the piece's distances: the
-/// piece's range and window, the round's outbox and next round's minimum.
+/// What a round's select and relax phases need besides the piece's
+/// distances: the piece's range and windows, the round's outbox and next
+/// round's minima.
 struct RoundTargets<'a> {
     /// The piece's range and entries as `u32`, as the relax phase compares
     /// them with every edge's head: 64-bit arithmetic costs the hot loop
@@ -1133,10 +1134,16 @@ struct RoundTargets<'a> {
 }
 
 impl RoundTargets<'_> {
+    /// Whether the piece's vertex `v` is one of its entries.
+    #[inline(always)]
+    fn is_entry(&self, v: usize) -> bool {
+        (v as u32) < self.boundary
+    }
+
     /// The window the piece's vertex `v` is taken or chained below.
     #[inline(always)]
     fn window_of(&self, v: usize) -> u32 {
-        if (v as u32) < self.boundary {
+        if self.is_entry(v) {
             self.window
         } else {
             self.interior_window
@@ -1148,7 +1155,7 @@ impl RoundTargets<'_> {
     #[inline(always)]
     fn keep_pending(&self, v: usize, d: u32) {
         self.pending.set(self.pending.get().min(d));
-        if (v as u32) < self.boundary {
+        if self.is_entry(v) {
             self.pending_entries.set(self.pending_entries.get().min(d));
         }
     }
