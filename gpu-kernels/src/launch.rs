@@ -63,32 +63,52 @@ pub const COMPACT_SHARED_BYTES: u32 =
 pub const NEAR_FAR_SHARED_BYTES: u32 =
     COMPACT_BLOCK_SIZE / 32 * 4 + crate::near_far::NEAR_FAR_STATE_WORDS as u32 * 4;
 
-/// Threads per block of the partition-local solver (`partition_solve`): one
-/// block per piece of the graph, so smaller blocks let more pieces be
-/// resident at once, and a block barrier costs less.
+/// Threads per block of the partition-local solver (`partition_solve`,
+/// `partition_paged`) unless the caller chooses among
+/// [`PARTITION_BLOCK_SIZES`]: one block per piece of the graph, so smaller
+/// blocks let more pieces be resident at once, and a block barrier costs
+/// less.
 pub const PARTITION_BLOCK_SIZE: u32 = 256;
 
-/// Blocks of the resident partition solver each multiprocessor must fit (at
-/// most 85 registers a thread): fewer blocks make fewer, larger pieces of a
-/// graph that fits. Since warps chain hops inside a piece, 3 beat 4 (which
-/// held the registers to 64 and spilled): 5–15% on the roads
+/// The block sizes the partition solver may be launched with, each filling a
+/// multiprocessor's 768 threads of [`PARTITION_MOST_THREADS`]' registers: 3
+/// blocks of 256, 2 of 384 or 1 of 768. Larger blocks make fewer, larger
+/// pieces with more warps a round; which is fastest depends on the graph
+/// (docs/PERFORMANCE.md, 2026-11-27, twenty-second session), so `auto`'s
+/// trial tries them.
+pub const PARTITION_BLOCK_SIZES: [u32; 3] = [256, 384, 768];
+
+/// The most threads a partition block may have, and the threads a
+/// multiprocessor's registers are kept for (`.maxntid`, one block): at most
+/// 85 registers a thread, which 3 blocks of 256 also need. 4 blocks of 256
+/// held the registers to 64 and spilled: 5–15% slower on the roads
 /// (docs/PERFORMANCE.md, 2026-11-27). Without a demand the assembler's
 /// choice, and so the layout, moved with unrelated code changes.
-pub const PARTITION_RESIDENT_BLOCKS_PER_SM: u32 = 3;
-
-/// Blocks of the paged partition solver each multiprocessor must fit (at
-/// most 85 registers a thread); 4 was no faster (docs/PERFORMANCE.md,
-/// 2026-11-26, night).
-pub const PARTITION_PAGED_BLOCKS_PER_SM: u32 = 3;
+pub const PARTITION_MOST_THREADS: u32 = 768;
 
 // Its last warp communicates; the others compute (`crate::partition`).
-const _: () = assert!(PARTITION_BLOCK_SIZE.is_multiple_of(32) && PARTITION_BLOCK_SIZE >= 64);
+const _: () = {
+    let mut i = 0;
+    while i < PARTITION_BLOCK_SIZES.len() {
+        let threads = PARTITION_BLOCK_SIZES[i];
+        assert!(threads.is_multiple_of(32) && threads >= 64 && threads <= PARTITION_MOST_THREADS);
+        i += 1;
+    }
+};
 
-/// Dynamic shared memory of a `partition_solve` block for pieces of at most
-/// `capacity` vertices and `edge_capacity` out-edges (0: edges stay in global
-/// memory; [`crate::partition::shared_words`]).
-pub const fn partition_shared_bytes(capacity: u32, edge_capacity: u32) -> u32 {
-    crate::partition::shared_words(capacity as usize, edge_capacity as usize) as u32 * 4
+/// The compute warps of a partition block of `threads` threads (a multiple
+/// of 32): all but the last, which communicates.
+pub const fn partition_compute_warps(threads: u32) -> u32 {
+    (threads / 32).saturating_sub(1)
+}
+
+/// Dynamic shared memory of a partition block of `threads` threads for
+/// pieces of at most `capacity` vertices and `edge_capacity` out-edges (0:
+/// edges stay in global memory; [`crate::partition::shared_words`], a pair of
+/// chain queues for each compute warp).
+pub const fn partition_shared_bytes(capacity: u32, edge_capacity: u32, threads: u32) -> u32 {
+    let warps = partition_compute_warps(threads) as usize;
+    crate::partition::shared_words(capacity as usize, edge_capacity as usize, warps) as u32 * 4
 }
 
 /// Threads per block of `phast_sweep`. Block 0 alone runs the small levels
@@ -132,26 +152,10 @@ pub const LAUNCH_BOUNDS: &[(&str, u32, u32)] = &[
     (names::NEAR_FAR_BLOCK_LOOP_HUBS.f32, COMPACT_BLOCK_SIZE, 0),
     (names::NEAR_FAR_GRID_LOOP_HUBS.u32, COMPACT_BLOCK_SIZE, 0),
     (names::NEAR_FAR_GRID_LOOP_HUBS.f32, COMPACT_BLOCK_SIZE, 0),
-    (
-        names::PARTITION_SOLVE.u32,
-        PARTITION_BLOCK_SIZE,
-        PARTITION_RESIDENT_BLOCKS_PER_SM,
-    ),
-    (
-        names::PARTITION_SOLVE.f32,
-        PARTITION_BLOCK_SIZE,
-        PARTITION_RESIDENT_BLOCKS_PER_SM,
-    ),
-    (
-        names::PARTITION_PAGED.u32,
-        PARTITION_BLOCK_SIZE,
-        PARTITION_PAGED_BLOCKS_PER_SM,
-    ),
-    (
-        names::PARTITION_PAGED.f32,
-        PARTITION_BLOCK_SIZE,
-        PARTITION_PAGED_BLOCKS_PER_SM,
-    ),
+    (names::PARTITION_SOLVE.u32, PARTITION_MOST_THREADS, 1),
+    (names::PARTITION_SOLVE.f32, PARTITION_MOST_THREADS, 1),
+    (names::PARTITION_PAGED.u32, PARTITION_MOST_THREADS, 1),
+    (names::PARTITION_PAGED.f32, PARTITION_MOST_THREADS, 1),
     (names::PHAST_SWEEP.u32, PHAST_BLOCK_SIZE, 0),
     (names::PHAST_SWEEP.f32, PHAST_BLOCK_SIZE, 0),
     (names::BELLMAN_FORD_BLOCK.u32, BELLMAN_FORD_BLOCK_SIZE, 0),

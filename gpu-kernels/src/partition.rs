@@ -312,11 +312,6 @@ const READY: u32 = 2;
 /// 2026-11-27, sixteenth session).
 pub const OUTBOX_SLOTS: usize = 64;
 
-/// Warps of a block that chain hops ([`chain_hops`]), each with its own
-/// queues: the GPU's seven compute warps (threads of later warps, as on a
-/// CPU block of more threads, leave their improvements to the next round).
-const CHAIN_QUEUES: usize = 8;
-
 /// Vertices a chain queue holds; a vertex that does not fit is left dirty
 /// for the next round, whose frontier every warp shares. A hop lasts as long
 /// as its warp's busiest group and the round waits for the slowest warp, so
@@ -340,9 +335,6 @@ pub const DEFAULT_CHAIN_HOPS: u32 = 3;
 /// Words of one warp's two chain queues: a length and [`CHAIN_SLOTS`]
 /// vertices each.
 const CHAIN_QUEUE_WORDS: usize = 2 * (1 + CHAIN_SLOTS);
-
-/// Words of every warp's chain queues.
-const CHAIN_WORDS: usize = CHAIN_QUEUES * CHAIN_QUEUE_WORDS;
 
 /// Notifications the communication thread sends before it reads any of
 /// their results, so that their round trips overlap.
@@ -369,17 +361,17 @@ const PAGED_LINGER_POLLS: u32 = 16;
 const POLLS_PER_PENDING_READ: u32 = 4;
 
 /// `u32` words of shared memory a block needs for pieces of at most
-/// `capacity` vertices and `edge_capacity` edges leaving them: the control
-/// words, two outboxes, the warps' chain queues, distance, dirty mark and
-/// frontier slot per vertex,
+/// `capacity` vertices and `edge_capacity` edges leaving them, with chain
+/// queues for `chain_warps` warps: the control words, two outboxes, the
+/// warps' chain queues, distance, dirty mark and frontier slot per vertex,
 /// then, when `edge_capacity > 0`, the piece's edges ([`Local::from_words`]).
-pub const fn shared_words(capacity: usize, edge_capacity: usize) -> usize {
+pub const fn shared_words(capacity: usize, edge_capacity: usize, chain_warps: usize) -> usize {
     let edges = if edge_capacity > 0 {
         capacity + 1 + 2 * edge_capacity
     } else {
         0
     };
-    CONTROL_WORDS + OUTBOX_WORDS + CHAIN_WORDS + 3 * capacity + edges
+    CONTROL_WORDS + OUTBOX_WORDS + chain_warps * CHAIN_QUEUE_WORDS + 3 * capacity + edges
 }
 
 /// Words of the two outboxes.
@@ -441,7 +433,8 @@ pub struct Local<'a> {
     /// Two outboxes of [`OUTBOX_SLOTS`] (piece, distance) pairs to send, by
     /// round parity.
     pub outbox: &'a [AtomicU32],
-    /// The chain queues of the block's first warps (`chain_hops`).
+    /// The chain queues of the block's first warps (`chain_hops`), a pair
+    /// for each.
     pub chain: &'a [AtomicU32],
     /// The piece's out-edges, copied at the start so that a hop inside the
     /// piece reads no global memory; `None` when they do not fit (the block
@@ -475,17 +468,18 @@ impl<'a> Local<'a> {
     }
 
     /// The arrays in `words`, laid out as
-    /// [`shared_words`]`(capacity, edge_capacity)` counts them; `None` when
-    /// `words` is shorter.
+    /// [`shared_words`]`(capacity, edge_capacity, chain_warps)` counts them;
+    /// `None` when `words` is shorter.
     #[inline(always)]
     pub fn from_words(
         words: &'a [AtomicU32],
         capacity: usize,
         edge_capacity: usize,
+        chain_warps: usize,
     ) -> Option<Self> {
         let (control, rest) = words.split_at_checked(CONTROL_WORDS)?;
         let (outbox, rest) = rest.split_at_checked(OUTBOX_WORDS)?;
-        let (chain, rest) = rest.split_at_checked(CHAIN_WORDS)?;
+        let (chain, rest) = rest.split_at_checked(chain_warps * CHAIN_QUEUE_WORDS)?;
         let (dist, rest) = rest.split_at_checked(capacity)?;
         let (dirty, rest) = rest.split_at_checked(capacity)?;
         let (frontier, rest) = rest.split_at_checked(capacity)?;
@@ -1237,8 +1231,8 @@ impl EdgeLanes {
 /// edges, each lane walks about one: a round waits for one edge's chain of
 /// shared-memory accesses, not for a vertex's edges one after another. Then
 /// each warp chains the hops its improvements opened ([`chain_hops`];
-/// `queues`: the thread's warp's, `None` for a warp past the first
-/// [`CHAIN_QUEUES`], which chains nothing).
+/// `queues`: the thread's warp's, `None` for a warp with no queues in
+/// [`Local::chain`], which chains nothing).
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 fn relax_frontier<W: Weight>(
@@ -1393,8 +1387,8 @@ struct ChainBuffer<'a> {
 impl<'a> ChainQueues<'a> {
     /// The queues of compute thread `thread`'s warp, whose vertices it
     /// relaxes [`RoundSettings::edge_lanes`] lanes a vertex for at most
-    /// [`RoundSettings::chain_hops`] hops; `None` for a warp past the first
-    /// [`CHAIN_QUEUES`].
+    /// [`RoundSettings::chain_hops`] hops; `None` for a warp past those
+    /// [`Local::chain`] has queues for.
     #[inline(always)]
     fn of_warp(
         local: &Local<'a>,

@@ -90,6 +90,10 @@ pub struct Tuning {
     pub entries_first: Option<bool>,
     /// How the partition solver's pieces grow.
     pub growth: crate::partition::Growth,
+    /// Threads a block of the partition solver (one of
+    /// [`gpu_kernels::launch::PARTITION_BLOCK_SIZES`]); `None`: the default,
+    /// and `auto`'s trial tries the others.
+    pub block_threads: Option<u32>,
 }
 
 /// What the catalogue says of an algorithm.
@@ -648,6 +652,7 @@ impl Algorithm {
                     chain_hops: tuning.chain_hops,
                     entries_first: tuning.entries_first,
                     growth: tuning.growth,
+                    block_threads: tuning.block_threads,
                     ..Default::default()
                 },
             )?),

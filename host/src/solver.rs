@@ -22,6 +22,7 @@
 use std::time::Instant;
 
 use gpu_kernels::distance::{INFINITY, Weight};
+use gpu_kernels::launch::PARTITION_BLOCK_SIZES;
 
 use crate::algorithms::{self, Algorithm, Family, Tuning};
 use crate::auto::{self, Choice};
@@ -421,7 +422,9 @@ type Candidate<'g> = ((Algorithm, Tuning), Box<dyn GpuSolver + 'g>);
 /// chose agreed within 2% on roads and meshes, docs/PERFORMANCE.md,
 /// 2026-11-27, seventeenth session) and shortcuts only where that form has
 /// some (on a 2048² grid a second search and shortcuts for the compact
-/// pieces cost seconds). Returns the winner and the tuning it ran with (its
+/// pieces cost seconds). When every candidate has run, the fastest one's
+/// pieces are tried in blocks of the other sizes ([`other_block_sizes`]).
+/// Returns the winner and the tuning it ran with (its
 /// calibrated window and edge lanes fixed), its solver, and the trial's
 /// times for `auto`'s reason.
 fn fastest_candidate<'g>(
@@ -435,7 +438,17 @@ fn fastest_candidate<'g>(
     let (mut times, mut first_error) = (Vec::new(), None);
     let mut queue: Vec<(Algorithm, Tuning)> = candidates.iter().map(|&a| (a, tuning)).collect();
     let mut next = 0;
-    while let Some(&(candidate, mut tuned)) = queue.get(next) {
+    let mut sizes_queued = false;
+    loop {
+        if next == queue.len() && !sizes_queued {
+            sizes_queued = true;
+            if let Some((_, ((algorithm, fastest), solver))) = &best {
+                queue.extend(other_block_sizes(tuning, (*algorithm, *fastest), &**solver));
+            }
+        }
+        let Some(&(candidate, mut tuned)) = queue.get(next) else {
+            break;
+        };
         next += 1;
         let mut name = candidate.to_string();
         if tuned.growth == Growth::Compact && tuning.growth == Growth::Breadth {
@@ -443,6 +456,12 @@ fn fastest_candidate<'g>(
         }
         if tuned.shortcuts == Shortcuts::Never && tuning.shortcuts == Shortcuts::Auto {
             name.push_str(" without shortcuts");
+        }
+        if let Some(threads) = tuned
+            .block_threads
+            .filter(|_| tuning.block_threads.is_none())
+        {
+            name.push_str(&format!(" in blocks of {threads} threads"));
         }
         let mut solver = match candidate.prepare_gpu_tuned(gpu, graph, tuned) {
             Ok(solver) => solver,
@@ -506,6 +525,38 @@ fn fastest_candidate<'g>(
         (None, Some(e)) => Err(e),
         (None, None) => Err(Error::Internal("auto's trial has no candidates".into())),
     }
+}
+
+/// The trial's candidates after every other: the fastest one's algorithm,
+/// growth and shortcuts in blocks of each other size the solver may have
+/// ([`GpuSolver::block_threads`]; larger blocks, fewer and larger pieces:
+/// 10% faster on a Delaunay mesh, 16% on New York, 28% slower on a paged
+/// 3-D grid, docs/PERFORMANCE.md, 2026-11-27, twenty-second session), each
+/// calibrated anew; none where `tuning` fixes the size.
+fn other_block_sizes(
+    tuning: Tuning,
+    (algorithm, fastest): (Algorithm, Tuning),
+    solver: &dyn GpuSolver,
+) -> Vec<(Algorithm, Tuning)> {
+    let Some(threads) = solver
+        .block_threads()
+        .filter(|_| tuning.block_threads.is_none())
+    else {
+        return Vec::new();
+    };
+    PARTITION_BLOCK_SIZES
+        .iter()
+        .filter(|&&size| size != threads)
+        .map(|&size| {
+            let sized = Tuning {
+                growth: fastest.growth,
+                shortcuts: fastest.shortcuts,
+                block_threads: Some(size),
+                ..tuning
+            };
+            (algorithm, sized)
+        })
+        .collect()
 }
 
 /// Streams of [`Prepared::auto_streams`]. Measured on the H100 (256

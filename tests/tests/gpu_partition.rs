@@ -5,6 +5,7 @@
 //! for resident mode, shortcuts in both modes with trees and paths. Ignored unless run with `--include-ignored` on a
 //! machine with a CUDA GPU.
 
+use gpu_kernels::launch::{PARTITION_BLOCK_SIZE, PARTITION_BLOCK_SIZES};
 use sssp::algorithms::Algorithm;
 use sssp::generate::{GridSpec, grid_graph};
 use sssp::gpu::partition::{Paging, Partition, PartitionOptions};
@@ -56,6 +57,11 @@ fn check<'a>(
     solver
 }
 
+/// One of the block sizes the partition solver may be launched with.
+fn random_block_size(rng: &mut TestRng) -> u32 {
+    PARTITION_BLOCK_SIZES[rng.below(PARTITION_BLOCK_SIZES.len() as u64) as usize]
+}
+
 /// Options with window width `delta` and the given paging.
 fn options(delta: Option<u32>, paging: Paging) -> PartitionOptions {
     PartitionOptions {
@@ -87,6 +93,7 @@ fn partition_matches_the_oracle_on_random_graphs() {
                 chain_hops: Some(rng.range(0, 6) as u32),
                 entries_first: Some(rng.chance(0.5)),
                 growth: [Growth::Breadth, Growth::Compact][rng.below(2) as usize],
+                block_threads: Some(random_block_size(&mut rng)),
                 ..options(delta, paging)
             };
             check(&gpu, &graph, &sources, &options, &context);
@@ -109,7 +116,11 @@ fn partition_matches_the_f32_oracle() {
             rng.seed
         );
         for paging in [Paging::WhenNeeded, Paging::Always] {
-            check(&gpu, &graph, &[source], &options(None, paging), &context);
+            let options = PartitionOptions {
+                block_threads: Some(random_block_size(&mut rng)),
+                ..options(None, paging)
+            };
+            check(&gpu, &graph, &[source], &options, &context);
         }
     }
 }
@@ -185,6 +196,7 @@ fn paged_partition_matches_the_oracle_with_many_more_pieces_than_blocks() {
             entries_first: [None, Some(false), Some(true)][rng.below(3) as usize],
             // Paged: the pieces grow breadth-first whatever this says.
             growth: [Growth::Breadth, Growth::Compact][rng.below(2) as usize],
+            block_threads: [None, Some(random_block_size(&mut rng))][rng.below(2) as usize],
         };
         let sources: Vec<usize> = (0..3).map(|_| rng.below(n as u64) as usize).collect();
         let context = format!("case {case}: n = {n}, seed {}", rng.seed);
@@ -214,6 +226,61 @@ fn partition_pages_a_grid_too_large_for_resident_mode() {
         solver.edges_in_shared_memory(),
         "{context}: edges in global memory"
     );
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn partition_runs_in_blocks_of_every_size_and_refuses_others() {
+    let gpu = gpu();
+    let mut rng = TestRng::new("gpu_partition::partition_runs_in_blocks_of_every_size");
+    let rome = formats::load(find_graph("rome99.gr"), None).unwrap();
+    let rome = rome.graph().unwrap().into_owned();
+    let grid = grid_graph(&GridSpec::new(300, 300, rng.bits())).unwrap();
+    for (name, graph) in [("rome99", &rome), ("grid 300×300", &grid)] {
+        let n = graph.num_vertices() as u64;
+        let sources = [0, rng.below(n) as usize, n as usize - 1];
+        let context = format!("{name}, seed {}", rng.seed);
+        for paging in [Paging::WhenNeeded, Paging::Always] {
+            let mut pieces = Vec::new();
+            for threads in [None].into_iter().chain(PARTITION_BLOCK_SIZES.map(Some)) {
+                let options = PartitionOptions {
+                    block_threads: threads,
+                    ..options(None, paging)
+                };
+                let solver = check(&gpu, graph, &sources, &options, &context);
+                let threads = threads.unwrap_or(PARTITION_BLOCK_SIZE);
+                assert_eq!(solver.block_threads(), threads, "{context}");
+                let layout = solver.layout().expect("a layout line");
+                assert!(
+                    layout.contains(&format!(" of {threads} threads")),
+                    "{context}: {layout}"
+                );
+                pieces.push((threads, solver.pieces()));
+            }
+            // Resident mode: larger blocks, fewer of them a multiprocessor,
+            // so fewer and larger pieces.
+            if paging == Paging::WhenNeeded {
+                let counts: Vec<u32> = pieces[1..].iter().map(|&(_, k)| k).collect();
+                assert!(
+                    counts.windows(2).all(|w| w[0] >= w[1]) && counts[0] > counts[2],
+                    "{context}: pieces by block size {pieces:?}"
+                );
+            }
+        }
+    }
+    for threads in [0, 32, 300, 512, 1024] {
+        let options = PartitionOptions {
+            block_threads: Some(threads),
+            ..options(None, Paging::WhenNeeded)
+        };
+        match Partition::new(&gpu, &rome, &options) {
+            Err(sssp::Error::InvalidArgument(message)) => {
+                assert!(message.contains(&format!("not {threads}")), "{message}");
+            }
+            Err(e) => panic!("blocks of {threads} threads: {e}"),
+            Ok(_) => panic!("blocks of {threads} threads were accepted"),
+        }
+    }
 }
 
 #[test]
@@ -252,6 +319,7 @@ fn partition_with_shortcuts_matches_the_oracle_in_both_modes() {
                     delta,
                     paging,
                     shortcuts,
+                    block_threads: Some(random_block_size(&mut rng)),
                     ..Default::default()
                 };
                 let solver = check(&gpu, graph, &sources, &options, &context);
@@ -468,6 +536,22 @@ fn auto_tries_partition_with_and_without_shortcuts_and_near_far_on_deep_graphs()
                 choice.reason
             );
         }
+        // Where the partition solver was the fastest, its pieces are tried
+        // in blocks of the other sizes too.
+        let other_sizes = PARTITION_BLOCK_SIZES
+            .iter()
+            .filter(|&&t| t != PARTITION_BLOCK_SIZE)
+            .filter(|t| {
+                choice
+                    .reason
+                    .contains(&format!(" in blocks of {t} threads "))
+            })
+            .count();
+        let expected = match solution.algorithm {
+            Algorithm::Partition => PARTITION_BLOCK_SIZES.len() - 1,
+            _ => 0,
+        };
+        assert_eq!(other_sizes, expected, "{context}: {}", choice.reason);
         for row in &solution.rows {
             assert_eq!(
                 row.dist,

@@ -127,6 +127,8 @@ fn solve_on_threads<W: Weight>(
         chain_hops,
         entries_first,
     };
+    // Chain queues for every warp, as the GPU's blocks have.
+    let warps = threads / warp_size;
     let n = parts.graph.num_vertices();
     let k = parts.pieces();
     let capacity = parts
@@ -171,7 +173,7 @@ fn solve_on_threads<W: Weight>(
     let aborted = AtomicBool::new(false);
     let block_count = paged.unwrap_or(k);
     let shared: Vec<Vec<AtomicU32>> = (0..block_count)
-        .map(|_| words(shared_words(capacity, edge_capacity), 0xdead_beef))
+        .map(|_| words(shared_words(capacity, edge_capacity, warps), 0xdead_beef))
         .collect();
     let barriers: Vec<Barrier> = (0..block_count)
         .map(|_| Barrier::new(threads + 1, &aborted))
@@ -195,8 +197,8 @@ fn solve_on_threads<W: Weight>(
             .zip(&warp_barriers)
             .enumerate()
         {
-            let local = Local::from_words(words, capacity, edge_capacity)
-                .expect("shared_words(capacity, edge_capacity) words");
+            let local = Local::from_words(words, capacity, edge_capacity, warps)
+                .expect("shared_words(capacity, edge_capacity, warps) words");
             for thread in 0..=threads {
                 let (pieces, global, aborted) = (&pieces, &global, &aborted);
                 scope.spawn(move || {

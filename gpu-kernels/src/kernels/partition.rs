@@ -16,6 +16,7 @@ use crate::device::thread::{
 };
 use crate::device::warp::{WARP_SIZE, sync_warp};
 use crate::distance::NO_TARGET;
+use crate::launch::partition_compute_warps;
 use crate::partition::{self, BlockTeam, Global, Local, Pieces, RoundSettings};
 
 use super::csr;
@@ -152,9 +153,11 @@ crate::args::partition_solve_args! {
     /// ([`partition::block_loop`]), block `b` owning piece `b`.
     ///
     /// # Thread mapping
-    /// `k` blocks (one per piece) of
-    /// [`PARTITION_BLOCK_SIZE`](crate::launch::PARTITION_BLOCK_SIZE) threads
-    /// (a multiple of 32, at least 64): at the start and the end, thread `t`
+    /// `k` blocks (one per piece) of 64 to
+    /// [`PARTITION_MOST_THREADS`](crate::launch::PARTITION_MOST_THREADS)
+    /// threads, a multiple of 32 (one of
+    /// [`PARTITION_BLOCK_SIZES`](crate::launch::PARTITION_BLOCK_SIZES)
+    /// fills a multiprocessor): at the start and the end, thread `t`
     /// takes the piece's vertices and edges `t, t + blockDim.x, …`; in
     /// between, the first `blockDim.x - 32` threads (compute) take the
     /// vertices and frontier entries `t, t + blockDim.x - 32, …`, thread
@@ -169,7 +172,7 @@ crate::args::partition_solve_args! {
     /// `partition_initialize` left them for `source < n`; `target < n` or
     /// [`NO_TARGET`](crate::distance::NO_TARGET); the grid has `k`
     /// blocks, all resident at once (a cooperative launch), each with
-    /// [`partition_shared_bytes(capacity, edge_capacity)`](crate::launch::partition_shared_bytes)
+    /// [`partition_shared_bytes(capacity, edge_capacity, blockDim.x)`](crate::launch::partition_shared_bytes)
     /// of dynamic shared memory.
     fn partition_solve<W> as partition_solve_u32, partition_solve_f32 (args) {
         // SAFETY: as documented.
@@ -193,9 +196,8 @@ crate::args::partition_solve_args! {
     /// blocks claiming pieces in turn.
     ///
     /// # Thread mapping
-    /// Any number of blocks (at most `k` is useful) of
-    /// [`PARTITION_BLOCK_SIZE`](crate::launch::PARTITION_BLOCK_SIZE) threads;
-    /// while a block holds a piece, as in `partition_solve`; while it claims
+    /// Any number of blocks (at most `k` is useful) of threads as in
+    /// `partition_solve`; while a block holds a piece, as in `partition_solve`; while it claims
     /// one, thread `t` scans the pieces `t, t + blockDim.x, …`.
     ///
     /// # Safety
@@ -235,8 +237,8 @@ fn settings(args: &PartitionSolveArgs) -> RoundSettings {
 ///
 /// # Safety
 /// The arguments as `partition_solve` documents them, and the launch gives
-/// each block `shared_words(capacity, edge_capacity)` words of dynamic shared
-/// memory.
+/// each block `partition_shared_bytes(capacity, edge_capacity, blockDim.x)`
+/// bytes of dynamic shared memory.
 #[inline(always)]
 unsafe fn state<'a>(args: &PartitionSolveArgs) -> Option<(Pieces<'a>, Global<'a>, Local<'a>)> {
     let PartitionSolveArgs {
@@ -273,14 +275,16 @@ unsafe fn state<'a>(args: &PartitionSolveArgs) -> Option<(Pieces<'a>, Global<'a>
         )
     };
     let (capacity, edge_capacity) = (capacity as usize, edge_capacity as usize);
-    // SAFETY: the launch gives `shared_words(capacity, edge_capacity)` words
-    // of dynamic shared memory, this block's alone, accessed only atomically.
+    let chain_warps = partition_compute_warps(block_dim_x()) as usize;
+    // SAFETY: the launch gives `shared_words(capacity, edge_capacity,
+    // chain_warps)` words of dynamic shared memory, this block's alone,
+    // accessed only atomically.
     let words = unsafe {
         slice(
             dynamic_shared_mem::<AtomicU32>(),
-            partition::shared_words(capacity, edge_capacity),
+            partition::shared_words(capacity, edge_capacity, chain_warps),
         )
     };
-    let local = Local::from_words(words, capacity, edge_capacity)?;
+    let local = Local::from_words(words, capacity, edge_capacity, chain_warps)?;
     Some((pieces, global, local))
 }

@@ -303,6 +303,7 @@ fn solve(args: &SolveArgs, base: &mut u32) -> Result<Option<Error>> {
         chain_hops: None,
         entries_first: None,
         growth: Default::default(),
+        block_threads: None,
     };
     let numbering = loaded.numbering();
     *base = numbering.base;

@@ -82,6 +82,14 @@ pub trait GpuSolver {
         false
     }
 
+    /// Threads a block, where the solver's blocks may have other sizes (the
+    /// partition solver, [`gpu_kernels::launch::PARTITION_BLOCK_SIZES`]):
+    /// `auto`'s trial then tries the others with the fastest candidate's
+    /// pieces.
+    fn block_threads(&self) -> Option<u32> {
+        None
+    }
+
     /// What the preparation made of the graph, for reports (the partition
     /// solver: its pieces, its mode and how long cutting the graph took);
     /// `None` for solvers with nothing to say.

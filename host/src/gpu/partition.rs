@@ -13,7 +13,7 @@
 use std::time::Instant;
 
 use gpu_kernels::distance::{MAX_DISTANCE, Weight};
-use gpu_kernels::launch::partition_shared_bytes;
+use gpu_kernels::launch::{PARTITION_BLOCK_SIZE, PARTITION_BLOCK_SIZES, partition_shared_bytes};
 use gpu_kernels::partition::{DEFAULT_CHAIN_HOPS, RoundSettings};
 
 use super::kernels::{PartitionBuffers, PartitionKernels};
@@ -207,6 +207,9 @@ pub struct PartitionOptions {
     pub entries_first: Option<bool>,
     /// How the pieces grow ([`Growth`]).
     pub growth: Growth,
+    /// Threads a block, one of [`PARTITION_BLOCK_SIZES`]; `None`:
+    /// [`PARTITION_BLOCK_SIZE`] (`auto`'s trial tries the others).
+    pub block_threads: Option<u32>,
 }
 
 /// The partition-local solver for one graph.
@@ -260,6 +263,12 @@ impl<'a> Partition<'a> {
                 "the partition solver's edge lanes must be 1 to {MOST_EDGE_LANES}, not {lanes}"
             )));
         }
+        let threads = options.block_threads.unwrap_or(PARTITION_BLOCK_SIZE);
+        if !PARTITION_BLOCK_SIZES.contains(&threads) {
+            return Err(Error::InvalidArgument(format!(
+                "the partition solver's blocks have {PARTITION_BLOCK_SIZES:?} threads, not {threads}"
+            )));
+        }
         if let Some(hops) = options.chain_hops.filter(|&h| h > MOST_CHAIN_HOPS) {
             return Err(Error::InvalidArgument(format!(
                 "the partition solver's chain hops must be 0 to {MOST_CHAIN_HOPS}, not {hops}"
@@ -283,21 +292,21 @@ impl<'a> Partition<'a> {
         let kind = graph.weight_kind();
         let cut_start = Instant::now();
         let resident = match options.paging {
-            Paging::WhenNeeded => kernels.resident_capacity(gpu, kind, n)?,
+            Paging::WhenNeeded => kernels.resident_capacity(gpu, kind, n, threads)?,
             Paging::Always => None,
         };
         // Resident mode only where the pieces' edges fit too: with the edges
         // in global memory, paging (which keeps them in shared memory) was
         // faster on the 1000² grid (docs/PERFORMANCE.md, 2026-11-26).
         let resident = match resident {
-            Some(capacity) if mean_edges_fit(kernels, gpu, graph, capacity)? => {
-                resident_layout(kernels, gpu, graph, capacity, options.growth)?
+            Some(capacity) if mean_edges_fit(kernels, gpu, graph, (capacity, threads))? => {
+                resident_layout(kernels, gpu, graph, (capacity, threads), options.growth)?
             }
             _ => None,
         };
         let layout = match resident {
             Some(layout) => layout,
-            None => paged_layout(kernels, gpu, graph, options)?,
+            None => paged_layout(kernels, gpu, graph, options, threads)?,
         };
         let partition_ms = cut_start.elapsed().as_secs_f64() * 1e3;
         let shortcut_start = Instant::now();
@@ -320,6 +329,7 @@ impl<'a> Partition<'a> {
             capacity,
             edge_capacity,
             paged,
+            threads,
         } = layout;
         let k = parts.pieces();
         let Partitioning {
@@ -358,6 +368,7 @@ impl<'a> Partition<'a> {
             capacity,
             edge_capacity,
             paged,
+            threads,
         };
         Ok(Partition {
             gpu,
@@ -404,6 +415,11 @@ impl<'a> Partition<'a> {
     /// Paged mode's blocks, `None` in resident mode.
     pub fn paged_blocks(&self) -> Option<u32> {
         self.buffers.paged
+    }
+
+    /// Threads a block.
+    pub fn block_threads(&self) -> u32 {
+        self.buffers.threads
     }
 
     /// [`GpuSolver::calibrate`]'s searches, the solves unbounded: the window,
@@ -552,11 +568,16 @@ impl GpuSolver for Partition<'_> {
         self.growth == Growth::Breadth
     }
 
+    fn block_threads(&self) -> Option<u32> {
+        Some(self.buffers.threads)
+    }
+
     fn layout(&self) -> Option<String> {
         let buffers = &self.buffers;
+        let threads = buffers.threads;
         let mode = match buffers.paged {
-            Some(blocks) => format!("paged on {blocks} blocks"),
-            None => "resident".to_string(),
+            Some(blocks) => format!("paged on {blocks} blocks of {threads} threads"),
+            None => format!("resident in blocks of {threads} threads"),
         };
         let mode = match self.growth {
             Growth::Compact => format!("{mode}, compact pieces"),
@@ -619,25 +640,28 @@ struct Layout {
     capacity: u32,
     edge_capacity: u32,
     paged: Option<u32>,
+    /// Threads a block.
+    threads: u32,
 }
 
-/// Whether resident blocks with pieces of `capacity` vertices all fit at once
+/// Whether resident blocks of `threads` with pieces of `capacity` vertices all fit at once
 /// with as many edges as such a piece has on average (checked before the
 /// graph is cut: where even that fails, the real pieces cannot fit).
 fn mean_edges_fit(
     kernels: &PartitionKernels,
     gpu: &Gpu,
     graph: &Graph,
-    capacity: u32,
+    (capacity, threads): (u32, u32),
 ) -> Result<bool> {
     let n = graph.num_vertices().max(1) as u64;
     let edges = (u64::from(capacity) * graph.num_edges() as u64).div_ceil(n);
-    let bytes = partition_shared_bytes(capacity, edges.clamp(1, u64::from(u32::MAX / 16)) as u32);
+    let edges = edges.clamp(1, u64::from(u32::MAX / 16)) as u32;
+    let bytes = partition_shared_bytes(capacity, edges, threads);
     let pieces = graph.num_vertices().div_ceil(capacity as usize) as u32;
-    kernels.all_resident(gpu, graph.weight_kind(), bytes, pieces)
+    kernels.all_resident(gpu, graph.weight_kind(), (bytes, threads), pieces)
 }
 
-/// Resident mode: pieces of `capacity` grown as `growth` says, with their
+/// Resident mode: blocks of `threads`, pieces of `capacity` grown as `growth` says, with their
 /// fragments joined ([`partition_joined`]) where their blocks all fit at
 /// once with their edges in shared memory, else as cut
 /// ([`partition_grown`]) where those fit; `None` when neither does.
@@ -645,7 +669,7 @@ fn resident_layout(
     kernels: &PartitionKernels,
     gpu: &Gpu,
     graph: &Graph,
-    capacity: u32,
+    (capacity, threads): (u32, u32),
     growth: Growth,
 ) -> Result<Option<Layout>> {
     let kind = graph.weight_kind();
@@ -658,13 +682,14 @@ fn resident_layout(
         let capacity = capacity.max(parts.largest());
         // 0 edges: no edge area at all.
         let most_edges = parts.most_edges().max(1);
-        let with_edges = partition_shared_bytes(capacity, most_edges);
-        if kernels.all_resident(gpu, kind, with_edges, parts.pieces() as u32)? {
+        let with_edges = partition_shared_bytes(capacity, most_edges, threads);
+        if kernels.all_resident(gpu, kind, (with_edges, threads), parts.pieces() as u32)? {
             return Ok(Some(Layout {
                 parts,
                 capacity,
                 edge_capacity: most_edges,
                 paged: None,
+                threads,
             }));
         }
     }
@@ -689,11 +714,11 @@ fn with_shortcuts(
     let kind = layout.parts.graph.weight_kind();
     let pieces = layout.parts.pieces() as u32;
     let fits = |edges: u32| {
-        let bytes = partition_shared_bytes(layout.capacity, edges);
+        let bytes = partition_shared_bytes(layout.capacity, edges, layout.threads);
         match layout.paged {
-            None => kernels.all_resident(gpu, kind, bytes, pieces),
+            None => kernels.all_resident(gpu, kind, (bytes, layout.threads), pieces),
             Some(blocks) => Ok(kernels
-                .paged_blocks(gpu, kind, bytes)?
+                .paged_blocks(gpu, kind, (bytes, layout.threads))?
                 .is_some_and(|fitting| fitting >= blocks)),
         }
     };
@@ -720,12 +745,13 @@ fn with_shortcuts(
 /// Paged mode: pieces of the capacity `options` asks for or
 /// [`PartitionKernels::paged_capacity`], their edges in shared memory unless
 /// a piece has more than a block may hold, as many blocks as fit at once (at
-/// most one per piece, and at most `options.blocks`).
+/// most one per piece, and at most `options.blocks`), each of `threads`.
 fn paged_layout(
     kernels: &PartitionKernels,
     gpu: &Gpu,
     graph: &Graph,
     options: &PartitionOptions,
+    threads: u32,
 ) -> Result<Layout> {
     let context = gpu.stream().context();
     let kind = graph.weight_kind();
@@ -737,26 +763,26 @@ fn paged_layout(
             ));
         }
         Some(capacity) => capacity.min(n.max(1)),
-        None => kernels.paged_capacity(context, kind, n, m)?,
+        None => kernels.paged_capacity(context, kind, (n, m), threads)?,
     };
     let parts = partition_grown(graph, capacity as usize, options.growth)?;
     let most_edges = parts.most_edges().max(1);
-    let (edge_capacity, fitting) =
-        match kernels.paged_blocks(gpu, kind, partition_shared_bytes(capacity, most_edges))? {
-            Some(blocks) if blocks > 0 => (most_edges, blocks),
-            _ => {
-                let bytes = partition_shared_bytes(capacity, 0);
-                match kernels.paged_blocks(gpu, kind, bytes)? {
-                    Some(blocks) if blocks > 0 => (0, blocks),
-                    _ => {
-                        return Err(Error::InvalidArgument(format!(
-                            "the partition solver's paged blocks do not fit a multiprocessor \
+    let with_edges = partition_shared_bytes(capacity, most_edges, threads);
+    let (edge_capacity, fitting) = match kernels.paged_blocks(gpu, kind, (with_edges, threads))? {
+        Some(blocks) if blocks > 0 => (most_edges, blocks),
+        _ => {
+            let bytes = partition_shared_bytes(capacity, 0, threads);
+            match kernels.paged_blocks(gpu, kind, (bytes, threads))? {
+                Some(blocks) if blocks > 0 => (0, blocks),
+                _ => {
+                    return Err(Error::InvalidArgument(format!(
+                        "the partition solver's paged blocks do not fit a multiprocessor \
                              with pieces of {capacity} vertices ({bytes} bytes of shared memory)"
-                        )));
-                    }
+                    )));
                 }
             }
-        };
+        }
+    };
     let blocks = fitting
         .min(parts.pieces() as u32)
         .min(options.blocks.unwrap_or(u32::MAX))
@@ -766,5 +792,6 @@ fn paged_layout(
         capacity,
         edge_capacity,
         paged: Some(blocks),
+        threads,
     })
 }

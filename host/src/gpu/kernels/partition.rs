@@ -6,7 +6,7 @@ use cudarc::driver::sys::{CUdevice_attribute, CUfunction_attribute};
 use cudarc::driver::{CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, LaunchConfig};
 use gpu_kernels::args::{PartitionInitializeArgs, PartitionSolveArgs};
 use gpu_kernels::distance::NO_TARGET;
-use gpu_kernels::launch::{PARTITION_BLOCK_SIZE, names, partition_shared_bytes};
+use gpu_kernels::launch::{names, partition_shared_bytes};
 use gpu_kernels::partition::RoundSettings;
 
 /// The largest piece of paged mode: `../shared/design/ROADS.md` measured
@@ -59,6 +59,9 @@ pub struct PartitionBuffers {
     /// Paged mode: the blocks claim pieces in turn (`blocks` of them); else
     /// one resident block per piece.
     pub paged: Option<u32>,
+    /// Threads a block (one of
+    /// [`PARTITION_BLOCK_SIZES`](gpu_kernels::launch::PARTITION_BLOCK_SIZES)).
+    pub threads: u32,
 }
 
 /// The partition-local solver's kernels.
@@ -79,17 +82,24 @@ impl PartitionKernels {
     }
 
     /// The piece capacity for `n` vertices with weights of `kind` in resident
-    /// mode, edges in global memory: the smallest capacity, at least a
-    /// block's threads (or `n`), for which `ceil(n / capacity)` blocks with
-    /// that capacity's shared memory can all be resident at once (occupancy ×
-    /// multiprocessors). `None` when the graph is too large for the device's
-    /// shared memory.
-    pub fn resident_capacity(&self, gpu: &Gpu, kind: WeightKind, n: u32) -> Result<Option<u32>> {
+    /// mode, blocks of `threads`, edges in global memory: the smallest
+    /// capacity, at least a block's threads (or `n`), for which `ceil(n /
+    /// capacity)` blocks with that capacity's shared memory can all be
+    /// resident at once (occupancy × multiprocessors). `None` when the graph
+    /// is too large for the device's shared memory.
+    pub fn resident_capacity(
+        &self,
+        gpu: &Gpu,
+        kind: WeightKind,
+        n: u32,
+        threads: u32,
+    ) -> Result<Option<u32>> {
         let kernel = self.solve.of(kind).1;
-        let mut capacity = PARTITION_BLOCK_SIZE.min(n).max(1);
+        let mut capacity = threads.min(n).max(1);
         loop {
-            let bytes = partition_shared_bytes(capacity, 0);
-            let Some(resident) = self.resident_blocks(self.solve.of(kind), gpu, bytes)? else {
+            let bytes = partition_shared_bytes(capacity, 0, threads);
+            let Some(resident) = self.resident_blocks(self.solve.of(kind), gpu, bytes, threads)?
+            else {
                 return Ok(None);
             };
             if resident == 0 {
@@ -104,17 +114,17 @@ impl PartitionKernels {
         }
     }
 
-    /// Whether `pieces` blocks of `solve` for `kind`, each with `bytes` of
-    /// shared memory, can all be resident at once.
+    /// Whether `pieces` blocks of `solve` for `kind`, each of `threads` with
+    /// `bytes` of shared memory, can all be resident at once.
     pub fn all_resident(
         &self,
         gpu: &Gpu,
         kind: WeightKind,
-        bytes: u32,
+        (bytes, threads): (u32, u32),
         pieces: u32,
     ) -> Result<bool> {
         Ok(self
-            .resident_blocks(self.solve.of(kind), gpu, bytes)?
+            .resident_blocks(self.solve.of(kind), gpu, bytes, threads)?
             .is_some_and(|resident| pieces <= resident))
     }
 
@@ -123,17 +133,18 @@ impl PartitionKernels {
     /// per block (at least [`PAGED_FEWEST_VERTICES`]), but no more than fit
     /// (at most [`PAGED_MOST_VERTICES`], at least a block's threads): a piece
     /// of a typical degree, with its edges, must leave room for as many paged
-    /// blocks per multiprocessor as the kernel's registers allow.
+    /// blocks (of `threads`) per multiprocessor as the kernel's registers
+    /// allow.
     pub fn paged_capacity(
         &self,
         ctx: &Arc<CudaContext>,
         kind: WeightKind,
-        n: u32,
-        m: u32,
+        (n, m): (u32, u32),
+        threads: u32,
     ) -> Result<u32> {
         let (function, kernel) = self.paged.of(kind);
         let per_sm = function
-            .occupancy_max_active_blocks_per_multiprocessor(PARTITION_BLOCK_SIZE, 0, None)
+            .occupancy_max_active_blocks_per_multiprocessor(threads, 0, None)
             .map_err(Error::cuda(format!("querying the occupancy of {kernel}")))?
             .max(1);
         let sm_bytes = device_attribute(
@@ -146,7 +157,7 @@ impl PartitionKernels {
         // A piece's degree varies: room for a quarter more edges than the mean.
         let edges_per_vertex = 1.25 * f64::from(m) / f64::from(n.max(1));
         let per_vertex = 4.0 + 2.0 * edges_per_vertex;
-        let fixed = partition_shared_bytes(0, 1) / 4;
+        let fixed = partition_shared_bytes(0, 1, threads) / 4;
         let fits = (f64::from(block_words.saturating_sub(fixed)) / per_vertex) as u32;
         let sms = device_attribute(
             ctx,
@@ -157,19 +168,24 @@ impl PartitionKernels {
         let wanted = n.div_ceil(PAGED_PIECES_PER_BLOCK.saturating_mul(blocks));
         Ok(wanted
             .max(PAGED_FEWEST_VERTICES)
-            .min(fits.clamp(PARTITION_BLOCK_SIZE, PAGED_MOST_VERTICES))
+            .min(fits.clamp(threads, PAGED_MOST_VERTICES))
             .min(n.max(1)))
     }
 
-    /// How many paged blocks for `kind` with `bytes` of dynamic shared memory
-    /// can be resident at once, with the kernel's shared-memory limit raised
-    /// to `bytes`; `None` when a block may not have that much.
-    pub fn paged_blocks(&self, gpu: &Gpu, kind: WeightKind, bytes: u32) -> Result<Option<u32>> {
-        self.resident_blocks(self.paged.of(kind), gpu, bytes)
+    /// How many paged blocks of `threads` for `kind` with `bytes` of dynamic
+    /// shared memory can be resident at once, with the kernel's shared-memory
+    /// limit raised to `bytes`; `None` when a block may not have that much.
+    pub fn paged_blocks(
+        &self,
+        gpu: &Gpu,
+        kind: WeightKind,
+        (bytes, threads): (u32, u32),
+    ) -> Result<Option<u32>> {
+        self.resident_blocks(self.paged.of(kind), gpu, bytes, threads)
     }
 
-    /// How many blocks of `function` with `bytes` of dynamic shared memory
-    /// can be resident at once (occupancy × multiprocessors), with the
+    /// How many blocks of `function` of `threads` with `bytes` of dynamic
+    /// shared memory can be resident at once (occupancy × multiprocessors), with the
     /// kernel's shared-memory limit raised to `bytes`; `None` when a block
     /// may not have that much. The limit is the function's, shared by every
     /// lane: setting it takes the lanes' turn ([`Gpu::attribute_turn`]), as
@@ -180,6 +196,7 @@ impl PartitionKernels {
         (function, kernel): (&CudaFunction, &str),
         gpu: &Gpu,
         bytes: u32,
+        threads: u32,
     ) -> Result<Option<u32>> {
         let ctx = gpu.stream().context();
         let optin = device_attribute(
@@ -198,11 +215,7 @@ impl PartitionKernels {
         let per_sm = gpu.attribute_turn(|| {
             allow_shared_memory(function, kernel, bytes)?;
             function
-                .occupancy_max_active_blocks_per_multiprocessor(
-                    PARTITION_BLOCK_SIZE,
-                    bytes as usize,
-                    None,
-                )
+                .occupancy_max_active_blocks_per_multiprocessor(threads, bytes as usize, None)
                 .map_err(Error::cuda(format!("querying the occupancy of {kernel}")))
         })?;
         Ok(Some(per_sm.saturating_mul(sms)))
@@ -278,13 +291,14 @@ impl PartitionKernels {
                 "{kernel}: target {target} of {n} vertices"
             )));
         }
-        let bytes = partition_shared_bytes(buffers.capacity, buffers.edge_capacity);
+        let bytes =
+            partition_shared_bytes(buffers.capacity, buffers.edge_capacity, buffers.threads);
         // Raised again at each launch: another graph's solver may have set
         // the function's limit since.
         allow_shared_memory(function.0, kernel, bytes)?;
         let config = LaunchConfig {
             grid_dim: (blocks, 1, 1),
-            block_dim: (PARTITION_BLOCK_SIZE, 1, 1),
+            block_dim: (buffers.threads, 1, 1),
             shared_mem_bytes: bytes,
         };
         let m = graph.num_edges();
