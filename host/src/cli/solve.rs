@@ -134,6 +134,11 @@ pub struct SolveArgs {
     /// window then spans 8 mean shortcut weights unless --delta is given.
     #[arg(long, value_enum, default_value_t = ShortcutsArg::Auto)]
     shortcuts: ShortcutsArg,
+    /// Threads a block of `partition` (256, 384 or 768: three, two or one
+    /// block a multiprocessor, so smaller or larger pieces). Default: 256,
+    /// and `--algo auto`'s trial tries the others.
+    #[arg(long, value_name = "THREADS")]
+    block_threads: Option<u32>,
     /// How the algorithms store the graph: adjacency lists (CSR), or an n×n
     /// weight matrix built on load (`--algo f-gpu` then runs `matrix-f-gpu`).
     #[arg(long, value_enum, default_value_t = Layout::List)]
@@ -303,7 +308,7 @@ fn solve(args: &SolveArgs, base: &mut u32) -> Result<Option<Error>> {
         chain_hops: None,
         entries_first: None,
         growth: Default::default(),
-        block_threads: None,
+        block_threads: args.block_threads,
     };
     let numbering = loaded.numbering();
     *base = numbering.base;

@@ -481,8 +481,8 @@ impl<'a> Partition<'a> {
         Ok([window, lanes, hops, entries])
     }
 
-    /// Initialize and solve; returns the most rounds a block ran.
-    fn solve(&mut self, source: u32) -> Result<u32> {
+    /// Initialize and solve (queued on the stream, not waited for).
+    fn solve(&mut self, source: u32) -> Result<()> {
         let new_source = self.permutation.new_id(source as usize) as u32;
         let source_piece = self.piece_of[new_source as usize];
         let target = self.stop.target.map(|t| self.permutation.new_id(t) as u32);
@@ -502,16 +502,24 @@ impl<'a> Partition<'a> {
                     entries_first: self.entries_first,
                 },
             )
-        })?;
+        })
+    }
+
+    /// The most rounds a block ran in the last solve.
+    fn rounds(&self) -> Result<u32> {
         let [_, rounds, _] = download_words::<3>(self.gpu, &self.buffers.counters, "the counters")?;
         Ok(rounds)
     }
 }
 
 impl GpuSolver for Partition<'_> {
+    /// The solve's time ends with its kernel: the rounds are read after the
+    /// end event, so that the host's round trip for them is not timed.
     fn run(&mut self, source: u32) -> Result<RunStats> {
         let (gpu, n) = (self.gpu, self.graph.num_vertices() as usize);
-        gpu.timed_solve(n, source, || self.solve(source))
+        let mut stats = gpu.timed_solve(n, source, || self.solve(source).map(|()| 0))?;
+        stats.iterations = self.rounds()?;
+        Ok(stats)
     }
 
     /// No vertex above the bound is relaxed: the limit from the start, the
