@@ -125,6 +125,39 @@ fn auto_runs_the_paged_partition_solver_on_a_grid_too_large_for_resident_mode() 
 }
 
 #[test]
+#[ignore = "needs a CUDA GPU"]
+fn partition_runs_in_the_block_size_asked_for_and_refuses_others() {
+    let dir = TempDir::new("block_threads");
+    let graph = dir.path("grid.csr");
+    let (code, _, err) = run(host()
+        .args(["gen", "--kind", "grid", "--width", "120", "--height", "90"])
+        .args(["--seed", "2", "--output"])
+        .arg(&graph));
+    assert_eq!(code, 0, "gen failed: {err}");
+    for threads in ["256", "384", "768"] {
+        let (code, out, err) = solve(
+            &graph,
+            &[
+                "--algo",
+                "partition",
+                "--block-threads",
+                threads,
+                "--verify",
+            ],
+        );
+        assert_eq!(code, 0, "{threads} threads: {err}");
+        assert!(out.contains(&format!("of {threads} threads")), "{out}");
+        assert!(
+            out.contains("verified: all 10800 distances equal the oracle's"),
+            "{out}"
+        );
+    }
+    let (code, _, err) = solve(&graph, &["--algo", "partition", "--block-threads", "500"]);
+    assert_ne!(code, 0, "500 threads accepted");
+    assert!(err.contains("not 500"), "{err}");
+}
+
+#[test]
 fn output_file_has_one_line_per_vertex_with_inf_for_unreachable() {
     let dir = TempDir::new("output");
     let graph_path = dir.path("g.csr");
