@@ -1,0 +1,28 @@
+# Session 22 call 4: block sizes chosen in auto's trial (h_new) against f8f4c3b (h_base); the partition GPU tests on h_new.
+cd "$(dirname "$0")/.."
+nvidia-smi --query-gpu=name --format=csv,noheader
+for f in h_*.gz; do zcat $f > ${f%.gz}; chmod +x ${f%.gz}; done
+tar xzf dist-part.tgz
+(cd dist && for t in tests/*; do echo "== $t"; timeout 300 "$t" --include-ignored 2>&1 | grep -E "^test result|FAILED|panicked|failed" | head -20; done) > $OUT/tests.txt 2>&1 &
+TP=$!
+mkdir -p g; for f in *.gr.gz; do [ -f g/${f%.gz} ] || zcat $f > g/${f%.gz}; done
+python3 mesh_graphs.py delaunay 200000 1 g/del200k.csr > /dev/null; python3 mesh_graphs.py grid3d 50 1 g/g3d50.csr > /dev/null
+python3 mesh_graphs.py delaunay 1000000 2 g/del1m.csr > /dev/null; python3 mesh_graphs.py grid3d 100 2 g/g3d100.csr > /dev/null
+./h_base gen --kind grid --width 1000 --height 1000 --seed 1 --output g/grid1000.csr > /dev/null
+wait $TP
+cat $OUT/tests.txt
+S=$OUT/summary.txt
+R=g/road-BAY-pace.gr,g/road-luxembourg-osm.gr,g/USA-road-d.NY.gr,g/del200k.csr,g/g3d50.csr
+P=g/del1m.csr,g/grid1000.csr,g/g3d100.csr
+b() { # binary graphs label
+  timeout 250 ./$1 bench --preset real --graphs $2 --algos auto --reps 10 --out $OUT/ab -q > $OUT/ab.log 2>&1
+  echo "== $1 $3" >> $S; grep -E "^\| [a-zA-Z]" $OUT/ab.log | grep -v "graph |" | awk -F'|' '{print $2,$5,$8,$9,$12}' >> $S
+  grep -E "^- .*auto \(" $OUT/ab.log | grep -oE "^- [^,]*|[0-9]+ pieces of at most [0-9]+|paged on [0-9]+ blocks|of [0-9]+ threads|compact pieces|no shortcuts|trial from the source \([^)]*\)" | tr '\n' ' ' >> $S; echo >> $S
+}
+for r in 1 2; do
+  for h in h_base h_new; do b $h $R res$r; done
+  for h in h_base h_new; do b $h $P paged$r; done
+done
+cp $OUT/ab.log $OUT/last-ab.log
+rm -rf $OUT/ab $OUT/ab.log
+cat $S
