@@ -196,9 +196,10 @@ crate::args::partition_solve_args! {
     /// blocks claiming pieces in turn.
     ///
     /// # Thread mapping
-    /// Any number of blocks (at most `k` is useful) of threads as in
-    /// `partition_solve`; while a block holds a piece, as in `partition_solve`; while it claims
-    /// one, thread `t` scans the pieces `t, t + blockDim.x, …`.
+    /// Any number of blocks (at most `k` is useful), each of as many threads
+    /// as `partition_solve` allows; while a block holds a piece, its threads
+    /// work as `partition_solve`'s do; while it claims one, thread `t` scans
+    /// the pieces `t, t + blockDim.x, …`.
     ///
     /// # Safety
     /// As `partition_solve`, except that the grid may have fewer blocks than
