@@ -249,7 +249,7 @@ fn partition_runs_in_blocks_of_every_size_and_refuses_others() {
                 };
                 let solver = check(&gpu, graph, &sources, &options, &context);
                 let threads = threads.unwrap_or(PARTITION_BLOCK_SIZE);
-                assert_eq!(solver.block_threads(), threads, "{context}");
+                assert_eq!(solver.block_threads(), Some(threads), "{context}");
                 let layout = solver.layout().expect("a layout line");
                 assert!(
                     layout.contains(&format!(" of {threads} threads")),

@@ -417,11 +417,6 @@ impl<'a> Partition<'a> {
         self.buffers.paged
     }
 
-    /// Threads a block.
-    pub fn block_threads(&self) -> u32 {
-        self.buffers.threads
-    }
-
     /// [`GpuSolver::calibrate`]'s searches, the solves unbounded: the window,
     /// then the edge lanes, then the chain hops, then entries first, each
     /// unless fixed, each with the best value and every (value, time) tried.
@@ -652,9 +647,10 @@ struct Layout {
     threads: u32,
 }
 
-/// Whether resident blocks of `threads` with pieces of `capacity` vertices all fit at once
-/// with as many edges as such a piece has on average (checked before the
-/// graph is cut: where even that fails, the real pieces cannot fit).
+/// Whether resident blocks of `threads` with pieces of `capacity` vertices
+/// all fit at once with as many edges as such a piece has on average
+/// (checked before the graph is cut: where even that fails, the real pieces
+/// cannot fit).
 fn mean_edges_fit(
     kernels: &PartitionKernels,
     gpu: &Gpu,
@@ -669,10 +665,10 @@ fn mean_edges_fit(
     kernels.all_resident(gpu, graph.weight_kind(), (bytes, threads), pieces)
 }
 
-/// Resident mode: blocks of `threads`, pieces of `capacity` grown as `growth` says, with their
-/// fragments joined ([`partition_joined`]) where their blocks all fit at
-/// once with their edges in shared memory, else as cut
-/// ([`partition_grown`]) where those fit; `None` when neither does.
+/// Resident mode: blocks of `threads`, pieces of `capacity` grown as
+/// `growth` says, with their fragments joined ([`partition_joined`]) where
+/// their blocks all fit at once with their edges in shared memory, else as
+/// cut ([`partition_grown`]) where those fit; `None` when neither does.
 fn resident_layout(
     kernels: &PartitionKernels,
     gpu: &Gpu,
@@ -785,7 +781,7 @@ fn paged_layout(
                 _ => {
                     return Err(Error::InvalidArgument(format!(
                         "the partition solver's paged blocks do not fit a multiprocessor \
-                             with pieces of {capacity} vertices ({bytes} bytes of shared memory)"
+                         with pieces of {capacity} vertices ({bytes} bytes of shared memory)"
                     )));
                 }
             }
