@@ -1,11 +1,18 @@
 //! Compiles the `gpu-kernels` crate to PTX and hands it to the host crate.
 //!
-//! A nested `cargo rustc` builds the kernels for `nvptx64-nvidia-cuda` with `core`
-//! built from source (`-Zbuild-std=core`), the workspace's `kernels` profile
-//! (panics trap) and `--emit=asm`, which for this target is PTX; no linker runs.
-//! The PTX lands in `$OUT_DIR/kernels.ptx`, which `src/gpu/ptx.rs` embeds.
+//! With the pinned nightly (`rust-toolchain.toml`, with `rust-src`), a nested
+//! `cargo rustc` builds the kernels for `nvptx64-nvidia-cuda` with `core` built
+//! from source (`-Zbuild-std=core`), panics as immediate aborts (they trap) and
+//! `--emit=asm`, which for this target is PTX; no linker runs. Any other
+//! toolchain (stable Rust, say) takes the PTX shipped with the crate,
+//! `host/kernels/kernels.ptx`, which a test keeps equal to what the sources
+//! build. The PTX lands in `$OUT_DIR/kernels.ptx`, which `src/gpu/ptx.rs`
+//! embeds.
 //!
-//! `SSSP_PTX_ARCH` picks the GPU architecture (default `sm_90`, the H100).
+//! - `SSSP_PTX_ARCH` picks the GPU architecture (default `sm_90`, Hopper);
+//!   another architecture needs the pinned nightly.
+//! - `SSSP_KERNELS=source` insists on building from source (an error where the
+//!   toolchain cannot), `SSSP_KERNELS=shipped` takes the shipped PTX.
 
 use std::env;
 use std::fs;
@@ -14,6 +21,8 @@ use std::process::Command;
 
 const TARGET: &str = "nvptx64-nvidia-cuda";
 const DEFAULT_ARCH: &str = "sm_90";
+/// The PTX shipped with the crate, for `DEFAULT_ARCH`, relative to `host/`.
+const SHIPPED_PTX: &str = "kernels/kernels.ptx";
 
 fn main() {
     let manifest_dir = PathBuf::from(env::var("CARGO_MANIFEST_DIR").expect("set by cargo"));
@@ -30,7 +39,10 @@ fn main() {
     ] {
         println!("cargo::rerun-if-changed={}", workspace.join(path).display());
     }
+    let shipped = manifest_dir.join(SHIPPED_PTX);
+    println!("cargo::rerun-if-changed={}", shipped.display());
     println!("cargo::rerun-if-env-changed=SSSP_PTX_ARCH");
+    println!("cargo::rerun-if-env-changed=SSSP_KERNELS");
     let arch = env::var("SSSP_PTX_ARCH").unwrap_or_else(|_| DEFAULT_ARCH.to_string());
     if !arch.starts_with("sm_") {
         fail(&format!(
@@ -38,11 +50,120 @@ fn main() {
         ));
     }
 
-    check_rust_src();
+    let source = kernel_source(workspace, &arch);
+    let from = match source {
+        Source::Build => "source",
+        Source::Shipped(_) => "shipped",
+    };
+    let text = match source {
+        Source::Build => build_ptx(workspace, &out_dir, &arch),
+        Source::Shipped(why) => {
+            println!(
+                "cargo::warning=using the kernels' shipped PTX ({why}); \
+                 the pinned nightly of rust-toolchain.toml builds them from source"
+            );
+            fs::read_to_string(&shipped)
+                .unwrap_or_else(|e| fail(&format!("reading {}: {e}", shipped.display())))
+        }
+    };
+    fs::write(out_dir.join("kernels.ptx"), text)
+        .unwrap_or_else(|e| fail(&format!("writing kernels.ptx: {e}")));
+    println!("cargo::rustc-env=SSSP_PTX_ARCH={arch}");
+    println!("cargo::rustc-env=SSSP_KERNELS_FROM={from}");
+}
 
+/// Where the PTX comes from.
+enum Source {
+    /// Built from `gpu-kernels` with this toolchain.
+    Build,
+    /// The crate's shipped PTX, for this reason.
+    Shipped(String),
+}
+
+/// Builds from source with the pinned nightly (the date in
+/// `rust-toolchain.toml`) and its `rust-src`; takes the shipped PTX on any
+/// other toolchain, unless `SSSP_KERNELS` says otherwise.
+fn kernel_source(workspace: &Path, arch: &str) -> Source {
+    let asked = env::var("SSSP_KERNELS").unwrap_or_default();
+    let pinned = pinned_channel(workspace);
+    let rustc = env::var("RUSTC").unwrap_or_else(|_| "rustc".to_string());
+    let version = Command::new(&rustc)
+        .arg("--version")
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .unwrap_or_default();
+    // `nightly-2026-05-20` builds a rustc dated the day before.
+    let on_pin = pinned
+        .as_deref()
+        .and_then(|channel| channel.strip_prefix("nightly-"))
+        .is_some_and(|date| version.contains("-nightly") && nightly_matches(&version, date));
+    match asked.as_str() {
+        "source" => {
+            check_rust_src();
+            Source::Build
+        }
+        "shipped" if arch == DEFAULT_ARCH => Source::Shipped("SSSP_KERNELS=shipped".into()),
+        "" | "shipped" if on_pin && has_rust_src() => Source::Build,
+        "" if arch == DEFAULT_ARCH => Source::Shipped(format!("rustc is `{version}`")),
+        "" | "shipped" => fail(&format!(
+            "the kernels for {arch} must be built from source, which needs the pinned \
+             nightly with rust-src (run `rustup toolchain install` in the repository root)"
+        )),
+        other => fail(&format!(
+            "SSSP_KERNELS must be `source` or `shipped`, got `{other}`"
+        )),
+    }
+}
+
+/// The `channel` of `rust-toolchain.toml`.
+fn pinned_channel(workspace: &Path) -> Option<String> {
+    let text = fs::read_to_string(workspace.join("rust-toolchain.toml")).ok()?;
+    text.lines()
+        .filter_map(|line| line.trim().strip_prefix("channel"))
+        .filter_map(|rest| rest.trim().strip_prefix('='))
+        .map(|value| value.trim().trim_matches('"').to_string())
+        .next()
+}
+
+/// Whether the rustc `version` (`rustc 1.97.0-nightly (hash 2026-05-19)`) is
+/// the nightly of `date` (`2026-05-20`): a nightly carries the date of its
+/// last commit, the day before its channel's date, or that date itself.
+fn nightly_matches(version: &str, date: &str) -> bool {
+    let Some(built) = version
+        .rsplit(' ')
+        .next()
+        .map(|d| d.trim_end_matches(')'))
+    else {
+        return false;
+    };
+    built == date || next_day(built).as_deref() == Some(date)
+}
+
+/// The ISO date after `date` (within a month's end; enough for a nightly's).
+fn next_day(date: &str) -> Option<String> {
+    let mut parts = date.split('-').map(|p| p.parse::<u32>().ok());
+    let (y, m, d) = (parts.next()??, parts.next()??, parts.next()??);
+    let days = match m {
+        2 if y % 4 == 0 && (y % 100 != 0 || y % 400 == 0) => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    };
+    let (y, m, d) = match (d + 1 > days, m) {
+        (false, _) => (y, m, d + 1),
+        (true, 12) => (y + 1, 1, 1),
+        (true, _) => (y, m + 1, 1),
+    };
+    Some(format!("{y:04}-{m:02}-{d:02}"))
+}
+
+/// Builds the kernels' PTX from source (see the module docs).
+fn build_ptx(workspace: &Path, out_dir: &Path, arch: &str) -> String {
     // A target dir of its own: the outer cargo holds the lock of its own, and the
     // kernels must not share artifacts with host builds.
-    let target_dir = kernel_target_dir(&out_dir);
+    let target_dir = kernel_target_dir(out_dir);
     let cargo = env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
     let mut command = Command::new(cargo);
     command
@@ -76,6 +197,10 @@ fn main() {
     ] {
         command.env_remove(var);
     }
+    // Panics trap on the GPU: `core` and the kernels are built with immediate
+    // aborts. Given here rather than in the profile, so that the workspace's
+    // manifest needs no unstable Cargo feature and stable Cargo reads it.
+    command.env("RUSTFLAGS", "-Zunstable-options -Cpanic=immediate-abort");
     let status = command
         .status()
         .unwrap_or_else(|e| fail(&format!("could not run cargo for the kernels: {e}")));
@@ -92,10 +217,7 @@ fn main() {
     });
     let text = fs::read_to_string(&ptx)
         .unwrap_or_else(|e| fail(&format!("reading {}: {e}", ptx.display())));
-    let text = with_launch_bounds(&text);
-    fs::write(out_dir.join("kernels.ptx"), text)
-        .unwrap_or_else(|e| fail(&format!("writing kernels.ptx: {e}")));
-    println!("cargo::rustc-env=SSSP_PTX_ARCH={arch}");
+    with_launch_bounds(&text)
 }
 
 /// The PTX with a `.maxntid` directive (CUDA's `__launch_bounds__`), and
@@ -144,9 +266,9 @@ fn kernel_target_dir(out_dir: &Path) -> PathBuf {
         .unwrap_or_else(|| out_dir.join("kernel-ptx"))
 }
 
-/// `-Zbuild-std` needs the standard library's sources from the `rust-src`
-/// component; say how to get it instead of letting cargo fail obscurely.
-fn check_rust_src() {
+/// The sources of `core` in the toolchain's `rust-src` component, which
+/// `-Zbuild-std` needs.
+fn rust_src_core() -> PathBuf {
     let rustc = env::var("RUSTC").unwrap_or_else(|_| "rustc".to_string());
     let sysroot = Command::new(&rustc)
         .args(["--print", "sysroot"])
@@ -157,15 +279,25 @@ fn check_rust_src() {
     let Some(sysroot) = sysroot else {
         fail(&format!("could not ask `{rustc} --print sysroot`"));
     };
-    let core = sysroot.join("lib/rustlib/src/rust/library/core");
+    sysroot.join("lib/rustlib/src/rust/library/core")
+}
+
+fn has_rust_src() -> bool {
+    rust_src_core().is_dir()
+}
+
+/// `-Zbuild-std` needs the standard library's sources from the `rust-src`
+/// component; say how to get it instead of letting cargo fail obscurely.
+fn check_rust_src() {
+    let core = rust_src_core();
     if !core.is_dir() {
         fail(&format!(
-            "the `rust-src` component is missing from the toolchain at {}.\n\
+            "the `rust-src` component is missing from the toolchain ({} is not there).\n\
              The GPU kernels are built with -Zbuild-std=core, which needs it. Install the \
              pinned toolchain with all its components by running, in the repository root:\n    \
              rustup toolchain install\n\
              (or: rustup component add rust-src llvm-tools --toolchain nightly-2026-05-20)",
-            sysroot.display()
+            core.display()
         ));
     }
 }

@@ -56,8 +56,10 @@ pub unsafe trait KernelArgs: Copy {
 /// Defines argument structs: for each, the `#[repr(C)]` struct, its
 /// [`KernelArgs`] implementation, and (in the PTX build) its entry macro,
 /// which defines a kernel taking these arguments through `kernels::entry!`.
+/// The invocation starts with `($)`: the entry macros it defines need a `$`
+/// of their own, which stable Rust's `macro_rules!` cannot write otherwise.
 macro_rules! kernel_args {
-    ($(
+    (($d:tt) $(
         $(#[$attr:meta])*
         pub struct $name:ident for [$($entry:expr),+ $(,)?], entry macro $entry_macro:ident {
             $($(#[$field_attr:meta])* pub $field:ident: $ty:ty),+ $(,)?
@@ -82,8 +84,8 @@ macro_rules! kernel_args {
 
         #[cfg(target_arch = "nvptx64")]
         macro_rules! $entry_macro {
-            ($$($$kernel:tt)*) => {
-                crate::kernels::entry! { $name [$($field: $ty),+] $$($$kernel)* }
+            ($d($d kernel:tt)*) => {
+                crate::kernels::entry! { $name [$($field: $ty),+] $d($d kernel)* }
             };
         }
         #[cfg(target_arch = "nvptx64")]
@@ -92,6 +94,7 @@ macro_rules! kernel_args {
 }
 
 kernel_args! {
+    ($)
     /// `da2cf_initialize`.
     pub struct Da2cfInitializeArgs for [names::DA2CF_INITIALIZE],
         entry macro da2cf_initialize_args {

@@ -14,8 +14,6 @@
 //! kernel live in [`launch`], and every kernel's parameters in [`args`], each
 //! defined once for both sides.
 #![no_std]
-// `$$` in the entry macros that `args::kernel_args!` defines.
-#![feature(macro_metavar_expr)]
 // `core_intrinsics` gives the dynamic shared memory intrinsic (see device.rs).
 #![cfg_attr(target_arch = "nvptx64", allow(internal_features))]
 #![cfg_attr(

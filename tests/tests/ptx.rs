@@ -228,3 +228,29 @@ fn the_partition_solver_touches_shared_memory_only_atomically() {
         (vec!["ld.shared.u32 \t%r3, [%rd4];"], 2)
     );
 }
+
+/// The PTX shipped with the crate (what a toolchain other than the pinned
+/// nightly, stable Rust say, embeds) is the PTX the kernels' sources build:
+/// after a kernel change, `cargo run -p host -- ptx --output
+/// host/kernels/kernels.ptx` brings it up to date.
+#[test]
+fn the_shipped_ptx_is_what_the_sources_build() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../host/kernels/kernels.ptx");
+    let shipped = std::fs::read_to_string(path).expect("host/kernels/kernels.ptx is readable");
+    if sssp::gpu::ptx::BUILT_FROM != "source" || ARCH != "sm_90" {
+        eprintln!("the kernels were not built from source here: nothing to compare");
+        return;
+    }
+    let first_difference = shipped
+        .lines()
+        .zip(PTX.lines())
+        .position(|(a, b)| a != b);
+    assert!(
+        shipped == PTX,
+        "host/kernels/kernels.ptx differs from the PTX built from gpu-kernels/src \
+         (first differing line: {first_difference:?}, {} against {} bytes); run \
+         `cargo run -p host -- ptx --output host/kernels/kernels.ptx`",
+        shipped.len(),
+        PTX.len()
+    );
+}

@@ -3,6 +3,11 @@
 /// The PTX module: one `.entry` per name in [`gpu_kernels::launch::names::ALL`].
 pub const PTX: &str = include_str!(concat!(env!("OUT_DIR"), "/kernels.ptx"));
 
+/// Whether [`PTX`] was built from the `gpu-kernels` sources (`"source"`, with
+/// the pinned nightly) or is the PTX shipped with the crate (`"shipped"`,
+/// `host/kernels/kernels.ptx`, on any other toolchain).
+pub const BUILT_FROM: &str = env!("SSSP_KERNELS_FROM");
+
 /// The architecture the PTX targets (`SSSP_PTX_ARCH` at build time, default `sm_90`).
 pub const ARCH: &str = env!("SSSP_PTX_ARCH");
 
