@@ -14,7 +14,7 @@ grep -E "^== |test result" $OUT/tests.log | paste - - | awk '{p+=$6; f+=$8} END 
 python3 -m pip install -q --no-index --no-deps --target /tmp/site wheels/*.whl && export PYTHONPATH=/tmp/site
 (cd /tmp && timeout 200 python3 -m pytest -q -p no:cacheprovider $OLDPWD/../python/tests 2>&1 | tail -4)
 mkdir -p g; for f in *.gr.gz; do zcat $f > g/${f%.gz}; done
-timeout 120 python3 ../python/bench_vs_scipy.py g/road-BAY-pace.gr g/road-luxembourg-osm.gr g/USA-road-d.NY.gr g/soc-Epinions1.gr
+timeout 120 python3 ../scripts/bench_vs_scipy.py --device gpu g/road-BAY-pace.gr g/road-luxembourg-osm.gr g/USA-road-d.NY.gr g/soc-Epinions1.gr
 (make -C gapbs -j16 sssp > gapbs.log 2>&1; echo "gapbs built: $?")
 dist/host gen --kind grid --width 1000 --height 1000 --seed 1 --output g/grid1000.csr > /dev/null
 export OMP_NUM_THREADS=16

@@ -8,7 +8,7 @@ any graph file the ``host`` CLI reads. ``ContractionIndex`` preprocesses a
 road network once (a contraction hierarchy, the file of ``host preprocess``)
 and then gives trees, tables and point-to-point distances from it.
 
-Differences from scipy, all documented in README.md ("Python"):
+Differences from scipy, all documented in docs/PYTHON.md:
 
 * real weights are solved in float32 (scipy: float64), so distances differ by
   float32 rounding (relative error at most about ``(hops + 1) * 2**-24``);
@@ -22,14 +22,18 @@ Differences from scipy, all documented in README.md ("Python"):
 
 from __future__ import annotations
 
-import threading
-from dataclasses import dataclass, field
-from typing import Optional
+import threading as _threading
+from dataclasses import dataclass as _dataclass
+from dataclasses import field as _field
+from typing import Optional as _Optional
 
-import numpy as np
-import scipy.sparse as sp
+import numpy as _np
+import scipy.sparse as _sp
 
 from . import _native
+
+# The future import above binds the name `annotations`, which is no part of the API.
+del annotations
 
 __all__ = [
     "Solver",
@@ -44,11 +48,11 @@ __all__ = [
 #: scipy's predecessor (and ``min_only`` source) of "none".
 NO_PREDECESSOR = -9999
 
-_U32_MAX = np.iinfo(np.uint32).max
-_F32_MAX = float(np.finfo(np.float32).max)
+_U32_MAX = _np.iinfo(_np.uint32).max
+_F32_MAX = float(_np.finfo(_np.float32).max)
 
 
-@dataclass
+@_dataclass
 class SolveResult:
     """What ``Solver.solve`` returns.
 
@@ -58,98 +62,98 @@ class SolveResult:
     have one entry per solve (one per source; one in all for ``min_only``).
     """
 
-    dist: np.ndarray
-    predecessors: Optional[np.ndarray] = None
-    sources: Optional[np.ndarray] = None
-    iterations: list = field(default_factory=list)
-    solve_ms: list = field(default_factory=list)
-    prepare_ms: Optional[float] = None
-    algorithm: Optional[str] = None
-    device: Optional[str] = None
+    dist: _np.ndarray
+    predecessors: _Optional[_np.ndarray] = None
+    sources: _Optional[_np.ndarray] = None
+    iterations: list = _field(default_factory=list)
+    solve_ms: list = _field(default_factory=list)
+    prepare_ms: _Optional[float] = None
+    algorithm: _Optional[str] = None
+    device: _Optional[str] = None
 
 
-@dataclass
+@_dataclass
 class _Csr:
     """A graph ready for the native solver: uint32 arrays, weight words."""
 
     n: int
-    indptr: np.ndarray
-    indices: np.ndarray
-    words: np.ndarray
+    indptr: _np.ndarray
+    indices: _np.ndarray
+    words: _np.ndarray
     float_weights: bool
 
 
-def _as_u32_index(array: np.ndarray, what: str) -> np.ndarray:
+def _as_u32_index(array: _np.ndarray, what: str) -> _np.ndarray:
     """``array`` as contiguous uint32; a view (no copy) of int32/uint32 input."""
-    array = np.ascontiguousarray(array)
-    if array.dtype == np.uint32:
+    array = _np.ascontiguousarray(array)
+    if array.dtype == _np.uint32:
         return array
-    if array.dtype == np.int32:
-        return array.view(np.uint32)  # valid CSR indices are non-negative
+    if array.dtype == _np.int32:
+        return array.view(_np.uint32)  # valid CSR indices are non-negative
     if array.size and (array.min() < 0 or array.max() > _U32_MAX):
         raise ValueError(f"graph {what} do not fit 32 bits")
-    return array.astype(np.uint32)
+    return array.astype(_np.uint32)
 
 
-def _dense_to_csr(dense) -> sp.csr_matrix:
+def _dense_to_csr(dense) -> _sp.csr_matrix:
     """scipy's dense rule: zeros, infinities and NaNs are non-edges."""
-    dense = np.asarray(dense)
+    dense = _np.asarray(dense)
     if dense.ndim != 2 or dense.shape[0] != dense.shape[1]:
         raise ValueError(f"graph must be a square 2-D array (N, N), not of shape {dense.shape}")
-    if not (np.issubdtype(dense.dtype, np.number) or dense.dtype == np.bool_) or np.iscomplexobj(dense):
+    if not (_np.issubdtype(dense.dtype, _np.number) or dense.dtype == _np.bool_) or _np.iscomplexobj(dense):
         raise TypeError(f"graph weights must be real numbers, not {dense.dtype}")
     edge = dense != 0
-    if np.issubdtype(dense.dtype, np.floating):
-        edge &= np.isfinite(dense)
-    rows, cols = np.nonzero(edge)
-    indptr = np.zeros(dense.shape[0] + 1, dtype=np.int64)
-    np.cumsum(np.bincount(rows, minlength=dense.shape[0]), out=indptr[1:])
-    return sp.csr_matrix((dense[rows, cols], cols, indptr), shape=dense.shape)
+    if _np.issubdtype(dense.dtype, _np.floating):
+        edge &= _np.isfinite(dense)
+    rows, cols = _np.nonzero(edge)
+    indptr = _np.zeros(dense.shape[0] + 1, dtype=_np.int64)
+    _np.cumsum(_np.bincount(rows, minlength=dense.shape[0]), out=indptr[1:])
+    return _sp.csr_matrix((dense[rows, cols], cols, indptr), shape=dense.shape)
 
 
-def _masked_to_csr(masked) -> sp.csr_matrix:
+def _masked_to_csr(masked) -> _sp.csr_matrix:
     """scipy's masked rule: every unmasked entry is an edge, zeros included."""
     if masked.ndim != 2 or masked.shape[0] != masked.shape[1]:
         raise ValueError(f"graph must be a square 2-D array (N, N), not of shape {masked.shape}")
-    rows, cols = np.nonzero(~np.ma.getmaskarray(masked))
-    indptr = np.zeros(masked.shape[0] + 1, dtype=np.int64)
-    np.cumsum(np.bincount(rows, minlength=masked.shape[0]), out=indptr[1:])
-    return sp.csr_matrix((np.ma.getdata(masked)[rows, cols], cols, indptr), shape=masked.shape)
+    rows, cols = _np.nonzero(~_np.ma.getmaskarray(masked))
+    indptr = _np.zeros(masked.shape[0] + 1, dtype=_np.int64)
+    _np.cumsum(_np.bincount(rows, minlength=masked.shape[0]), out=indptr[1:])
+    return _sp.csr_matrix((_np.ma.getdata(masked)[rows, cols], cols, indptr), shape=masked.shape)
 
 
-def _weights(data: np.ndarray, unweighted: bool) -> tuple[np.ndarray, bool, Optional[np.ndarray]]:
+def _weights(data: _np.ndarray, unweighted: bool) -> tuple[_np.ndarray, bool, _Optional[_np.ndarray]]:
     """Weight words, whether they are float32, and a mask of the edges to keep
     (None: all; +inf edges of sparse input are dropped: scipy never uses them)."""
     if unweighted:
-        return np.ones(data.size, dtype=np.uint32), False, None
-    if data.dtype == np.bool_ or np.issubdtype(data.dtype, np.integer):
+        return _np.ones(data.size, dtype=_np.uint32), False, None
+    if data.dtype == _np.bool_ or _np.issubdtype(data.dtype, _np.integer):
         if data.size and data.min() < 0:
             raise ValueError("Graph has negative weights: this solver needs weights >= 0")
         if data.size == 0 or data.max() <= _U32_MAX:
-            return np.ascontiguousarray(data.astype(np.uint32, copy=False)), False, None
-        data = data.astype(np.float64)
-    if not np.issubdtype(data.dtype, np.floating):
+            return _np.ascontiguousarray(data.astype(_np.uint32, copy=False)), False, None
+        data = data.astype(_np.float64)
+    if not _np.issubdtype(data.dtype, _np.floating):
         raise TypeError(f"graph weights must be real numbers, not {data.dtype}")
-    if np.isnan(data).any():
+    if _np.isnan(data).any():
         raise ValueError("Graph has NaN weights")
     if (data < 0).any():
         raise ValueError("Graph has negative weights: this solver needs weights >= 0")
     keep = None
-    if np.isinf(data).any():
-        keep = ~np.isinf(data)
+    if _np.isinf(data).any():
+        keep = ~_np.isinf(data)
         data = data[keep]
     if data.size and data.max() > _F32_MAX:
         raise ValueError("graph weights beyond float32's range (3.4e38) are not supported")
-    data = np.ascontiguousarray(data.astype(np.float32, copy=False))
-    if np.signbit(data).any():  # -0.0 is a weight of 0
-        data = data + np.float32(0.0)
-    return data.view(np.uint32), True, keep
+    data = _np.ascontiguousarray(data.astype(_np.float32, copy=False))
+    if _np.signbit(data).any():  # -0.0 is a weight of 0
+        data = data + _np.float32(0.0)
+    return data.view(_np.uint32), True, keep
 
 
 def _prepare(csgraph, unweighted: bool) -> _Csr:
     """Any graph scipy's dijkstra accepts (or ``load``'s) as uint32 CSR
     arrays, borrowing them where they are CSR with 32-bit dtypes."""
-    if sp.issparse(csgraph):
+    if _sp.issparse(csgraph):
         if csgraph.ndim != 2 or csgraph.shape[0] != csgraph.shape[1]:
             raise ValueError(f"compressed-sparse graph must be shape (N, N), not {csgraph.shape}")
         # As scipy: CSR keeps parallel entries (the lightest counts), other
@@ -157,11 +161,11 @@ def _prepare(csgraph, unweighted: bool) -> _Csr:
         csr = csgraph if csgraph.format == "csr" else csgraph.tocsr()
         # scipy converts other weights to float64 with `astype`, which sums
         # duplicate entries; only a float64 CSR keeps them (the lightest counts).
-        if csr.dtype != np.float64 and not csr.has_canonical_format:
-            wide = np.float64 if np.issubdtype(csr.dtype, np.floating) else np.int64
+        if csr.dtype != _np.float64 and not csr.has_canonical_format:
+            wide = _np.float64 if _np.issubdtype(csr.dtype, _np.floating) else _np.int64
             csr = csr.astype(wide)
             csr.sum_duplicates()
-    elif np.ma.isMaskedArray(csgraph):
+    elif _np.ma.isMaskedArray(csgraph):
         csr = _masked_to_csr(csgraph)
     else:
         csr = _dense_to_csr(csgraph)
@@ -169,24 +173,24 @@ def _prepare(csgraph, unweighted: bool) -> _Csr:
     if n >= _U32_MAX or csr.indices.size > _U32_MAX:
         raise ValueError("graphs need fewer than 2**32 - 1 vertices and 2**32 edges")
     indptr, indices = csr.indptr, csr.indices
-    words, float_weights, keep = _weights(np.asarray(csr.data), unweighted)
+    words, float_weights, keep = _weights(_np.asarray(csr.data), unweighted)
     if keep is not None:
         indices = indices[keep]
-        indptr = np.concatenate(([0], np.cumsum(keep)))[indptr]
+        indptr = _np.concatenate(([0], _np.cumsum(keep)))[indptr]
     return _Csr(n, _as_u32_index(indptr, "offsets"), _as_u32_index(indices, "indices"), words, float_weights)
 
 
-def _sources(indices, n: int) -> np.ndarray:
+def _sources(indices, n: int) -> _np.ndarray:
     """``indices`` as an int array of their shape, negative ones wrapped."""
     if indices is None:
-        return np.arange(n, dtype=np.int64)
-    array = np.asarray(indices)
-    if array.dtype == np.bool_ or not (array.size == 0 or np.issubdtype(array.dtype, np.integer)):
+        return _np.arange(n, dtype=_np.int64)
+    array = _np.asarray(indices)
+    if array.dtype == _np.bool_ or not (array.size == 0 or _np.issubdtype(array.dtype, _np.integer)):
         raise ValueError(f"indices must be integers, not {array.dtype}")
-    array = array.astype(np.int64)
+    array = array.astype(_np.int64)
     if array.size and (array.min() < -n or array.max() >= n):
         raise ValueError(f"indices out of range 0...{n}")
-    return np.where(array < 0, array + n, array)
+    return _np.where(array < 0, array + n, array)
 
 
 def _check_limit(limit) -> float:
@@ -217,7 +221,7 @@ class Solver:
         return self._native.device
 
     @property
-    def no_gpu_reason(self) -> Optional[str]:
+    def no_gpu_reason(self) -> _Optional[str]:
         """Why the solver has no GPU (None when it has one)."""
         return self._native.no_gpu_reason
 
@@ -228,7 +232,7 @@ class Solver:
         directed: bool = True,
         return_predecessors: bool = False,
         unweighted: bool = False,
-        limit=np.inf,
+        limit=_np.inf,
         min_only: bool = False,
         algorithm: str = "auto",
     ) -> SolveResult:
@@ -241,7 +245,7 @@ class Solver:
         graph = _prepare(csgraph, bool(unweighted))
         n = graph.n
         sources = _sources(indices, n)
-        flat = np.unique(sources) if min_only else sources.ravel()
+        flat = _np.unique(sources) if min_only else sources.ravel()
         if flat.size == 0:
             return self._empty(sources.shape, n, min_only, return_predecessors)
         out = self._native.solve(
@@ -272,9 +276,9 @@ class Solver:
     def _empty(self, shape, n, min_only, return_predecessors) -> SolveResult:
         """No sources: nothing reached (scipy's shapes)."""
         shape = (n,) if min_only else shape + (n,)
-        none = np.full(shape, NO_PREDECESSOR, dtype=np.int32)
+        none = _np.full(shape, NO_PREDECESSOR, dtype=_np.int32)
         return SolveResult(
-            dist=np.full(shape, np.inf),
+            dist=_np.full(shape, _np.inf),
             predecessors=none if return_predecessors else None,
             sources=none.copy() if (min_only and return_predecessors) else None,
             device=self.device,
@@ -282,7 +286,7 @@ class Solver:
 
 
 _solvers: dict = {}
-_solvers_lock = threading.Lock()
+_solvers_lock = _threading.Lock()
 
 
 def _solver(device: str) -> Solver:
@@ -299,7 +303,7 @@ def dijkstra(
     indices=None,
     return_predecessors=False,
     unweighted=False,
-    limit=np.inf,
+    limit=_np.inf,
     min_only=False,
     *,
     device="auto",
@@ -352,18 +356,18 @@ def shortest_path(
     )
 
 
-def load(path) -> sp.csr_matrix:
+def load(path) -> _sp.csr_matrix:
     """A graph file (any format the ``host`` CLI reads) as a scipy CSR matrix
     with int32 indices and uint32 or float32 weights: ``dijkstra`` uses its
     arrays without copying them."""
     indptr, indices, words, float_weights = _native.load(str(path))
     n = indptr.size - 1
-    data = words.view(np.float32) if float_weights else words
+    data = words.view(_np.float32) if float_weights else words
     if n < 2**31 and indices.size < 2**31:
-        indptr, indices = indptr.view(np.int32), indices.view(np.int32)
+        indptr, indices = indptr.view(_np.int32), indices.view(_np.int32)
     else:
-        indptr, indices = indptr.astype(np.int64), indices.astype(np.int64)
-    return sp.csr_matrix((data, indices, indptr), shape=(n, n), copy=False)
+        indptr, indices = indptr.astype(_np.int64), indices.astype(_np.int64)
+    return _sp.csr_matrix((data, indices, indptr), shape=(n, n), copy=False)
 
 
 class ContractionIndex:
@@ -405,7 +409,7 @@ class ContractionIndex:
     def shortcuts(self) -> int:
         return self._index.shortcuts
 
-    def trees(self, indices, device: str = "auto") -> np.ndarray:
+    def trees(self, indices, device: str = "auto") -> _np.ndarray:
         """Distances from each of ``indices`` to every vertex: shape
         ``(len(indices), n)`` float64, ``inf`` where unreached (scipy's
         ``dijkstra(..., indices=indices)``)."""
@@ -413,7 +417,7 @@ class ContractionIndex:
         dist, _ = self._index.trees(_solver(device)._native, sources)
         return dist.reshape(len(sources), self.n)
 
-    def table(self, sources, targets, device: str = "auto") -> np.ndarray:
+    def table(self, sources, targets, device: str = "auto") -> _np.ndarray:
         """The ``(len(sources), len(targets))`` float64 distance table."""
         s = [int(v) for v in _sources(sources, self.n).ravel()]
         t = [int(v) for v in _sources(targets, self.n).ravel()]

@@ -97,6 +97,12 @@ def assert_tree(dist, preds, sources, graph, directed, float_weights, unweighted
             assert d[u] + w == pytest.approx(d[v], rel=tolerance(n, float_weights), abs=1e-12), (row, v)
 
 
+def test_public_names_are_the_api():
+    """The module's helpers (numpy, scipy.sparse, typing, ...) are private."""
+    public = sorted(name for name in dir(sssp_gpu) if not name.startswith("_"))
+    assert public == sorted(sssp_gpu.__all__)
+
+
 @pytest.mark.parametrize("device", DEVICES)
 @pytest.mark.parametrize("float_weights", [False, True])
 @pytest.mark.parametrize("fmt", ["csr", "csc", "coo"])
