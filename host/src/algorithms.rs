@@ -13,15 +13,18 @@ use crate::gpu::bellman_ford::{BellmanFord, BellmanFordForm};
 use crate::gpu::compact::CompactDa2cf;
 use crate::gpu::da2cf::Da2cf;
 use crate::gpu::hybrid::{Hybrid, HybridKind};
-use crate::gpu::partition::Paging;
-use crate::gpu::{Gpu, GpuSolver};
+use crate::gpu::context::Gpu;
+use crate::gpu::solver::GpuSolver;
+use crate::options::Tuning;
+use crate::partition::options::{Paging, PartitionOptions};
+use crate::partition::solver::Partition;
 use crate::graph::Graph;
 use crate::variants::{CompactRule, Da2cfConfig, Frontier, Relax};
 use crate::{Error, Result, oracle};
 
 /// Where an algorithm runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Device {
+pub enum Processor {
     /// On the host's CPU.
     Cpu,
     /// On a CUDA GPU.
@@ -71,31 +74,6 @@ const fn da2cf(relax: Relax, frontier: Frontier, minimum_passes: u8) -> Family {
     })
 }
 
-/// Parameters some algorithms take (`--delta`, `--shortcuts`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Tuning {
-    /// Near-far's band width Δ as a weight word of the graph's kind (for `f32`
-    /// weights, the bits of the real); `None`: chosen from the graph.
-    pub delta: Option<u32>,
-    /// Where the partition solver adds shortcuts to its pieces.
-    pub shortcuts: crate::shortcuts::Shortcuts,
-    /// The partition solver's edge lanes (compute threads a frontier
-    /// vertex's edges are shared by, 1 to 32); `None`: chosen in a trial.
-    pub edge_lanes: Option<u32>,
-    /// The most hops the partition solver's warps chain in a round (0 to
-    /// 32); `None`: chosen in a trial.
-    pub chain_hops: Option<u32>,
-    /// Whether the partition solver's rounds take its pieces' entries first;
-    /// `None`: chosen in a trial.
-    pub entries_first: Option<bool>,
-    /// How the partition solver's pieces grow.
-    pub growth: crate::partition::Growth,
-    /// Threads a block of the partition solver (one of
-    /// [`gpu_kernels::launch::PARTITION_BLOCK_SIZES`]); `None`: the default,
-    /// and `auto`'s trial tries the others.
-    pub block_threads: Option<u32>,
-}
-
 /// What the catalogue says of an algorithm.
 #[derive(Clone, Copy, Debug)]
 pub struct AlgorithmSpec {
@@ -106,7 +84,7 @@ pub struct AlgorithmSpec {
     /// One line on what it does.
     pub description: &'static str,
     /// Where it runs.
-    pub device: Device,
+    pub device: Processor,
     /// False for the measurement-only variant that can give wrong distances.
     pub exact: bool,
     /// The solver that runs it.
@@ -162,7 +140,7 @@ catalogue! {
         name: "f-gpu",
         paper: "F^GPU (Martín et al.)",
         description: "DA2CF, push: relax_F with atomicMin, minimum1 on the GPU and the rest on the host, update",
-        device: Device::Gpu, exact: true, layout: Layout::List, takes_delta: false,
+        device: Processor::Gpu, exact: true, layout: Layout::List, takes_delta: false,
         family: da2cf(Relax::Push, Frontier::Martin, 1),
         matrix_twin: Some(Algorithm::MatrixFGpu),
         model: Some((Relax::Push, Frontier::Martin)),
@@ -172,7 +150,7 @@ catalogue! {
         name: "f-gpu-2min",
         paper: "F^GPU with minimum2",
         description: "DA2CF, push, with the minimum reduced by two GPU passes (minimum1 + minimum2)",
-        device: Device::Gpu, exact: true, layout: Layout::List, takes_delta: false,
+        device: Processor::Gpu, exact: true, layout: Layout::List, takes_delta: false,
         family: da2cf(Relax::Push, Frontier::Martin, 2),
         matrix_twin: None,
         model: Some((Relax::Push, Frontier::Martin)),
@@ -182,7 +160,7 @@ catalogue! {
         name: "f-gpu-no-atomic",
         paper: "F^GPU_no_Atomic (Martín et al.)",
         description: "DA2CF, push with a plain (racy) minimum instead of atomicMin: for measurement only, can be wrong",
-        device: Device::Gpu, exact: false, layout: Layout::List, takes_delta: false,
+        device: Processor::Gpu, exact: false, layout: Layout::List, takes_delta: false,
         family: da2cf(Relax::PushNoAtomic, Frontier::Martin, 1),
         matrix_twin: None,
         model: Some((Relax::Push, Frontier::Martin)),
@@ -192,7 +170,7 @@ catalogue! {
         name: "u-gpu",
         paper: "U^GPU (Martín et al.)",
         description: "DA2CF, pull: relax_U (unsettled vertices scan their predecessors, no atomics), one GPU minimum pass",
-        device: Device::Gpu, exact: true, layout: Layout::List, takes_delta: false,
+        device: Processor::Gpu, exact: true, layout: Layout::List, takes_delta: false,
         family: da2cf(Relax::Pull, Frontier::Martin, 1),
         matrix_twin: Some(Algorithm::MatrixUGpu),
         model: Some((Relax::Pull, Frontier::Martin)),
@@ -202,7 +180,7 @@ catalogue! {
         name: "u-gpu-2min",
         paper: "U^GPU+2min (Martín et al.)",
         description: "DA2CF, pull, with the minimum reduced by two GPU passes",
-        device: Device::Gpu, exact: true, layout: Layout::List, takes_delta: false,
+        device: Processor::Gpu, exact: true, layout: Layout::List, takes_delta: false,
         family: da2cf(Relax::Pull, Frontier::Martin, 2),
         matrix_twin: None,
         model: Some((Relax::Pull, Frontier::Martin)),
@@ -212,7 +190,7 @@ catalogue! {
         name: "u-gpu-plus",
         paper: "U^GPU_PLUS (Martín et al.)",
         description: "DA2CF, pull, row offsets staged in shared memory and frontier flags read through the read-only cache",
-        device: Device::Gpu, exact: true, layout: Layout::List, takes_delta: false,
+        device: Processor::Gpu, exact: true, layout: Layout::List, takes_delta: false,
         family: da2cf(Relax::PullPlus, Frontier::Martin, 1),
         matrix_twin: None,
         model: Some((Relax::Pull, Frontier::Martin)),
@@ -222,7 +200,7 @@ catalogue! {
         name: "u-h1",
         paper: "U^H1 (Martín et al.)",
         description: "hybrid DA2CF, pull: update on the GPU; relax_U and minimum on the CPU",
-        device: Device::Gpu, exact: true, layout: Layout::List, takes_delta: false,
+        device: Processor::Gpu, exact: true, layout: Layout::List, takes_delta: false,
         family: Family::Hybrid(HybridKind::H1),
         matrix_twin: None,
         model: Some((Relax::Pull, Frontier::Martin)),
@@ -232,7 +210,7 @@ catalogue! {
         name: "u-h2",
         paper: "U^H2 (Martín et al.)",
         description: "hybrid DA2CF, pull: relax_U on the GPU; minimum and update on the CPU",
-        device: Device::Gpu, exact: true, layout: Layout::List, takes_delta: false,
+        device: Processor::Gpu, exact: true, layout: Layout::List, takes_delta: false,
         family: Family::Hybrid(HybridKind::H2),
         matrix_twin: None,
         model: Some((Relax::Pull, Frontier::Martin)),
@@ -242,7 +220,7 @@ catalogue! {
         name: "u-h3",
         paper: "U^H3 (Martín et al.)",
         description: "hybrid DA2CF, pull: relax_U and update on the GPU; minimum on the CPU",
-        device: Device::Gpu, exact: true, layout: Layout::List, takes_delta: false,
+        device: Processor::Gpu, exact: true, layout: Layout::List, takes_delta: false,
         family: Family::Hybrid(HybridKind::H3),
         matrix_twin: None,
         model: Some((Relax::Pull, Frontier::Martin)),
@@ -252,7 +230,7 @@ catalogue! {
         name: "crauser-general-succ",
         paper: "GPU Crauser, general, successors (Ortega-Arranz et al.)",
         description: "Crauser frontier: settle every unsettled v with dist(v) <= min(dist(u) + min out-weight of u); push relaxation",
-        device: Device::Gpu, exact: true, layout: Layout::List, takes_delta: false,
+        device: Processor::Gpu, exact: true, layout: Layout::List, takes_delta: false,
         family: da2cf(Relax::Push, Frontier::CrauserGeneral, 2),
         matrix_twin: Some(Algorithm::MatrixCrauserGeneralSucc),
         model: Some((Relax::Push, Frontier::CrauserGeneral)),
@@ -262,7 +240,7 @@ catalogue! {
         name: "crauser-general-pred",
         paper: "GPU Crauser, general, predecessors (Ortega-Arranz et al.)",
         description: "Crauser general frontier with pull relaxation",
-        device: Device::Gpu, exact: true, layout: Layout::List, takes_delta: false,
+        device: Processor::Gpu, exact: true, layout: Layout::List, takes_delta: false,
         family: da2cf(Relax::Pull, Frontier::CrauserGeneral, 2),
         matrix_twin: Some(Algorithm::MatrixCrauserGeneralPred),
         model: Some((Relax::Pull, Frontier::CrauserGeneral)),
@@ -272,7 +250,7 @@ catalogue! {
         name: "crauser-economic-succ",
         paper: "GPU Crauser, economic, successors (Ortega-Arranz et al.)",
         description: "Crauser frontier with the threshold min dist(u) + the smallest edge weight; push relaxation",
-        device: Device::Gpu, exact: true, layout: Layout::List, takes_delta: false,
+        device: Processor::Gpu, exact: true, layout: Layout::List, takes_delta: false,
         family: da2cf(Relax::Push, Frontier::CrauserEconomic, 2),
         matrix_twin: Some(Algorithm::MatrixCrauserEconomicSucc),
         model: Some((Relax::Push, Frontier::CrauserEconomic)),
@@ -282,7 +260,7 @@ catalogue! {
         name: "crauser-economic-pred",
         paper: "GPU Crauser, economic, predecessors (Ortega-Arranz et al.)",
         description: "Crauser economic frontier with pull relaxation",
-        device: Device::Gpu, exact: true, layout: Layout::List, takes_delta: false,
+        device: Processor::Gpu, exact: true, layout: Layout::List, takes_delta: false,
         family: da2cf(Relax::Pull, Frontier::CrauserEconomic, 2),
         matrix_twin: Some(Algorithm::MatrixCrauserEconomicPred),
         model: Some((Relax::Pull, Frontier::CrauserEconomic)),
@@ -292,7 +270,7 @@ catalogue! {
         name: "bf-block",
         paper: "Algorithm 1 (dijkstra GPU SSSP)",
         description: "Bellman-Ford style, as the paper writes it: one kernel launch, one block of 1024 threads; changed vertices push dist + w into predist with atomicMin, block barrier, predist copied into dist, until a round changes nothing",
-        device: Device::Gpu, exact: true, layout: Layout::List, takes_delta: false,
+        device: Processor::Gpu, exact: true, layout: Layout::List, takes_delta: false,
         family: Family::BellmanFord(Some(BellmanFordForm::Block)),
         matrix_twin: None,
         model: None,
@@ -302,7 +280,7 @@ catalogue! {
         name: "bf-grid",
         paper: "Algorithm 1 (dijkstra GPU SSSP)",
         description: "Algorithm 1 over the whole grid: one cooperative launch of all co-resident blocks, rounds separated by a grid-wide barrier",
-        device: Device::Gpu, exact: true, layout: Layout::List, takes_delta: false,
+        device: Processor::Gpu, exact: true, layout: Layout::List, takes_delta: false,
         family: Family::BellmanFord(Some(BellmanFordForm::Grid)),
         matrix_twin: None,
         model: None,
@@ -312,7 +290,7 @@ catalogue! {
         name: "fast",
         paper: "beyond the papers (issue #7)",
         description: "compacted, device-resident DA2CF (Martín's frontiers): the frontier and the reached-unsettled vertices as lists, relax walks the frontier's edges only, one pass over the reached list does minimum and update, the loop inside one block or one cooperative grid",
-        device: Device::Gpu, exact: true, layout: Layout::List, takes_delta: false,
+        device: Processor::Gpu, exact: true, layout: Layout::List, takes_delta: false,
         family: Family::Compact(CompactRule::Martin),
         matrix_twin: None,
         model: Some((Relax::Push, Frontier::Martin)),
@@ -322,7 +300,7 @@ catalogue! {
         name: "fast-crauser",
         paper: "beyond the papers (issue #7)",
         description: "the compacted, device-resident DA2CF with Crauser's general frontier (fewer iterations)",
-        device: Device::Gpu, exact: true, layout: Layout::List, takes_delta: false,
+        device: Processor::Gpu, exact: true, layout: Layout::List, takes_delta: false,
         family: Family::Compact(CompactRule::Crauser),
         matrix_twin: None,
         model: Some((Relax::Push, Frontier::CrauserGeneral)),
@@ -332,7 +310,7 @@ catalogue! {
         name: "near-far",
         paper: "beyond the papers (issue #8): near-far Δ-stepping",
         description: "bucketed solver for high-diameter graphs (near-far form of Δ-stepping): a near worklist below the threshold relaxed until empty (duplicates filtered by stamps), a far pile above it, the threshold raised by Δ (--delta, or 32 · mean weight / the smaller of the mean and median out-degree); device-resident loop like `fast`",
-        device: Device::Gpu, exact: true, layout: Layout::List, takes_delta: true,
+        device: Processor::Gpu, exact: true, layout: Layout::List, takes_delta: true,
         family: Family::NearFar,
         matrix_twin: None,
         model: None,
@@ -342,7 +320,7 @@ catalogue! {
         name: "partition",
         paper: "beyond the papers (issue #20): partition-local solver",
         description: "the graph cut into BFS-grown pieces (renumbered contiguously when prepared), one persistent block per piece with its distances in shared memory relaxing in Δ-windowed rounds (--delta, or chosen in a trial around 8 · mean weight), boundary updates by atomicMin and a notification word per piece, a token counter for termination; graphs whose pieces cannot all be resident at once are paged (see partition-paged)",
-        device: Device::Gpu, exact: true, layout: Layout::List, takes_delta: true,
+        device: Processor::Gpu, exact: true, layout: Layout::List, takes_delta: true,
         family: Family::Partition(Paging::WhenNeeded),
         matrix_twin: None,
         model: None,
@@ -352,7 +330,7 @@ catalogue! {
         name: "partition-paged",
         paper: "beyond the papers (issue #20): partition-local solver, paged",
         description: "the partition solver in paged mode on any graph: pieces of 512-2048 vertices with their edges, as many persistent blocks as fit the GPU, each claiming a free piece whose notified distance is near the lowest, relaxing it in shared memory until it has no local work, writing it back",
-        device: Device::Gpu, exact: true, layout: Layout::List, takes_delta: true,
+        device: Processor::Gpu, exact: true, layout: Layout::List, takes_delta: true,
         family: Family::Partition(Paging::Always),
         matrix_twin: None,
         model: None,
@@ -362,7 +340,7 @@ catalogue! {
         name: "auto",
         paper: "beyond the papers (issues #7, #8, #20)",
         description: "`fast-crauser` on graphs with few distinct distances, `partition` on high-diameter graphs, chosen from a BFS probe and the weight range",
-        device: Device::Gpu, exact: true, layout: Layout::List, takes_delta: true,
+        device: Processor::Gpu, exact: true, layout: Layout::List, takes_delta: true,
         family: Family::Auto,
         matrix_twin: None,
         model: None,
@@ -372,7 +350,7 @@ catalogue! {
         name: "matrix-f-gpu",
         paper: "F^GPU on adjacency matrices (Martín et al.)",
         description: "DA2CF on the n×n weight matrix, push: frontier rows relax their unsettled columns with atomicMin, chunks of the unsettled flags staged in shared memory; two GPU minimum passes",
-        device: Device::Gpu, exact: true, layout: Layout::Matrix, takes_delta: false,
+        device: Processor::Gpu, exact: true, layout: Layout::Matrix, takes_delta: false,
         family: da2cf(Relax::Push, Frontier::Martin, 2),
         matrix_twin: None,
         model: Some((Relax::Push, Frontier::Martin)),
@@ -382,7 +360,7 @@ catalogue! {
         name: "matrix-u-gpu",
         paper: "U^GPU on adjacency matrices (Martín et al.)",
         description: "DA2CF on the n×n weight matrix, pull: unsettled columns take the minimum over frontier rows (coalesced, no atomics), chunks of the frontier flags and distances staged in shared memory; two GPU minimum passes",
-        device: Device::Gpu, exact: true, layout: Layout::Matrix, takes_delta: false,
+        device: Processor::Gpu, exact: true, layout: Layout::Matrix, takes_delta: false,
         family: da2cf(Relax::Pull, Frontier::Martin, 2),
         matrix_twin: None,
         model: Some((Relax::Pull, Frontier::Martin)),
@@ -392,7 +370,7 @@ catalogue! {
         name: "matrix-crauser-general-succ",
         paper: "GPU Crauser, general, successors, adjacency matrices (Ortega-Arranz et al.)",
         description: "Crauser general frontier on the weight matrix (Δ_node = row minima on the GPU); push relaxation along rows",
-        device: Device::Gpu, exact: true, layout: Layout::Matrix, takes_delta: false,
+        device: Processor::Gpu, exact: true, layout: Layout::Matrix, takes_delta: false,
         family: da2cf(Relax::Push, Frontier::CrauserGeneral, 2),
         matrix_twin: None,
         model: Some((Relax::Push, Frontier::CrauserGeneral)),
@@ -402,7 +380,7 @@ catalogue! {
         name: "matrix-crauser-general-pred",
         paper: "GPU Crauser, general, predecessors, adjacency matrices (Ortega-Arranz et al.)",
         description: "Crauser general frontier on the weight matrix; pull relaxation down columns",
-        device: Device::Gpu, exact: true, layout: Layout::Matrix, takes_delta: false,
+        device: Processor::Gpu, exact: true, layout: Layout::Matrix, takes_delta: false,
         family: da2cf(Relax::Pull, Frontier::CrauserGeneral, 2),
         matrix_twin: None,
         model: Some((Relax::Pull, Frontier::CrauserGeneral)),
@@ -412,7 +390,7 @@ catalogue! {
         name: "matrix-crauser-economic-succ",
         paper: "GPU Crauser, economic, successors, adjacency matrices (Ortega-Arranz et al.)",
         description: "Crauser economic frontier on the weight matrix; push relaxation along rows",
-        device: Device::Gpu, exact: true, layout: Layout::Matrix, takes_delta: false,
+        device: Processor::Gpu, exact: true, layout: Layout::Matrix, takes_delta: false,
         family: da2cf(Relax::Push, Frontier::CrauserEconomic, 2),
         matrix_twin: None,
         model: Some((Relax::Push, Frontier::CrauserEconomic)),
@@ -422,7 +400,7 @@ catalogue! {
         name: "matrix-crauser-economic-pred",
         paper: "GPU Crauser, economic, predecessors, adjacency matrices (Ortega-Arranz et al.)",
         description: "Crauser economic frontier on the weight matrix; pull relaxation down columns",
-        device: Device::Gpu, exact: true, layout: Layout::Matrix, takes_delta: false,
+        device: Processor::Gpu, exact: true, layout: Layout::Matrix, takes_delta: false,
         family: da2cf(Relax::Pull, Frontier::CrauserEconomic, 2),
         matrix_twin: None,
         model: Some((Relax::Pull, Frontier::CrauserEconomic)),
@@ -432,7 +410,7 @@ catalogue! {
         name: "f-cpu",
         paper: "F^CPU (Martín et al.)",
         description: "sequential DA2CF with push relaxation, running the kernels' per-thread logic",
-        device: Device::Cpu, exact: true, layout: Layout::List, takes_delta: false,
+        device: Processor::Cpu, exact: true, layout: Layout::List, takes_delta: false,
         family: da2cf(Relax::Push, Frontier::Martin, 2),
         matrix_twin: Some(Algorithm::MatrixFCpu),
         model: Some((Relax::Push, Frontier::Martin)),
@@ -442,7 +420,7 @@ catalogue! {
         name: "u-cpu",
         paper: "U^CPU (Martín et al.)",
         description: "sequential DA2CF with pull relaxation, running the kernels' per-thread logic",
-        device: Device::Cpu, exact: true, layout: Layout::List, takes_delta: false,
+        device: Processor::Cpu, exact: true, layout: Layout::List, takes_delta: false,
         family: da2cf(Relax::Pull, Frontier::Martin, 2),
         matrix_twin: Some(Algorithm::MatrixUCpu),
         model: Some((Relax::Pull, Frontier::Martin)),
@@ -452,7 +430,7 @@ catalogue! {
         name: "crauser-general-succ-cpu",
         paper: "CPU Crauser, general, successors",
         description: "sequential Crauser general frontier, push",
-        device: Device::Cpu, exact: true, layout: Layout::List, takes_delta: false,
+        device: Processor::Cpu, exact: true, layout: Layout::List, takes_delta: false,
         family: da2cf(Relax::Push, Frontier::CrauserGeneral, 2),
         matrix_twin: None,
         model: Some((Relax::Push, Frontier::CrauserGeneral)),
@@ -462,7 +440,7 @@ catalogue! {
         name: "crauser-general-pred-cpu",
         paper: "CPU Crauser, general, predecessors",
         description: "sequential Crauser general frontier, pull",
-        device: Device::Cpu, exact: true, layout: Layout::List, takes_delta: false,
+        device: Processor::Cpu, exact: true, layout: Layout::List, takes_delta: false,
         family: da2cf(Relax::Pull, Frontier::CrauserGeneral, 2),
         matrix_twin: None,
         model: Some((Relax::Pull, Frontier::CrauserGeneral)),
@@ -472,7 +450,7 @@ catalogue! {
         name: "crauser-economic-succ-cpu",
         paper: "CPU Crauser, economic, successors",
         description: "sequential Crauser economic frontier, push",
-        device: Device::Cpu, exact: true, layout: Layout::List, takes_delta: false,
+        device: Processor::Cpu, exact: true, layout: Layout::List, takes_delta: false,
         family: da2cf(Relax::Push, Frontier::CrauserEconomic, 2),
         matrix_twin: None,
         model: Some((Relax::Push, Frontier::CrauserEconomic)),
@@ -482,7 +460,7 @@ catalogue! {
         name: "crauser-economic-pred-cpu",
         paper: "CPU Crauser, economic, predecessors",
         description: "sequential Crauser economic frontier, pull",
-        device: Device::Cpu, exact: true, layout: Layout::List, takes_delta: false,
+        device: Processor::Cpu, exact: true, layout: Layout::List, takes_delta: false,
         family: da2cf(Relax::Pull, Frontier::CrauserEconomic, 2),
         matrix_twin: None,
         model: Some((Relax::Pull, Frontier::CrauserEconomic)),
@@ -492,7 +470,7 @@ catalogue! {
         name: "fast-cpu",
         paper: "beyond the papers (issue #7)",
         description: "the compacted DA2CF loop of `fast` run by one CPU thread (the kernels' per-thread logic)",
-        device: Device::Cpu, exact: true, layout: Layout::List, takes_delta: false,
+        device: Processor::Cpu, exact: true, layout: Layout::List, takes_delta: false,
         family: Family::Compact(CompactRule::Martin),
         matrix_twin: None,
         model: Some((Relax::Push, Frontier::Martin)),
@@ -502,7 +480,7 @@ catalogue! {
         name: "fast-crauser-cpu",
         paper: "beyond the papers (issue #7)",
         description: "the compacted DA2CF loop of `fast-crauser` run by one CPU thread",
-        device: Device::Cpu, exact: true, layout: Layout::List, takes_delta: false,
+        device: Processor::Cpu, exact: true, layout: Layout::List, takes_delta: false,
         family: Family::Compact(CompactRule::Crauser),
         matrix_twin: None,
         model: Some((Relax::Push, Frontier::CrauserGeneral)),
@@ -512,7 +490,7 @@ catalogue! {
         name: "near-far-cpu",
         paper: "beyond the papers (issue #8)",
         description: "the near-far loop run by one CPU thread (the kernels' per-thread logic)",
-        device: Device::Cpu, exact: true, layout: Layout::List, takes_delta: true,
+        device: Processor::Cpu, exact: true, layout: Layout::List, takes_delta: true,
         family: Family::NearFar,
         matrix_twin: None,
         model: None,
@@ -522,7 +500,7 @@ catalogue! {
         name: "bf-cpu",
         paper: "Algorithm 1 (dijkstra GPU SSSP)",
         description: "sequential Algorithm 1 (round-by-round Bellman-Ford), running the kernels' per-thread logic",
-        device: Device::Cpu, exact: true, layout: Layout::List, takes_delta: false,
+        device: Processor::Cpu, exact: true, layout: Layout::List, takes_delta: false,
         family: Family::BellmanFord(None),
         matrix_twin: None,
         model: None,
@@ -532,7 +510,7 @@ catalogue! {
         name: "matrix-f-cpu",
         paper: "F^CPU on adjacency matrices (Martín et al.)",
         description: "sequential DA2CF on the weight matrix, push, running the matrix kernels' per-thread logic block by block",
-        device: Device::Cpu, exact: true, layout: Layout::Matrix, takes_delta: false,
+        device: Processor::Cpu, exact: true, layout: Layout::Matrix, takes_delta: false,
         family: da2cf(Relax::Push, Frontier::Martin, 2),
         matrix_twin: None,
         model: Some((Relax::Push, Frontier::Martin)),
@@ -542,7 +520,7 @@ catalogue! {
         name: "matrix-u-cpu",
         paper: "U^CPU on adjacency matrices (Martín et al.)",
         description: "sequential DA2CF on the weight matrix, pull, running the matrix kernels' per-thread logic block by block",
-        device: Device::Cpu, exact: true, layout: Layout::Matrix, takes_delta: false,
+        device: Processor::Cpu, exact: true, layout: Layout::Matrix, takes_delta: false,
         family: da2cf(Relax::Pull, Frontier::Martin, 2),
         matrix_twin: None,
         model: Some((Relax::Pull, Frontier::Martin)),
@@ -552,7 +530,7 @@ catalogue! {
         name: "delta-cpu",
         paper: "parallel Δ-stepping (GAPBS's design)",
         description: "Δ-stepping on every CPU core (rayon): buckets of width Δ in order (--delta fixes it, else it adapts between buckets), thread-local bins, bucket fusion; the solver where there is no GPU",
-        device: Device::Cpu, exact: true, layout: Layout::List, takes_delta: true,
+        device: Processor::Cpu, exact: true, layout: Layout::List, takes_delta: true,
         family: Family::DeltaStepping,
         matrix_twin: None,
         model: None,
@@ -562,7 +540,7 @@ catalogue! {
         name: "dijkstra",
         paper: "Dijkstra (binary heap)",
         description: "the CPU oracle: Dijkstra with a binary heap in 64-bit distances",
-        device: Device::Cpu, exact: true, layout: Layout::List, takes_delta: false,
+        device: Processor::Cpu, exact: true, layout: Layout::List, takes_delta: false,
         family: Family::Dijkstra,
         matrix_twin: None,
         model: None,
@@ -610,7 +588,7 @@ impl Algorithm {
 
     /// [`Algorithm::prepare_gpu`] with parameters. `auto` is not an algorithm
     /// of its own here: [`crate::solver::Solver`] resolves it from the source
-    /// first ([`crate::auto::choose`]), and asking for it is an error.
+    /// first ([`crate::auto::choice::choose`]), and asking for it is an error.
     pub fn prepare_gpu_tuned<'a>(
         self,
         gpu: &'a Gpu,
@@ -619,7 +597,7 @@ impl Algorithm {
     ) -> Result<Box<dyn GpuSolver + 'a>> {
         let spec = self.spec();
         let cpu_algorithm = || Error::InvalidArgument(format!("`{self}` is a CPU algorithm"));
-        if spec.device == Device::Cpu {
+        if spec.device == Processor::Cpu {
             return Err(cpu_algorithm());
         }
         Ok(match spec.family {
@@ -641,18 +619,13 @@ impl Algorithm {
                 graph,
                 tuning.delta,
             )?),
-            Family::Partition(paging) => Box::new(crate::gpu::partition::Partition::new(
+            Family::Partition(paging) => Box::new(Partition::new(
                 gpu,
                 graph,
-                &crate::gpu::partition::PartitionOptions {
+                &PartitionOptions {
                     delta: tuning.delta,
                     paging,
-                    shortcuts: tuning.shortcuts,
-                    edge_lanes: tuning.edge_lanes,
-                    chain_hops: tuning.chain_hops,
-                    entries_first: tuning.entries_first,
-                    growth: tuning.growth,
-                    block_threads: tuning.block_threads,
+                    tuning: tuning.partition,
                     ..Default::default()
                 },
             )?),
@@ -660,7 +633,7 @@ impl Algorithm {
             Family::Auto => {
                 return Err(Error::InvalidArgument(
                     "`auto` is resolved before preparing: sssp::solver::Solver::resolve, or \
-                     sssp::auto::choose"
+                     sssp::auto::choice::choose"
                         .into(),
                 ));
             }
@@ -684,7 +657,7 @@ impl Algorithm {
     ) -> Result<(Vec<u32>, Option<u32>)> {
         let spec = self.spec();
         let gpu_algorithm = || Error::InvalidArgument(format!("`{self}` is a GPU algorithm"));
-        if spec.device == Device::Gpu {
+        if spec.device == Processor::Gpu {
             return Err(gpu_algorithm());
         }
         let with_iterations = |result: cpu::Da2cfResult| (result.dist, Some(result.iterations));

@@ -27,7 +27,6 @@
 //! - [`algorithms`]: the catalogue behind `--algo`, and [`auto`]: its `auto`.
 pub mod algorithms;
 pub mod auto;
-pub mod bench;
 pub mod ch;
 pub mod cpu;
 pub mod distances;
@@ -37,15 +36,16 @@ pub mod generate;
 pub mod gpu;
 pub mod graph;
 pub mod matrix;
+pub mod options;
 pub mod oracle;
 pub mod parents;
 pub mod partition;
 pub mod reorder;
-pub mod shortcuts;
 pub mod solver;
 pub mod transform;
 pub mod variants;
 
 pub use error::{Error, Result};
 pub use graph::Graph;
-pub use solver::{Device, Query, Solution, Solver};
+pub use options::{Device, Stop, Timing, Tuning};
+pub use solver::{Query, Solution, Solver};

@@ -22,102 +22,19 @@
 use std::time::Instant;
 
 use gpu_kernels::distance::{INFINITY, Weight};
-use gpu_kernels::launch::PARTITION_BLOCK_SIZES;
 
-use crate::algorithms::{self, Algorithm, Family, Tuning};
-use crate::auto::{self, Choice};
-use crate::gpu::{Gpu, GpuSolver, ThreadCount};
+use crate::algorithms::{Algorithm, Family, Processor};
+use crate::auto::choice::{self, Choice};
+use crate::auto::trial::fastest_candidate;
+use crate::gpu::context::Gpu;
+use crate::gpu::solver::{GpuSolver, ThreadCount};
 use crate::graph::{Graph, WeightKind, with_weight_type};
-use crate::partition::Growth;
-use crate::shortcuts::Shortcuts;
+use crate::options::{Device, Stop, Timing, Tuning};
 use crate::{Error, Result, cpu, distances};
-
-/// Where a [`Solver`] runs GPU algorithms.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Device {
-    /// The first CUDA GPU if there is one; otherwise GPU algorithms are
-    /// replaced by the [CPU fallback](FALLBACK) (see [`Solver::no_gpu_reason`]).
-    #[default]
-    Auto,
-    /// The CUDA GPU of this ordinal; [`Error::NoGpu`] if there is none.
-    Gpu(usize),
-    /// The CPU only: GPU algorithms are replaced by the [CPU fallback](FALLBACK).
-    Cpu,
-}
 
 /// The CPU algorithm that stands in for a GPU algorithm where there is no
 /// GPU: parallel Δ-stepping on every core.
 pub const FALLBACK: Algorithm = Algorithm::DeltaCpu;
-
-/// Where a solve may stop early. Bounds keep the distances they report exact:
-/// a vertex is either reported with its shortest distance or as unreached
-/// ([`INFINITY`]).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Stop {
-    /// Report only distances `<=` this weight word (scipy's `limit`); farther
-    /// vertices are unreached.
-    pub limit: Option<u32>,
-    /// Stop once this vertex's distance is final: exactly the vertices no
-    /// farther than it are reported (all reached ones if it is unreachable).
-    pub target: Option<usize>,
-}
-
-impl Stop {
-    /// Whether this stop bounds anything.
-    pub fn is_bounded(&self) -> bool {
-        self.limit.is_some() || self.target.is_some()
-    }
-
-    /// The limit as a distance word, [`INFINITY`] without one.
-    pub fn limit_word(&self) -> u32 {
-        self.limit.unwrap_or(INFINITY)
-    }
-
-    /// The largest distance reported for full distances `dist` (from a solve
-    /// that ran to the end, or far enough for the target's distance to be
-    /// final).
-    pub fn bound(&self, dist: &[u32]) -> u32 {
-        let target = self.target.map_or(INFINITY, |t| dist[t]);
-        self.limit_word().min(target)
-    }
-
-    /// Marks every vertex beyond [`Stop::bound`] unreached.
-    pub fn apply(&self, dist: &mut [u32]) {
-        let bound = self.bound(dist);
-        if bound != INFINITY {
-            dist.iter_mut()
-                .filter(|d| **d > bound)
-                .for_each(|d| *d = INFINITY);
-        }
-    }
-
-    /// Checks the target against the graph's `num_vertices`.
-    fn check(&self, num_vertices: usize) -> Result<()> {
-        match self.target {
-            Some(t) if t >= num_vertices => Err(Error::InvalidArgument(format!(
-                "target vertex {t} is out of range: the graph has {num_vertices} vertices"
-            ))),
-            _ => Ok(()),
-        }
-    }
-}
-
-/// How many solves to run per source: `warmup` untimed ones, then `runs`
-/// timed ones (the distances are those of the last).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Timing {
-    /// Untimed solves first.
-    pub warmup: u32,
-    /// Timed solves, at least 1.
-    pub runs: u32,
-}
-
-impl Default for Timing {
-    /// One solve, untimed warm-up none.
-    fn default() -> Self {
-        Timing { warmup: 0, runs: 1 }
-    }
-}
 
 /// What to solve: sources, algorithm and options.
 #[derive(Clone, Debug, PartialEq)]
@@ -281,7 +198,7 @@ pub struct Solution {
     /// What `auto` chose, and why.
     pub auto: Option<Choice>,
     /// Where it ran.
-    pub device: algorithms::Device,
+    pub device: Processor,
     /// Time to prepare the GPU solver (uploads, allocations), ms.
     pub prepare_ms: Option<f64>,
     /// One row per source, in the query's order.
@@ -333,9 +250,9 @@ impl Solver {
         source: usize,
     ) -> (Algorithm, Option<Choice>) {
         match (requested, &self.gpu, requested.spec().device) {
-            (_, None, algorithms::Device::Gpu) => (FALLBACK, None),
+            (_, None, Processor::Gpu) => (FALLBACK, None),
             (Algorithm::Auto, Some(_), _) => {
-                let choice = auto::choose(graph, source);
+                let choice = choice::choose(graph, source);
                 (choice.algorithm, Some(choice))
             }
             _ => (requested, None),
@@ -355,7 +272,7 @@ impl Solver {
         distances::check_source(graph, first_source)?;
         let (mut resolved, mut auto) = self.resolve(graph, algorithm, first_source);
         let (engine, prepare_ms) = match (&self.gpu, resolved.spec().device) {
-            (Some(gpu), algorithms::Device::Gpu) => {
+            (Some(gpu), Processor::Gpu) => {
                 let start = Instant::now();
                 let trial = auto.as_ref().map_or(&[][..], |choice| choice.trial);
                 let solver = if !trial.is_empty() {
@@ -405,158 +322,6 @@ impl Solver {
         )?;
         Ok(prepared.into_solution(batch.rows))
     }
-}
-
-/// A prepared candidate of [`fastest_candidate`]: what it is, its solver.
-type Candidate<'g> = ((Algorithm, Tuning), Box<dyn GpuSolver + 'g>);
-
-/// `auto`'s trial ([`auto::Choice::trial`]): each of `candidates` is
-/// prepared with `tuning`, calibrated ([`GpuSolver::calibrate`]) and solves
-/// from `source` [`auto::TRIAL_SOLVES`] times; the one with the best time is
-/// kept (a candidate that cannot be prepared is left out, unless all fail).
-/// A candidate that added shortcuts where `tuning` left them to it
-/// ([`Shortcuts::Auto`]) is tried without them too (calibrated anew: the
-/// shortcuts set the window), and one whose pieces could be cut compact
-/// ([`GpuSolver::can_cut_compact`]) with compact pieces, with the window and
-/// edge lanes its breadth-first form calibrated (the windows two growths
-/// chose agreed within 2% on roads and meshes, docs/PERFORMANCE.md,
-/// 2026-11-27, seventeenth session) and shortcuts only where that form has
-/// some (on a 2048² grid a second search and shortcuts for the compact
-/// pieces cost seconds). When every candidate has run, the fastest one's
-/// pieces are tried in blocks of the other sizes ([`other_block_sizes`]).
-/// Returns the winner and the tuning it ran with (its
-/// calibrated window and edge lanes fixed), its solver, and the trial's
-/// times for `auto`'s reason.
-fn fastest_candidate<'g>(
-    gpu: &'g Gpu,
-    graph: &Graph,
-    candidates: &[Algorithm],
-    tuning: Tuning,
-    source: usize,
-) -> Result<(Candidate<'g>, String)> {
-    let mut best: Option<(f32, Candidate<'g>)> = None;
-    let (mut times, mut first_error) = (Vec::new(), None);
-    let mut queue: Vec<(Algorithm, Tuning)> = candidates.iter().map(|&a| (a, tuning)).collect();
-    let mut next = 0;
-    let mut sizes_queued = false;
-    loop {
-        if next == queue.len() && !sizes_queued {
-            sizes_queued = true;
-            if let Some((_, ((algorithm, fastest), solver))) = &best {
-                queue.extend(other_block_sizes(tuning, (*algorithm, *fastest), &**solver));
-            }
-        }
-        let Some(&(candidate, mut tuned)) = queue.get(next) else {
-            break;
-        };
-        next += 1;
-        let mut name = candidate.to_string();
-        if tuned.growth == Growth::Compact && tuning.growth == Growth::Breadth {
-            name.push_str(" with compact pieces");
-        }
-        if tuned.shortcuts == Shortcuts::Never && tuning.shortcuts == Shortcuts::Auto {
-            name.push_str(" without shortcuts");
-        }
-        if let Some(threads) = tuned
-            .block_threads
-            .filter(|_| tuning.block_threads.is_none())
-        {
-            name.push_str(&format!(" in blocks of {threads} threads"));
-        }
-        let mut solver = match candidate.prepare_gpu_tuned(gpu, graph, tuned) {
-            Ok(solver) => solver,
-            Err(e) => {
-                times.push(format!("{name} not prepared: {e}"));
-                first_error.get_or_insert(e);
-                continue;
-            }
-        };
-        // The tuning as queued: a form without shortcuts searches its own window.
-        let uncalibrated = tuned;
-        solver.calibrate(source as u32, &mut tuned)?;
-        let mut variants = Vec::new();
-        if tuned.shortcuts == Shortcuts::Auto && solver.shortcuts_added() > 0 {
-            variants.push(Tuning {
-                shortcuts: Shortcuts::Never,
-                ..uncalibrated
-            });
-        }
-        if tuned.growth == Growth::Breadth && solver.can_cut_compact() {
-            // Where the rule added no shortcuts to these pieces, none are
-            // added to the compact ones either.
-            let shortcuts = match tuned.shortcuts {
-                Shortcuts::Auto if solver.shortcuts_added() == 0 => Shortcuts::Never,
-                policy => policy,
-            };
-            variants.push(Tuning {
-                growth: Growth::Compact,
-                shortcuts,
-                ..tuned
-            });
-        }
-        for variant in variants {
-            // Compact pieces without shortcuts come from two sides: the
-            // first queued is tried.
-            let same = |&(a, t): &(Algorithm, Tuning)| {
-                a == candidate && t.growth == variant.growth && t.shortcuts == variant.shortcuts
-            };
-            if !queue.iter().any(same) {
-                queue.push((candidate, variant));
-            }
-        }
-        let mut ms = f32::INFINITY;
-        for _ in 0..auto::TRIAL_SOLVES {
-            ms = ms.min(solver.run(source as u32)?.solve_ms);
-        }
-        times.push(format!("{name} {ms:.3} ms"));
-        if best.as_ref().is_none_or(|(fastest, ..)| ms < *fastest) {
-            // The slower solver is dropped here, its device memory freed.
-            best = Some((ms, ((candidate, tuned), solver)));
-        }
-    }
-    match (best, first_error) {
-        (Some((_, chosen)), _) => Ok((
-            chosen,
-            format!(
-                "; then the fastest in a trial from the source ({})",
-                times.join(", ")
-            ),
-        )),
-        (None, Some(e)) => Err(e),
-        (None, None) => Err(Error::Internal("auto's trial has no candidates".into())),
-    }
-}
-
-/// The trial's candidates after every other: the fastest one's algorithm,
-/// growth and shortcuts in blocks of each other size the solver may have
-/// ([`GpuSolver::block_threads`]; larger blocks, fewer and larger pieces:
-/// 10% faster on a Delaunay mesh, 16% on New York, 28% slower on a paged
-/// 3-D grid, docs/PERFORMANCE.md, 2026-11-27, twenty-second session), each
-/// calibrated anew; none where `tuning` fixes the size.
-fn other_block_sizes(
-    tuning: Tuning,
-    (algorithm, fastest): (Algorithm, Tuning),
-    solver: &dyn GpuSolver,
-) -> Vec<(Algorithm, Tuning)> {
-    let Some(threads) = solver
-        .block_threads()
-        .filter(|_| tuning.block_threads.is_none())
-    else {
-        return Vec::new();
-    };
-    PARTITION_BLOCK_SIZES
-        .iter()
-        .filter(|&&size| size != threads)
-        .map(|&size| {
-            let sized = Tuning {
-                growth: fastest.growth,
-                shortcuts: fastest.shortcuts,
-                block_threads: Some(size),
-                ..tuning
-            };
-            (algorithm, sized)
-        })
-        .collect()
 }
 
 /// Streams of [`Prepared::auto_streams`]. Measured on the H100 (256
@@ -626,10 +391,10 @@ impl<'a> Prepared<'a> {
     }
 
     /// Where the solves run.
-    pub fn device(&self) -> algorithms::Device {
+    pub fn device(&self) -> Processor {
         match self.engine {
-            Engine::Gpu(..) => algorithms::Device::Gpu,
-            Engine::Cpu => algorithms::Device::Cpu,
+            Engine::Gpu(..) => Processor::Gpu,
+            Engine::Cpu => Processor::Cpu,
         }
     }
 
@@ -641,7 +406,7 @@ impl<'a> Prepared<'a> {
     /// The parameters the solves run with: the caller's, with what `auto`'s
     /// trial and the solver's calibration chose filled in (the partition
     /// solver's shortcuts, pieces, window and edge lanes,
-    /// [`crate::gpu::GpuSolver::calibrate`]).
+    /// [`crate::gpu::solver::GpuSolver::calibrate`]).
     pub fn tuning(&self) -> Tuning {
         self.tuning
     }

@@ -12,7 +12,8 @@ use pyo3::types::PyDict;
 use sssp::algorithms::Algorithm;
 use sssp::graph::{Graph, WeightKind};
 use sssp::parents::NO_PARENT;
-use sssp::solver::{self, Device, Stop, Timing};
+use sssp::options::{Device, Stop, Timing};
+use sssp::solver;
 
 /// scipy's predecessor (and source) for "none".
 const SCIPY_NO_PREDECESSOR: i32 = -9999;
@@ -268,8 +269,8 @@ impl Solver {
         out.set_item(
             "device",
             match solution.device {
-                sssp::algorithms::Device::Gpu => "gpu",
-                sssp::algorithms::Device::Cpu => "cpu",
+                sssp::algorithms::Processor::Gpu => "gpu",
+                sssp::algorithms::Processor::Cpu => "cpu",
             },
         )?;
         Ok(out)
@@ -512,10 +513,10 @@ impl Index {
 }
 
 
-fn device_name(device: sssp::algorithms::Device) -> &'static str {
+fn device_name(device: sssp::algorithms::Processor) -> &'static str {
     match device {
-        sssp::algorithms::Device::Gpu => "gpu",
-        sssp::algorithms::Device::Cpu => "cpu",
+        sssp::algorithms::Processor::Gpu => "gpu",
+        sssp::algorithms::Processor::Cpu => "cpu",
     }
 }
 

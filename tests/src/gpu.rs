@@ -1,8 +1,10 @@
 //! What every GPU test file needs: the GPU, and a solve that returns the
 //! distances and iterations.
 
-use sssp::algorithms::{Algorithm, Tuning};
-use sssp::gpu::{Gpu, GpuSolver};
+use sssp::algorithms::Algorithm;
+use sssp::options::Tuning;
+use sssp::gpu::context::Gpu;
+use sssp::gpu::solver::GpuSolver;
 use sssp::{Graph, Result};
 
 /// Device 0, or a panic that says these tests need one.
@@ -29,7 +31,7 @@ pub fn prepare<'a>(
     tuning: Tuning,
 ) -> Result<Box<dyn GpuSolver + 'a>> {
     let algo = match algo {
-        Algorithm::Auto => sssp::auto::choose(graph, source).algorithm,
+        Algorithm::Auto => sssp::auto::choice::choose(graph, source).algorithm,
         algo => algo,
     };
     algo.prepare_gpu_tuned(gpu, graph, tuning)

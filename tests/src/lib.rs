@@ -135,7 +135,7 @@ pub fn random_small_graph(rng: &mut TestRng, max_n: usize) -> Graph<'static> {
 /// (all but F^GPU_no_Atomic); the matrix forms, which hold n² entries, only
 /// for graphs of up to `matrix_limit` vertices.
 pub fn exact_algorithms(
-    device: sssp::algorithms::Device,
+    device: sssp::algorithms::Processor,
     n: usize,
     matrix_limit: usize,
 ) -> Vec<sssp::algorithms::Algorithm> {

@@ -4,9 +4,9 @@
 
 use gpu_kernels::launch::BLOCK_SIZE;
 use sssp::Graph;
-use sssp::algorithms::{Algorithm, Device, Family};
+use sssp::algorithms::{Algorithm, Processor, Family};
 use sssp::cpu::Da2cfResult;
-use sssp::gpu::Gpu;
+use sssp::gpu::context::Gpu;
 use sssp::variants::{Frontier, Relax};
 
 /// The six DA2CF forms of the papers: push and pull for Martín's rule, then
@@ -46,7 +46,7 @@ pub fn check_form_iterations(iterations: &[Option<u32>], context: &str) {
 /// host-driven DA2CF loops on lists and matrices.
 pub fn counts_threads(algo: Algorithm) -> bool {
     let spec = algo.spec();
-    spec.device == Device::Gpu && matches!(spec.family, Family::Da2cf(_))
+    spec.device == Processor::Gpu && matches!(spec.family, Family::Da2cf(_))
 }
 
 /// Runs the measuring mode of `algo` (one more solve from `source`) and

@@ -5,7 +5,8 @@
 
 use gpu_kernels::distance::INFINITY;
 use sssp::algorithms::Algorithm;
-use sssp::solver::{Query, Solver, Stop};
+use sssp::options::Stop;
+use sssp::solver::{Query, Solver};
 
 use crate::{TestRng, check_tree, random_graph};
 

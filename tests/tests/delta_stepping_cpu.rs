@@ -6,7 +6,7 @@
 use gpu_kernels::distance::INFINITY;
 use sssp::cpu::delta_stepping::{BucketWidth, WINDOW, delta_stepping, delta_stepping_with};
 use sssp::generate::{GridSpec, grid_graph};
-use sssp::solver::Stop;
+use sssp::options::Stop;
 use sssp::{Error, Graph, oracle};
 use sssp_tests::queries::bounded;
 use sssp_tests::{

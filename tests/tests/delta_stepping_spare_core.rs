@@ -6,7 +6,7 @@
 
 use sssp::cpu::delta_stepping::{SPARE_CORE_FROM, delta_stepping, threads_for_pool};
 use sssp::oracle;
-use sssp::solver::Stop;
+use sssp::options::Stop;
 use sssp_tests::{TestRng, check_against_oracle, random_graph, random_small_graph};
 
 const POOL: usize = 12;

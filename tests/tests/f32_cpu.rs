@@ -4,7 +4,7 @@
 //! bit for bit.
 
 use gpu_kernels::distance::{INFINITY, SATURATED};
-use sssp::algorithms::Device;
+use sssp::algorithms::Processor;
 use sssp::graph::WeightKind;
 use sssp::{Error, Graph, cpu, oracle};
 use sssp_tests::{
@@ -21,7 +21,7 @@ fn check_cpu_algorithms(graph: &Graph, source: usize, matrix_limit: usize, conte
             .unwrap_or_else(|e| panic!("{context}: tree: {e}"));
         check_tree(graph, source, expected, &tree, context);
     }
-    for algo in exact_algorithms(Device::Cpu, graph.num_vertices(), matrix_limit) {
+    for algo in exact_algorithms(Processor::Cpu, graph.num_vertices(), matrix_limit) {
         let result = algo.solve_cpu(graph, source);
         check_against_oracle(&expected, result, &format!("{context}, {algo}"));
     }
@@ -154,7 +154,7 @@ fn f32_sums_that_overflow_are_errors_not_infinite_distances() {
         }) => {}
         other => panic!("expected an f32 overflow at vertex 2, got {other:?}"),
     }
-    for algo in exact_algorithms(Device::Cpu, 3, 64) {
+    for algo in exact_algorithms(Processor::Cpu, 3, 64) {
         assert!(
             matches!(
                 algo.solve_cpu(&graph, 0),

@@ -3,9 +3,10 @@
 //! CUDA GPU.
 
 use gpu_kernels::distance::MAX_DISTANCE;
-use sssp::algorithms::{Algorithm, Device, Layout, Tuning};
+use sssp::algorithms::{Algorithm, Processor, Layout};
+use sssp::options::Tuning;
 use sssp::generate::{RandomGraphSpec, random_graph};
-use sssp::gpu::Gpu;
+use sssp::gpu::context::Gpu;
 use sssp::{Error, Graph, oracle};
 use sssp_tests::gpu::{gpu, solve};
 use sssp_tests::models::check_against_model;
@@ -20,7 +21,7 @@ fn exact_gpu_algorithms() -> Vec<Algorithm> {
         .iter()
         .copied()
         .filter(|a| {
-            a.spec().device == Device::Gpu && a.spec().exact && a.spec().layout == Layout::List
+            a.spec().device == Processor::Gpu && a.spec().exact && a.spec().layout == Layout::List
         })
         .collect()
 }

@@ -8,7 +8,7 @@
 use sssp::ch::{self, BuildOptions, TreeSolver};
 use sssp::generate::{GridSpec, grid_graph};
 use sssp::graph::WeightKind;
-use sssp::solver::Timing;
+use sssp::options::Timing;
 use sssp::{Graph, Solver, formats, oracle};
 use sssp_tests::{F32Weights, TestRng, find_graph, random_f32_graph, random_graph};
 

@@ -5,8 +5,9 @@
 //! run with `--include-ignored` on a machine with a CUDA GPU.
 
 use gpu_kernels::distance::Weight;
-use sssp::algorithms::{Algorithm, Device, Tuning};
-use sssp::gpu::Gpu;
+use sssp::algorithms::{Algorithm, Processor};
+use sssp::options::Tuning;
+use sssp::gpu::context::Gpu;
 use sssp::graph::WeightKind;
 use sssp::{Graph, cpu, oracle};
 use sssp_tests::gpu::{gpu, solve};
@@ -23,7 +24,7 @@ fn check_all(gpu: &Gpu, graph: &Graph, source: usize, matrix_limit: usize, conte
         oracle::check_f32_against_f64(graph, source, expected)
             .unwrap_or_else(|e| panic!("{context}: the f32 oracle against f64: {e}"));
     }
-    for algo in exact_algorithms(Device::Gpu, graph.num_vertices(), matrix_limit) {
+    for algo in exact_algorithms(Processor::Gpu, graph.num_vertices(), matrix_limit) {
         let result = solve(gpu, algo, graph, source, Tuning::default());
         let Some(iterations) =
             check_against_oracle(&expected, result, &format!("{context}, {algo}"))

@@ -4,9 +4,9 @@
 //! `--include-ignored` on a machine with a CUDA GPU.
 
 use gpu_kernels::distance::MAX_DISTANCE;
-use sssp::algorithms::{Algorithm, Device, Layout};
+use sssp::algorithms::{Algorithm, Processor, Layout};
 use sssp::generate::random_graph as papers_graph;
-use sssp::gpu::Gpu;
+use sssp::gpu::context::Gpu;
 use sssp::gpu::matrix::MatrixDa2cf;
 use sssp::matrix::{MAX_MATRIX_VERTICES, WeightMatrix, matrix_spec};
 use sssp::variants::{Frontier, Relax};
@@ -20,7 +20,7 @@ fn matrix_gpu_algorithms() -> Vec<Algorithm> {
     let algorithms: Vec<Algorithm> = Algorithm::ALL
         .iter()
         .copied()
-        .filter(|a| a.spec().device == Device::Gpu && a.spec().layout == Layout::Matrix)
+        .filter(|a| a.spec().device == Processor::Gpu && a.spec().layout == Layout::Matrix)
         .collect();
     assert_eq!(algorithms.len(), 6, "{algorithms:?}");
     algorithms

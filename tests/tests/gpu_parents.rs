@@ -3,9 +3,9 @@
 //! the oracle's distances give and against the CPU tree. Ignored unless run
 //! with `--include-ignored` on a machine with a CUDA GPU.
 
-use sssp::algorithms::{Algorithm, Device, Layout};
+use sssp::algorithms::{Algorithm, Processor, Layout};
 use sssp::generate::{GridSpec, RandomGraphSpec, grid_graph, random_graph};
-use sssp::gpu::Gpu;
+use sssp::gpu::context::Gpu;
 use sssp::{Graph, cpu, formats, oracle};
 use sssp_tests::gpu::gpu;
 use sssp_tests::{
@@ -18,7 +18,7 @@ fn exact_gpu_algorithms(matrix: bool) -> Vec<Algorithm> {
     Algorithm::ALL
         .iter()
         .copied()
-        .filter(|a| a.spec().device == Device::Gpu && a.spec().exact)
+        .filter(|a| a.spec().device == Processor::Gpu && a.spec().exact)
         .filter(|a| matrix || a.spec().layout == Layout::List)
         .collect()
 }

@@ -8,10 +8,12 @@
 use gpu_kernels::launch::{PARTITION_BLOCK_SIZE, PARTITION_BLOCK_SIZES};
 use sssp::algorithms::Algorithm;
 use sssp::generate::{GridSpec, grid_graph};
-use sssp::gpu::partition::{Paging, Partition, PartitionOptions};
-use sssp::gpu::{Gpu, GpuSolver};
-use sssp::partition::Growth;
-use sssp::shortcuts::Shortcuts;
+use sssp::partition::options::{Paging, PartitionOptions, PartitionTuning};
+use sssp::partition::solver::Partition;
+use sssp::gpu::context::Gpu;
+use sssp::gpu::solver::GpuSolver;
+use sssp::partition::growth::Growth;
+use sssp::partition::shortcuts::Shortcuts;
 use sssp::solver::{Query, Solver};
 use sssp::{Graph, formats, oracle};
 use sssp_tests::gpu::gpu;
@@ -89,11 +91,14 @@ fn partition_matches_the_oracle_on_random_graphs() {
         );
         for paging in [Paging::WhenNeeded, Paging::Always] {
             let options = PartitionOptions {
-                edge_lanes: Some(rng.range(1, 32) as u32),
-                chain_hops: Some(rng.range(0, 6) as u32),
-                entries_first: Some(rng.chance(0.5)),
-                growth: [Growth::Breadth, Growth::Compact][rng.below(2) as usize],
-                block_threads: Some(random_block_size(&mut rng)),
+                tuning: PartitionTuning {
+                    edge_lanes: Some(rng.range(1, 32) as u32),
+                    chain_hops: Some(rng.range(0, 6) as u32),
+                    entries_first: Some(rng.chance(0.5)),
+                    growth: [Growth::Breadth, Growth::Compact][rng.below(2) as usize],
+                    block_threads: Some(random_block_size(&mut rng)),
+                    ..Default::default()
+                },
                 ..options(delta, paging)
             };
             check(&gpu, &graph, &sources, &options, &context);
@@ -117,7 +122,10 @@ fn partition_matches_the_f32_oracle() {
         );
         for paging in [Paging::WhenNeeded, Paging::Always] {
             let options = PartitionOptions {
-                block_threads: Some(random_block_size(&mut rng)),
+                tuning: PartitionTuning {
+                    block_threads: Some(random_block_size(&mut rng)),
+                    ..Default::default()
+                },
                 ..options(None, paging)
             };
             check(&gpu, &graph, &[source], &options, &context);
@@ -190,13 +198,15 @@ fn paged_partition_matches_the_oracle_with_many_more_pieces_than_blocks() {
             paging: Paging::Always,
             capacity: Some(rng.range(1, 600) as u32),
             blocks: Some(rng.range(1, 40) as u32),
-            shortcuts: [Shortcuts::Auto, Shortcuts::Always][rng.below(2) as usize],
-            edge_lanes: [None, Some(rng.range(1, 32) as u32)][rng.below(2) as usize],
-            chain_hops: [None, Some(rng.range(0, 6) as u32)][rng.below(2) as usize],
-            entries_first: [None, Some(false), Some(true)][rng.below(3) as usize],
-            // Paged: the pieces grow breadth-first whatever this says.
-            growth: [Growth::Breadth, Growth::Compact][rng.below(2) as usize],
-            block_threads: [None, Some(random_block_size(&mut rng))][rng.below(2) as usize],
+            tuning: PartitionTuning {
+                shortcuts: [Shortcuts::Auto, Shortcuts::Always][rng.below(2) as usize],
+                edge_lanes: [None, Some(rng.range(1, 32) as u32)][rng.below(2) as usize],
+                chain_hops: [None, Some(rng.range(0, 6) as u32)][rng.below(2) as usize],
+                entries_first: [None, Some(false), Some(true)][rng.below(3) as usize],
+                // Paged: the pieces grow breadth-first whatever this says.
+                growth: [Growth::Breadth, Growth::Compact][rng.below(2) as usize],
+                block_threads: [None, Some(random_block_size(&mut rng))][rng.below(2) as usize],
+            },
         };
         let sources: Vec<usize> = (0..3).map(|_| rng.below(n as u64) as usize).collect();
         let context = format!("case {case}: n = {n}, seed {}", rng.seed);
@@ -244,12 +254,15 @@ fn partition_runs_in_blocks_of_every_size_and_refuses_others() {
             let mut pieces = Vec::new();
             for threads in [None].into_iter().chain(PARTITION_BLOCK_SIZES.map(Some)) {
                 let options = PartitionOptions {
-                    block_threads: threads,
+                    tuning: PartitionTuning {
+                        block_threads: threads,
+                        ..Default::default()
+                    },
                     ..options(None, paging)
                 };
                 let solver = check(&gpu, graph, &sources, &options, &context);
                 let threads = threads.unwrap_or(PARTITION_BLOCK_SIZE);
-                assert_eq!(solver.block_threads(), Some(threads), "{context}");
+                assert_eq!(solver.block_threads(), threads, "{context}");
                 let layout = solver.layout().expect("a layout line");
                 assert!(
                     layout.contains(&format!(" of {threads} threads")),
@@ -270,7 +283,10 @@ fn partition_runs_in_blocks_of_every_size_and_refuses_others() {
     }
     for threads in [0, 32, 300, 512, 1024] {
         let options = PartitionOptions {
-            block_threads: Some(threads),
+            tuning: PartitionTuning {
+                block_threads: Some(threads),
+                ..Default::default()
+            },
             ..options(None, Paging::WhenNeeded)
         };
         match Partition::new(&gpu, &rome, &options) {
@@ -318,8 +334,11 @@ fn partition_with_shortcuts_matches_the_oracle_in_both_modes() {
                 let options = PartitionOptions {
                     delta,
                     paging,
-                    shortcuts,
-                    block_threads: Some(random_block_size(&mut rng)),
+                    tuning: PartitionTuning {
+                        shortcuts,
+                        block_threads: Some(random_block_size(&mut rng)),
+                        ..Default::default()
+                    },
                     ..Default::default()
                 };
                 let solver = check(&gpu, graph, &sources, &options, &context);
@@ -428,6 +447,7 @@ fn prepared_partition_chooses_its_window_in_a_trial_unless_given_one() {
         assert!(trial.contains(&format!("{value} ")), "{context}: {layout}");
         let lanes = prepared
             .tuning()
+            .partition
             .edge_lanes
             .expect("the trial fixes the edge lanes");
         assert!(
@@ -436,6 +456,7 @@ fn prepared_partition_chooses_its_window_in_a_trial_unless_given_one() {
         );
         let hops = prepared
             .tuning()
+            .partition
             .chain_hops
             .expect("the trial fixes the chain hops");
         assert!(
@@ -444,6 +465,7 @@ fn prepared_partition_chooses_its_window_in_a_trial_unless_given_one() {
         );
         let entries_first = prepared
             .tuning()
+            .partition
             .entries_first
             .expect("the trial fixes entries first");
         let entries = if entries_first {
@@ -467,12 +489,14 @@ fn prepared_partition_chooses_its_window_in_a_trial_unless_given_one() {
             );
         }
         // A window, edge lanes and chain hops given are kept: no trial.
-        let given = prepare(sssp::algorithms::Tuning {
+        let given = prepare(sssp::options::Tuning {
             delta: Some(window),
-            edge_lanes: Some(lanes),
-            chain_hops: Some(hops),
-            entries_first: Some(entries_first),
-            ..Default::default()
+            partition: PartitionTuning {
+                edge_lanes: Some(lanes),
+                chain_hops: Some(hops),
+                entries_first: Some(entries_first),
+                ..Default::default()
+            },
         });
         let layout = given.layout().expect("a layout line");
         assert!(!layout.contains("trial"), "{context}: {layout}");
@@ -481,18 +505,18 @@ fn prepared_partition_chooses_its_window_in_a_trial_unless_given_one() {
             "{context}: {layout}"
         );
         assert_eq!(given.tuning().delta, Some(window), "{context}");
-        assert_eq!(given.tuning().edge_lanes, Some(lanes), "{context}");
+        assert_eq!(given.tuning().partition.edge_lanes, Some(lanes), "{context}");
         assert!(
             layout.contains(&format!("; chains of {hops} hops")),
             "{context}: {layout}"
         );
-        assert_eq!(given.tuning().chain_hops, Some(hops), "{context}");
+        assert_eq!(given.tuning().partition.chain_hops, Some(hops), "{context}");
         assert!(
             layout.ends_with(&format!("; {entries}")),
             "{context}: {layout}"
         );
         assert_eq!(
-            given.tuning().entries_first,
+            given.tuning().partition.entries_first,
             Some(entries_first),
             "{context}"
         );
@@ -515,7 +539,7 @@ fn auto_tries_partition_with_and_without_shortcuts_and_near_far_on_deep_graphs()
             .solve(graph, &Query::from_sources(sources))
             .unwrap_or_else(|e| panic!("{context}: {e}"));
         let choice = solution.auto.as_ref().expect("auto's choice");
-        assert_eq!(choice.trial, sssp::auto::BUCKETED_CANDIDATES, "{context}");
+        assert_eq!(choice.trial, sssp::auto::choice::BUCKETED_CANDIDATES, "{context}");
         assert!(
             choice.trial.contains(&solution.algorithm),
             "{context}: {}",

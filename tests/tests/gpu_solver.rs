@@ -4,7 +4,8 @@
 //! leak device memory.
 
 use sssp::algorithms::{self, Algorithm};
-use sssp::solver::{Device, Query, Solver, Stop};
+use sssp::options::{Device, Stop};
+use sssp::solver::{Query, Solver};
 use sssp_tests::queries::check_random_queries;
 use sssp_tests::{TestRng, random_graph};
 
@@ -17,7 +18,7 @@ fn gpu_solver() -> Solver {
 fn gpu_queries_of_several_sources_with_limits_targets_and_trees_match_the_oracle() {
     let mut rng = TestRng::new("gpu_queries");
     let solver = gpu_solver();
-    let algorithms: Vec<Algorithm> = sssp_tests::exact_algorithms(algorithms::Device::Gpu, 0, 0);
+    let algorithms: Vec<Algorithm> = sssp_tests::exact_algorithms(algorithms::Processor::Gpu, 0, 0);
     check_random_queries(&solver, &algorithms, &mut rng, (12, 300), (4, 1));
 }
 
@@ -26,7 +27,7 @@ fn gpu_queries_of_several_sources_with_limits_targets_and_trees_match_the_oracle
 fn queries_solved_on_several_streams_at_once_match_the_oracle() {
     let mut rng = TestRng::new("gpu_streams");
     let solver = gpu_solver();
-    let algorithms: Vec<Algorithm> = sssp_tests::exact_algorithms(algorithms::Device::Gpu, 0, 0);
+    let algorithms: Vec<Algorithm> = sssp_tests::exact_algorithms(algorithms::Processor::Gpu, 0, 0);
     for streams in [2, 5, 16] {
         check_random_queries(&solver, &algorithms, &mut rng, (3, 300), (40, streams));
     }
@@ -182,7 +183,7 @@ fn a_thousand_solves_leak_no_device_memory() {
 fn auto_keeps_the_fastest_trial_candidate_on_low_diameter_graphs() {
     // Random graphs of small diameter and small weights, like the papers':
     // `auto` runs its trial of DA2CF and near-far there.
-    check_auto_trial("gpu_auto_trial", 10, &sssp::auto::TRIAL_CANDIDATES);
+    check_auto_trial("gpu_auto_trial", 10, &sssp::auto::choice::TRIAL_CANDIDATES);
 }
 
 #[test]
@@ -193,7 +194,7 @@ fn auto_tries_the_bucketed_solvers_on_shallow_graphs_with_many_distinct_distance
     check_auto_trial(
         "gpu_auto_bucketed_trial",
         1_000_000,
-        &sssp::auto::BUCKETED_CANDIDATES,
+        &sssp::auto::choice::BUCKETED_CANDIDATES,
     );
 }
 

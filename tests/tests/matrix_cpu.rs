@@ -4,7 +4,7 @@
 //! papers' matrix graphs.
 
 use gpu_kernels::distance::{INFINITY, MAX_DISTANCE, SATURATED};
-use sssp::algorithms::{Algorithm, Device, Layout};
+use sssp::algorithms::{Algorithm, Processor, Layout};
 use sssp::cpu::matrix::{da2cf_matrix, da2cf_matrix_blocks};
 use sssp::generate::random_graph as papers_graph;
 use sssp::matrix::{MAX_MATRIX_VERTICES, NO_EDGE, WeightMatrix, matrix_spec};
@@ -373,7 +373,7 @@ fn the_catalogues_matrix_cpu_algorithms_are_exact() {
         .collect();
     assert_eq!(matrix_algorithms.len(), 8, "{matrix_algorithms:?}");
     for algo in matrix_algorithms {
-        if algo.spec().device == Device::Cpu {
+        if algo.spec().device == Processor::Cpu {
             let (dist, iterations) = algo
                 .solve_cpu(&graph, source)
                 .unwrap_or_else(|e| panic!("{algo}: {e}"));

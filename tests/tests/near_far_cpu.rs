@@ -11,11 +11,11 @@ use gpu_kernels::near_far::{
     HUB_CHUNK, HUB_DEGREE, auto_delta, hub_slots, thread_loop, wants_hubs,
 };
 use sssp::algorithms::Algorithm;
-use sssp::auto::{BUCKETED_CANDIDATES, TRIAL_CANDIDATES, choose};
+use sssp::auto::choice::{BUCKETED_CANDIDATES, TRIAL_CANDIDATES, choose};
 use sssp::cpu::near_far::{NearFarHostState, near_far};
 use sssp::generate::{GridSpec, RandomGraphSpec, grid_graph, random_graph};
 use sssp::gpu::resident::{LoopStop, WorkLimits, run_loop_launches};
-use sssp::solver::Stop;
+use sssp::options::Stop;
 use sssp::{Graph, formats, oracle};
 use sssp_tests::queries::bounded_oracle;
 use sssp_tests::teams::{ModelLoop, run_on_threads, warps_of};

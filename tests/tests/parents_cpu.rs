@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use gpu_kernels::csr::Csr;
 use gpu_kernels::distance::{INFINITY, MAX_DISTANCE, SATURATED};
 use gpu_kernels::parents::{NO_PARENT, NOT_IN_TREE, join_round};
-use sssp::algorithms::{Algorithm, Device};
+use sssp::algorithms::{Algorithm, Processor};
 use sssp::generate::{GridSpec, grid_graph};
 use sssp::{Error, Graph, cpu, formats, oracle, parents};
 use sssp_tests::{
@@ -20,7 +20,7 @@ fn cpu_solvers() -> Vec<Algorithm> {
     Algorithm::ALL
         .iter()
         .copied()
-        .filter(|a| a.spec().device == Device::Cpu && a.spec().exact)
+        .filter(|a| a.spec().device == Processor::Cpu && a.spec().exact)
         .collect()
 }
 

@@ -20,12 +20,10 @@ use gpu_kernels::partition::{
 use sssp::distances::check_overflow;
 use sssp::generate::{GridSpec, grid_graph};
 use sssp::graph::WeightKind;
-use sssp::partition::{
-    Growth, JOINED_SLACK, Partitioning, partition, partition_grown, partition_joined,
-    partition_with_regions,
-};
-use sssp::shortcuts::add_shortcuts;
-use sssp::solver::Stop;
+use sssp::partition::growth::Growth;
+use sssp::partition::pieces::{JOINED_SLACK, Partitioning, partition, partition_grown, partition_joined, partition_with_regions};
+use sssp::partition::shortcuts::add_shortcuts;
+use sssp::options::Stop;
 use sssp::{Graph, formats, oracle};
 use sssp_tests::queries::bounded;
 use sssp_tests::teams::{AbortOnPanic, Barrier};
@@ -809,7 +807,7 @@ fn a_hub_that_reaches_more_pieces_than_an_outbox_holds() {
 
 #[test]
 fn window_scaling_keeps_words_positive_and_capped() {
-    use sssp::gpu::partition::scale_window;
+    use sssp::partition::search::scale_window;
     assert_eq!(scale_window::<u32>(400, 0.5), 200);
     assert_eq!(scale_window::<u32>(400, 2.0), 800);
     assert_eq!(scale_window::<u32>(1, 0.5), 1, "no zero window");
@@ -831,7 +829,7 @@ fn window_scaling_keeps_words_positive_and_capped() {
 /// with the distance from it in halvings), with noise-free ties.
 #[test]
 fn window_search_walks_to_the_valley_within_its_steps() {
-    use sssp::gpu::partition::{WINDOW_SEARCH_STEPS, scale_window, search_window};
+    use sssp::partition::search::{WINDOW_SEARCH_STEPS, scale_window, search_window};
     let mut rng = TestRng::new("window_search_walks_to_the_valley_within_its_steps");
     let (halvings, doublings) = WINDOW_SEARCH_STEPS;
     for round in 0..500 {
@@ -891,7 +889,7 @@ fn window_search_walks_to_the_valley_within_its_steps() {
 /// its steps, and returns the fastest it tried, the valley where reachable.
 #[test]
 fn edge_lanes_search_finds_the_valley_within_a_warp() {
-    use sssp::gpu::partition::{DEFAULT_EDGE_LANES, EDGE_LANES_SEARCH_STEPS, search_edge_lanes};
+    use sssp::partition::search::{DEFAULT_EDGE_LANES, EDGE_LANES_SEARCH_STEPS, search_edge_lanes};
     let (halvings, doublings) = EDGE_LANES_SEARCH_STEPS;
     let lowest = (DEFAULT_EDGE_LANES >> halvings).max(1);
     let highest = (DEFAULT_EDGE_LANES << doublings).min(32);
@@ -922,7 +920,7 @@ fn edge_lanes_search_finds_the_valley_within_a_warp() {
 #[test]
 fn chain_hops_search_tries_one_fewer_then_one_more() {
     use gpu_kernels::partition::DEFAULT_CHAIN_HOPS;
-    use sssp::gpu::partition::search_chain_hops;
+    use sssp::partition::search::search_chain_hops;
     for best in 0..=8u32 {
         let cost = |h: u32| h.abs_diff(best) as f32;
         let (found, tried) =
@@ -952,7 +950,7 @@ fn chain_hops_search_tries_one_fewer_then_one_more() {
 /// keeps the faster.
 #[test]
 fn entries_first_search_tries_both_and_keeps_the_faster() {
-    use sssp::gpu::partition::search_entries_first;
+    use sssp::partition::search::search_entries_first;
     for base in [false, true] {
         for faster in [0u32, 1] {
             let (found, tried) = search_entries_first(base, |on| {

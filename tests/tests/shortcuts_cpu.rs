@@ -10,8 +10,8 @@ use std::ops::Range;
 
 use sssp::Graph;
 use sssp::generate::{GridSpec, grid_graph};
-use sssp::partition::{Partitioning, partition};
-use sssp::shortcuts::{SAMPLE_EVERY, add_shortcuts, estimate_shortcuts, few_shortcuts};
+use sssp::partition::pieces::{Partitioning, partition};
+use sssp::partition::shortcuts::{SAMPLE_EVERY, add_shortcuts, estimate_shortcuts, few_shortcuts};
 use sssp::{formats, oracle};
 use sssp_tests::{TestRng, find_graph, random_graph, random_small_f32_graph, random_small_graph};
 

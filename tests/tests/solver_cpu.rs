@@ -7,14 +7,15 @@ use std::path::Path;
 use gpu_kernels::distance::INFINITY;
 use sssp::algorithms::{self, Algorithm};
 use sssp::formats::sources::parse_sources;
-use sssp::solver::{Device, FALLBACK, Query, Solver, Stop};
+use sssp::options::{Device, Stop};
+use sssp::solver::{FALLBACK, Query, Solver};
 use sssp::{Error, Graph};
 use sssp_tests::queries::{bounded_oracle, check_random_queries};
 use sssp_tests::{TestRng, random_graph};
 
 /// The list-based CPU algorithms that take any graph.
 fn cpu_list_algorithms() -> Vec<Algorithm> {
-    sssp_tests::exact_algorithms(algorithms::Device::Cpu, 0, 0)
+    sssp_tests::exact_algorithms(algorithms::Processor::Cpu, 0, 0)
 }
 
 #[test]
@@ -37,7 +38,7 @@ fn gpu_algorithms_fall_back_to_the_cpu_on_a_cpu_solver() {
         let solution = solver.solve(&graph, &query).expect("solves");
         assert_eq!(solution.requested, algorithm);
         assert_eq!(solution.algorithm, FALLBACK);
-        assert_eq!(solution.device, algorithms::Device::Cpu);
+        assert_eq!(solution.device, algorithms::Processor::Cpu);
         for row in &solution.rows {
             let stop = Stop {
                 limit: Some(12),
@@ -106,7 +107,7 @@ fn bad_queries_are_errors_that_name_the_problem() {
 
 #[test]
 fn a_gpu_solver_without_a_driver_is_a_no_gpu_error() {
-    if sssp::gpu::driver_present() {
+    if sssp::gpu::context::driver_present() {
         // On a machine with a driver the same call must give a GPU solver.
         let solver = Solver::new(Device::Gpu(0)).expect("a GPU solver where there is a driver");
         assert!(solver.gpu().is_some());

@@ -5,7 +5,7 @@
 
 use std::collections::HashSet;
 
-use sssp::algorithms::{Algorithm, Device, Family, Layout};
+use sssp::algorithms::{Algorithm, Processor, Family, Layout};
 use sssp::variants::{CompactRule, Frontier, Relax};
 use sssp::{Error, Graph, cpu, oracle};
 use sssp_tests::models::{DA2CF_FORMS as FORMS, check_form_iterations};
@@ -98,7 +98,7 @@ fn every_cpu_algorithm_of_the_catalogue_runs_and_is_exact() {
     let expected = oracle::dijkstra(&graph, 0).unwrap();
     for &algo in Algorithm::ALL
         .iter()
-        .filter(|a| a.spec().device == Device::Cpu)
+        .filter(|a| a.spec().device == Processor::Cpu)
     {
         let (dist, iterations) = algo
             .solve_cpu(&graph, 0)
@@ -152,10 +152,10 @@ fn the_catalogue_is_consistent() {
         if let Family::Da2cf(config) = spec.family {
             // Only the GPU's list solver chooses its minimum's passes, and
             // only the GPU's relaxations depart from push and pull.
-            if spec.device == Device::Cpu || spec.layout == Layout::Matrix {
+            if spec.device == Processor::Cpu || spec.layout == Layout::Matrix {
                 assert_eq!(config.minimum_passes, 2, "{algo}");
             }
-            if spec.device == Device::Cpu {
+            if spec.device == Processor::Cpu {
                 assert!(matches!(config.relax, Relax::Push | Relax::Pull), "{algo}");
             }
         }
@@ -163,9 +163,9 @@ fn the_catalogue_is_consistent() {
             Family::Hybrid(_)
             | Family::Partition(_)
             | Family::Auto
-            | Family::BellmanFord(Some(_)) => Some(Device::Gpu),
+            | Family::BellmanFord(Some(_)) => Some(Processor::Gpu),
             Family::DeltaStepping | Family::Dijkstra | Family::BellmanFord(None) => {
-                Some(Device::Cpu)
+                Some(Processor::Cpu)
             }
             _ => None,
         };
@@ -198,7 +198,7 @@ fn the_catalogue_is_consistent() {
     let cpu_forms: Vec<_> = Algorithm::ALL
         .iter()
         .map(|a| a.spec())
-        .filter(|s| s.device == Device::Cpu && s.layout == Layout::List)
+        .filter(|s| s.device == Processor::Cpu && s.layout == Layout::List)
         .filter(|s| matches!(s.family, Family::Da2cf(_)))
         .filter_map(|s| s.model)
         .collect();

@@ -5,9 +5,10 @@
 use std::time::Instant;
 
 use super::index::Hierarchy;
-use crate::algorithms::Device;
+use crate::algorithms::Processor;
 use crate::gpu::phast::{DEFAULT_LANES, GpuPhast};
-use crate::solver::{SourceSolution, Timer, Timing};
+use crate::options::Timing;
+use crate::solver::{SourceSolution, Timer};
 use crate::{Result, Solver};
 
 /// Trees from one hierarchy on the solver's device.
@@ -56,11 +57,11 @@ impl<'a> TreeSolver<'a> {
     }
 
     /// Where the trees run.
-    pub fn device(&self) -> Device {
+    pub fn device(&self) -> Processor {
         if self.gpu.is_some() {
-            Device::Gpu
+            Processor::Gpu
         } else {
-            Device::Cpu
+            Processor::Cpu
         }
     }
 
@@ -113,7 +114,7 @@ impl<'a> TreeSolver<'a> {
 
     /// The whole trees of `sources` (graph vertices, checked by the
     /// caller), each run `timing.warmup` untimed and `timing.runs` timed
-    /// times (a [`crate::solver::Stop`] applies to them afterwards). A row's
+    /// times (a [`crate::options::Stop`] applies to them afterwards). A row's
     /// times are its batch's times divided by the batch's sources.
     pub fn solve(
         &mut self,

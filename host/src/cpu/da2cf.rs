@@ -28,7 +28,7 @@ pub struct Da2cfResult {
     /// For the loops whose `relax` has one thread per vertex (DA2CF on lists
     /// and matrices): the threads that found work, summed over the iterations,
     /// as the GPU's measuring mode counts them
-    /// ([`crate::gpu::GpuSolver::count_working_threads`]), counted by
+    /// ([`crate::gpu::solver::GpuSolver::count_working_threads`]), counted by
     /// [`da2cf_model`] and the matrix model; `None` for other loops and for
     /// solves that do not count.
     pub working_threads: Option<u64>,

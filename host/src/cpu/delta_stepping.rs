@@ -45,7 +45,7 @@ use std::sync::{Condvar, Mutex};
 use gpu_kernels::distance::{INFINITY, SATURATED, Weight};
 
 use crate::graph::{Graph, with_weight_type};
-use crate::solver::Stop;
+use crate::options::Stop;
 use crate::{Error, Result, distances};
 use gpu_kernels::csr::Csr;
 

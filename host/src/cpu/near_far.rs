@@ -11,7 +11,7 @@ use gpu_kernels::near_far::{self, Arrays, HUB_DEGREE, NearFarState, hub_slots};
 use super::Da2cfResult;
 use crate::distances::{check_overflow, check_source};
 use crate::graph::{Graph, with_weight_type};
-use crate::solver::Stop;
+use crate::options::Stop;
 use crate::variants::near_far_delta;
 use gpu_kernels::distance::NO_TARGET;
 

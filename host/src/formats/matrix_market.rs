@@ -22,7 +22,7 @@
 use std::io::BufRead;
 use std::path::Path;
 
-use super::LoadOptions;
+use super::options::LoadOptions;
 use super::text::{self, Arcs, Lines, WeightSyntax, shown, tokens};
 use crate::Result;
 use crate::graph::{Graph, WeightKind};

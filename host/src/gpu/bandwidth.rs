@@ -1,7 +1,7 @@
 //! The device's copy bandwidth, measured the way benchmarks compare against it:
 //! a large device-to-device copy, bytes read plus bytes written per second.
 
-use super::Gpu;
+use super::context::Gpu;
 use super::memory::alloc_zeroed;
 use crate::{Error, Result};
 

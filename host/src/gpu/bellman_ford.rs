@@ -13,8 +13,9 @@
 use gpu_kernels::launch::{BELLMAN_FORD_FLAG_WORDS, GRID_BARRIER_WORDS};
 
 use super::kernels::BellmanFordBuffers;
-use super::memory::{DeviceGraph, alloc_zeroed, bytes_of, download_words};
-use super::{Gpu, GpuSolver, RunStats};
+use super::memory::{DeviceGraph, alloc_zeroed, bytes_of, download_distances, download_words};
+use super::context::Gpu;
+use super::solver::{GpuSolver, RunStats};
 use crate::Result;
 use crate::distances::check_source_of;
 use crate::graph::Graph;
@@ -59,7 +60,7 @@ impl<'a> BellmanFord<'a> {
             "the graph and the Bellman-Ford state",
             DeviceGraph::bytes_needed(n, graph.num_edges()) + Self::state_bytes(n),
         )?;
-        let device_graph = DeviceGraph::upload(gpu, graph)?;
+        let device_graph = DeviceGraph::upload(gpu.stream(), graph)?;
         let buffers = BellmanFordBuffers {
             dist: alloc_zeroed(gpu, n, "distances")?,
             predist: alloc_zeroed(gpu, n, "tentative distances")?,
@@ -115,6 +116,11 @@ impl GpuSolver for BellmanFord<'_> {
     }
 
     fn distances(&self) -> Result<Vec<u32>> {
-        self.graph.download_distances(self.gpu, &self.buffers.dist)
+        download_distances(
+            self.gpu,
+            &self.buffers.dist,
+            self.graph.num_vertices(),
+            self.graph.weight_kind(),
+        )
     }
 }

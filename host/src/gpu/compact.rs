@@ -7,9 +7,10 @@ use gpu_kernels::compact::{LOOP_STATE_WORDS, LoopState};
 use gpu_kernels::launch::GRID_BARRIER_WORDS;
 
 use super::kernels::{CompactBuffers, LoopForm};
-use super::memory::{DeviceGraph, alloc_zeroed, bytes_of, download_words};
+use super::memory::{DeviceGraph, alloc_zeroed, bytes_of, download_distances, download_words};
 use super::resident::{LoopLaunches, LoopStop, WorkLimits, launch_loop, run_loop_launches};
-use super::{Gpu, GpuSolver, RunStats};
+use super::context::Gpu;
+use super::solver::{GpuSolver, RunStats};
 use crate::Result;
 use crate::graph::Graph;
 use crate::variants::CompactRule;
@@ -55,7 +56,7 @@ impl<'a> CompactDa2cf<'a> {
             "the graph and the compacted-DA2CF state",
             DeviceGraph::bytes_needed(n, graph.num_edges()) + Self::state_bytes(n, rule),
         )?;
-        let device_graph = DeviceGraph::upload(gpu, graph)?;
+        let device_graph = DeviceGraph::upload(gpu.stream(), graph)?;
         let crauser = rule == CompactRule::Crauser;
         let mut buffers = CompactBuffers {
             delta_node: alloc_zeroed(gpu, if crauser { n } else { 1 }, "Δ_node")?,
@@ -129,6 +130,11 @@ impl GpuSolver for CompactDa2cf<'_> {
     }
 
     fn distances(&self) -> Result<Vec<u32>> {
-        self.graph.download_distances(self.gpu, &self.buffers.dist)
+        download_distances(
+            self.gpu,
+            &self.buffers.dist,
+            self.graph.num_vertices(),
+            self.graph.weight_kind(),
+        )
     }
 }

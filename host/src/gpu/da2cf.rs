@@ -17,7 +17,7 @@
 use cudarc::driver::CudaSlice;
 use gpu_kernels::distance::INFINITY;
 
-use super::Gpu;
+use super::context::Gpu;
 use super::memory::{DeviceGraph, alloc_zeroed};
 use super::vertex_loop::{RelaxArrays, RelaxGraph, VertexSolver, VertexState};
 use crate::graph::Graph;
@@ -40,9 +40,9 @@ impl<'a> Da2cf<'a> {
             DeviceGraph::bytes_needed(n, graph.num_edges()) + Self::state_bytes(n),
         )?;
         let device_graph = if config.relax.is_pull() {
-            DeviceGraph::upload(gpu, &graph.transpose())?
+            DeviceGraph::upload(gpu.stream(), &graph.transpose())?
         } else {
-            DeviceGraph::upload(gpu, graph)?
+            DeviceGraph::upload(gpu.stream(), graph)?
         };
         let mut state = VertexState::new(
             gpu,

@@ -15,7 +15,8 @@ use gpu_kernels::da2cf;
 use gpu_kernels::distance::INFINITY;
 
 use super::memory::{DeviceGraph, alloc_zeroed, download_distances};
-use super::{Gpu, GpuSolver, RunStats};
+use super::context::Gpu;
+use super::solver::{GpuSolver, RunStats};
 use crate::distances::as_atomic;
 use crate::distances::{check_overflow, check_source_of};
 use crate::graph::{Graph, with_weight_type};
@@ -56,7 +57,7 @@ impl<'a> Hybrid<'a> {
         let predecessors = graph.transpose();
         let device_graph = match kind {
             HybridKind::H1 => None,
-            HybridKind::H2 | HybridKind::H3 => Some(DeviceGraph::upload(gpu, &predecessors)?),
+            HybridKind::H2 | HybridKind::H3 => Some(DeviceGraph::upload(gpu.stream(), &predecessors)?),
         };
         Ok(Hybrid {
             gpu,

@@ -16,7 +16,7 @@
 //! The matrix takes `4·n²` bytes of device memory, checked against the free
 //! memory before anything is allocated.
 
-use super::Gpu;
+use super::context::Gpu;
 pub use super::memory::DeviceMatrix;
 use super::memory::alloc_zeroed;
 use super::vertex_loop::{RelaxArrays, RelaxGraph, VertexSolver, VertexState};
@@ -56,7 +56,7 @@ impl<'a> MatrixDa2cf<'a> {
             "the adjacency matrix and the DA2CF state",
             matrix.bytes() + Self::state_bytes(n),
         )?;
-        let device_matrix = DeviceMatrix::upload(gpu, matrix)?;
+        let device_matrix = DeviceMatrix::upload(gpu.stream(), matrix)?;
         let n = device_matrix.num_vertices();
         let mut state =
             VertexState::new(gpu, n, matrix.weight_kind(), (rule, matrix.min_weight()), 2)?;

@@ -14,9 +14,10 @@ use super::memory::{
     DeviceGraph, alloc_zeroed, bytes_of, download_bounded_distances, download_words,
 };
 use super::resident::{LoopLaunches, LoopStop, WorkLimits, launch_loop, run_loop_launches};
-use super::{Gpu, GpuSolver, RunStats};
+use super::context::Gpu;
+use super::solver::{GpuSolver, RunStats};
 use crate::graph::Graph;
-use crate::solver::Stop;
+use crate::options::Stop;
 use crate::variants::near_far_delta;
 use crate::{Error, Result};
 
@@ -89,7 +90,7 @@ impl<'a> NearFar<'a> {
             "the graph and the near-far state",
             DeviceGraph::bytes_needed(n, m) + Self::state_bytes(n, m, hub_degree),
         )?;
-        let device_graph = DeviceGraph::upload(gpu, graph)?;
+        let device_graph = DeviceGraph::upload(gpu.stream(), graph)?;
         let list = |what| alloc_zeroed(gpu, n, what);
         let with_hubs = hub_degree.is_some();
         let hub_list = || {

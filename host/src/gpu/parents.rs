@@ -1,9 +1,9 @@
 //! The shortest-path tree on the GPU, after a solve by any GPU solver (from its
-//! [`super::GpuSolver::distances`]): the predecessor CSR and the distances go
+//! [`super::solver::GpuSolver::distances`]): the predecessor CSR and the distances go
 //! up, `parents_join_round` runs until a round asks for no other (one round when
 //! all weights are positive), the parents come back.
 
-use super::Gpu;
+use super::context::Gpu;
 use super::kernels::TreeBuffers;
 use super::memory::{DeviceGraph, alloc_zeroed, bytes_of};
 use crate::distances::check_distances;
@@ -26,7 +26,7 @@ pub fn shortest_path_tree(
         "the predecessor CSR and the shortest-path tree",
         DeviceGraph::bytes_needed(n, m) + bytes_of::<u32>(3 * n + 1),
     )?;
-    let predecessors = DeviceGraph::upload(gpu, &graph.transpose())?;
+    let predecessors = DeviceGraph::upload(gpu.stream(), &graph.transpose())?;
     let stream = gpu.stream();
     let mut buffers = TreeBuffers {
         dist: stream

@@ -8,10 +8,10 @@ use gpu_kernels::launch::{GRID_BARRIER_WORDS, PHAST_BLOCK_ITEMS_PER_THREAD, PHAS
 use gpu_kernels::phast::block_levels;
 use rayon::prelude::*;
 
-use super::Gpu;
+use super::context::Gpu;
 use super::kernels::DeviceDownArcs;
 use super::memory::{alloc_zeroed, bytes_of, upload};
-use crate::ch::Hierarchy;
+use crate::ch::index::Hierarchy;
 use crate::ch::query::upward_search;
 use crate::{Error, Result};
 

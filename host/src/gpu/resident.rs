@@ -11,7 +11,7 @@ use gpu_kernels::compact::LoopState;
 use gpu_kernels::launch::COMPACT_BLOCK_SIZE;
 use gpu_kernels::near_far::NearFarState;
 
-use super::Gpu;
+use super::context::Gpu;
 use super::kernels::LoopForm;
 use crate::{Error, Result};
 

@@ -11,9 +11,10 @@ use gpu_kernels::distance::INFINITY;
 use gpu_kernels::launch::BLOCK_SIZE;
 use gpu_kernels::reduce::num_blocks;
 
-use super::kernels::one_thread_per;
+use super::kernels::launch::one_thread_per;
 use super::memory::{alloc_zeroed, bytes_of, download_distances};
-use super::{Gpu, GpuSolver, RunStats, ThreadCount};
+use super::context::Gpu;
+use super::solver::{GpuSolver, RunStats, ThreadCount};
 use crate::distances::check_source_of;
 use crate::graph::{WeightKind, with_weight_type};
 use crate::variants::{Frontier, Relax};

@@ -9,9 +9,9 @@ use gpu_kernels::launch::{
     BELLMAN_FORD_BLOCK_SHARED_BYTES, BELLMAN_FORD_BLOCK_SIZE, BELLMAN_FORD_FLAG_WORDS, names,
 };
 
-use super::{Launch, Typed, check_lengths, device, grid_blocks, launch, zero_grid_barrier};
+use super::launch::{Launch, Typed, check_lengths, device, grid_blocks, launch, zero_grid_barrier};
 use crate::Result;
-use crate::gpu::memory::DeviceGraph;
+use crate::gpu::device_graph::DeviceGraph;
 use crate::graph::WeightKind;
 
 /// The device state of a Bellman-Ford solve. The kernels initialize everything

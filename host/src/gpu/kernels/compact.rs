@@ -7,11 +7,11 @@ use gpu_kernels::args::{CompactBlockLoopArgs, CompactGridLoopArgs, CompactInitia
 use gpu_kernels::compact::LOOP_STATE_WORDS;
 use gpu_kernels::launch::{COMPACT_BLOCK_SIZE, COMPACT_SHARED_BYTES, names};
 
-use super::{
+use super::launch::{
     Launch, LoopForm, Typed, check_lengths, device, grid_blocks, launch, load_function,
     one_thread_per,
 };
-use crate::gpu::memory::DeviceGraph;
+use crate::gpu::device_graph::DeviceGraph;
 use crate::graph::WeightKind;
 use crate::{Error, Result};
 

@@ -8,11 +8,11 @@ use gpu_kernels::args::{
 };
 use gpu_kernels::launch::{RELAX_PLUS_SHARED_BYTES, names};
 
-use super::{
+use super::launch::{
     Launch, Typed, check_lengths, device, launch, load_function, minimum_launch, one_thread_per,
 };
 use crate::Result;
-use crate::gpu::memory::DeviceGraph;
+use crate::gpu::device_graph::DeviceGraph;
 
 /// The DA2CF kernels.
 pub struct Da2cfKernels {

@@ -7,9 +7,9 @@ use cudarc::driver::{CudaFunction, CudaModule, CudaSlice, CudaStream, LaunchConf
 use gpu_kernels::args::{MatrixDeltaNodeArgs, MatrixRelaxArgs};
 use gpu_kernels::launch::{MATRIX_RELAX_F_SHARED_BYTES, MATRIX_RELAX_U_SHARED_BYTES, names};
 
-use super::{Launch, Typed, check_lengths, device, launch, load_function, one_thread_per};
+use super::launch::{Launch, Typed, check_lengths, device, launch, load_function, one_thread_per};
 use crate::Result;
-use crate::gpu::memory::DeviceMatrix;
+use crate::gpu::device_graph::DeviceMatrix;
 
 /// The adjacency-matrix kernels.
 pub struct MatrixKernels {

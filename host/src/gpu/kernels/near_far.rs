@@ -8,11 +8,11 @@ use gpu_kernels::distance::NO_TARGET;
 use gpu_kernels::launch::{COMPACT_BLOCK_SIZE, NEAR_FAR_SHARED_BYTES, names};
 use gpu_kernels::near_far::{NEAR_FAR_STATE_WORDS, hub_slots};
 
-use super::{
+use super::launch::{
     Launch, LoopForm, Typed, check_lengths, device, grid_blocks, launch, load_function,
     one_thread_per,
 };
-use crate::gpu::memory::DeviceGraph;
+use crate::gpu::device_graph::DeviceGraph;
 use crate::graph::WeightKind;
 use crate::{Error, Result};
 

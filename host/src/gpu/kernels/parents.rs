@@ -6,8 +6,8 @@ use cudarc::driver::{CudaModule, CudaSlice, CudaStream};
 use gpu_kernels::args::ParentsJoinRoundArgs;
 use gpu_kernels::launch::names;
 
-use super::{Launch, Typed, check_lengths, device, launch, one_thread_per};
-use crate::gpu::memory::DeviceGraph;
+use super::launch::{Launch, Typed, check_lengths, device, launch, one_thread_per};
+use crate::gpu::device_graph::DeviceGraph;
 use crate::{Error, Result};
 
 /// The device state of a shortest-path tree. Round 0 initializes `parent` and

@@ -2,8 +2,7 @@
 
 use std::sync::Arc;
 
-use cudarc::driver::sys::{CUdevice_attribute, CUfunction_attribute};
-use cudarc::driver::{CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, LaunchConfig};
+use cudarc::driver::{CudaFunction, CudaModule, CudaSlice, CudaStream, LaunchConfig};
 use gpu_kernels::args::{PartitionInitializeArgs, PartitionSolveArgs};
 use gpu_kernels::distance::NO_TARGET;
 use gpu_kernels::launch::{names, partition_shared_bytes};
@@ -24,10 +23,8 @@ pub const PAGED_PIECES_PER_BLOCK: u32 = 16;
 /// The smallest piece [`PartitionKernels::paged_capacity`] chooses.
 pub const PAGED_FEWEST_VERTICES: u32 = 512;
 
-use super::{Launch, Typed, check_lengths, device, launch, load_function, one_thread_per};
-use crate::gpu::Gpu;
-use crate::gpu::memory::DeviceGraph;
-use crate::graph::WeightKind;
+use super::launch::{Launch, allow_shared_memory, Typed, check_lengths, device, launch, load_function, one_thread_per};
+use crate::gpu::device_graph::DeviceGraph;
 use crate::{Error, Result};
 
 /// The device copy of a partitioning (`k` pieces of at most `capacity`
@@ -67,8 +64,10 @@ pub struct PartitionBuffers {
 /// The partition-local solver's kernels.
 pub struct PartitionKernels {
     initialize: CudaFunction,
-    solve: Typed,
-    paged: Typed,
+    /// `partition_solve`, resident mode.
+    pub(crate) solve: Typed,
+    /// `partition_paged`.
+    pub(crate) paged: Typed,
 }
 
 impl PartitionKernels {
@@ -80,147 +79,6 @@ impl PartitionKernels {
             paged: Typed::load(module, names::PARTITION_PAGED)?,
         })
     }
-
-    /// The piece capacity for `n` vertices with weights of `kind` in resident
-    /// mode, blocks of `threads`, edges in global memory: the smallest
-    /// capacity, at least a block's threads (or `n`), for which `ceil(n /
-    /// capacity)` blocks with that capacity's shared memory can all be
-    /// resident at once (occupancy × multiprocessors). `None` when the graph
-    /// is too large for the device's shared memory.
-    pub fn resident_capacity(
-        &self,
-        gpu: &Gpu,
-        kind: WeightKind,
-        n: u32,
-        threads: u32,
-    ) -> Result<Option<u32>> {
-        let kernel = self.solve.of(kind).1;
-        let mut capacity = threads.min(n).max(1);
-        loop {
-            let bytes = partition_shared_bytes(capacity, 0, threads);
-            let Some(resident) = self.resident_blocks(self.solve.of(kind), gpu, bytes, threads)?
-            else {
-                return Ok(None);
-            };
-            if resident == 0 {
-                return Err(Error::InvalidArgument(format!(
-                    "{kernel}: not one block with {bytes} bytes of shared memory fits on a multiprocessor"
-                )));
-            }
-            if n.div_ceil(capacity) <= resident {
-                return Ok(Some(capacity));
-            }
-            capacity = n.div_ceil(resident).max(capacity + 1);
-        }
-    }
-
-    /// Whether `pieces` blocks of `solve` for `kind`, each of `threads` with
-    /// `bytes` of shared memory, can all be resident at once.
-    pub fn all_resident(
-        &self,
-        gpu: &Gpu,
-        kind: WeightKind,
-        (bytes, threads): (u32, u32),
-        pieces: u32,
-    ) -> Result<bool> {
-        Ok(self
-            .resident_blocks(self.solve.of(kind), gpu, bytes, threads)?
-            .is_some_and(|resident| pieces <= resident))
-    }
-
-    /// The piece capacity of paged mode for a graph of `n` vertices and `m`
-    /// edges: enough vertices for at most [`PAGED_PIECES_PER_BLOCK`] pieces
-    /// per block (at least [`PAGED_FEWEST_VERTICES`]), but no more than fit
-    /// (at most [`PAGED_MOST_VERTICES`], at least a block's threads): a piece
-    /// of a typical degree, with its edges, must leave room for as many paged
-    /// blocks (of `threads`) per multiprocessor as the kernel's registers
-    /// allow.
-    pub fn paged_capacity(
-        &self,
-        ctx: &Arc<CudaContext>,
-        kind: WeightKind,
-        (n, m): (u32, u32),
-        threads: u32,
-    ) -> Result<u32> {
-        let (function, kernel) = self.paged.of(kind);
-        let per_sm = function
-            .occupancy_max_active_blocks_per_multiprocessor(threads, 0, None)
-            .map_err(Error::cuda(format!("querying the occupancy of {kernel}")))?
-            .max(1);
-        let sm_bytes = device_attribute(
-            ctx,
-            CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR,
-            "the shared memory of a multiprocessor",
-        )?;
-        // The driver keeps 1 KiB of each block's shared memory.
-        let block_words = (sm_bytes / per_sm).saturating_sub(1024) / 4;
-        // A piece's degree varies: room for a quarter more edges than the mean.
-        let edges_per_vertex = 1.25 * f64::from(m) / f64::from(n.max(1));
-        let per_vertex = 4.0 + 2.0 * edges_per_vertex;
-        let fixed = partition_shared_bytes(0, 1, threads) / 4;
-        let fits = (f64::from(block_words.saturating_sub(fixed)) / per_vertex) as u32;
-        let sms = device_attribute(
-            ctx,
-            CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
-            "the number of multiprocessors",
-        )?;
-        let blocks = per_sm.saturating_mul(sms).max(1);
-        let wanted = n.div_ceil(PAGED_PIECES_PER_BLOCK.saturating_mul(blocks));
-        Ok(wanted
-            .max(PAGED_FEWEST_VERTICES)
-            .min(fits.clamp(threads, PAGED_MOST_VERTICES))
-            .min(n.max(1)))
-    }
-
-    /// How many paged blocks of `threads` for `kind` with `bytes` of dynamic
-    /// shared memory can be resident at once, with the kernel's shared-memory
-    /// limit raised to `bytes`; `None` when a block may not have that much.
-    pub fn paged_blocks(
-        &self,
-        gpu: &Gpu,
-        kind: WeightKind,
-        (bytes, threads): (u32, u32),
-    ) -> Result<Option<u32>> {
-        self.resident_blocks(self.paged.of(kind), gpu, bytes, threads)
-    }
-
-    /// How many blocks of `function` of `threads` with `bytes` of dynamic
-    /// shared memory can be resident at once (occupancy × multiprocessors), with the
-    /// kernel's shared-memory limit raised to `bytes`; `None` when a block
-    /// may not have that much. The limit is the function's, shared by every
-    /// lane: setting it takes the lanes' turn ([`Gpu::attribute_turn`]), as
-    /// each launch does, so that it never changes between another lane's
-    /// setting it and launching.
-    fn resident_blocks(
-        &self,
-        (function, kernel): (&CudaFunction, &str),
-        gpu: &Gpu,
-        bytes: u32,
-        threads: u32,
-    ) -> Result<Option<u32>> {
-        let ctx = gpu.stream().context();
-        let optin = device_attribute(
-            ctx,
-            CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
-            "the shared memory a block may have",
-        )?;
-        if bytes > optin {
-            return Ok(None);
-        }
-        let sms = device_attribute(
-            ctx,
-            CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
-            "the number of multiprocessors",
-        )?;
-        let per_sm = gpu.attribute_turn(|| {
-            allow_shared_memory(function, kernel, bytes)?;
-            function
-                .occupancy_max_active_blocks_per_multiprocessor(threads, bytes as usize, None)
-                .map_err(Error::cuda(format!("querying the occupancy of {kernel}")))
-        })?;
-        Ok(Some(per_sm.saturating_mul(sms)))
-    }
-
     /// `partition_initialize`: a new solve from a source in piece
     /// `source_piece`, bounded by `bound` (a distance word;
     /// [`INFINITY`](gpu_kernels::distance::INFINITY): no bound).
@@ -336,29 +194,6 @@ impl PartitionKernels {
         // resident, which the spinning blocks need.
         unsafe { launch(stream, function, config, &args, Launch::Cooperative) }
     }
-}
-
-/// A device attribute as a count.
-fn device_attribute(
-    ctx: &Arc<CudaContext>,
-    attribute: CUdevice_attribute,
-    what: &str,
-) -> Result<u32> {
-    ctx.attribute(attribute)
-        .map_err(Error::cuda(format!("querying {what}")))
-        .map(|v| v.max(0) as u32)
-}
-
-/// Raises `function`'s dynamic shared-memory limit to `bytes`.
-fn allow_shared_memory(function: &CudaFunction, kernel: &str, bytes: u32) -> Result<()> {
-    function
-        .set_attribute(
-            CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-            bytes as i32,
-        )
-        .map_err(Error::cuda(format!(
-            "allowing {kernel} {bytes} bytes of shared memory"
-        )))
 }
 
 /// The lengths every partition kernel needs.

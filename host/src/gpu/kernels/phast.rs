@@ -7,7 +7,7 @@ use gpu_kernels::args::{PhastClearArgs, PhastColumnsArgs, PhastScatterArgs, Phas
 use gpu_kernels::distance::WeightKind;
 use gpu_kernels::launch::{PHAST_BLOCK_SIZE, names};
 
-use super::{
+use super::launch::{
     Launch, Typed, check_lengths, device, grid_blocks, launch, load_function, one_thread_per,
     zero_grid_barrier,
 };

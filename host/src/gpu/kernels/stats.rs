@@ -6,7 +6,7 @@ use cudarc::driver::{CudaFunction, CudaModule, CudaSlice, CudaStream};
 use gpu_kernels::args::StatsCountFlagsArgs;
 use gpu_kernels::launch::names;
 
-use super::{Launch, check_lengths, device, launch, load_function, one_thread_per};
+use super::launch::{Launch, check_lengths, device, launch, load_function, one_thread_per};
 use crate::Result;
 
 /// The measuring-mode kernels.

@@ -43,7 +43,7 @@ use gpu_kernels::distance::MAX_DISTANCE;
 use rayon::prelude::*;
 
 use crate::graph::{Graph, WeightKind};
-use crate::partition::Partitioning;
+use super::pieces::Partitioning;
 use crate::{Error, Result};
 
 /// Where the partition solver adds shortcuts.

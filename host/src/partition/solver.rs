@@ -10,208 +10,32 @@
 //!   persistent blocks as fit the device, each claiming a piece with pending
 //!   work, working on it until it has none and handing it back.
 
+
 use std::time::Instant;
 
 use gpu_kernels::distance::{MAX_DISTANCE, Weight};
 use gpu_kernels::launch::{PARTITION_BLOCK_SIZE, PARTITION_BLOCK_SIZES, partition_shared_bytes};
 use gpu_kernels::partition::{DEFAULT_CHAIN_HOPS, RoundSettings};
 
-use super::kernels::{PartitionBuffers, PartitionKernels};
-use super::memory::{DeviceGraph, alloc_zeroed, bytes_of, download_words};
-use super::{Gpu, GpuSolver, RunStats};
+use super::options::{Paging, PartitionOptions, PartitionTuning};
+use super::pieces::{Partitioning, partition_grown, partition_joined};
+use super::growth::Growth;
+use super::search::*;
+use super::shortcuts::{Added, Shortcuts, add_shortcuts, few_shortcuts};
 use crate::distances::check_overflow;
+use crate::gpu::context::Gpu;
+use crate::gpu::kernels::{PartitionBuffers, PartitionKernels};
+use crate::gpu::memory::{DeviceGraph, alloc_zeroed, bytes_of, download_words};
+use crate::gpu::solver::{GpuSolver, RunStats};
 use crate::graph::{Graph, with_weight_type};
-use crate::partition::{Growth, Partitioning, partition_grown, partition_joined};
+use crate::options::{Stop, Tuning};
 use crate::reorder::Permutation;
-use crate::shortcuts::{Added, Shortcuts, add_shortcuts, few_shortcuts};
-use crate::solver::Stop;
 use crate::{Error, Result};
 
 /// With shortcuts, the window's width in mean shortcut weights (the default
 /// window is [`gpu_kernels::partition::auto_delta`]'s 8 mean arc weights;
 /// 2, 4, 8 and 16 measured: docs/PERFORMANCE.md, 2026-11-27, fourteenth session).
 const WINDOW_ARCS: f64 = 8.0;
-
-/// How far [`GpuSolver::calibrate`]'s search may move the window from the
-/// default: at most this many halvings, and this many doublings. The best
-/// window differed by graph (docs/PERFORMANCE.md, 2026-11-27, fifteenth
-/// session): a 3-D grid solved in half the time at a quarter of the
-/// default, Delaunay meshes were 3–25% slower at a half, a quarter or twice
-/// it, road networks with shortcuts about as fast at twice it.
-pub const WINDOW_SEARCH_STEPS: (u32, u32) = (4, 2);
-
-/// Solves per window in [`GpuSolver::calibrate`]'s trial; the best counts.
-const WINDOW_TRIAL_SOLVES: usize = 2;
-
-/// The edge lanes [`GpuSolver::calibrate`]'s trial starts from: the
-/// road networks' and 2-D grids' best of 4 and 8 (docs/PERFORMANCE.md,
-/// 2026-11-27, sixteenth session).
-pub const DEFAULT_EDGE_LANES: u32 = 4;
-
-/// How far the edge-lanes trial may move from [`DEFAULT_EDGE_LANES`]: at
-/// most one halving and two doublings (the meshes, of mean degree 6, were
-/// 10–14% faster with 8 lanes, roads and 2-D grids 3–14% slower).
-pub const EDGE_LANES_SEARCH_STEPS: (u32, u32) = (1, 2);
-
-/// The most edge lanes: a warp.
-const MOST_EDGE_LANES: u32 = 32;
-
-/// How far the chain-hops trial may move from [`DEFAULT_CHAIN_HOPS`]: one
-/// hop fewer, or one more (2 and 3 each won on some graphs, 4 and 5 were
-/// slower everywhere measured: docs/PERFORMANCE.md, 2026-11-27).
-pub const CHAIN_HOPS_SEARCH_STEPS: (u32, u32) = (1, 1);
-
-/// The most chain hops a caller may ask for: more only hold the other warps
-/// at the round's barrier longer.
-const MOST_CHAIN_HOPS: u32 = 32;
-
-/// A search's result: the fastest value, and every (value, time in ms)
-/// tried, in order.
-pub type Searched = (u32, Vec<(u32, f32)>);
-
-/// `window` (a weight word of `W`) times `factor`, at least the smallest
-/// positive word and at most half of [`MAX_DISTANCE`].
-pub fn scale_window<W: Weight>(window: u32, factor: f64) -> u32 {
-    let ceiling = W::to_f64(W::MAX_DISTANCE) / 2.0;
-    W::from_f64((W::to_f64(window) * factor).min(ceiling)).max(1)
-}
-
-/// The window search of [`GpuSolver::calibrate`]: times `base`, then halves
-/// the window while that is faster ([`WINDOW_SEARCH_STEPS`] times at most),
-/// or, if the first halving was not, doubles it while that is faster.
-/// `time` solves with a window and returns its time; `scale` is
-/// [`scale_window`] for the weights' type. Returns the fastest window and
-/// every (window, time) tried, in order.
-pub fn search_window<E>(
-    base: u32,
-    scale: impl Fn(u32, f64) -> u32,
-    time: impl FnMut(u32) -> Result<f32, E>,
-) -> Result<Searched, E> {
-    search(base, WINDOW_SEARCH_STEPS, scale, time)
-}
-
-/// The edge-lanes search of [`GpuSolver::calibrate`]: as [`search_window`],
-/// from `base` lanes within [`EDGE_LANES_SEARCH_STEPS`], 1 to 32 lanes.
-pub fn search_edge_lanes<E>(
-    base: u32,
-    time: impl FnMut(u32) -> Result<f32, E>,
-) -> Result<Searched, E> {
-    let scale =
-        |lanes: u32, factor: f64| ((f64::from(lanes) * factor) as u32).clamp(1, MOST_EDGE_LANES);
-    search(base, EDGE_LANES_SEARCH_STEPS, scale, time)
-}
-
-/// The chain-hops search of [`GpuSolver::calibrate`]: from `base` hops, one
-/// fewer or else one more ([`CHAIN_HOPS_SEARCH_STEPS`]), 0 to
-/// [`MOST_CHAIN_HOPS`].
-pub fn search_chain_hops<E>(
-    base: u32,
-    time: impl FnMut(u32) -> Result<f32, E>,
-) -> Result<Searched, E> {
-    let step = |hops: u32, factor: f64| {
-        let next = if factor < 1.0 {
-            hops.saturating_sub(1)
-        } else {
-            hops + 1
-        };
-        next.min(MOST_CHAIN_HOPS)
-    };
-    search(base, CHAIN_HOPS_SEARCH_STEPS, step, time)
-}
-
-/// The entries-first trial of [`GpuSolver::calibrate`]: `base` (1 for on,
-/// 0 for off), then the other.
-pub fn search_entries_first<E>(
-    base: bool,
-    time: impl FnMut(u32) -> Result<f32, E>,
-) -> Result<Searched, E> {
-    search(u32::from(base), (1, 0), |on, _| 1 - on.min(1), time)
-}
-
-/// Times `base`, then scales it by a half while that is faster (at most
-/// `halvings` times), or, if the first halving was not, by two while that is
-/// faster (at most `doublings` times); a value already tried ends the
-/// direction. Returns the fastest value and every (value, time) tried, in
-/// order.
-fn search<E>(
-    base: u32,
-    (halvings, doublings): (u32, u32),
-    scale: impl Fn(u32, f64) -> u32,
-    mut time: impl FnMut(u32) -> Result<f32, E>,
-) -> Result<Searched, E> {
-    let mut tried = vec![(base, time(base)?)];
-    for (factor, steps) in [(0.5, halvings), (2.0, doublings)] {
-        let mut value = base;
-        for _ in 0..steps {
-            let next = scale(value, factor);
-            if tried.iter().any(|&(v, _)| v == next) {
-                break;
-            }
-            tried.push((next, time(next)?));
-            if fastest(&tried).0 != next {
-                break;
-            }
-            value = next;
-        }
-        if fastest(&tried).0 != base {
-            break;
-        }
-    }
-    Ok((fastest(&tried).0, tried))
-}
-
-/// The (value, time) with the smallest time (the first of equals).
-fn fastest(tried: &[(u32, f32)]) -> (u32, f32) {
-    tried.iter().copied().fold(
-        (0, f32::INFINITY),
-        |best, t| if t.1 < best.1 { t } else { best },
-    )
-}
-
-/// When the partition solver pages its pieces.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Paging {
-    /// Only for graphs whose pieces cannot all be resident at once with
-    /// their edges.
-    #[default]
-    WhenNeeded,
-    /// Always (`partition-paged`).
-    Always,
-}
-
-/// How the partition solver cuts and launches; `None` fields are chosen from
-/// the graph and the device.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct PartitionOptions {
-    /// The window width Δ, a weight word.
-    pub delta: Option<u32>,
-    /// When to page.
-    pub paging: Paging,
-    /// Paged mode: the largest piece, in vertices.
-    pub capacity: Option<u32>,
-    /// Paged mode: the most blocks to launch.
-    pub blocks: Option<u32>,
-    /// Where to add shortcuts to the pieces ([`crate::shortcuts`]).
-    pub shortcuts: Shortcuts,
-    /// Compute threads that share a frontier vertex's edges (1 to 32;
-    /// [`RoundSettings::edge_lanes`]); `None`: [`DEFAULT_EDGE_LANES`], then
-    /// the trial's choice.
-    pub edge_lanes: Option<u32>,
-    /// Hops a warp chains in a round at most (0 to 32;
-    /// [`RoundSettings::chain_hops`]); `None`: [`DEFAULT_CHAIN_HOPS`], then
-    /// the trial's choice.
-    pub chain_hops: Option<u32>,
-    /// Whether a round takes the pieces' entries first
-    /// ([`RoundSettings::entries_first`]); `None`: where the pieces have
-    /// shortcuts, then the trial's choice.
-    pub entries_first: Option<bool>,
-    /// How the pieces grow ([`Growth`]).
-    pub growth: Growth,
-    /// Threads a block, one of [`PARTITION_BLOCK_SIZES`]; `None`:
-    /// [`PARTITION_BLOCK_SIZE`] (`auto`'s trial tries the others).
-    pub block_threads: Option<u32>,
-}
-
 /// The partition-local solver for one graph.
 pub struct Partition<'a> {
     gpu: &'a Gpu,
@@ -248,6 +72,16 @@ pub struct Partition<'a> {
 }
 
 impl<'a> Partition<'a> {
+    /// Shortcuts added to the pieces ([`super::shortcuts`]).
+    pub fn shortcuts_added(&self) -> usize {
+        self.shortcuts.count
+    }
+
+    /// Threads a block.
+    pub fn block_threads(&self) -> u32 {
+        self.buffers.threads
+    }
+
     /// Cuts `graph` into pieces sized for the device's shared memory
     /// (resident: [`PartitionKernels::resident_capacity`]; paged:
     /// [`PartitionKernels::paged_capacity`]), uploads the renumbered graph
@@ -256,20 +90,20 @@ impl<'a> Partition<'a> {
     /// ([`gpu_kernels::partition::auto_delta`]).
     pub fn new(gpu: &'a Gpu, graph: &Graph, options: &PartitionOptions) -> Result<Self> {
         if let Some(lanes) = options
-            .edge_lanes
+            .tuning.edge_lanes
             .filter(|l| !(1..=MOST_EDGE_LANES).contains(l))
         {
             return Err(Error::InvalidArgument(format!(
                 "the partition solver's edge lanes must be 1 to {MOST_EDGE_LANES}, not {lanes}"
             )));
         }
-        let threads = options.block_threads.unwrap_or(PARTITION_BLOCK_SIZE);
+        let threads = options.tuning.block_threads.unwrap_or(PARTITION_BLOCK_SIZE);
         if !PARTITION_BLOCK_SIZES.contains(&threads) {
             return Err(Error::InvalidArgument(format!(
                 "the partition solver's blocks have {PARTITION_BLOCK_SIZES:?} threads, not {threads}"
             )));
         }
-        if let Some(hops) = options.chain_hops.filter(|&h| h > MOST_CHAIN_HOPS) {
+        if let Some(hops) = options.tuning.chain_hops.filter(|&h| h > MOST_CHAIN_HOPS) {
             return Err(Error::InvalidArgument(format!(
                 "the partition solver's chain hops must be 0 to {MOST_CHAIN_HOPS}, not {hops}"
             )));
@@ -300,7 +134,7 @@ impl<'a> Partition<'a> {
         // faster on the 1000² grid (docs/PERFORMANCE.md, 2026-11-26).
         let resident = match resident {
             Some(capacity) if mean_edges_fit(kernels, gpu, graph, (capacity, threads))? => {
-                resident_layout(kernels, gpu, graph, (capacity, threads), options.growth)?
+                resident_layout(kernels, gpu, graph, (capacity, threads), options.tuning.growth)?
             }
             _ => None,
         };
@@ -310,7 +144,7 @@ impl<'a> Partition<'a> {
         };
         let partition_ms = cut_start.elapsed().as_secs_f64() * 1e3;
         let shortcut_start = Instant::now();
-        let (layout, shortcuts) = match options.shortcuts {
+        let (layout, shortcuts) = match options.tuning.shortcuts {
             Shortcuts::Never => (layout, Added::default()),
             policy => with_shortcuts(kernels, gpu, layout, policy)?,
         };
@@ -344,7 +178,7 @@ impl<'a> Partition<'a> {
             DeviceGraph::bytes_needed(renumbered.num_vertices(), renumbered.num_edges())
                 + bytes_of::<u32>(4 * n as usize + 4 * k + 3),
         )?;
-        let device_graph = DeviceGraph::upload(gpu, &renumbered)?;
+        let device_graph = DeviceGraph::upload(gpu.stream(), &renumbered)?;
         let stream = gpu.stream();
         let upload = |data: &[u32], what: &str| {
             if data.is_empty() {
@@ -379,15 +213,15 @@ impl<'a> Partition<'a> {
             delta,
             window_fixed: options.delta.is_some(),
             window_trial: None,
-            growth: options.growth,
-            edge_lanes: options.edge_lanes.unwrap_or(DEFAULT_EDGE_LANES),
-            lanes_fixed: options.edge_lanes.is_some(),
+            growth: options.tuning.growth,
+            edge_lanes: options.tuning.edge_lanes.unwrap_or(DEFAULT_EDGE_LANES),
+            lanes_fixed: options.tuning.edge_lanes.is_some(),
             lanes_trial: None,
-            chain_hops: options.chain_hops.unwrap_or(DEFAULT_CHAIN_HOPS),
-            hops_fixed: options.chain_hops.is_some(),
+            chain_hops: options.tuning.chain_hops.unwrap_or(DEFAULT_CHAIN_HOPS),
+            hops_fixed: options.tuning.chain_hops.is_some(),
             hops_trial: None,
-            entries_first: options.entries_first.unwrap_or(shortcuts.count > 0),
-            entries_fixed: options.entries_first.is_some(),
+            entries_first: options.tuning.entries_first.unwrap_or(shortcuts.count > 0),
+            entries_fixed: options.tuning.entries_first.is_some(),
             entries_trial: None,
             partition_ms,
             shortcuts,
@@ -529,7 +363,7 @@ impl GpuSolver for Partition<'_> {
     /// then entries first or not ([`search_entries_first`]), each unless the
     /// caller gave it, each candidate solving [`WINDOW_TRIAL_SOLVES`] times
     /// from `source` (complete solves).
-    fn calibrate(&mut self, source: u32, tuning: &mut crate::algorithms::Tuning) -> Result<()> {
+    fn calibrate(&mut self, source: u32, tuning: &mut Tuning) -> Result<()> {
         let kind = self.graph.weight_kind();
         let stop = std::mem::take(&mut self.stop);
         let searched = self.search_settings(source);
@@ -548,31 +382,80 @@ impl GpuSolver for Partition<'_> {
             self.window_trial = Some(listed(&tried, &value));
         }
         if let Some((best, tried)) = lanes {
-            tuning.edge_lanes = Some(best);
+            tuning.partition.edge_lanes = Some(best);
             self.lanes_trial = Some(listed(&tried, &|l: u32| l.to_string()));
         }
         if let Some((best, tried)) = hops {
-            tuning.chain_hops = Some(best);
+            tuning.partition.chain_hops = Some(best);
             self.hops_trial = Some(listed(&tried, &|h: u32| h.to_string()));
         }
         if let Some((best, tried)) = entries {
-            tuning.entries_first = Some(best != 0);
+            tuning.partition.entries_first = Some(best != 0);
             let value = |on: u32| if on != 0 { "on" } else { "off" }.to_string();
             self.entries_trial = Some(listed(&tried, &value));
         }
         Ok(())
     }
 
-    fn shortcuts_added(&self) -> usize {
-        self.shortcuts.count
+    /// Where the shortcuts rule ([`Shortcuts::Auto`]) added some: the same
+    /// pieces without them (calibrated anew: the shortcuts set the window).
+    /// Where the pieces grew breadth-first: compact pieces, with the window
+    /// and edge lanes this form calibrated (the windows two growths chose
+    /// agreed within 2% on roads and meshes, docs/PERFORMANCE.md), and
+    /// shortcuts only where this form has some (on a 2048² grid a second
+    /// search and shortcuts for the compact pieces cost seconds).
+    fn trial_variants(&self, queued: &Tuning, calibrated: &Tuning) -> Vec<Tuning> {
+        let mut variants = Vec::new();
+        let knobs = &calibrated.partition;
+        if knobs.shortcuts == Shortcuts::Auto && self.shortcuts_added() > 0 {
+            variants.push(Tuning {
+                partition: PartitionTuning {
+                    shortcuts: Shortcuts::Never,
+                    ..queued.partition
+                },
+                ..*queued
+            });
+        }
+        if knobs.growth == Growth::Breadth && self.growth == Growth::Breadth {
+            // Where the rule added no shortcuts to these pieces, none are
+            // added to the compact ones either.
+            let shortcuts = match knobs.shortcuts {
+                Shortcuts::Auto if self.shortcuts_added() == 0 => Shortcuts::Never,
+                policy => policy,
+            };
+            variants.push(Tuning {
+                partition: PartitionTuning {
+                    growth: Growth::Compact,
+                    shortcuts,
+                    ..*knobs
+                },
+                ..*calibrated
+            });
+        }
+        variants
     }
 
-    fn can_cut_compact(&self) -> bool {
-        self.growth == Growth::Breadth
-    }
-
-    fn block_threads(&self) -> Option<u32> {
-        Some(self.buffers.threads)
+    /// The fastest form's pieces in blocks of each other size (larger
+    /// blocks, fewer and larger pieces: 10% faster on a Delaunay mesh, 16%
+    /// on New York, 28% slower on a paged 3-D grid, docs/PERFORMANCE.md),
+    /// each calibrated anew; none where the caller fixed the size.
+    fn final_variants(&self, asked: &Tuning, fastest: &Tuning) -> Vec<Tuning> {
+        if asked.partition.block_threads.is_some() {
+            return Vec::new();
+        }
+        PARTITION_BLOCK_SIZES
+            .iter()
+            .filter(|&&size| size != self.block_threads())
+            .map(|&size| Tuning {
+                partition: PartitionTuning {
+                    growth: fastest.partition.growth,
+                    shortcuts: fastest.partition.shortcuts,
+                    block_threads: Some(size),
+                    ..asked.partition
+                },
+                ..*asked
+            })
+            .collect()
     }
 
     fn layout(&self) -> Option<String> {
@@ -769,7 +652,7 @@ fn paged_layout(
         Some(capacity) => capacity.min(n.max(1)),
         None => kernels.paged_capacity(context, kind, (n, m), threads)?,
     };
-    let parts = partition_grown(graph, capacity as usize, options.growth)?;
+    let parts = partition_grown(graph, capacity as usize, options.tuning.growth)?;
     let most_edges = parts.most_edges().max(1);
     let with_edges = partition_shared_bytes(capacity, most_edges, threads);
     let (edge_capacity, fitting) = match kernels.paged_blocks(gpu, kind, (with_edges, threads))? {
