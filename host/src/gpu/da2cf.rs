@@ -85,13 +85,6 @@ impl RelaxGraph for DeviceGraph {
     fn relax(&self, gpu: &Gpu, form: Relax, a: RelaxArrays<'_>) -> Result<()> {
         let (kernels, stream) = (&gpu.kernels().da2cf, gpu.stream());
         let (dist, frontier, unsettled) = (a.dist, a.frontier, a.unsettled);
-        match form {
-            Relax::Push => kernels.relax_f(stream, self, dist, frontier, unsettled),
-            Relax::PushNoAtomic => {
-                kernels.relax_f_no_atomic(stream, self, dist, frontier, unsettled)
-            }
-            Relax::Pull => kernels.relax_u(stream, self, dist, frontier, unsettled),
-            Relax::PullPlus => kernels.relax_u_plus(stream, self, dist, frontier, unsettled),
-        }
+        kernels.relax(form, stream, self, dist, (frontier, unsettled))
     }
 }

@@ -20,6 +20,7 @@ use super::solver::{GpuSolver, RunStats};
 use crate::distances::as_atomic;
 use crate::distances::{check_overflow, check_source_of};
 use crate::graph::{Graph, with_weight_type};
+use crate::variants::Relax;
 use crate::{Error, Result};
 
 /// Which steps run on the GPU.
@@ -124,7 +125,7 @@ impl<'a> Hybrid<'a> {
         self.gpu
             .kernels()
             .da2cf
-            .relax_u(self.gpu.stream(), graph, dist, frontier, unsettled)
+            .relax(Relax::Pull, self.gpu.stream(), graph, dist, (frontier, unsettled))
     }
 
     fn solve(&mut self, source: u32) -> Result<()> {

@@ -13,6 +13,7 @@ use super::launch::{
 };
 use crate::Result;
 use crate::gpu::device_graph::DeviceGraph;
+use crate::variants::Relax;
 
 /// The DA2CF kernels.
 pub struct Da2cfKernels {
@@ -75,58 +76,29 @@ impl Da2cfKernels {
         unsafe { launch(stream, function, one_thread_per(n), &args, Launch::Plain) }
     }
 
-    /// `relax_F` (Fig. 3): frontier vertices relax their unsettled successors
-    /// (`graph` is the successor CSR).
-    pub fn relax_f(
+    /// One of the four relax kernels (Fig. 3), as `form` says:
+    /// - [`Relax::Push`], `relax_F`: frontier vertices relax their unsettled
+    ///   successors (`graph` is the successor CSR);
+    /// - [`Relax::PushNoAtomic`], `relax_F` with a plain, racy minimum
+    ///   (F^GPU_no_Atomic): measurement only;
+    /// - [`Relax::Pull`], `relax_U`: unsettled vertices pull from frontier
+    ///   predecessors (`graph` is the predecessor CSR);
+    /// - [`Relax::PullPlus`], `relax_U` of U^GPU_PLUS: offsets staged in
+    ///   shared memory, frontier flags through the read-only cache.
+    pub fn relax(
         &self,
+        form: Relax,
         stream: &Arc<CudaStream>,
         graph: &DeviceGraph,
         dist: &mut CudaSlice<u32>,
-        frontier: &CudaSlice<u8>,
-        unsettled: &CudaSlice<u8>,
+        (frontier, unsettled): (&CudaSlice<u8>, &CudaSlice<u8>),
     ) -> Result<()> {
-        let relax = (&self.relax_f, 0);
-        launch_relax(relax, stream, graph, dist, frontier, unsettled)
-    }
-
-    /// `relax_F` with a plain, racy minimum (F^GPU_no_Atomic): measurement only.
-    pub fn relax_f_no_atomic(
-        &self,
-        stream: &Arc<CudaStream>,
-        graph: &DeviceGraph,
-        dist: &mut CudaSlice<u32>,
-        frontier: &CudaSlice<u8>,
-        unsettled: &CudaSlice<u8>,
-    ) -> Result<()> {
-        let relax = (&self.relax_f_no_atomic, 0);
-        launch_relax(relax, stream, graph, dist, frontier, unsettled)
-    }
-
-    /// `relax_U` (Fig. 3): unsettled vertices pull from frontier predecessors
-    /// (`graph` is the predecessor CSR).
-    pub fn relax_u(
-        &self,
-        stream: &Arc<CudaStream>,
-        graph: &DeviceGraph,
-        dist: &mut CudaSlice<u32>,
-        frontier: &CudaSlice<u8>,
-        unsettled: &CudaSlice<u8>,
-    ) -> Result<()> {
-        let relax = (&self.relax_u, 0);
-        launch_relax(relax, stream, graph, dist, frontier, unsettled)
-    }
-
-    /// `relax_U` of U^GPU_PLUS: offsets staged in shared memory, frontier flags
-    /// through the read-only cache (`graph` is the predecessor CSR).
-    pub fn relax_u_plus(
-        &self,
-        stream: &Arc<CudaStream>,
-        graph: &DeviceGraph,
-        dist: &mut CudaSlice<u32>,
-        frontier: &CudaSlice<u8>,
-        unsettled: &CudaSlice<u8>,
-    ) -> Result<()> {
-        let relax = (&self.relax_u_plus, RELAX_PLUS_SHARED_BYTES);
+        let relax = match form {
+            Relax::Push => (&self.relax_f, 0),
+            Relax::PushNoAtomic => (&self.relax_f_no_atomic, 0),
+            Relax::Pull => (&self.relax_u, 0),
+            Relax::PullPlus => (&self.relax_u_plus, RELAX_PLUS_SHARED_BYTES),
+        };
         launch_relax(relax, stream, graph, dist, frontier, unsettled)
     }
 
