@@ -46,6 +46,7 @@ pub mod partition;
 pub mod phast;
 pub mod reduce;
 pub mod stats;
+pub mod team;
 
 #[cfg(target_arch = "nvptx64")]
 mod device;

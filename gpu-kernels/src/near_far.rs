@@ -59,9 +59,11 @@
 use core::sync::atomic::AtomicU32;
 use core::sync::atomic::Ordering::Relaxed;
 
-use crate::compact::{Exit, Team, for_each_edge_of_warp_but_hubs, for_each_warp_uniform};
 use crate::csr::Csr;
 use crate::distance::{INFINITY, NO_TARGET, Weight};
+use crate::team::{
+    Exit, Team, for_each_edge_of_warp_but_hubs, for_each_warp_uniform, loop_shared_bytes,
+};
 
 /// The loop's state in device memory, kept between launches.
 #[repr(C)]
@@ -94,6 +96,11 @@ pub struct NearFarState<T> {
 pub const NEAR_FAR_STATE_WORDS: usize = size_of::<NearFarState<u32>>() / 4;
 
 const _: () = assert!(NEAR_FAR_STATE_WORDS == 14);
+
+/// Dynamic shared memory of a loop block (`near_far_block_loop`,
+/// `near_far_grid_loop`, with or without hubs): the team's warp slots, then
+/// (the block loops only) the block's copy of the loop state.
+pub const NEAR_FAR_SHARED_BYTES: u32 = loop_shared_bytes(NEAR_FAR_STATE_WORDS);
 
 impl NearFarState<u32> {
     /// The state from its words, as the host copies them from the device.

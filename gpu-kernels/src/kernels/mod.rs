@@ -81,7 +81,6 @@ mod parents;
 mod partition;
 mod phast;
 mod stats;
-mod team;
 
 use crate::csr::Csr;
 use crate::device::memory::slice;

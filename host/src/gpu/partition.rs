@@ -13,8 +13,8 @@
 use std::time::Instant;
 
 use gpu_kernels::distance::{MAX_DISTANCE, Weight};
-use gpu_kernels::launch::{PARTITION_BLOCK_SIZE, PARTITION_BLOCK_SIZES, partition_shared_bytes};
-use gpu_kernels::partition::{DEFAULT_CHAIN_HOPS, RoundSettings};
+use gpu_kernels::launch::{PARTITION_BLOCK_SIZE, PARTITION_BLOCK_SIZES};
+use gpu_kernels::partition::{DEFAULT_CHAIN_HOPS, RoundSettings, partition_shared_bytes};
 
 use super::kernels::{PartitionBuffers, PartitionKernels};
 use super::memory::{DeviceGraph, alloc_zeroed, bytes_of, download_words};
