@@ -1,5 +1,5 @@
 //! Per-thread logic of a work-efficient DA2CF that keeps its sets as compacted
-//! queues and runs its whole loop on the device (beyond the papers: issue #7).
+//! queues and runs its whole loop on the device (beyond the papers).
 //!
 //! It settles exactly the frontiers of DA2CF (Martín's rule: every unsettled
 //! vertex at the smallest tentative distance) or of Crauser's general rule

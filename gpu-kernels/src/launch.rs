@@ -62,7 +62,7 @@ pub const PARTITION_BLOCK_SIZE: u32 = 256;
 /// multiprocessor's 768 threads of [`PARTITION_MOST_THREADS`]' registers: 3
 /// blocks of 256, 2 of 384 or 1 of 768. Larger blocks make fewer, larger
 /// pieces with more warps a round; which is fastest depends on the graph
-/// (docs/PERFORMANCE.md, 2026-11-27, twenty-second session), so `auto`'s
+/// (docs/PERFORMANCE.md, 2026-11-27), so `auto`'s
 /// trial tries them.
 pub const PARTITION_BLOCK_SIZES: [u32; 3] = [256, 384, 768];
 

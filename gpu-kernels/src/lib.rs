@@ -51,6 +51,8 @@ pub mod team;
 #[cfg(target_arch = "nvptx64")]
 mod device;
 #[cfg(target_arch = "nvptx64")]
+mod entry;
+#[cfg(target_arch = "nvptx64")]
 mod kernels;
 
 /// On the GPU a panic (an out-of-bounds index, say) stops the kernel with a trap,

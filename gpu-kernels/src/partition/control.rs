@@ -62,8 +62,7 @@ pub(super) const READY: u32 = 2;
 /// Pieces an outbox holds; a round that reaches more notifies the rest
 /// directly, each behind a device fence. Each slot is two words, the piece
 /// and the distance sent. 64 rather than 32: 4–9% faster on New York and
-/// the Delaunay meshes, within noise elsewhere (docs/PERFORMANCE.md,
-/// 2026-11-27, sixteenth session).
+/// the Delaunay meshes, within noise elsewhere (docs/PERFORMANCE.md).
 pub const OUTBOX_SLOTS: usize = 64;
 
 /// Vertices a chain queue holds; a vertex that does not fit is left dirty
@@ -74,8 +73,7 @@ pub const OUTBOX_SLOTS: usize = 64;
 /// Delaunay meshes 7–11% and New York 3% less time, the 4096² grid 9% more
 /// (6 points of it the short queue's, 3 its larger pieces'), the other grids
 /// within ±2%; 4 slots lost 12% on the 1000² grid, and one or two vertices per
-/// group (slots by the edge lanes) lost on the roads (docs/PERFORMANCE.md,
-/// nineteenth session).
+/// group (slots by the edge lanes) lost on the roads (docs/PERFORMANCE.md).
 pub(super) const CHAIN_SLOTS: usize = 8;
 
 /// Words of one warp's two chain queues: a length and [`CHAIN_SLOTS`]

@@ -1,5 +1,5 @@
 //! Per-block logic of the partition-local solver for high-diameter graphs
-//! (issue #20, `../shared/design/ROADS.md`): the graph is cut into pieces of
+//! (`../shared/design/ROADS.md`): the graph is cut into pieces of
 //! at most `capacity` vertices, renumbered so that each piece is a contiguous
 //! range and its *boundary* vertices (those with an edge from another piece)
 //! come first; a block that holds a piece keeps its distances in shared

@@ -2,14 +2,14 @@
 //! chains and *entries first*, and the window's width chosen from the graph.
 
 use crate::csr::Csr;
-use crate::distance::Weight;
+use crate::distance::{Weight, scaled_mean_weight};
 
 /// Hops a warp chains in one round at most unless the caller says
 /// ([`RoundSettings::chain_hops`]): a chain runs while the other warps wait
 /// at the round's barrier. 3 was the best of 1–32 with four edge lanes
 /// (docs/PERFORMANCE.md, 2026-11-27); with queues of 8, 2 was 3–4% faster on
-/// New York and the Delaunay 1 M mesh and 5% slower on the 1000² grid
-/// (nineteenth session), so the host's trial chooses.
+/// New York and the Delaunay 1 M mesh and 5% slower on the 1000² grid, so
+/// the host's trial chooses.
 pub const DEFAULT_CHAIN_HOPS: u32 = 3;
 
 /// How the compute threads run their rounds.
@@ -35,8 +35,8 @@ pub struct RoundSettings {
     /// after each of the many notifications that lower them, and the
     /// rounds that carry the final distances across a piece are shorter:
     /// New York and the Delaunay meshes 22–27% faster, the 2-D and 3-D
-    /// grids without shortcuts 10–26% slower (docs/PERFORMANCE.md,
-    /// twentieth session), so the host's trial chooses. Where every vertex
+    /// grids without shortcuts 10–26% slower (docs/PERFORMANCE.md), so the
+    /// host's trial chooses. Where every vertex
     /// is its piece's entry or none is, it changes nothing; the minimum it
     /// needs (`ENTRY_MINIMUM`) is kept either way.
     pub entries_first: bool,
@@ -47,11 +47,5 @@ pub struct RoundSettings {
 /// that wide holds a few hops of a shortest path, so a round has several
 /// vertices to relax, while most vertices are still relaxed once or twice.
 pub fn auto_delta<W: Weight>(successors: Csr<'_>) -> u32 {
-    let m = successors.num_edges();
-    if m == 0 {
-        return 1;
-    }
-    let total: f64 = successors.weights.iter().map(|&w| W::to_f64(w)).sum();
-    let delta = 8.0 * total / m as f64;
-    W::from_f64(delta.min(W::to_f64(W::MAX_DISTANCE) / 2.0)).max(1)
+    scaled_mean_weight::<W>(successors.weights, 8.0, 1.0)
 }
