@@ -2,7 +2,7 @@
 //! signature, used by both sides.
 //!
 //! - The PTX entry of a kernel is generated from its struct's field list
-//!   (the struct's entry macro, `kernels::entry!`): its parameters are the
+//!   (the struct's entry macro, `entry::entry!`): its parameters are the
 //!   fields, in order, and its body receives them as the struct.
 //! - The host fills the struct and passes a pointer to each field as the
 //!   launch's `kernelParams` (`host/src/gpu/kernels/mod.rs`, `launch`), so
@@ -55,7 +55,7 @@ pub unsafe trait KernelArgs: Copy {
 
 /// Defines argument structs: for each, the `#[repr(C)]` struct, its
 /// [`KernelArgs`] implementation, and (in the PTX build) its entry macro,
-/// which defines a kernel taking these arguments through `kernels::entry!`.
+/// which defines a kernel taking these arguments through `entry::entry!`.
 /// The invocation starts with `($)`: the entry macros it defines need a `$`
 /// of their own, which stable Rust's `macro_rules!` cannot write otherwise.
 macro_rules! kernel_args {
@@ -85,12 +85,58 @@ macro_rules! kernel_args {
         #[cfg(target_arch = "nvptx64")]
         macro_rules! $entry_macro {
             ($d($d kernel:tt)*) => {
-                crate::kernels::entry! { $name [$($field: $ty),+] $d($d kernel)* }
+                crate::entry::entry! { crate::args::$name [$($field: $ty),+] $d($d kernel)* }
             };
         }
         #[cfg(target_arch = "nvptx64")]
         pub(crate) use $entry_macro;
     )*};
+}
+
+/// Defines a block loop's argument struct and its grid loop's, which takes
+/// the same fields and a grid barrier last (the PTX parameters stay flat),
+/// through [`kernel_args!`], from one field list; and on the grid loop's,
+/// `new` from the block loop's and the barrier and `split` back.
+macro_rules! block_and_grid_args {
+    (
+        ($d:tt)
+        $(#[$block_attr:meta])*
+        pub struct $block:ident for [$($block_entry:expr),+ $(,)?], entry macro $block_macro:ident;
+        $(#[$grid_attr:meta])*
+        pub struct $grid:ident for [$($grid_entry:expr),+ $(,)?], entry macro $grid_macro:ident;
+        {
+            $($(#[$field_attr:meta])* pub $field:ident: $ty:ty),+ $(,)?
+        }
+    ) => {
+        kernel_args! {
+            ($d)
+            $(#[$block_attr])*
+            pub struct $block for [$($block_entry),+], entry macro $block_macro {
+                $($(#[$field_attr])* pub $field: $ty),+
+            }
+
+            $(#[$grid_attr])*
+            pub struct $grid for [$($grid_entry),+], entry macro $grid_macro {
+                $($(#[$field_attr])* pub $field: $ty,)+
+                /// The grid barrier, zeroed.
+                pub barrier: *const GridBarrier,
+            }
+        }
+
+        impl $grid {
+            /// The grid loop's arguments: the block loop's, and `barrier`.
+            pub fn new(block: $block, barrier: *const GridBarrier) -> Self {
+                let $block { $($field),+ } = block;
+                $grid { $($field,)+ barrier }
+            }
+
+            /// The block loop's arguments, and the barrier.
+            pub fn split(self) -> ($block, *const GridBarrier) {
+                let $grid { $($field,)+ barrier } = self;
+                ($block { $($field),+ }, barrier)
+            }
+        }
+    };
 }
 
 kernel_args! {
@@ -354,47 +400,21 @@ kernel_args! {
         /// The source vertex.
         pub source: u32,
     }
+}
 
+block_and_grid_args! {
+    ($)
     /// `compact_block_loop`.
     pub struct CompactBlockLoopArgs for [
         names::COMPACT_BLOCK_LOOP.u32,
         names::COMPACT_BLOCK_LOOP.f32,
-    ], entry macro compact_block_loop_args {
-        /// Successor CSR row offsets, `n + 1`.
-        pub offsets: *const u32,
-        /// Successor CSR targets, `m`.
-        pub targets: *const u32,
-        /// Successor CSR weights, `m`.
-        pub weights: *const u32,
-        /// Vertices.
-        pub n: u32,
-        /// Edges.
-        pub m: u32,
-        /// `Δ_node` for Crauser's rule.
-        pub delta_node: *const u32,
-        /// `n` for Crauser's rule, 0 for Martín's.
-        pub delta_node_len: u32,
-        /// Distances, `n`.
-        pub dist: *const AtomicU32,
-        /// The frontier list, `n`.
-        pub frontier: *const AtomicU32,
-        /// The reached-unsettled list of even iterations, `n`.
-        pub reached0: *const AtomicU32,
-        /// The reached-unsettled list of odd iterations, `n`.
-        pub reached1: *const AtomicU32,
-        /// The loop state.
-        pub state: *const LoopState<AtomicU32>,
-        /// Below this much work the loop hands over.
-        pub min_work: u32,
-        /// Above this much work the loop hands over.
-        pub max_work: u32,
-    }
-
+    ], entry macro compact_block_loop_args;
     /// `compact_grid_loop`: the block loop's arguments and a grid barrier.
     pub struct CompactGridLoopArgs for [
         names::COMPACT_GRID_LOOP.u32,
         names::COMPACT_GRID_LOOP.f32,
-    ], entry macro compact_grid_loop_args {
+    ], entry macro compact_grid_loop_args;
+    {
         /// Successor CSR row offsets, `n + 1`.
         pub offsets: *const u32,
         /// Successor CSR targets, `m`.
@@ -423,10 +443,11 @@ kernel_args! {
         pub min_work: u32,
         /// Above this much work the loop hands over.
         pub max_work: u32,
-        /// The grid barrier, zeroed.
-        pub barrier: *const GridBarrier,
     }
+}
 
+kernel_args! {
+    ($)
     /// `parents_join_round`.
     pub struct ParentsJoinRoundArgs for [
         names::PARENTS_JOIN_ROUND.u32,
@@ -490,62 +511,17 @@ kernel_args! {
         /// The bucket width, a weight word.
         pub delta: u32,
     }
+}
 
+block_and_grid_args! {
+    ($)
     /// `near_far_block_loop`, with or without hubs.
     pub struct NearFarBlockLoopArgs for [
         names::NEAR_FAR_BLOCK_LOOP.u32,
         names::NEAR_FAR_BLOCK_LOOP.f32,
         names::NEAR_FAR_BLOCK_LOOP_HUBS.u32,
         names::NEAR_FAR_BLOCK_LOOP_HUBS.f32,
-    ], entry macro near_far_block_loop_args {
-        /// Successor CSR row offsets, `n + 1`.
-        pub offsets: *const u32,
-        /// Successor CSR targets, `m`.
-        pub targets: *const u32,
-        /// Successor CSR weights, `m`.
-        pub weights: *const u32,
-        /// Vertices.
-        pub n: u32,
-        /// Edges.
-        pub m: u32,
-        /// Distances, `n`.
-        pub dist: *const AtomicU32,
-        /// Near-list stamps, `n`.
-        pub stamp: *const AtomicU32,
-        /// Far-list stamps, `n`.
-        pub far_stamp: *const AtomicU32,
-        /// The near list of even rounds.
-        pub near0: *const AtomicU32,
-        /// The near list of odd rounds.
-        pub near1: *const AtomicU32,
-        /// The far list being read.
-        pub far0: *const AtomicU32,
-        /// The far list being written.
-        pub far1: *const AtomicU32,
-        /// The loop state.
-        pub state: *const NearFarState<AtomicU32>,
-        /// The hub list of even iterations, `2 * hub_slots` words.
-        pub hubs0: *const AtomicU32,
-        /// The hub list of odd iterations, `2 * hub_slots` words.
-        pub hubs1: *const AtomicU32,
-        /// Chunk descriptors each hub list holds.
-        pub hub_slots: u32,
-        /// Near vertices of more out-edges than this are hubs.
-        pub hub_degree: u32,
-        /// No vertex farther than this is relaxed (a distance word;
-        /// [`INFINITY`](crate::distance::INFINITY): no limit).
-        pub limit: u32,
-        /// Nor farther than this vertex, or
-        /// [`NO_TARGET`](crate::distance::NO_TARGET).
-        pub target: u32,
-        /// The bucket width, a weight word.
-        pub delta: u32,
-        /// Below this much work the loop hands over.
-        pub min_work: u32,
-        /// Above this much work the loop hands over.
-        pub max_work: u32,
-    }
-
+    ], entry macro near_far_block_loop_args;
     /// `near_far_grid_loop`, with or without hubs: the block loop's arguments
     /// and a grid barrier.
     pub struct NearFarGridLoopArgs for [
@@ -553,7 +529,8 @@ kernel_args! {
         names::NEAR_FAR_GRID_LOOP.f32,
         names::NEAR_FAR_GRID_LOOP_HUBS.u32,
         names::NEAR_FAR_GRID_LOOP_HUBS.f32,
-    ], entry macro near_far_grid_loop_args {
+    ], entry macro near_far_grid_loop_args;
+    {
         /// Successor CSR row offsets, `n + 1`.
         pub offsets: *const u32,
         /// Successor CSR targets, `m`.
@@ -600,10 +577,11 @@ kernel_args! {
         pub min_work: u32,
         /// Above this much work the loop hands over.
         pub max_work: u32,
-        /// The grid barrier, zeroed.
-        pub barrier: *const GridBarrier,
     }
+}
 
+kernel_args! {
+    ($)
     /// `partition_initialize`.
     pub struct PartitionInitializeArgs for [names::PARTITION_INITIALIZE],
         entry macro partition_initialize_args {
@@ -752,38 +730,5 @@ kernel_args! {
         pub dist: *const AtomicU32,
         /// The grid barrier, zeroed.
         pub barrier: *const GridBarrier,
-    }
-}
-
-/// For a grid loop's arguments, which are its block loop's and a grid
-/// barrier (the PTX parameters stay flat): `new` from the block loop's and
-/// the barrier, and `split` back. Every field is named once; the compiler
-/// checks that each struct has exactly these.
-macro_rules! block_args_and_barrier {
-    ($($grid:ident = $block:ident + barrier { $($field:ident),+ $(,)? })+) => {$(
-        impl $grid {
-            /// The grid loop's arguments: the block loop's, and `barrier`.
-            pub fn new(block: $block, barrier: *const GridBarrier) -> Self {
-                let $block { $($field),+ } = block;
-                $grid { $($field,)+ barrier }
-            }
-
-            /// The block loop's arguments, and the barrier.
-            pub fn split(self) -> ($block, *const GridBarrier) {
-                let $grid { $($field,)+ barrier } = self;
-                ($block { $($field),+ }, barrier)
-            }
-        }
-    )+};
-}
-
-block_args_and_barrier! {
-    CompactGridLoopArgs = CompactBlockLoopArgs + barrier {
-        offsets, targets, weights, n, m, delta_node, delta_node_len, dist, frontier, reached0,
-        reached1, state, min_work, max_work,
-    }
-    NearFarGridLoopArgs = NearFarBlockLoopArgs + barrier {
-        offsets, targets, weights, n, m, dist, stamp, far_stamp, near0, near1, far0, far1, state,
-        hubs0, hubs1, hub_slots, hub_degree, limit, target, delta, min_work, max_work,
     }
 }

@@ -137,6 +137,21 @@ pub fn is_f32_weight(word: u32) -> bool {
     word <= f32::MAX.to_bits()
 }
 
+/// `factor` times the mean of the weight words `weights` (of type `W`) over
+/// `divisor`, as a word of `W`: at least the smallest positive word, at most
+/// half the largest distance; 1 without weights. The automatic widths of
+/// the bucketed solvers (`near_far::auto_delta`, `partition::auto_delta`)
+/// are this with their own factor and divisor.
+pub fn scaled_mean_weight<W: Weight>(weights: &[u32], factor: f64, divisor: f64) -> u32 {
+    let m = weights.len();
+    if m == 0 {
+        return 1;
+    }
+    let total: f64 = weights.iter().map(|&w| W::to_f64(w)).sum();
+    let delta = factor * total / (m as f64 * divisor);
+    W::from_f64(delta.min(W::to_f64(W::MAX_DISTANCE) / 2.0)).max(1)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -51,18 +51,6 @@ const _: () = assert!(size_of::<GridBarrier>() == GRID_BARRIER_WORDS * 4);
 /// the same on road networks (docs/PERFORMANCE.md).
 pub const COMPACT_BLOCK_SIZE: u32 = 1024;
 
-/// Dynamic shared memory of a compacted-DA2CF loop block: one `u32` per warp
-/// for its block-wide minima, then (`compact_block_loop` only) the block's
-/// copy of the loop state.
-pub const COMPACT_SHARED_BYTES: u32 =
-    COMPACT_BLOCK_SIZE / 32 * 4 + crate::compact::LOOP_STATE_WORDS as u32 * 4;
-
-/// Dynamic shared memory of a near-far loop block: the warp slots of the
-/// compacted loops' teams, then (`near_far_block_loop`) the block's copy of
-/// the loop state.
-pub const NEAR_FAR_SHARED_BYTES: u32 =
-    COMPACT_BLOCK_SIZE / 32 * 4 + crate::near_far::NEAR_FAR_STATE_WORDS as u32 * 4;
-
 /// Threads per block of the partition-local solver (`partition_solve`,
 /// `partition_paged`) unless the caller chooses among
 /// [`PARTITION_BLOCK_SIZES`]: one block per piece of the graph, so smaller
@@ -74,7 +62,7 @@ pub const PARTITION_BLOCK_SIZE: u32 = 256;
 /// multiprocessor's 768 threads of [`PARTITION_MOST_THREADS`]' registers: 3
 /// blocks of 256, 2 of 384 or 1 of 768. Larger blocks make fewer, larger
 /// pieces with more warps a round; which is fastest depends on the graph
-/// (docs/PERFORMANCE.md, 2026-11-27, twenty-second session), so `auto`'s
+/// (docs/PERFORMANCE.md, 2026-11-27), so `auto`'s
 /// trial tries them.
 pub const PARTITION_BLOCK_SIZES: [u32; 3] = [256, 384, 768];
 
@@ -100,15 +88,6 @@ const _: () = {
 /// of 32): all but the last, which communicates.
 pub const fn partition_compute_warps(threads: u32) -> u32 {
     (threads / 32).saturating_sub(1)
-}
-
-/// Dynamic shared memory of a partition block of `threads` threads for
-/// pieces of at most `capacity` vertices and `edge_capacity` out-edges (0:
-/// edges stay in global memory; [`crate::partition::shared_words`], a pair of
-/// chain queues for each compute warp).
-pub const fn partition_shared_bytes(capacity: u32, edge_capacity: u32, threads: u32) -> u32 {
-    let warps = partition_compute_warps(threads) as usize;
-    crate::partition::shared_words(capacity as usize, edge_capacity as usize, warps) as u32 * 4
 }
 
 /// Threads per block of `phast_sweep`. Block 0 alone runs the small levels

@@ -44,9 +44,12 @@ pub mod partition;
 pub mod phast;
 pub mod reduce;
 pub mod stats;
+pub mod team;
 
 #[cfg(target_arch = "nvptx64")]
 mod device;
+#[cfg(target_arch = "nvptx64")]
+mod entry;
 #[cfg(target_arch = "nvptx64")]
 mod kernels;
 

@@ -1,4 +1,4 @@
-//! Per-thread logic of a bucketed solver for high-diameter graphs (issue #8):
+//! Per-thread logic of a bucketed solver for high-diameter graphs:
 //! the near-far form (Davidson et al., IPDPS 2014) of Δ-stepping (Meyer &
 //! Sanders), run whole on the device like [`crate::compact`].
 //!
@@ -59,9 +59,11 @@
 use core::sync::atomic::AtomicU32;
 use core::sync::atomic::Ordering::Relaxed;
 
-use crate::compact::{Exit, Team, for_each_edge_of_warp_but_hubs, for_each_warp_uniform};
 use crate::csr::Csr;
-use crate::distance::{INFINITY, NO_TARGET, Weight};
+use crate::distance::{INFINITY, NO_TARGET, Weight, scaled_mean_weight};
+use crate::team::{
+    Exit, Team, for_each_edge_of_warp_but_hubs, for_each_warp_uniform, loop_shared_bytes,
+};
 
 /// The loop's state in device memory, kept between launches.
 #[repr(C)]
@@ -94,6 +96,11 @@ pub struct NearFarState<T> {
 pub const NEAR_FAR_STATE_WORDS: usize = size_of::<NearFarState<u32>>() / 4;
 
 const _: () = assert!(NEAR_FAR_STATE_WORDS == 14);
+
+/// Dynamic shared memory of a loop block (`near_far_block_loop`,
+/// `near_far_grid_loop`, with or without hubs): the team's warp slots, then
+/// (the block loops only) the block's copy of the loop state.
+pub const NEAR_FAR_SHARED_BYTES: u32 = loop_shared_bytes(NEAR_FAR_STATE_WORDS);
 
 impl NearFarState<u32> {
     /// The state from its words, as the host copies them from the device.
@@ -553,13 +560,10 @@ pub fn auto_delta<W: Weight>(successors: Csr<'_>) -> u32 {
     if n == 0 || m == 0 {
         return 1;
     }
-    let total: f64 = successors.weights.iter().map(|&w| W::to_f64(w)).sum();
     let mean_degree = m as f64 / n as f64;
     let degree = median_positive_degree(successors.offsets)
         .map_or(mean_degree, |median| mean_degree.min(median as f64));
-    // 32 · (total / m) / degree, below half the largest distance.
-    let delta = 32.0 * total / (m as f64 * degree);
-    W::from_f64(delta.min(W::to_f64(W::MAX_DISTANCE) / 2.0)).max(1)
+    scaled_mean_weight::<W>(successors.weights, 32.0, degree)
 }
 
 /// Out-degrees up to which [`median_positive_degree`] counts each value.

@@ -7,7 +7,7 @@
 use std::sync::atomic::Ordering::{AcqRel, Acquire, Relaxed, Release};
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize};
 
-use gpu_kernels::compact::{Exit, Team};
+use gpu_kernels::team::{Exit, Team};
 use sssp::gpu::kernels::LoopForm;
 use sssp::gpu::resident::{LoopLaunches, LoopStop};
 

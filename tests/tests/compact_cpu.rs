@@ -7,7 +7,8 @@
 
 use std::sync::atomic::Ordering::Relaxed;
 
-use gpu_kernels::compact::{Exit, Sequential, thread_loop};
+use gpu_kernels::compact::thread_loop;
+use gpu_kernels::team::{Exit, Sequential};
 use sssp::cpu::compact::{CompactRule, CompactState, compact_da2cf, delta_node};
 use sssp::cpu::da2cf;
 use sssp::generate::{RandomGraphSpec, random_graph};

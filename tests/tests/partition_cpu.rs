@@ -14,9 +14,10 @@ use std::sync::atomic::{AtomicBool, AtomicU32};
 
 use gpu_kernels::distance::{INFINITY, MAX_DISTANCE, NO_TARGET, Weight};
 use gpu_kernels::partition::{
-    BlockTeam, Global, Local, OUTBOX_SLOTS, Pieces, RoundSettings, auto_delta, block_loop,
-    initialize_piece, initialize_vertex, paged_loop, shared_words,
+    Global, Local, OUTBOX_SLOTS, Pieces, RoundSettings, auto_delta, block_loop, initialize_piece,
+    initialize_vertex, paged_loop, shared_words,
 };
+use gpu_kernels::team::BlockTeam;
 use sssp::distances::check_overflow;
 use sssp::generate::{GridSpec, grid_graph};
 use sssp::graph::WeightKind;

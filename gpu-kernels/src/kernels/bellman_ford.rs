@@ -14,7 +14,7 @@ use crate::device::shared::dynamic_shared_mem;
 use crate::device::thread::block_idx_x;
 
 use super::csr;
-use super::team::{Block, Grid, Scope};
+use crate::team::gpu::{Block, Grid, Scope};
 
 /// The arrays of one solve from the kernel arguments.
 ///

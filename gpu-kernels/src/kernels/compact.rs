@@ -12,7 +12,7 @@ use crate::device::memory::slice;
 use crate::device::thread::index_1d;
 
 use super::csr;
-use super::team::{Block, GpuTeam, Grid, with_state_in_shared};
+use crate::team::gpu::{Block, GpuTeam, Grid, with_state_in_shared};
 
 crate::args::compact_initialize_args! {
     /// `compact_initialize`: every distance infinite but the source's (0), and
@@ -83,7 +83,7 @@ crate::args::compact_block_loop_args! {
     /// `frontier`, `reached0` and `reached1` `n`; `state` points to a
     /// [`LoopState`] left by `compact_initialize` or a previous loop launch of the
     /// same solve. `blockDim.x` is a multiple of 32 up to 1024 and the launch gives
-    /// [`COMPACT_SHARED_BYTES`](crate::launch::COMPACT_SHARED_BYTES) of dynamic
+    /// [`COMPACT_SHARED_BYTES`](crate::compact::COMPACT_SHARED_BYTES) of dynamic
     /// shared memory.
     fn compact_block_loop<W> as compact_block_loop_u32, compact_block_loop_f32 (args) {
         // SAFETY: lengths as documented; the state arrays are only accessed

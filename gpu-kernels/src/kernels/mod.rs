@@ -11,65 +11,11 @@
 //! reads or writes outside the slices.
 //!
 //! Every entry is defined through the entry macro of its argument struct
-//! ([`crate::args`]), which hands the struct's field list to [`entry!`]: the
-//! entry's parameters are the fields, and its body gets them as the struct.
-//! A kernel that adds weights is written once, generic over the weight type,
-//! and instantiated as one entry per weight type, `name_u32` and `name_f32`.
-
-/// Defines a PTX entry from an argument struct's field list (given by the
-/// struct's entry macro, `crate::args`), in one of two forms:
-/// - `fn name(args) { … }`: the entry `name`, whose body sees its
-///   parameters as `args`, the struct;
-/// - `fn body<W> as name_u32, name_f32 (args) { … }`: an `unsafe fn body<W>`
-///   generic over the weight type, and its entries for `u32` and `f32`
-///   weights, which only forward their arguments.
-///
-/// The docs given (`# Safety` and `# Thread mapping` included) go to `name`
-/// or to `body`. The names are those of [`crate::launch::names`].
-macro_rules! entry {
-    (
-        $args_type:ident [$($field:ident: $ty:ty),+]
-        $(#[$attr:meta])*
-        fn $name:ident($args:ident) $block:block
-    ) => {
-        $(#[$attr])*
-        #[unsafe(no_mangle)]
-        pub unsafe extern "ptx-kernel" fn $name($($field: $ty),+) {
-            let $args = crate::args::$args_type { $($field),+ };
-            $block
-        }
-    };
-    (
-        $args_type:ident [$($field:ident: $ty:ty),+]
-        $(#[$attr:meta])*
-        fn $body:ident<W> as $u32_name:ident, $f32_name:ident ($args:ident) $block:block
-    ) => {
-        $(#[$attr])*
-        #[inline(always)]
-        unsafe fn $body<W: crate::distance::Weight>($args: crate::args::$args_type) $block
-
-        #[doc = concat!("[`", stringify!($body), "`] for `u32` weights.")]
-        ///
-        /// # Safety
-        #[doc = concat!("As [`", stringify!($body), "`].")]
-        #[unsafe(no_mangle)]
-        pub unsafe extern "ptx-kernel" fn $u32_name($($field: $ty),+) {
-            // SAFETY: the caller upholds the body's contract.
-            unsafe { $body::<u32>(crate::args::$args_type { $($field),+ }) }
-        }
-
-        #[doc = concat!("[`", stringify!($body), "`] for `f32` weights.")]
-        ///
-        /// # Safety
-        #[doc = concat!("As [`", stringify!($body), "`].")]
-        #[unsafe(no_mangle)]
-        pub unsafe extern "ptx-kernel" fn $f32_name($($field: $ty),+) {
-            // SAFETY: the caller upholds the body's contract.
-            unsafe { $body::<f32>(crate::args::$args_type { $($field),+ }) }
-        }
-    };
-}
-pub(crate) use entry;
+//! ([`crate::args`]), which hands the struct's field list to
+//! [`crate::entry`]'s macro: the entry's parameters are the fields, and its
+//! body gets them as the struct. A kernel that adds weights is written once,
+//! generic over the weight type, and instantiated as one entry per weight
+//! type, `name_u32` and `name_f32`.
 
 mod bellman_ford;
 mod compact;
@@ -81,7 +27,6 @@ mod parents;
 mod partition;
 mod phast;
 mod stats;
-mod team;
 
 use crate::csr::Csr;
 use crate::device::memory::slice;

@@ -12,7 +12,7 @@ use crate::distance::{INFINITY, NO_TARGET};
 use crate::near_far::{self, Arrays, NearFarState};
 
 use super::csr;
-use super::team::{Block, GpuTeam, Grid, with_state_in_shared};
+use crate::team::gpu::{Block, GpuTeam, Grid, with_state_in_shared};
 
 /// The arrays of the loop kernels from their arguments (the hub lists
 /// `2 * hub_slots` words each).
@@ -138,7 +138,7 @@ crate::args::near_far_block_loop_args! {
     /// `state` points to a [`NearFarState`] left by `near_far_initialize` or a
     /// previous loop launch of the same solve, of the same form (with or
     /// without hubs); the launch gives
-    /// [`NEAR_FAR_SHARED_BYTES`](crate::launch::NEAR_FAR_SHARED_BYTES) of dynamic
+    /// [`NEAR_FAR_SHARED_BYTES`](crate::near_far::NEAR_FAR_SHARED_BYTES) of dynamic
     /// shared memory.
     fn near_far_block_loop<W> as near_far_block_loop_u32, near_far_block_loop_f32 (args) {
         // SAFETY: the kernel's contract.

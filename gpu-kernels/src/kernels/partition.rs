@@ -6,87 +6,16 @@
 use core::sync::atomic::AtomicU32;
 
 use crate::args::{PartitionInitializeArgs, PartitionSolveArgs};
-use crate::device::atomic;
 use crate::device::grid::grid_dim_x;
 use crate::device::memory::slice;
 use crate::device::shared::dynamic_shared_mem;
-use crate::device::thread::{
-    block_dim_x, block_idx_x, index_1d, nanosleep, sync_threads_divergent, sync_threads_named,
-    thread_fence, thread_fence_block, thread_idx_x,
-};
-use crate::device::warp::{WARP_SIZE, sync_warp};
+use crate::device::thread::{block_dim_x, block_idx_x, index_1d};
 use crate::distance::NO_TARGET;
 use crate::launch::partition_compute_warps;
-use crate::partition::{self, BlockTeam, Global, Local, Pieces, RoundSettings};
+use crate::partition::{self, Global, Local, Pieces, RoundSettings};
+use crate::team::gpu::PartitionBlock;
 
 use super::csr;
-
-/// The block of a `partition_solve` launch: its last warp is the
-/// communication warp.
-struct Block;
-
-impl BlockTeam for Block {
-    fn thread(&self) -> usize {
-        thread_idx_x() as usize
-    }
-    fn threads(&self) -> usize {
-        block_dim_x() as usize
-    }
-    fn comm_threads(&self) -> usize {
-        32
-    }
-    fn barrier(&self) {
-        sync_threads_divergent();
-    }
-    fn compute_barrier(&self) {
-        sync_threads_named(COMPUTE_BARRIER, block_dim_x() - 32);
-    }
-    fn warp_size(&self) -> usize {
-        WARP_SIZE as usize
-    }
-    fn sync_warp(&self) {
-        // SAFETY: the solver's logic calls it with every lane of the warp
-        // (`partition::chain_hops`, whose loop is warp-uniform); the compute
-        // threads are whole warps (`block_dim_x() - 32`).
-        unsafe { sync_warp() }
-    }
-    fn block_fence(&self) {
-        thread_fence_block();
-    }
-    fn device_fence(&self) {
-        thread_fence();
-    }
-    fn post(&self, word: &AtomicU32, value: u32) {
-        // SAFETY: the solver posts only words of its `Local`, which
-        // `partition_solve`/`partition_paged` carve from the block's dynamic
-        // shared memory.
-        unsafe { atomic::exchange_shared(word, value) }
-    }
-    fn read_post(&self, word: &AtomicU32) -> u32 {
-        // SAFETY: as in `post`.
-        unsafe { atomic::read_shared(word) }
-    }
-    fn idle(&self) {
-        // Waiting threads poll a word; a short sleep leaves the SM's issue
-        // slots and the L2 to the blocks with work.
-        nanosleep(IDLE_SLEEP_NS);
-    }
-    fn back_off(&self, attempt: u32) {
-        nanosleep(IDLE_SLEEP_NS << attempt.min(MAX_BACK_OFF_DOUBLINGS));
-    }
-}
-
-/// The compute threads' named barrier (0 is the whole block's).
-const COMPUTE_BARRIER: u32 = 1;
-
-/// How often a back-off's sleep doubles at most (to 3.2 µs, which a paged
-/// block's fruitless claims reach): a scan reads a word per piece, and
-/// hundreds of idle blocks scanning back to back load the L2 that working
-/// blocks wait on.
-const MAX_BACK_OFF_DOUBLINGS: u32 = 5;
-
-/// How long a waiting thread sleeps between polls.
-const IDLE_SLEEP_NS: u32 = 100;
 
 /// The global state of the partition kernels from their arguments.
 ///
@@ -172,7 +101,7 @@ crate::args::partition_solve_args! {
     /// `partition_initialize` left them for `source < n`; `target < n` or
     /// [`NO_TARGET`](crate::distance::NO_TARGET); the grid has `k`
     /// blocks, all resident at once (a cooperative launch), each with
-    /// [`partition_shared_bytes(capacity, edge_capacity, blockDim.x)`](crate::launch::partition_shared_bytes)
+    /// [`partition_shared_bytes(capacity, edge_capacity, blockDim.x)`](crate::partition::partition_shared_bytes)
     /// of dynamic shared memory.
     fn partition_solve<W> as partition_solve_u32, partition_solve_f32 (args) {
         // SAFETY: as documented.
@@ -186,7 +115,7 @@ crate::args::partition_solve_args! {
             &pieces,
             &global,
             &local,
-            &Block,
+            &PartitionBlock,
         );
     }
 }
@@ -217,7 +146,7 @@ crate::args::partition_solve_args! {
             &pieces,
             &global,
             &local,
-            &Block,
+            &PartitionBlock,
         );
     }
 }

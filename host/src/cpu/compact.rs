@@ -6,8 +6,9 @@
 use std::sync::atomic::AtomicU32;
 use std::sync::atomic::Ordering::Relaxed;
 
-use gpu_kernels::compact::{self, Arrays, Exit, LoopState, Sequential};
+use gpu_kernels::compact::{self, Arrays, LoopState};
 use gpu_kernels::crauser;
+use gpu_kernels::team::{Exit, Sequential};
 
 use super::Da2cfResult;
 use crate::distances::{check_overflow, check_source};

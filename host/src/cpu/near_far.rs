@@ -5,8 +5,8 @@
 use std::sync::atomic::AtomicU32;
 use std::sync::atomic::Ordering::Relaxed;
 
-use gpu_kernels::compact::{Exit, Sequential};
 use gpu_kernels::near_far::{self, Arrays, HUB_DEGREE, NearFarState, hub_slots};
+use gpu_kernels::team::{Exit, Sequential};
 
 use super::Da2cfResult;
 use crate::distances::{check_overflow, check_source};

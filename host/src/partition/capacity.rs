@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use cudarc::driver::sys::CUdevice_attribute;
 use cudarc::driver::{CudaContext, CudaFunction};
-use gpu_kernels::launch::partition_shared_bytes;
+use gpu_kernels::partition::partition_shared_bytes;
 
 use crate::gpu::context::Gpu;
 use crate::gpu::kernels::launch::{allow_shared_memory, device_attribute};

@@ -14,8 +14,8 @@
 use std::time::Instant;
 
 use gpu_kernels::distance::{MAX_DISTANCE, Weight};
-use gpu_kernels::launch::{PARTITION_BLOCK_SIZE, PARTITION_BLOCK_SIZES, partition_shared_bytes};
-use gpu_kernels::partition::{DEFAULT_CHAIN_HOPS, RoundSettings};
+use gpu_kernels::launch::{PARTITION_BLOCK_SIZE, PARTITION_BLOCK_SIZES};
+use gpu_kernels::partition::{DEFAULT_CHAIN_HOPS, RoundSettings, partition_shared_bytes};
 
 use super::options::{Paging, PartitionOptions, PartitionTuning};
 use super::pieces::{Partitioning, partition_grown, partition_joined};

@@ -4,8 +4,8 @@ use std::sync::Arc;
 
 use cudarc::driver::{CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream};
 use gpu_kernels::args::{CompactBlockLoopArgs, CompactGridLoopArgs, CompactInitializeArgs};
-use gpu_kernels::compact::LOOP_STATE_WORDS;
-use gpu_kernels::launch::{COMPACT_BLOCK_SIZE, COMPACT_SHARED_BYTES, names};
+use gpu_kernels::compact::{COMPACT_SHARED_BYTES, LOOP_STATE_WORDS};
+use gpu_kernels::launch::{COMPACT_BLOCK_SIZE, names};
 
 use super::launch::{
     Launch, LoopForm, Typed, check_lengths, device, grid_blocks, launch, load_function,

@@ -5,8 +5,8 @@ use std::sync::Arc;
 use cudarc::driver::{CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream};
 use gpu_kernels::args::{NearFarBlockLoopArgs, NearFarGridLoopArgs, NearFarInitializeArgs};
 use gpu_kernels::distance::NO_TARGET;
-use gpu_kernels::launch::{COMPACT_BLOCK_SIZE, NEAR_FAR_SHARED_BYTES, names};
-use gpu_kernels::near_far::{NEAR_FAR_STATE_WORDS, hub_slots};
+use gpu_kernels::launch::{COMPACT_BLOCK_SIZE, names};
+use gpu_kernels::near_far::{NEAR_FAR_SHARED_BYTES, NEAR_FAR_STATE_WORDS, hub_slots};
 
 use super::launch::{
     Launch, LoopForm, Typed, check_lengths, device, grid_blocks, launch, load_function,

@@ -5,8 +5,8 @@ use std::sync::Arc;
 use cudarc::driver::{CudaFunction, CudaModule, CudaSlice, CudaStream, LaunchConfig};
 use gpu_kernels::args::{PartitionInitializeArgs, PartitionSolveArgs};
 use gpu_kernels::distance::NO_TARGET;
-use gpu_kernels::launch::{names, partition_shared_bytes};
-use gpu_kernels::partition::RoundSettings;
+use gpu_kernels::launch::names;
+use gpu_kernels::partition::{RoundSettings, partition_shared_bytes};
 
 /// The largest piece of paged mode: `../shared/design/ROADS.md` measured
 /// pieces of 1–2 K vertices best, 4 K and more 10–25% slower.

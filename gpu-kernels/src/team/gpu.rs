@@ -1,17 +1,24 @@
-//! The threads of the device-resident loops ([`crate::compact`],
-//! [`crate::near_far`]) on the GPU: one block or the whole grid as a [`Team`],
-//! the block-wide minimum, and the loop state kept in shared memory.
+//! The teams on the GPU: one block or the whole grid as a [`Scope`] and as a
+//! loop [`Team`] ([`GpuTeam`]), the block-wide minimum and the loop state
+//! kept in shared memory, and the partition solver's [`BlockTeam`].
 
 use core::sync::atomic::AtomicU32;
 use core::sync::atomic::Ordering::Relaxed;
 
-use crate::compact::Team;
+use crate::device::atomic;
 use crate::device::grid::{GridBarrier, grid_dim_x, grid_sync};
 use crate::device::shared::dynamic_shared_mem;
-use crate::device::thread::{block_dim_x, index_1d, sync_threads, thread_idx_x};
-use crate::device::warp::{WARP_SIZE, inclusive_sum, lane_id, reduce_min, reserve_where, shfl};
+use crate::device::thread::{
+    block_dim_x, index_1d, nanosleep, sync_threads, sync_threads_divergent, sync_threads_named,
+    thread_fence, thread_fence_block, thread_idx_x,
+};
+use crate::device::warp::{
+    WARP_SIZE, inclusive_sum, lane_id, reduce_min, reserve_where, shfl, sync_warp,
+};
 use crate::distance::INFINITY;
-use crate::launch::COMPACT_BLOCK_SIZE;
+
+use super::block::BlockTeam;
+use super::warps::{LOOP_WARP_SLOTS, Team};
 
 /// Lowers `target` to the minimum of `value` over the block: a butterfly in
 /// each warp, the warps' minima through shared memory, one atomic per block
@@ -19,9 +26,8 @@ use crate::launch::COMPACT_BLOCK_SIZE;
 ///
 /// # Safety
 /// Called by every thread of the block together; `blockDim.x` is a multiple
-/// of 32, at most 1024, and the block has at least
-/// [`COMPACT_SHARED_BYTES`](crate::launch::COMPACT_SHARED_BYTES) of dynamic
-/// shared memory, used by nothing else.
+/// of 32, at most 1024, and the block's dynamic shared memory starts with
+/// [`LOOP_WARP_SLOTS`] words used by nothing else.
 #[inline(always)]
 unsafe fn block_minimum_into(value: u32, target: &AtomicU32) {
     let warps = block_dim_x() / WARP_SIZE;
@@ -62,17 +68,18 @@ unsafe fn block_minimum_into(value: u32, target: &AtomicU32) {
 /// # Safety
 /// Called by every thread of the block; `global` points to an `S` in global
 /// memory that nothing else accesses during the launch; `S` is `repr(C)` of
-/// `AtomicU32`s, at most [`COMPACT_BLOCK_SIZE`] of them, and the block has
-/// `COMPACT_BLOCK_SIZE / 32 * 4 + size_of::<S>()` bytes of dynamic shared
-/// memory.
+/// `AtomicU32`s, at most [`COMPACT_BLOCK_SIZE`](crate::launch::COMPACT_BLOCK_SIZE)
+/// of them, and the block has
+/// [`loop_shared_bytes`](super::loop_shared_bytes)`(size_of::<S>() / 4)`
+/// bytes of dynamic shared memory.
 #[inline(always)]
-pub(super) unsafe fn with_state_in_shared<S>(global: *const S, body: impl FnOnce(&S)) {
+pub(crate) unsafe fn with_state_in_shared<S>(global: *const S, body: impl FnOnce(&S)) {
     let words = size_of::<S>() / 4;
     let thread = thread_idx_x() as usize;
     // SAFETY: as the caller guarantees: the shared memory after the warp
     // slots holds an `S`, 4-aligned, and both are arrays of `AtomicU32`.
     let (local, local_words, global_words) = unsafe {
-        let local = dynamic_shared_mem::<u32>().add((COMPACT_BLOCK_SIZE / WARP_SIZE) as usize);
+        let local = dynamic_shared_mem::<u32>().add(LOOP_WARP_SLOTS as usize);
         (
             &*(local as *const S),
             core::slice::from_raw_parts(local as *const AtomicU32, words),
@@ -91,8 +98,8 @@ pub(super) unsafe fn with_state_in_shared<S>(global: *const S, body: impl FnOnce
 }
 
 /// Where a loop kernel's threads come from and how they wait for each other
-/// (a [`GpuTeam`]'s, and Algorithm 1's).
-pub(super) trait Scope {
+/// (a [`GpuTeam`]'s, and those of Bellman-Ford's "Algorithm 1").
+pub(crate) trait Scope {
     /// This thread's index in the scope.
     fn thread(&self) -> usize;
     /// Threads in the scope.
@@ -102,7 +109,7 @@ pub(super) trait Scope {
 }
 
 /// One block runs the loop: `__syncthreads()` barriers.
-pub(super) struct Block;
+pub(crate) struct Block;
 
 impl Scope for Block {
     fn thread(&self) -> usize {
@@ -117,8 +124,8 @@ impl Scope for Block {
 }
 
 /// The whole grid runs the loop: grid-wide barriers.
-pub(super) struct Grid<'a> {
-    pub(super) barrier: &'a GridBarrier,
+pub(crate) struct Grid<'a> {
+    pub(crate) barrier: &'a GridBarrier,
 }
 
 impl Scope for Grid<'_> {
@@ -138,7 +145,7 @@ impl Scope for Grid<'_> {
 
 /// The [`Team`] of a loop kernel: the warp-wide calls are the hardware's, the
 /// threads and the barrier those of the scope `S`.
-pub(super) struct GpuTeam<S>(pub(super) S);
+pub(crate) struct GpuTeam<S>(pub(crate) S);
 
 impl<S: Scope> Team for GpuTeam<S> {
     fn thread(&self) -> usize {
@@ -172,3 +179,70 @@ impl<S: Scope> Team for GpuTeam<S> {
         unsafe { block_minimum_into(value, target) }
     }
 }
+
+/// The block of a partition launch (`partition_solve`, `partition_paged`):
+/// its last warp is the communication warp.
+pub(crate) struct PartitionBlock;
+
+impl BlockTeam for PartitionBlock {
+    fn thread(&self) -> usize {
+        thread_idx_x() as usize
+    }
+    fn threads(&self) -> usize {
+        block_dim_x() as usize
+    }
+    fn comm_threads(&self) -> usize {
+        32
+    }
+    fn barrier(&self) {
+        sync_threads_divergent();
+    }
+    fn compute_barrier(&self) {
+        sync_threads_named(COMPUTE_BARRIER, block_dim_x() - 32);
+    }
+    fn warp_size(&self) -> usize {
+        WARP_SIZE as usize
+    }
+    fn sync_warp(&self) {
+        // SAFETY: the solver's logic calls it with every lane of the warp
+        // (`partition::chain_hops`, whose loop is warp-uniform); the compute
+        // threads are whole warps (`block_dim_x() - 32`).
+        unsafe { sync_warp() }
+    }
+    fn block_fence(&self) {
+        thread_fence_block();
+    }
+    fn device_fence(&self) {
+        thread_fence();
+    }
+    fn post(&self, word: &AtomicU32, value: u32) {
+        // SAFETY: the solver posts only words of its `Local`, which
+        // `partition_solve`/`partition_paged` carve from the block's dynamic
+        // shared memory.
+        unsafe { atomic::exchange_shared(word, value) }
+    }
+    fn read_post(&self, word: &AtomicU32) -> u32 {
+        // SAFETY: as in `post`.
+        unsafe { atomic::read_shared(word) }
+    }
+    fn idle(&self) {
+        // Waiting threads poll a word; a short sleep leaves the SM's issue
+        // slots and the L2 to the blocks with work.
+        nanosleep(IDLE_SLEEP_NS);
+    }
+    fn back_off(&self, attempt: u32) {
+        nanosleep(IDLE_SLEEP_NS << attempt.min(MAX_BACK_OFF_DOUBLINGS));
+    }
+}
+
+/// The compute threads' named barrier (0 is the whole block's).
+const COMPUTE_BARRIER: u32 = 1;
+
+/// How often a back-off's sleep doubles at most (to 3.2 µs, which a paged
+/// block's fruitless claims reach): a scan reads a word per piece, and
+/// hundreds of idle blocks scanning back to back load the L2 that working
+/// blocks wait on.
+const MAX_BACK_OFF_DOUBLINGS: u32 = 5;
+
+/// How long a waiting thread sleeps between polls.
+const IDLE_SLEEP_NS: u32 = 100;
