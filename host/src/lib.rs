@@ -27,7 +27,6 @@
 //! - [`algorithms`]: the catalogue behind `--algo`, and [`auto`]: its `auto`.
 pub mod algorithms;
 pub mod auto;
-pub mod bench;
 pub mod ch;
 pub mod cpu;
 pub mod distances;

@@ -22,12 +22,12 @@ use std::time::Instant;
 use indicatif::ProgressBar;
 use serde::{Deserialize, Serialize};
 
-use crate::algorithms::{Algorithm, Device, Tuning};
-use crate::generate::random_graph;
-use crate::graph::Graph;
-use crate::solver::{Solver, Stop, Timing};
-use crate::{Error, Result, distances, oracle};
-pub use plan::{BenchPlan, Layout};
+pub use plan::{BenchPlan, Layout, LayoutNames};
+use sssp::algorithms::{Algorithm, Device, Tuning};
+use sssp::generate::random_graph;
+use sssp::graph::Graph;
+use sssp::solver::{Solver, Stop, Timing};
+use sssp::{Error, Result, distances, oracle};
 
 /// One algorithm on one graph: every repetition's time and what was checked.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -258,11 +258,11 @@ struct Measured {
     iterations: Option<u32>,
     times_ms: Vec<f64>,
     prepare_ms: f64,
-    threads: Option<crate::gpu::ThreadCount>,
+    threads: Option<sssp::gpu::ThreadCount>,
 }
 
 /// Solves from vertex 0 the way the CLI does ([`Solver::prepare`], then
-/// [`crate::solver::Prepared::solve`]): GPU algorithms with the plan's warm-up
+/// [`sssp::solver::Prepared::solve`]): GPU algorithms with the plan's warm-up
 /// and repetitions, CPU ones `cpu_repetitions` times.
 fn measure(plan: &BenchPlan, solver: &Solver, graph: &Graph, algo: Algorithm) -> Result<Measured> {
     let mut prepared = solver.prepare(graph, algo, Tuning::default(), 0)?;
@@ -291,4 +291,4 @@ fn measure(plan: &BenchPlan, solver: &Solver, graph: &Graph, algo: Algorithm) ->
     })
 }
 
-pub use crate::solver::median;
+pub use sssp::solver::median;

@@ -3,12 +3,12 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::bench::{self, BenchPlan, Report, plot, report};
+use crate::bench::{real, roads_index};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use sssp::Solver;
 use sssp::algorithms::{Algorithm, Device};
-use sssp::bench::{self, BenchPlan, Report, plot, report};
-use sssp::bench::{real, roads_index};
 use sssp::gpu::bandwidth::copy_bandwidth;
 use sssp::solver::Timing;
 use sssp::{Error, Result};
