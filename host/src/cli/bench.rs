@@ -6,6 +6,8 @@ use std::path::{Path, PathBuf};
 use crate::bench::{self, BenchPlan, Report, plot, report};
 use crate::bench::{real, roads_index};
 use clap::Args;
+
+use super::args::parse_count;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use sssp::Solver;
 use sssp::algorithms::{Algorithm, Device};
@@ -27,7 +29,7 @@ pub struct BenchArgs {
     #[arg(long, value_delimiter = ',')]
     plans: Option<Vec<String>>,
     /// Replace the preset's vertex counts (comma-separated; 1Mi = 2^20).
-    #[arg(long, value_delimiter = ',', value_parser = super::parse_count)]
+    #[arg(long, value_delimiter = ',', value_parser = parse_count)]
     sizes: Option<Vec<usize>>,
     /// Replace the preset's algorithms (comma-separated `--algo` names).
     #[arg(long, value_delimiter = ',')]
