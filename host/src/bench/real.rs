@@ -242,8 +242,8 @@ pub fn gapbs_deltas(graph: &Graph) -> Vec<u64> {
 /// The Δ to try below a sweep (ascending in Δ, with median times) whose
 /// smallest Δ was the fastest: half of it, down to 1. GAPBS's best Δ on
 /// Kronecker graphs is 1 (86.8 ms on the H100 machine's 16 cores against
-/// 106.6 at Δ 8, the sweep's smallest: docs/BENCHMARKS.md, 2026-11-27,
-/// fifteenth session), below [`gapbs_deltas`]'s 1/16 of the mean weight.
+/// 106.6 at Δ 8, the sweep's smallest: docs/BENCHMARKS.md), below
+/// [`gapbs_deltas`]'s 1/16 of the mean weight.
 /// `None` when the fastest Δ is above the smallest, or that is 1.
 pub fn gapbs_lower_delta(sweep: &[(u64, f64)]) -> Option<u64> {
     let &(smallest, time) = sweep.first()?;
