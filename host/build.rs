@@ -131,11 +131,7 @@ fn pinned_channel(workspace: &Path) -> Option<String> {
 /// the nightly of `date` (`2026-05-20`): a nightly carries the date of its
 /// last commit, the day before its channel's date, or that date itself.
 fn nightly_matches(version: &str, date: &str) -> bool {
-    let Some(built) = version
-        .rsplit(' ')
-        .next()
-        .map(|d| d.trim_end_matches(')'))
-    else {
+    let Some(built) = version.rsplit(' ').next().map(|d| d.trim_end_matches(')')) else {
         return false;
     };
     built == date || next_day(built).as_deref() == Some(date)

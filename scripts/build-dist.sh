@@ -6,8 +6,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 rm -rf dist
 mkdir -p dist/tests
+# Where cargo builds: $CARGO_TARGET_DIR if set, else target/.
+target_dir="${CARGO_TARGET_DIR:-target}"
 cargo build --release -p host
-cp target/release/host dist/host
+cp "$target_dir/release/host" dist/host
 cargo test --release --workspace --no-run --message-format=json 2>/dev/null |
     python3 -c '
 import json, shutil, sys

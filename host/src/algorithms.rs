@@ -11,14 +11,14 @@ use serde::{Deserialize, Serialize};
 use crate::cpu;
 use crate::gpu::bellman_ford::{BellmanFord, BellmanFordForm};
 use crate::gpu::compact::CompactDa2cf;
+use crate::gpu::context::Gpu;
 use crate::gpu::da2cf::Da2cf;
 use crate::gpu::hybrid::{Hybrid, HybridKind};
-use crate::gpu::context::Gpu;
 use crate::gpu::solver::GpuSolver;
+use crate::graph::Graph;
 use crate::options::Tuning;
 use crate::partition::options::{Paging, PartitionOptions};
 use crate::partition::solver::Partition;
-use crate::graph::Graph;
 use crate::variants::{CompactRule, Da2cfConfig, Frontier, Relax};
 use crate::{Error, Result, oracle};
 

@@ -1,6 +1,7 @@
 //! `host`: the command-line program. `host --graph g.csr` solves SSSP on the GPU;
 //! `host gen` writes the papers' random graphs; `host ptx` prints the kernels' PTX.
 
+mod bench;
 mod cli;
 
 use std::process::ExitCode;

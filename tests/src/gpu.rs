@@ -2,9 +2,9 @@
 //! distances and iterations.
 
 use sssp::algorithms::Algorithm;
-use sssp::options::Tuning;
 use sssp::gpu::context::Gpu;
 use sssp::gpu::solver::GpuSolver;
+use sssp::options::Tuning;
 use sssp::{Graph, Result};
 
 /// Device 0, or a panic that says these tests need one.

@@ -4,7 +4,7 @@
 
 use gpu_kernels::launch::BLOCK_SIZE;
 use sssp::Graph;
-use sssp::algorithms::{Algorithm, Processor, Family};
+use sssp::algorithms::{Algorithm, Family, Processor};
 use sssp::cpu::Da2cfResult;
 use sssp::gpu::context::Gpu;
 use sssp::variants::{Frontier, Relax};

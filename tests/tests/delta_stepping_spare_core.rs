@@ -5,8 +5,8 @@
 //! threads, whatever the machine has, so that CI's two cores take this path.
 
 use sssp::cpu::delta_stepping::{SPARE_CORE_FROM, delta_stepping, threads_for_pool};
-use sssp::oracle;
 use sssp::options::Stop;
+use sssp::oracle;
 use sssp_tests::{TestRng, check_against_oracle, random_graph, random_small_graph};
 
 const POOL: usize = 12;

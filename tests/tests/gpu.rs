@@ -3,10 +3,10 @@
 //! CUDA GPU.
 
 use gpu_kernels::distance::MAX_DISTANCE;
-use sssp::algorithms::{Algorithm, Processor, Layout};
-use sssp::options::Tuning;
+use sssp::algorithms::{Algorithm, Layout, Processor};
 use sssp::generate::{RandomGraphSpec, random_graph};
 use sssp::gpu::context::Gpu;
+use sssp::options::Tuning;
 use sssp::{Error, Graph, oracle};
 use sssp_tests::gpu::{gpu, solve};
 use sssp_tests::models::check_against_model;

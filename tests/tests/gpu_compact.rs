@@ -7,8 +7,8 @@
 use sssp::cpu::compact::{CompactRule, compact_da2cf};
 use sssp::generate::{GridSpec, RandomGraphSpec, grid_graph, random_graph};
 use sssp::gpu::compact::CompactDa2cf;
-use sssp::gpu::resident::WorkLimits;
 use sssp::gpu::context::Gpu;
+use sssp::gpu::resident::WorkLimits;
 use sssp::gpu::solver::GpuSolver;
 use sssp::{Graph, formats, oracle};
 use sssp_tests::gpu::gpu;

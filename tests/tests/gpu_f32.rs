@@ -6,9 +6,9 @@
 
 use gpu_kernels::distance::Weight;
 use sssp::algorithms::{Algorithm, Processor};
-use sssp::options::Tuning;
 use sssp::gpu::context::Gpu;
 use sssp::graph::WeightKind;
+use sssp::options::Tuning;
 use sssp::{Graph, cpu, oracle};
 use sssp_tests::gpu::{gpu, solve};
 use sssp_tests::models::check_against_model;

@@ -4,7 +4,7 @@
 //! `--include-ignored` on a machine with a CUDA GPU.
 
 use gpu_kernels::distance::MAX_DISTANCE;
-use sssp::algorithms::{Algorithm, Processor, Layout};
+use sssp::algorithms::{Algorithm, Layout, Processor};
 use sssp::generate::random_graph as papers_graph;
 use sssp::gpu::context::Gpu;
 use sssp::gpu::matrix::MatrixDa2cf;

@@ -6,9 +6,9 @@
 
 use gpu_kernels::near_far::HUB_DEGREE;
 use sssp::generate::{GridSpec, RandomGraphSpec, grid_graph, random_graph};
+use sssp::gpu::context::Gpu;
 use sssp::gpu::near_far::NearFar;
 use sssp::gpu::resident::WorkLimits;
-use sssp::gpu::context::Gpu;
 use sssp::gpu::solver::GpuSolver;
 use sssp::{Graph, formats, oracle};
 use sssp_tests::gpu::gpu;

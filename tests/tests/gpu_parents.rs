@@ -3,7 +3,7 @@
 //! the oracle's distances give and against the CPU tree. Ignored unless run
 //! with `--include-ignored` on a machine with a CUDA GPU.
 
-use sssp::algorithms::{Algorithm, Processor, Layout};
+use sssp::algorithms::{Algorithm, Layout, Processor};
 use sssp::generate::{GridSpec, RandomGraphSpec, grid_graph, random_graph};
 use sssp::gpu::context::Gpu;
 use sssp::{Graph, cpu, formats, oracle};

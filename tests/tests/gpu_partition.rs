@@ -8,12 +8,12 @@
 use gpu_kernels::launch::{PARTITION_BLOCK_SIZE, PARTITION_BLOCK_SIZES};
 use sssp::algorithms::Algorithm;
 use sssp::generate::{GridSpec, grid_graph};
-use sssp::partition::options::{Paging, PartitionOptions, PartitionTuning};
-use sssp::partition::solver::Partition;
 use sssp::gpu::context::Gpu;
 use sssp::gpu::solver::GpuSolver;
 use sssp::partition::growth::Growth;
+use sssp::partition::options::{Paging, PartitionOptions, PartitionTuning};
 use sssp::partition::shortcuts::Shortcuts;
+use sssp::partition::solver::Partition;
 use sssp::solver::{Query, Solver};
 use sssp::{Graph, formats, oracle};
 use sssp_tests::gpu::gpu;
@@ -505,7 +505,11 @@ fn prepared_partition_chooses_its_window_in_a_trial_unless_given_one() {
             "{context}: {layout}"
         );
         assert_eq!(given.tuning().delta, Some(window), "{context}");
-        assert_eq!(given.tuning().partition.edge_lanes, Some(lanes), "{context}");
+        assert_eq!(
+            given.tuning().partition.edge_lanes,
+            Some(lanes),
+            "{context}"
+        );
         assert!(
             layout.contains(&format!("; chains of {hops} hops")),
             "{context}: {layout}"
@@ -539,7 +543,11 @@ fn auto_tries_partition_with_and_without_shortcuts_and_near_far_on_deep_graphs()
             .solve(graph, &Query::from_sources(sources))
             .unwrap_or_else(|e| panic!("{context}: {e}"));
         let choice = solution.auto.as_ref().expect("auto's choice");
-        assert_eq!(choice.trial, sssp::auto::choice::BUCKETED_CANDIDATES, "{context}");
+        assert_eq!(
+            choice.trial,
+            sssp::auto::choice::BUCKETED_CANDIDATES,
+            "{context}"
+        );
         assert!(
             choice.trial.contains(&solution.algorithm),
             "{context}: {}",

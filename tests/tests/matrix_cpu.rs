@@ -4,7 +4,7 @@
 //! papers' matrix graphs.
 
 use gpu_kernels::distance::{INFINITY, MAX_DISTANCE, SATURATED};
-use sssp::algorithms::{Algorithm, Processor, Layout};
+use sssp::algorithms::{Algorithm, Layout, Processor};
 use sssp::cpu::matrix::{da2cf_matrix, da2cf_matrix_blocks};
 use sssp::generate::random_graph as papers_graph;
 use sssp::matrix::{MAX_MATRIX_VERTICES, NO_EDGE, WeightMatrix, matrix_spec};

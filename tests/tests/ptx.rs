@@ -241,10 +241,7 @@ fn the_shipped_ptx_is_what_the_sources_build() {
         eprintln!("the kernels were not built from source here: nothing to compare");
         return;
     }
-    let first_difference = shipped
-        .lines()
-        .zip(PTX.lines())
-        .position(|(a, b)| a != b);
+    let first_difference = shipped.lines().zip(PTX.lines()).position(|(a, b)| a != b);
     assert!(
         shipped == PTX,
         "host/kernels/kernels.ptx differs from the PTX built from gpu-kernels/src \

@@ -5,7 +5,7 @@
 
 use std::collections::HashSet;
 
-use sssp::algorithms::{Algorithm, Processor, Family, Layout};
+use sssp::algorithms::{Algorithm, Family, Layout, Processor};
 use sssp::variants::{CompactRule, Frontier, Relax};
 use sssp::{Error, Graph, cpu, oracle};
 use sssp_tests::models::{DA2CF_FORMS as FORMS, check_form_iterations};

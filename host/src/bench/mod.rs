@@ -22,12 +22,14 @@ use std::time::Instant;
 use indicatif::ProgressBar;
 use serde::{Deserialize, Serialize};
 
-use crate::algorithms::{Algorithm, Device, Tuning};
-use crate::generate::random_graph;
-use crate::graph::Graph;
-use crate::solver::{Solver, Stop, Timing};
-use crate::{Error, Result, distances, oracle};
-pub use plan::{BenchPlan, Layout};
+pub use plan::{BenchPlan, Layout, LayoutNames};
+use sssp::algorithms::{Algorithm, Processor};
+use sssp::generate::random_graph;
+use sssp::graph::Graph;
+use sssp::options::Tuning;
+use sssp::options::{Stop, Timing};
+use sssp::solver::Solver;
+use sssp::{Error, Result, distances, oracle};
 
 /// One algorithm on one graph: every repetition's time and what was checked.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -135,7 +137,7 @@ pub fn run(
     after_graph: &mut dyn FnMut(&[Record]) -> Result<()>,
 ) -> Result<Vec<Record>> {
     let algorithms = plan.algorithms()?;
-    if solver.gpu().is_none() && algorithms.iter().any(|a| a.spec().device == Device::Gpu) {
+    if solver.gpu().is_none() && algorithms.iter().any(|a| a.spec().device == Processor::Gpu) {
         return Err(Error::NoGpu(format!(
             "plan `{}` times GPU algorithms",
             plan.name
@@ -159,7 +161,7 @@ pub fn run(
             // algorithms are timed after it, alone.
             let (gpu_only, host_bound): (Vec<Algorithm>, Vec<Algorithm>) = algorithms
                 .iter()
-                .partition(|a| a.spec().device == Device::Gpu && !a.is_hybrid());
+                .partition(|a| a.spec().device == Processor::Gpu && !a.is_hybrid());
             let (oracle_result, mut measured) = std::thread::scope(|scope| {
                 let oracle = scope.spawn(|| {
                     let start = Instant::now();
@@ -227,7 +229,7 @@ pub fn run(
                     graph: graph_index,
                     seed,
                     algorithm: algo.name().to_string(),
-                    device: if algo.spec().device == Device::Gpu {
+                    device: if algo.spec().device == Processor::Gpu {
                         "GPU"
                     } else {
                         "CPU"
@@ -258,20 +260,20 @@ struct Measured {
     iterations: Option<u32>,
     times_ms: Vec<f64>,
     prepare_ms: f64,
-    threads: Option<crate::gpu::ThreadCount>,
+    threads: Option<sssp::gpu::solver::ThreadCount>,
 }
 
 /// Solves from vertex 0 the way the CLI does ([`Solver::prepare`], then
-/// [`crate::solver::Prepared::solve`]): GPU algorithms with the plan's warm-up
+/// [`sssp::solver::Prepared::solve`]): GPU algorithms with the plan's warm-up
 /// and repetitions, CPU ones `cpu_repetitions` times.
 fn measure(plan: &BenchPlan, solver: &Solver, graph: &Graph, algo: Algorithm) -> Result<Measured> {
     let mut prepared = solver.prepare(graph, algo, Tuning::default(), 0)?;
     let timing = match prepared.device() {
-        Device::Gpu => Timing {
+        Processor::Gpu => Timing {
             warmup: plan.warmup,
             runs: plan.repetitions.max(1),
         },
-        Device::Cpu => Timing {
+        Processor::Cpu => Timing {
             warmup: 0,
             runs: plan.cpu_repetitions.max(1),
         },
@@ -291,4 +293,4 @@ fn measure(plan: &BenchPlan, solver: &Solver, graph: &Graph, algo: Algorithm) ->
     })
 }
 
-pub use crate::solver::median;
+pub use sssp::solver::median;

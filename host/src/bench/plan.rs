@@ -3,31 +3,37 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::algorithms::Algorithm;
-pub use crate::algorithms::Layout;
-use crate::generate::RandomGraphSpec;
-use crate::{Error, Result};
+use sssp::algorithms::Algorithm;
+pub use sssp::algorithms::Layout;
+use sssp::generate::RandomGraphSpec;
+use sssp::{Error, Result};
 
 /// What the benchmark's reports say of the catalogue's layouts.
-impl Layout {
+pub trait LayoutNames {
     /// `list` or `matrix`.
-    pub fn name(self) -> &'static str {
+    fn name(self) -> &'static str;
+    /// `lists` or `matrices`.
+    fn plural(self) -> &'static str;
+    /// The unit of the size axis: 2^20 vertices for lists, 2^10 for matrices.
+    fn size_unit(self) -> (usize, &'static str);
+}
+
+impl LayoutNames for Layout {
+    fn name(self) -> &'static str {
         match self {
             Layout::List => "list",
             Layout::Matrix => "matrix",
         }
     }
 
-    /// `lists` or `matrices`.
-    pub fn plural(self) -> &'static str {
+    fn plural(self) -> &'static str {
         match self {
             Layout::List => "lists",
             Layout::Matrix => "matrices",
         }
     }
 
-    /// The unit of the size axis: 2^20 vertices for lists, 2^10 for matrices.
-    pub fn size_unit(self) -> (usize, &'static str) {
+    fn size_unit(self) -> (usize, &'static str) {
         match self {
             Layout::List => (1 << 20, "2^20"),
             Layout::Matrix => (1 << 10, "2^10"),

@@ -9,9 +9,9 @@ use std::sync::Once;
 use plotters::prelude::*;
 use plotters::style::{FontStyle, register_font};
 
-use super::plan::Layout;
+use super::plan::{Layout, LayoutNames};
 use super::report::Row;
-use crate::{Error, Result};
+use sssp::{Error, Result};
 
 static FONT: Once = Once::new();
 

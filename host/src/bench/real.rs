@@ -17,11 +17,13 @@ use std::process::Command;
 use serde::{Deserialize, Serialize};
 
 use super::gapbs_graph;
-use crate::algorithms::{self, Algorithm, Tuning};
-use crate::formats::{self, LoadOptions};
-use crate::graph::{Graph, WeightKind};
-use crate::solver::{Solver, Stop, Timing, median};
-use crate::{Error, Result, distances, oracle};
+use sssp::algorithms::{self, Algorithm};
+use sssp::formats::{self, LoadOptions};
+use sssp::graph::{Graph, WeightKind};
+use sssp::options::Tuning;
+use sssp::options::{Stop, Timing};
+use sssp::solver::{Solver, median};
+use sssp::{Error, Result, distances, oracle};
 
 /// What a real-graph benchmark runs.
 #[derive(Clone, Debug)]
@@ -186,8 +188,8 @@ pub fn run(plan: &RealPlan, solver: &Solver, progress: &mut dyn FnMut(&str)) -> 
                 });
             }
             let device = match prepared.device() {
-                algorithms::Device::Gpu => "GPU",
-                algorithms::Device::Cpu => "CPU",
+                algorithms::Processor::Gpu => "GPU",
+                algorithms::Processor::Cpu => "CPU",
             };
             report.records.push(RealRecord {
                 iterations: row.iterations,
@@ -242,8 +244,8 @@ pub fn gapbs_deltas(graph: &Graph) -> Vec<u64> {
 /// The Δ to try below a sweep (ascending in Δ, with median times) whose
 /// smallest Δ was the fastest: half of it, down to 1. GAPBS's best Δ on
 /// Kronecker graphs is 1 (86.8 ms on the H100 machine's 16 cores against
-/// 106.6 at Δ 8, the sweep's smallest: docs/BENCHMARKS.md, 2026-11-27,
-/// fifteenth session), below [`gapbs_deltas`]'s 1/16 of the mean weight.
+/// 106.6 at Δ 8, the sweep's smallest: docs/BENCHMARKS.md), below
+/// [`gapbs_deltas`]'s 1/16 of the mean weight.
 /// `None` when the fastest Δ is above the smallest, or that is 1.
 pub fn gapbs_lower_delta(sweep: &[(u64, f64)]) -> Option<u64> {
     let &(smallest, time) = sweep.first()?;
@@ -464,4 +466,94 @@ pub fn graphs_in(dir: &Path) -> Result<Vec<PathBuf>> {
         )));
     }
     Ok(graphs)
+}
+
+/// The real-graph benchmark on the CPU path, and GAPBS's Δ sweep.
+#[cfg(test)]
+mod tests {
+    use super::{RealPlan, csv, gapbs_deltas, gapbs_lower_delta, markdown, run};
+
+    #[test]
+    fn real_graph_bench_verifies_every_candidate_and_reports_them() {
+        use sssp::algorithms::Algorithm;
+        let rome = sssp_tests::find_graph("rome99.gr");
+        let dir = sssp_tests::TempDir::new("real-bench");
+        let plan = RealPlan {
+            graphs: vec![rome],
+            algorithms: vec![Algorithm::Auto, Algorithm::NearFarCpu, Algorithm::Dijkstra],
+            timing: sssp::options::Timing { warmup: 0, runs: 2 },
+            gapbs: None,
+            gapbs_trials: 1,
+            scratch: dir.path(""),
+        };
+        let solver = sssp::Solver::new(sssp::Device::Cpu).unwrap();
+        let mut steps = Vec::new();
+        let report = run(&plan, &solver, &mut |s| steps.push(s.to_string())).unwrap();
+        assert_eq!(report.records.len(), 3);
+        for record in &report.records {
+            assert!(record.verified, "{record:?}");
+            assert_eq!((record.n, record.m), (3353, 8870));
+            assert_eq!(record.times_ms.len(), 2);
+        }
+        // Without a GPU, `auto` runs the CPU fallback.
+        assert_eq!(report.records[0].ran, sssp::solver::FALLBACK.name());
+        let summary = markdown(&report);
+        assert!(
+            summary.contains("| rome99.gr | 3353 | 8870 | near-far-cpu |"),
+            "{summary}"
+        );
+        assert!(summary.contains("auto is"), "{summary}");
+        // Its choice was no candidate of this run, and the summary says so.
+        assert!(
+            summary.contains("auto ran delta-cpu (not in --algos) in"),
+            "{summary}"
+        );
+        assert_eq!(csv(&report).lines().count(), 1 + 3);
+        // The preparation's column: CPU solvers prepare nothing.
+        assert!(summary.contains("| median ms | prepare ms |"), "{summary}");
+        assert!(report.records.iter().all(|r| r.prepare_ms.is_none()));
+        let csv = csv(&report);
+        assert!(csv.starts_with(
+            "graph,n,m,solver,ran,device,iterations,delta,median_ms,verified,prepare_ms\n"
+        ));
+        assert!(
+            csv.lines().all(|line| line.split(',').count() == 11),
+            "{csv}"
+        );
+    }
+
+    #[test]
+    fn gapbs_deltas_span_the_mean_weight() {
+        let graph = sssp::Graph::from_edges(3, &[(0, 1, 100), (1, 2, 300)]).unwrap();
+        let deltas = gapbs_deltas(&graph);
+        // Mean 200: 200/16 rounded .. 200·1024, ascending powers of two.
+        assert_eq!(deltas.first(), Some(&13));
+        assert_eq!(deltas.last(), Some(&204_800));
+        assert!(deltas.contains(&200));
+        assert!(deltas.windows(2).all(|w| w[0] < w[1]));
+    }
+
+    #[test]
+    fn gapbs_sweep_goes_below_its_range_while_the_smallest_delta_is_fastest() {
+        assert_eq!(
+            gapbs_lower_delta(&[(8, 100.0), (16, 120.0), (32, 130.0)]),
+            Some(4)
+        );
+        assert_eq!(gapbs_lower_delta(&[(3, 90.0), (8, 100.0)]), Some(1));
+        assert_eq!(
+            gapbs_lower_delta(&[(8, 100.0), (16, 100.0)]),
+            Some(4),
+            "a tie counts"
+        );
+        assert_eq!(
+            gapbs_lower_delta(&[(8, 100.0), (16, 90.0), (32, 130.0)]),
+            None
+        );
+        assert_eq!(
+            gapbs_lower_delta(&[(1, 80.0), (2, 100.0)]),
+            None,
+            "Δ 1 is the least"
+        );
+        assert_eq!(gapbs_lower_delta(&[]), None);
+    }
 }

@@ -16,12 +16,14 @@ use rand_xoshiro::rand_core::{Rng, SeedableRng};
 use serde::{Deserialize, Serialize};
 
 use super::real::{GapbsRecord, run_gapbs};
-use crate::algorithms::{Algorithm, Tuning};
-use crate::ch::{self, BuildOptions, TreeSolver};
-use crate::formats::{self, LoadOptions};
-use crate::graph::Graph;
-use crate::solver::{Solver, Stop, Timing};
-use crate::{Error, Result, oracle};
+use sssp::algorithms::Algorithm;
+use sssp::ch::{self, BuildOptions, TreeSolver};
+use sssp::formats::{self, LoadOptions};
+use sssp::graph::Graph;
+use sssp::options::Tuning;
+use sssp::options::{Stop, Timing};
+use sssp::solver::Solver;
+use sssp::{Error, Result, oracle};
 
 /// What a roads-index benchmark runs.
 #[derive(Clone, Debug)]
@@ -239,7 +241,7 @@ fn measure(
         }
         Ok(())
     };
-    let gpu_table_ms = if trees.device() == crate::algorithms::Device::Gpu {
+    let gpu_table_ms = if trees.device() == sssp::algorithms::Processor::Gpu {
         let (table, _) = trees.table(&table_sources, &table_targets)?; // warm-up
         check_table(&table, "GPU")?;
         Some(trees.table(&table_sources, &table_targets)?.1)

@@ -3,14 +3,16 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::bench::{self, BenchPlan, Report, plot, report};
+use crate::bench::{real, roads_index};
 use clap::Args;
+
+use super::args::parse_count;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use sssp::Solver;
-use sssp::algorithms::{Algorithm, Device};
-use sssp::bench::{self, BenchPlan, Report, plot, report};
-use sssp::bench::{real, roads_index};
+use sssp::algorithms::{Algorithm, Processor};
 use sssp::gpu::bandwidth::copy_bandwidth;
-use sssp::solver::Timing;
+use sssp::options::Timing;
 use sssp::{Error, Result};
 
 #[derive(Debug, Args)]
@@ -27,7 +29,7 @@ pub struct BenchArgs {
     #[arg(long, value_delimiter = ',')]
     plans: Option<Vec<String>>,
     /// Replace the preset's vertex counts (comma-separated; 1Mi = 2^20).
-    #[arg(long, value_delimiter = ',', value_parser = super::parse_count)]
+    #[arg(long, value_delimiter = ',', value_parser = parse_count)]
     sizes: Option<Vec<usize>>,
     /// Replace the preset's algorithms (comma-separated `--algo` names).
     #[arg(long, value_delimiter = ',')]
@@ -111,70 +113,9 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     if args.preset == "roads-index" {
         return run_roads_index(args);
     }
-    let mut plans = BenchPlan::preset(&args.preset)?;
-    if let Some(only) = &args.plans {
-        let names: Vec<String> = plans.iter().map(|p| p.name.clone()).collect();
-        if let Some(unknown) = only.iter().find(|o| !names.contains(o)) {
-            return Err(Error::InvalidArgument(format!(
-                "preset `{}` has no plan `{unknown}`; its plans: {}",
-                args.preset,
-                names.join(", ")
-            )));
-        }
-        plans.retain(|p| only.contains(&p.name));
-    }
-    for plan in &mut plans {
-        if let Some(sizes) = &args.sizes {
-            plan.sizes = sizes.clone();
-        }
-        if let Some(algos) = &args.algos {
-            plan.algorithm_names = algos.clone();
-        }
-        plan.graphs_per_size = args.graphs_per_size.unwrap_or(plan.graphs_per_size).max(1);
-        plan.repetitions = args.reps.unwrap_or(plan.repetitions).max(1);
-        plan.cpu_repetitions = args.cpu_reps.unwrap_or(plan.cpu_repetitions).max(1);
-        plan.seed = args.seed.unwrap_or(plan.seed);
-        plan.measure_threads &= !args.no_thread_count;
-        plan.algorithms()?;
-    }
-    let needs_gpu = plans.iter().any(|p| {
-        p.algorithms()
-            .is_ok_and(|a| a.iter().any(|a| a.spec().device == Device::Gpu))
-    });
-    let solver = Solver::new(if needs_gpu {
-        sssp::solver::Device::Gpu(0)
-    } else {
-        sssp::solver::Device::Cpu
-    })?;
-    let gpu = solver.gpu();
-    let (device, copy_bytes_per_s) = match gpu {
-        Some(gpu) => {
-            let (free, _) = gpu.memory_info()?;
-            let bytes = (1usize << 30).min(free as usize / 4);
-            (gpu.name()?, Some(copy_bandwidth(gpu, bytes, 20)?))
-        }
-        None => ("none (CPU algorithms only)".to_string(), None),
-    };
-    if let Some(bw) = copy_bytes_per_s {
-        eprintln!(
-            "{device}: device-to-device copy {:.0} GB/s (read + write)",
-            bw / 1e9
-        );
-    }
-
-    let total: u64 = plans
-        .iter()
-        .map(|p| (p.sizes.len() * p.graphs_per_size as usize * p.algorithm_names.len()) as u64)
-        .sum();
-    let progress = ProgressBar::new(total);
-    if args.quiet {
-        progress.set_draw_target(ProgressDrawTarget::hidden());
-    }
-    progress.set_style(
-        ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} {msg}")
-            .map_err(|e| Error::InvalidArgument(e.to_string()))?
-            .progress_chars("=> "),
-    );
+    let plans = plans(args)?;
+    let (solver, device, copy_bytes_per_s) = open_device(&plans)?;
+    let progress = progress_bar(args, &plans)?;
     let out = out_dir(args)?;
     // A checkpoint of everything finished so far, so that a run stopped early
     // (a time limit) still leaves its graphs for `--from`; a file of its own,
@@ -220,6 +161,85 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     }
 }
 
+/// The preset's plans, only those of `--plans`, with the options' overrides.
+fn plans(args: &BenchArgs) -> Result<Vec<BenchPlan>> {
+    let mut plans = BenchPlan::preset(&args.preset)?;
+    if let Some(only) = &args.plans {
+        let names: Vec<String> = plans.iter().map(|p| p.name.clone()).collect();
+        if let Some(unknown) = only.iter().find(|o| !names.contains(o)) {
+            return Err(Error::InvalidArgument(format!(
+                "preset `{}` has no plan `{unknown}`; its plans: {}",
+                args.preset,
+                names.join(", ")
+            )));
+        }
+        plans.retain(|p| only.contains(&p.name));
+    }
+    for plan in &mut plans {
+        if let Some(sizes) = &args.sizes {
+            plan.sizes = sizes.clone();
+        }
+        if let Some(algos) = &args.algos {
+            plan.algorithm_names = algos.clone();
+        }
+        plan.graphs_per_size = args.graphs_per_size.unwrap_or(plan.graphs_per_size).max(1);
+        plan.repetitions = args.reps.unwrap_or(plan.repetitions).max(1);
+        plan.cpu_repetitions = args.cpu_reps.unwrap_or(plan.cpu_repetitions).max(1);
+        plan.seed = args.seed.unwrap_or(plan.seed);
+        plan.measure_threads &= !args.no_thread_count;
+        plan.algorithms()?;
+    }
+    Ok(plans)
+}
+
+/// The device the plans need (the GPU where one of their algorithms runs
+/// there), its name and its measured copy bandwidth.
+fn open_device(plans: &[BenchPlan]) -> Result<(Solver, String, Option<f64>)> {
+    let needs_gpu = plans.iter().any(|p| {
+        p.algorithms()
+            .is_ok_and(|a| a.iter().any(|a| a.spec().device == Processor::Gpu))
+    });
+    let solver = Solver::new(if needs_gpu {
+        sssp::options::Device::Gpu(0)
+    } else {
+        sssp::options::Device::Cpu
+    })?;
+    let (device, copy_bytes_per_s) = match solver.gpu() {
+        Some(gpu) => {
+            let (free, _) = gpu.memory_info()?;
+            let bytes = (1usize << 30).min(free as usize / 4);
+            (gpu.name()?, Some(copy_bandwidth(gpu, bytes, 20)?))
+        }
+        None => ("none (CPU algorithms only)".to_string(), None),
+    };
+    if let Some(bw) = copy_bytes_per_s {
+        eprintln!(
+            "{device}: device-to-device copy {:.0} GB/s (read + write)",
+            bw / 1e9
+        );
+    }
+
+    Ok((solver, device, copy_bytes_per_s))
+}
+
+/// The progress bar of the plans' solves (hidden with `--quiet`).
+fn progress_bar(args: &BenchArgs, plans: &[BenchPlan]) -> Result<ProgressBar> {
+    let total: u64 = plans
+        .iter()
+        .map(|p| (p.sizes.len() * p.graphs_per_size as usize * p.algorithm_names.len()) as u64)
+        .sum();
+    let progress = ProgressBar::new(total);
+    if args.quiet {
+        progress.set_draw_target(ProgressDrawTarget::hidden());
+    }
+    progress.set_style(
+        ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} {msg}")
+            .map_err(|e| Error::InvalidArgument(e.to_string()))?
+            .progress_chars("=> "),
+    );
+    Ok(progress)
+}
+
 /// `host bench --preset real`: graph files, every candidate verified, GAPBS
 /// in the same run.
 fn run_real(args: &BenchArgs) -> Result<()> {
@@ -246,7 +266,7 @@ fn run_real(args: &BenchArgs) -> Result<()> {
         gapbs_trials: args.gapbs_trials,
         scratch: out.clone(),
     };
-    let solver = Solver::new(sssp::solver::Device::Auto)?;
+    let solver = Solver::new(sssp::options::Device::Auto)?;
     if let Some(reason) = solver.no_gpu_reason() {
         eprintln!("notice: no CUDA GPU ({reason}): GPU algorithms run as their CPU fallback");
     }
@@ -287,7 +307,7 @@ fn run_roads_index(args: &BenchArgs) -> Result<()> {
         routingkit: args.routingkit.clone(),
         scratch: out.clone(),
     };
-    let solver = Solver::new(sssp::solver::Device::Auto)?;
+    let solver = Solver::new(sssp::options::Device::Auto)?;
     if let Some(reason) = solver.no_gpu_reason() {
         eprintln!("notice: no CUDA GPU ({reason}): trees and tables run on the CPU only");
     }

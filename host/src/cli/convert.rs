@@ -10,7 +10,7 @@ use sssp::formats::csr;
 use sssp::formats::{self, Format};
 use sssp::{Error, Result};
 
-use super::{FormatArg, WeightsArg};
+use super::args::{FormatArg, WeightsArg, load_options};
 
 /// Inputs at least this large get a progress bar (on a terminal, without --quiet).
 const PROGRESS_MIN_BYTES: u64 = 4 << 20;
@@ -73,7 +73,7 @@ pub fn run(args: &ConvertArgs) -> Result<()> {
     let loaded = formats::load_with(
         &args.input,
         Some(detected),
-        super::load_options(args.weights),
+        load_options(args.weights),
         &mut |bytes| bar.inc(bytes),
     );
     bar.finish_and_clear();

@@ -6,12 +6,14 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use clap::{Args, ValueEnum};
+use sssp::algorithms::Layout;
 use sssp::formats::csr;
 use sssp::generate::{GridSpec, RandomGraphSpec, grid_graph, random_graph};
+use sssp::graph::WeightKind;
 use sssp::matrix::matrix_spec;
 use sssp::{Error, Result};
 
-use super::WeightsArg;
+use super::args::{LayoutArg, WeightsArg, parse_count};
 
 /// The kind of graph `host gen` writes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -32,13 +34,13 @@ pub struct GenArgs {
     kind: Kind,
     /// Number of vertices (`--kind random`); accepts binary suffixes: 1Mi = 2^20,
     /// 11Mi = 11·2^20.
-    #[arg(long, short = 'n', value_parser = super::parse_count)]
+    #[arg(long, short = 'n', value_parser = parse_count)]
     vertices: Option<usize>,
     /// Vertices per row of a grid (`--kind grid`); accepts binary suffixes (4Ki).
-    #[arg(long, value_parser = super::parse_count)]
+    #[arg(long, value_parser = parse_count)]
     width: Option<usize>,
     /// Rows of a grid (`--kind grid`); accepts binary suffixes (4Ki).
-    #[arg(long, value_parser = super::parse_count)]
+    #[arg(long, value_parser = parse_count)]
     height: Option<usize>,
     /// Random predecessors per vertex (`--kind random`; default: 7 for lists, n/5
     /// for matrices).
@@ -48,8 +50,8 @@ pub struct GenArgs {
     /// degree 7) or `matrix` (Martín et al.'s matrix graphs, degree n/5; degree 7
     /// reproduces Ortega-Arranz et al.). Either way the file is g.csr. Only picks
     /// the default `--degree` of random graphs.
-    #[arg(long, value_enum, default_value_t = super::solve::Layout::List)]
-    layout: super::solve::Layout,
+    #[arg(long, value_enum, default_value_t = LayoutArg(Layout::List))]
+    layout: LayoutArg,
     /// Smallest edge weight.
     #[arg(long, default_value_t = 1)]
     min_weight: u32,
@@ -60,7 +62,7 @@ pub struct GenArgs {
     /// The weight type: `u32` (integers uniform in min..=max) or, for `--kind
     /// random` only, `f32` (reals uniform in [min, max), the same edges as the
     /// u32 graph of the same seed). Grids have u32 weights.
-    #[arg(long, value_enum, default_value_t = WeightsArg::U32)]
+    #[arg(long, value_enum, default_value_t = WeightsArg(WeightKind::U32))]
     weights: WeightsArg,
     /// Seed: the same seed gives the same file on any machine.
     #[arg(long, default_value_t = 1)]
@@ -89,11 +91,9 @@ pub fn run(args: &GenArgs) -> Result<()> {
             let vertices = args
                 .vertices
                 .ok_or_else(|| usage("random", "--vertices is required"))?;
-            let degree = match args.layout {
-                super::solve::Layout::List => args.degree.unwrap_or(7),
-                super::solve::Layout::Matrix => {
-                    matrix_spec(vertices, args.degree, args.seed).degree
-                }
+            let degree = match args.layout.0 {
+                Layout::List => args.degree.unwrap_or(7),
+                Layout::Matrix => matrix_spec(vertices, args.degree, args.seed).degree,
             };
             random_graph(&RandomGraphSpec {
                 num_vertices: vertices,
@@ -111,7 +111,7 @@ pub fn run(args: &GenArgs) -> Result<()> {
                     "--vertices and --degree are for --kind random; give --width and --height",
                 ));
             }
-            if args.weights != WeightsArg::U32 {
+            if args.weights.0 != WeightKind::U32 {
                 return Err(usage(
                     "grid",
                     "grids have u32 weights only; leave out --weights f32",

@@ -1,18 +1,25 @@
-//! Command-line arguments and their dispatch.
+//! The command line: its commands and their dispatch.
 
+mod algos;
+mod args;
 mod bench;
+mod check;
 mod convert;
+mod device;
 mod generate;
+mod index;
+mod input;
+mod output;
 mod preprocess;
+mod ptx;
 mod report;
 mod solve;
+mod solve_args;
 
 use std::path::PathBuf;
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{Parser, Subcommand};
 use sssp::Result;
-use sssp::formats::{Format, LoadOptions};
-use sssp::graph::WeightKind;
 
 const EXAMPLES: &str = "\
 Examples:
@@ -55,7 +62,7 @@ pub struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
     #[command(flatten)]
-    solve: solve::SolveArgs,
+    solve: solve_args::SolveArgs,
 }
 
 #[derive(Debug, Subcommand)]
@@ -110,107 +117,13 @@ pub fn run(cli: Cli) -> Result<()> {
     match cli.command {
         Some(Command::Gen(args)) => generate::run(&args),
         Some(Command::Convert(args)) => convert::run(&args),
-        Some(Command::Ptx { output }) => write_ptx(output),
+        Some(Command::Ptx { output }) => ptx::write(output),
         Some(Command::Bench(args)) => bench::run(&args),
         Some(Command::Preprocess(args)) => preprocess::run(&args),
         Some(Command::Algos) => {
-            list_algorithms();
+            algos::list();
             Ok(())
         }
         None => solve::run(&cli.solve),
     }
-}
-
-fn list_algorithms() {
-    use sssp::algorithms::{Algorithm, Device};
-    for algo in Algorithm::ALL {
-        let spec = algo.spec();
-        let device = if spec.device == Device::Gpu {
-            "GPU"
-        } else {
-            "CPU"
-        };
-        println!(
-            "{:<26} {device}  {:<58} {}",
-            spec.name, spec.paper, spec.description
-        );
-    }
-}
-
-fn write_ptx(output: Option<PathBuf>) -> Result<()> {
-    let ptx = sssp::gpu::ptx::PTX;
-    match output {
-        Some(path) => std::fs::write(&path, ptx).map_err(|source| sssp::Error::Io { path, source }),
-        None => {
-            print!("{ptx}");
-            Ok(())
-        }
-    }
-}
-
-/// A graph file format, as `--format` names it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum FormatArg {
-    /// The binary g.csr format (graphs/README.md).
-    Csr,
-    /// DIMACS 9th Challenge shortest paths (`p sp N M`, `a U V W`; 1-based).
-    Dimacs,
-    /// Matrix Market coordinate (1-based; entry I J V is an arc I -> J).
-    Mtx,
-    /// Edge list (`U V [W]` per line, `#`/`%` comments; 0-based).
-    Edgelist,
-}
-
-impl From<FormatArg> for Format {
-    fn from(format: FormatArg) -> Format {
-        match format {
-            FormatArg::Csr => Format::Csr,
-            FormatArg::Dimacs => Format::Dimacs,
-            FormatArg::Mtx => Format::MatrixMarket,
-            FormatArg::Edgelist => Format::EdgeList,
-        }
-    }
-}
-
-/// A weight type, as `--weights` names it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum WeightsArg {
-    /// Non-negative integers that fit in 32 bits.
-    U32,
-    /// Non-negative finite IEEE-754 single-precision floats (reals rounded to
-    /// the nearest f32).
-    F32,
-}
-
-impl From<WeightsArg> for WeightKind {
-    fn from(weights: WeightsArg) -> WeightKind {
-        match weights {
-            WeightsArg::U32 => WeightKind::U32,
-            WeightsArg::F32 => WeightKind::F32,
-        }
-    }
-}
-
-/// The load options of a `--weights` argument.
-pub fn load_options(weights: Option<WeightsArg>) -> LoadOptions {
-    LoadOptions {
-        weights: weights.map(Into::into),
-    }
-}
-
-/// Parses a count with an optional binary suffix: `1048576`, `1Mi`, `11Mi`, `64Ki`, `1Gi`.
-pub fn parse_count(text: &str) -> std::result::Result<usize, String> {
-    let (digits, scale) = match text {
-        t if t.ends_with("Ki") => (&t[..t.len() - 2], 1usize << 10),
-        t if t.ends_with("Mi") => (&t[..t.len() - 2], 1 << 20),
-        t if t.ends_with("Gi") => (&t[..t.len() - 2], 1 << 30),
-        t => (t, 1),
-    };
-    let value: usize = digits
-        .trim()
-        .parse()
-        .map_err(|_| format!("`{text}` is not a count (examples: 1000, 64Ki, 11Mi)"))?;
-    value
-        .checked_mul(scale)
-        .ok_or_else(|| format!("`{text}` is too large"))
 }

@@ -9,7 +9,7 @@ use sssp::Result;
 use sssp::ch::{BuildOptions, build};
 use sssp::formats;
 
-use super::{FormatArg, WeightsArg};
+use super::args::{FormatArg, WeightsArg, load_options};
 
 #[derive(Debug, Args)]
 pub struct PreprocessArgs {
@@ -22,7 +22,7 @@ pub struct PreprocessArgs {
     /// The graph's format, instead of guessing it from the extension.
     #[arg(long, value_enum)]
     format: Option<FormatArg>,
-    /// Read a text graph's weights as this type (indexes take u32 weights).
+    /// Read a text graph's weights as this type (an index keeps it: u32 or f32).
     #[arg(long, value_enum)]
     weights: Option<WeightsArg>,
     /// Read every arc in both directions (then solve with --undirected too).
@@ -38,7 +38,7 @@ pub fn run(args: &PreprocessArgs) -> Result<()> {
     let loaded = formats::load_with(
         &args.graph,
         args.format.map(Into::into),
-        super::load_options(args.weights),
+        load_options(args.weights),
         &mut |_| {},
     )?;
     let mut graph = loaded.graph()?;

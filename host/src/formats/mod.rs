@@ -134,7 +134,6 @@ impl fmt::Display for Format {
     }
 }
 
-
 /// How an input file numbers its vertices: vertex `v` of the graph is `v + base`
 /// in the file. The CLI reads `--source` and writes distances in this numbering.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

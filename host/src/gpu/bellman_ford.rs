@@ -12,9 +12,9 @@
 
 use gpu_kernels::launch::{BELLMAN_FORD_FLAG_WORDS, GRID_BARRIER_WORDS};
 
+use super::context::Gpu;
 use super::kernels::BellmanFordBuffers;
 use super::memory::{DeviceGraph, alloc_zeroed, bytes_of, download_distances, download_words};
-use super::context::Gpu;
 use super::solver::{GpuSolver, RunStats};
 use crate::Result;
 use crate::distances::check_source_of;

@@ -6,10 +6,10 @@
 use gpu_kernels::compact::{LOOP_STATE_WORDS, LoopState};
 use gpu_kernels::launch::GRID_BARRIER_WORDS;
 
+use super::context::Gpu;
 use super::kernels::{CompactBuffers, LoopForm};
 use super::memory::{DeviceGraph, alloc_zeroed, bytes_of, download_distances, download_words};
 use super::resident::{LoopLaunches, LoopStop, WorkLimits, launch_loop, run_loop_launches};
-use super::context::Gpu;
 use super::solver::{GpuSolver, RunStats};
 use crate::Result;
 use crate::graph::Graph;

@@ -14,8 +14,8 @@ use cudarc::driver::{CudaSlice, DeviceRepr};
 use gpu_kernels::da2cf;
 use gpu_kernels::distance::INFINITY;
 
-use super::memory::{DeviceGraph, alloc_zeroed, download_distances};
 use super::context::Gpu;
+use super::memory::{DeviceGraph, alloc_zeroed, download_distances};
 use super::solver::{GpuSolver, RunStats};
 use crate::distances::as_atomic;
 use crate::distances::{check_overflow, check_source_of};
@@ -58,7 +58,9 @@ impl<'a> Hybrid<'a> {
         let predecessors = graph.transpose();
         let device_graph = match kind {
             HybridKind::H1 => None,
-            HybridKind::H2 | HybridKind::H3 => Some(DeviceGraph::upload(gpu.stream(), &predecessors)?),
+            HybridKind::H2 | HybridKind::H3 => {
+                Some(DeviceGraph::upload(gpu.stream(), &predecessors)?)
+            }
         };
         Ok(Hybrid {
             gpu,
@@ -122,10 +124,13 @@ impl<'a> Hybrid<'a> {
             &self.device_frontier,
             &self.device_unsettled,
         );
-        self.gpu
-            .kernels()
-            .da2cf
-            .relax(Relax::Pull, self.gpu.stream(), graph, dist, (frontier, unsettled))
+        self.gpu.kernels().da2cf.relax(
+            Relax::Pull,
+            self.gpu.stream(),
+            graph,
+            dist,
+            (frontier, unsettled),
+        )
     }
 
     fn solve(&mut self, source: u32) -> Result<()> {

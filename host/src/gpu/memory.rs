@@ -2,10 +2,10 @@
 
 use cudarc::driver::{CudaSlice, DeviceRepr, ValidAsZeroBits};
 
-pub(crate) use super::buffers::upload;
 pub use super::buffers::bytes_of;
-pub use super::device_graph::{DeviceGraph, DeviceMatrix};
+pub(crate) use super::buffers::upload;
 use super::context::Gpu;
+pub use super::device_graph::{DeviceGraph, DeviceMatrix};
 use crate::distances::check_overflow;
 use crate::graph::WeightKind;
 use crate::options::Stop;
@@ -68,4 +68,3 @@ pub fn download_words<const N: usize>(
         .map_err(Error::cuda(format!("copying {what} to the host")))?;
     Ok(words)
 }
-

@@ -9,12 +9,12 @@ use gpu_kernels::near_far::{
     HUB_DEGREE, NEAR_FAR_STATE_WORDS, NearFarState, hub_slots, wants_hubs,
 };
 
+use super::context::Gpu;
 use super::kernels::{LoopForm, NearFarBuffers};
 use super::memory::{
     DeviceGraph, alloc_zeroed, bytes_of, download_bounded_distances, download_words,
 };
 use super::resident::{LoopLaunches, LoopStop, WorkLimits, launch_loop, run_loop_launches};
-use super::context::Gpu;
 use super::solver::{GpuSolver, RunStats};
 use crate::graph::Graph;
 use crate::options::Stop;

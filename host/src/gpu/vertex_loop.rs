@@ -11,9 +11,9 @@ use gpu_kernels::distance::INFINITY;
 use gpu_kernels::launch::BLOCK_SIZE;
 use gpu_kernels::reduce::num_blocks;
 
+use super::context::Gpu;
 use super::kernels::launch::one_thread_per;
 use super::memory::{alloc_zeroed, bytes_of, download_distances};
-use super::context::Gpu;
 use super::solver::{GpuSolver, RunStats, ThreadCount};
 use crate::distances::check_source_of;
 use crate::graph::{WeightKind, with_weight_type};

@@ -6,14 +6,18 @@ use std::collections::VecDeque;
 
 use super::adjacency::Adjacency;
 
-
 /// Gives each piece's fragments (its connected parts, over edges of either
 /// direction, but its largest) to the pieces around them, breadth-first from
 /// those pieces, as long as a piece stays at most `limit` (at least every
 /// piece's size); what no piece can take stays where it was. So no vertex
 /// joins a piece it is not connected to inside that piece, and no piece
 /// grows past `limit`.
-pub(super) fn join_fragments(adjacency: &Adjacency, piece_of: &mut [u32], pieces: usize, limit: usize) {
+pub(super) fn join_fragments(
+    adjacency: &Adjacency,
+    piece_of: &mut [u32],
+    pieces: usize,
+    limit: usize,
+) {
     let n = piece_of.len();
     let mut size = vec![0usize; pieces];
     for &p in piece_of.iter() {
@@ -82,7 +86,12 @@ pub(super) fn join_fragments(adjacency: &Adjacency, piece_of: &mut [u32], pieces
 /// vertex moves only where its neighbours in its own piece are connected
 /// among themselves, so that no piece falls apart, and only to a piece it
 /// has an edge to, so that no piece gains a part.
-pub(super) fn refine_borders(adjacency: &Adjacency, piece_of: &mut [u32], pieces: usize, limit: usize) {
+pub(super) fn refine_borders(
+    adjacency: &Adjacency,
+    piece_of: &mut [u32],
+    pieces: usize,
+    limit: usize,
+) {
     let n = piece_of.len();
     let mut size = vec![0usize; pieces];
     for &p in piece_of.iter() {

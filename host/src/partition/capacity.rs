@@ -17,7 +17,6 @@ use crate::graph::WeightKind;
 use crate::{Error, Result};
 
 impl PartitionKernels {
-
     /// The piece capacity for `n` vertices with weights of `kind` in resident
     /// mode, blocks of `threads`, edges in global memory: the smallest
     /// capacity, at least a block's threads (or `n`), for which `ceil(n /
@@ -157,5 +156,4 @@ impl PartitionKernels {
         })?;
         Ok(Some(per_sm.saturating_mul(sms)))
     }
-
 }

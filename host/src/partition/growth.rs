@@ -14,7 +14,6 @@ use super::adjacency::Adjacency;
 /// a piece.
 pub(super) const NONE: u32 = u32::MAX;
 
-
 /// How a piece grows from its seed.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Growth {
@@ -46,7 +45,14 @@ pub(super) fn grow(
     adjacency: &Adjacency,
 ) -> Vec<u32> {
     match growth {
-        Growth::Breadth => grow_with(words, region, capacity, order, adjacency, Breadth::default()),
+        Growth::Breadth => grow_with(
+            words,
+            region,
+            capacity,
+            order,
+            adjacency,
+            Breadth::default(),
+        ),
         Growth::Compact => {
             let frontier = FrontierBuckets::default();
             grow_with(words, region, capacity, order, adjacency, frontier)

@@ -84,4 +84,3 @@ pub struct PartitionOptions {
     /// The knobs.
     pub tuning: PartitionTuning,
 }
-

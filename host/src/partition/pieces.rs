@@ -127,7 +127,6 @@ pub fn partition_joined(graph: &Graph, capacity: usize, growth: Growth) -> Resul
     cut(graph, capacity, growth, Some(limit))
 }
 
-
 /// [`partition`] or [`partition_joined`] (`join_limit`: the largest piece
 /// after joining).
 fn cut(
@@ -269,7 +268,6 @@ fn cut_with_regions(
         piece_of,
     })
 }
-
 
 #[cfg(test)]
 mod tests {

@@ -20,7 +20,6 @@ pub(super) const REGIONS_PER_THREAD: usize = 4;
 /// pieces along its border, so regions stay large against pieces.
 pub(super) const PIECES_PER_REGION: usize = 256;
 
-
 /// The fewest rayon threads for regions: phases 1 and 2 together do 2.5–4
 /// times the growth's work on one thread, and phase 1 ran at most 1.5 times
 /// as fast on two (road graphs and grids on 2 cores), so fewer threads would
@@ -34,10 +33,12 @@ pub(super) const TENTATIVE: u32 = 1 << 31;
 /// Phase 1 handles frontiers of up to this many vertices on one thread.
 const FRONTIER_CHUNK: usize = 1 << 10;
 
-
 /// Phase 1 (see the module docs) for `regions` seeds (2 to `n`): each
 /// vertex's region as its word, and the vertices of each region in id order.
-pub(super) fn split_into_regions(adjacency: &Adjacency, regions: usize) -> (Vec<AtomicU32>, Vec<Vec<u32>>) {
+pub(super) fn split_into_regions(
+    adjacency: &Adjacency,
+    regions: usize,
+) -> (Vec<AtomicU32>, Vec<Vec<u32>>) {
     let n = adjacency.successors.num_vertices();
     let words: Vec<AtomicU32> = (0..n)
         .into_par_iter()

@@ -143,4 +143,3 @@ fn fastest(tried: &[(u32, f32)]) -> (u32, f32) {
         |best, t| if t.1 < best.1 { t } else { best },
     )
 }
-

@@ -42,8 +42,8 @@ use std::ops::Range;
 use gpu_kernels::distance::MAX_DISTANCE;
 use rayon::prelude::*;
 
-use crate::graph::{Graph, WeightKind};
 use super::pieces::Partitioning;
+use crate::graph::{Graph, WeightKind};
 use crate::{Error, Result};
 
 /// Where the partition solver adds shortcuts.

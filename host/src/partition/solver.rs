@@ -10,16 +10,15 @@
 //!   persistent blocks as fit the device, each claiming a piece with pending
 //!   work, working on it until it has none and handing it back.
 
-
 use std::time::Instant;
 
 use gpu_kernels::distance::{MAX_DISTANCE, Weight};
 use gpu_kernels::launch::{PARTITION_BLOCK_SIZE, PARTITION_BLOCK_SIZES};
 use gpu_kernels::partition::{DEFAULT_CHAIN_HOPS, RoundSettings, partition_shared_bytes};
 
+use super::growth::Growth;
 use super::options::{Paging, PartitionOptions, PartitionTuning};
 use super::pieces::{Partitioning, partition_grown, partition_joined};
-use super::growth::Growth;
 use super::search::*;
 use super::shortcuts::{Added, Shortcuts, add_shortcuts, few_shortcuts};
 use crate::distances::check_overflow;
@@ -90,7 +89,8 @@ impl<'a> Partition<'a> {
     /// ([`gpu_kernels::partition::auto_delta`]).
     pub fn new(gpu: &'a Gpu, graph: &Graph, options: &PartitionOptions) -> Result<Self> {
         if let Some(lanes) = options
-            .tuning.edge_lanes
+            .tuning
+            .edge_lanes
             .filter(|l| !(1..=MOST_EDGE_LANES).contains(l))
         {
             return Err(Error::InvalidArgument(format!(
@@ -134,7 +134,13 @@ impl<'a> Partition<'a> {
         // faster on the 1000² grid (docs/PERFORMANCE.md, 2026-11-26).
         let resident = match resident {
             Some(capacity) if mean_edges_fit(kernels, gpu, graph, (capacity, threads))? => {
-                resident_layout(kernels, gpu, graph, (capacity, threads), options.tuning.growth)?
+                resident_layout(
+                    kernels,
+                    gpu,
+                    graph,
+                    (capacity, threads),
+                    options.tuning.growth,
+                )?
             }
             _ => None,
         };

@@ -295,4 +295,3 @@ pub(crate) fn allow_shared_memory(function: &CudaFunction, kernel: &str, bytes: 
             "allowing {kernel} {bytes} bytes of shared memory"
         )))
 }
-

@@ -25,6 +25,7 @@ pub use bellman_ford::{BellmanFordBuffers, BellmanFordKernels};
 pub use compact::{CompactBuffers, CompactKernels};
 pub use crauser::CrauserKernels;
 pub use da2cf::Da2cfKernels;
+pub use launch::LoopForm;
 pub use matrix::MatrixKernels;
 pub use near_far::{NearFarBuffers, NearFarKernels};
 pub use parents::{ParentsKernels, TreeBuffers};
@@ -34,7 +35,6 @@ pub use partition::{
 };
 pub use phast::{DeviceDownArcs, PhastKernels};
 pub use stats::StatsKernels;
-pub use launch::LoopForm;
 
 use super::ptx::PTX;
 use crate::{Error, Result};
@@ -84,4 +84,3 @@ impl Kernels {
         })
     }
 }
-

@@ -23,7 +23,10 @@ pub const PAGED_PIECES_PER_BLOCK: u32 = 16;
 /// The smallest piece [`PartitionKernels::paged_capacity`] chooses.
 pub const PAGED_FEWEST_VERTICES: u32 = 512;
 
-use super::launch::{Launch, allow_shared_memory, Typed, check_lengths, device, launch, load_function, one_thread_per};
+use super::launch::{
+    Launch, Typed, allow_shared_memory, check_lengths, device, launch, load_function,
+    one_thread_per,
+};
 use crate::gpu::device_graph::DeviceGraph;
 use crate::{Error, Result};
 

@@ -1,0 +1,153 @@
+//! What a solve prints and writes: the summary lines, the path, the `--json`
+//! object, and the `--output` and `--parents` files.
+
+use sssp::distances;
+use sssp::formats::InputNumbering;
+use sssp::formats::output::{self, Rows};
+use sssp::graph::WeightKind;
+use sssp::solver::SourceSolution;
+use sssp::{Error, Result, parents};
+
+use super::check::{RowCheck, SolvedRow};
+use super::report::{
+    Human, JsonAlgorithm, JsonDistance, JsonInput, JsonPath, JsonSource, JsonSummary, JsonTimes,
+};
+use super::solve_args::SolveArgs;
+
+/// The `reached`, `max distance` and `checksum` lines of one source.
+pub fn print_summary(out: &Human, n: usize, kind: WeightKind, summary: &distances::Summary) {
+    out.line(format_args!(
+        "reached      {} of {n} vertices",
+        summary.reached
+    ));
+    out.line(format_args!(
+        "max distance {}",
+        distances::display(kind, summary.max_distance)
+    ));
+    out.line(format_args!("checksum     {:016x}", summary.checksum));
+}
+
+/// The `path` line: the path to its target (at distance word `dist`), or
+/// that it is unreachable from `source_id`.
+pub fn print_path(out: &Human, kind: WeightKind, dist: u32, path: &JsonPath, source_id: u64) {
+    if path.reachable {
+        let ids: Vec<String> = path.vertices.iter().map(u64::to_string).collect();
+        out.line(format_args!(
+            "path         to {}: length {}, {} edges: {}",
+            path.target,
+            distances::display(kind, dist),
+            ids.len().saturating_sub(1),
+            ids.join(" ")
+        ));
+    } else {
+        out.line(format_args!(
+            "path         to {}: unreachable from {source_id}",
+            path.target
+        ));
+    }
+}
+
+/// The `--path-to` path from `source` to `target` in `tree`, in the input's
+/// numbering; `dist` are the distance words of `kind`.
+pub fn tree_path(
+    tree: &[u32],
+    dist: &[u32],
+    kind: WeightKind,
+    source: usize,
+    target: usize,
+    numbering: InputNumbering,
+) -> Result<JsonPath> {
+    let path = parents::path(tree, source, target)?;
+    Ok(JsonPath {
+        target: numbering.external(target),
+        reachable: path.is_some(),
+        distance: path.as_ref().map(|_| JsonDistance::new(kind, dist[target])),
+        vertices: path
+            .unwrap_or_default()
+            .into_iter()
+            .map(|v| numbering.external(v))
+            .collect(),
+    })
+}
+
+/// One source's entry of the `--json` summary (`source_id` in the input's
+/// numbering).
+pub fn json_source(
+    source_id: u64,
+    row: &SourceSolution,
+    summary: &distances::Summary,
+    check: &RowCheck,
+) -> JsonSource {
+    JsonSource {
+        source: source_id,
+        iterations: row.iterations,
+        solve_ms: JsonTimes::of(&row.times_ms),
+        reached: summary.reached,
+        max_distance: JsonDistance::new(row.weight_kind(), summary.max_distance),
+        checksum: format!("{:016x}", summary.checksum),
+        verified: check.verified,
+        mismatches: check.mismatches,
+        tree_verified: check.tree_verified,
+    }
+}
+
+/// Prints the `--json` summary.
+pub fn print_json(
+    args: &SolveArgs,
+    input: JsonInput,
+    device: Option<String>,
+    algorithms: Vec<JsonAlgorithm>,
+    path: Option<JsonPath>,
+) -> Result<()> {
+    let summary = JsonSummary {
+        input,
+        device,
+        algorithms,
+        output: args.output.as_ref().map(|p| p.display().to_string()),
+        parents: args.parents.as_ref().map(|p| p.display().to_string()),
+        output_format: (args.output.is_some() || args.parents.is_some())
+            .then_some(args.output_format.0.name()),
+        path,
+    };
+    let text = serde_json::to_string_pretty(&summary)
+        .map_err(|e| Error::InvalidArgument(format!("cannot write the JSON summary: {e}")))?;
+    println!("{text}");
+    Ok(())
+}
+
+/// Writes `--output` and `--parents`: one row per source.
+pub fn write_outputs(
+    args: &SolveArgs,
+    rows: &[SolvedRow],
+    kind: WeightKind,
+    numbering: InputNumbering,
+    many_sources: bool,
+    out: &Human,
+) -> Result<()> {
+    let format = args.output_format.into();
+    if let Some(file) = &args.output {
+        let dist: Vec<(usize, &[u32])> = rows
+            .iter()
+            .map(|r| (r.row.source, &r.row.dist[..]))
+            .collect();
+        output::write_distances(file, shape(&dist, many_sources), kind, numbering, format)?;
+        out.line(format_args!("output       {}", file.display()));
+    }
+    if let Some(file) = &args.parents {
+        let trees: Vec<(usize, &[u32])> = rows
+            .iter()
+            .filter_map(|r| r.tree.as_deref().map(|t| (r.row.source, t)))
+            .collect();
+        output::write_parents(file, shape(&trees, many_sources), numbering, format)?;
+        out.line(format_args!("parents      {}", file.display()));
+    }
+    Ok(())
+}
+
+/// The rows as written: without their source for a single `--source`.
+fn shape<'a>(rows: &'a [(usize, &'a [u32])], many_sources: bool) -> Rows<'a> {
+    match rows {
+        [(_, row)] if !many_sources => Rows::Single(row),
+        _ => Rows::PerSource(rows),
+    }
+}
