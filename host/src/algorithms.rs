@@ -61,6 +61,10 @@ pub enum Family {
     DeltaStepping,
     /// The oracle.
     Dijkstra,
+    /// Trees from a contraction-hierarchy index ([`crate::ch`]), on the
+    /// device the spec names: they need the index
+    /// ([`crate::solver::Solver::index_trees`]).
+    Index,
     /// Another algorithm, chosen per graph and source ([`crate::auto`]).
     Auto,
 }
@@ -288,7 +292,7 @@ catalogue! {
 
     Fast {
         name: "fast",
-        paper: "beyond the papers (issue #7)",
+        paper: "beyond the papers",
         description: "compacted, device-resident DA2CF (Martín's frontiers): the frontier and the reached-unsettled vertices as lists, relax walks the frontier's edges only, one pass over the reached list does minimum and update, the loop inside one block or one cooperative grid",
         device: Processor::Gpu, exact: true, layout: Layout::List, takes_delta: false,
         family: Family::Compact(CompactRule::Martin),
@@ -298,7 +302,7 @@ catalogue! {
 
     FastCrauser {
         name: "fast-crauser",
-        paper: "beyond the papers (issue #7)",
+        paper: "beyond the papers",
         description: "the compacted, device-resident DA2CF with Crauser's general frontier (fewer iterations)",
         device: Processor::Gpu, exact: true, layout: Layout::List, takes_delta: false,
         family: Family::Compact(CompactRule::Crauser),
@@ -308,7 +312,7 @@ catalogue! {
 
     NearFar {
         name: "near-far",
-        paper: "beyond the papers (issue #8): near-far Δ-stepping",
+        paper: "beyond the papers: near-far Δ-stepping",
         description: "bucketed solver for high-diameter graphs (near-far form of Δ-stepping): a near worklist below the threshold relaxed until empty (duplicates filtered by stamps), a far pile above it, the threshold raised by Δ (--delta, or 32 · mean weight / the smaller of the mean and median out-degree); device-resident loop like `fast`",
         device: Processor::Gpu, exact: true, layout: Layout::List, takes_delta: true,
         family: Family::NearFar,
@@ -318,7 +322,7 @@ catalogue! {
 
     Partition {
         name: "partition",
-        paper: "beyond the papers (issue #20): partition-local solver",
+        paper: "beyond the papers: partition-local solver",
         description: "the graph cut into BFS-grown pieces (renumbered contiguously when prepared), one persistent block per piece with its distances in shared memory relaxing in Δ-windowed rounds (--delta, or chosen in a trial around 8 · mean weight), boundary updates by atomicMin and a notification word per piece, a token counter for termination; graphs whose pieces cannot all be resident at once are paged (see partition-paged)",
         device: Processor::Gpu, exact: true, layout: Layout::List, takes_delta: true,
         family: Family::Partition(Paging::WhenNeeded),
@@ -328,7 +332,7 @@ catalogue! {
 
     PartitionPaged {
         name: "partition-paged",
-        paper: "beyond the papers (issue #20): partition-local solver, paged",
+        paper: "beyond the papers: partition-local solver, paged",
         description: "the partition solver in paged mode on any graph: pieces of 512-2048 vertices with their edges, as many persistent blocks as fit the GPU, each claiming a free piece whose notified distance is near the lowest, relaxing it in shared memory until it has no local work, writing it back",
         device: Processor::Gpu, exact: true, layout: Layout::List, takes_delta: true,
         family: Family::Partition(Paging::Always),
@@ -338,7 +342,7 @@ catalogue! {
 
     Auto {
         name: "auto",
-        paper: "beyond the papers (issues #7, #8, #20)",
+        paper: "beyond the papers: chosen per graph",
         description: "`fast-crauser` on graphs with few distinct distances, `partition` on high-diameter graphs, chosen from a BFS probe and the weight range",
         device: Processor::Gpu, exact: true, layout: Layout::List, takes_delta: true,
         family: Family::Auto,
@@ -468,7 +472,7 @@ catalogue! {
 
     FastCpu {
         name: "fast-cpu",
-        paper: "beyond the papers (issue #7)",
+        paper: "beyond the papers",
         description: "the compacted DA2CF loop of `fast` run by one CPU thread (the kernels' per-thread logic)",
         device: Processor::Cpu, exact: true, layout: Layout::List, takes_delta: false,
         family: Family::Compact(CompactRule::Martin),
@@ -478,7 +482,7 @@ catalogue! {
 
     FastCrauserCpu {
         name: "fast-crauser-cpu",
-        paper: "beyond the papers (issue #7)",
+        paper: "beyond the papers",
         description: "the compacted DA2CF loop of `fast-crauser` run by one CPU thread",
         device: Processor::Cpu, exact: true, layout: Layout::List, takes_delta: false,
         family: Family::Compact(CompactRule::Crauser),
@@ -488,7 +492,7 @@ catalogue! {
 
     NearFarCpu {
         name: "near-far-cpu",
-        paper: "beyond the papers (issue #8)",
+        paper: "beyond the papers",
         description: "the near-far loop run by one CPU thread (the kernels' per-thread logic)",
         device: Processor::Cpu, exact: true, layout: Layout::List, takes_delta: true,
         family: Family::NearFar,
@@ -532,6 +536,26 @@ catalogue! {
         description: "Δ-stepping on every CPU core (rayon): buckets of width Δ in order (--delta fixes it, else it adapts between buckets), thread-local bins, bucket fusion; the solver where there is no GPU",
         device: Processor::Cpu, exact: true, layout: Layout::List, takes_delta: true,
         family: Family::DeltaStepping,
+        matrix_twin: None,
+        model: None,
+    }
+
+    Phast {
+        name: "phast",
+        paper: "PHAST (Delling et al.) on a contraction hierarchy",
+        description: "trees from a contraction-hierarchy index (host preprocess, then --index): upward searches on the host, the downward sweep on the GPU for a batch of sources at once",
+        device: Processor::Gpu, exact: true, layout: Layout::List, takes_delta: false,
+        family: Family::Index,
+        matrix_twin: None,
+        model: None,
+    }
+
+    PhastCpu {
+        name: "phast-cpu",
+        paper: "PHAST (Delling et al.) on a contraction hierarchy",
+        description: "trees from a contraction-hierarchy index on the CPU's cores, several sources per thread; the index's solver where there is no GPU",
+        device: Processor::Cpu, exact: true, layout: Layout::List, takes_delta: false,
+        family: Family::Index,
         matrix_twin: None,
         model: None,
     }
@@ -637,6 +661,7 @@ impl Algorithm {
                         .into(),
                 ));
             }
+            Family::Index => return Err(needs_index(self)),
             Family::BellmanFord(None) | Family::DeltaStepping | Family::Dijkstra => {
                 return Err(cpu_algorithm());
             }
@@ -690,8 +715,17 @@ impl Algorithm {
             }
             Family::Dijkstra => (oracle::dijkstra(graph, source)?, None),
             Family::Hybrid(_) | Family::Partition(_) | Family::Auto => return Err(gpu_algorithm()),
+            Family::Index => return Err(needs_index(self)),
         })
     }
+}
+
+/// The error for an index's algorithm asked to solve without an index.
+fn needs_index(algorithm: Algorithm) -> Error {
+    Error::InvalidArgument(format!(
+        "`{algorithm}` answers from a contraction-hierarchy index (host preprocess, then \
+         --index; sssp::solver::Solver::index_trees)"
+    ))
 }
 
 impl fmt::Display for Algorithm {

@@ -41,6 +41,7 @@ pub mod oracle;
 pub mod parents;
 pub mod partition;
 pub mod reorder;
+pub mod solution;
 pub mod solver;
 pub mod transform;
 pub mod variants;

@@ -448,7 +448,7 @@ impl Index {
         self.check_vertices(&sources)?;
         let (dist, device) = py
             .detach(|| -> sssp::Result<_> {
-                let mut trees = sssp::ch::TreeSolver::new(&solver.inner, &self.hierarchy, None)?;
+                let mut trees = solver.inner.index_trees(&self.hierarchy, None)?;
                 let (rows, _) = trees.solve(&sources, Timing::default())?;
                 let dist: Vec<f64> = rows.iter().flat_map(|row| row.distances_f64()).collect();
                 Ok((dist, trees.device()))
@@ -470,7 +470,7 @@ impl Index {
         self.check_vertices(&targets)?;
         let (table, device) = py
             .detach(|| -> sssp::Result<_> {
-                let mut trees = sssp::ch::TreeSolver::new(&solver.inner, &self.hierarchy, None)?;
+                let mut trees = solver.inner.index_trees(&self.hierarchy, None)?;
                 let (table, _) = trees.table(&sources, &targets)?;
                 Ok((table, trees.device()))
             })

@@ -5,7 +5,7 @@
 //! within the index's rounding bound of the `f64` oracle.
 //! Ignored unless run with `--include-ignored` on a machine with a CUDA GPU.
 
-use sssp::ch::{self, BuildOptions, TreeSolver};
+use sssp::ch::{self, BuildOptions};
 use sssp::generate::{GridSpec, grid_graph};
 use sssp::graph::WeightKind;
 use sssp::options::Timing;
@@ -25,8 +25,9 @@ fn build_unbounded(graph: &Graph, context: &str) -> ch::Hierarchy {
 
 fn check_trees(solver: &Solver, graph: &Graph, sources: &[usize], lanes: u32, context: &str) {
     let h = build_unbounded(graph, context);
-    let mut trees =
-        TreeSolver::new(solver, &h, Some(lanes)).unwrap_or_else(|e| panic!("{context}: {e}"));
+    let mut trees = solver
+        .index_trees(&h, Some(lanes))
+        .unwrap_or_else(|e| panic!("{context}: {e}"));
     assert!(
         trees.gpu_shape().is_some(),
         "{context}: the trees run on the GPU"
@@ -101,7 +102,7 @@ fn f32_phast_trees_and_tables_are_the_cpu_sweeps_and_within_the_bound() {
         check_trees(&solver, &graph, &sources, lanes, &context);
         // The GPU table gathers the same sweep's columns.
         let h = build_unbounded(&graph, &context);
-        let mut trees = TreeSolver::new(&solver, &h, Some(lanes)).expect("trees");
+        let mut trees = solver.index_trees(&h, Some(lanes)).expect("trees");
         let targets: Vec<usize> = (0..rng.range(1, 50))
             .map(|_| rng.below(n as u64) as usize)
             .collect();
@@ -150,7 +151,7 @@ fn gpu_tables_and_pipelined_trees_match_the_oracle() {
         let n = graph.num_vertices();
         let h = ch::build(&graph, &BuildOptions::default()).expect("build");
         let lanes = [1u32, 32, 64, 256][rng.below(4) as usize];
-        let mut trees = TreeSolver::new(&solver, &h, Some(lanes)).expect("trees");
+        let mut trees = solver.index_trees(&h, Some(lanes)).expect("trees");
         let sources: Vec<usize> = (0..rng.range(1, 300))
             .map(|_| rng.below(n as u64) as usize)
             .collect();

@@ -167,6 +167,8 @@ fn the_catalogue_is_consistent() {
             Family::DeltaStepping | Family::Dijkstra | Family::BellmanFord(None) => {
                 Some(Processor::Cpu)
             }
+            // The index's trees exist on either device.
+            Family::Index => Some(spec.device),
             _ => None,
         };
         assert!(device.is_none_or(|d| d == spec.device), "{algo}: device");

@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 
 use super::real::{GapbsRecord, run_gapbs};
 use sssp::algorithms::Algorithm;
-use sssp::ch::{self, BuildOptions, TreeSolver};
+use sssp::ch::{self, BuildOptions};
 use sssp::formats::{self, LoadOptions};
 use sssp::graph::Graph;
 use sssp::options::Tuning;
@@ -187,7 +187,7 @@ fn measure(
         count: 1,
         num_vertices: n,
     };
-    let mut trees = TreeSolver::new(solver, &h, None)?;
+    let mut trees = solver.index_trees(&h, None)?;
     let (rows, _) = trees.solve(sample, Timing::default())?;
     if rows.iter().zip(&expected).any(|(row, e)| &row.dist != e) {
         return Err(mismatch(format!("other trees from the index on {name}")));

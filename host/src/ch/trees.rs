@@ -5,11 +5,12 @@
 use std::time::Instant;
 
 use super::index::Hierarchy;
-use crate::algorithms::Processor;
+use crate::Result;
+use crate::algorithms::{Algorithm, Processor};
+use crate::gpu::context::Gpu;
 use crate::gpu::phast::{DEFAULT_LANES, GpuPhast};
 use crate::options::Timing;
-use crate::solver::{SourceSolution, Timer};
-use crate::{Result, Solver};
+use crate::solution::{SourceSolution, Timer};
 
 /// Trees from one hierarchy on the solver's device.
 pub struct TreeSolver<'a> {
@@ -32,11 +33,12 @@ pub struct TreeTimes {
 }
 
 impl<'a> TreeSolver<'a> {
-    /// Trees from `hierarchy` on the GPU of `solver` in batches of `lanes`
-    /// sources (default [`DEFAULT_LANES`]), or on the CPU when it has none.
-    pub fn new(solver: &'a Solver, hierarchy: &'a Hierarchy, lanes: Option<u32>) -> Result<Self> {
+    /// Trees from `hierarchy` on `gpu` in batches of `lanes` sources
+    /// (default [`DEFAULT_LANES`]), or on the CPU without one
+    /// ([`crate::solver::Solver::index_trees`] is the front door).
+    pub fn new(gpu: Option<&'a Gpu>, hierarchy: &'a Hierarchy, lanes: Option<u32>) -> Result<Self> {
         let start = Instant::now();
-        let gpu = match solver.gpu() {
+        let gpu = match gpu {
             Some(gpu) => {
                 let phast = GpuPhast::new(gpu, hierarchy, lanes.unwrap_or(DEFAULT_LANES))?;
                 gpu.synchronize()?;
@@ -54,6 +56,15 @@ impl<'a> TreeSolver<'a> {
     /// The hierarchy the trees come from.
     pub fn hierarchy(&self) -> &'a Hierarchy {
         self.hierarchy
+    }
+
+    /// The algorithm of the trees: [`Algorithm::Phast`] on the GPU,
+    /// [`Algorithm::PhastCpu`] on the CPU.
+    pub fn algorithm(&self) -> Algorithm {
+        match self.device() {
+            Processor::Gpu => Algorithm::Phast,
+            Processor::Cpu => Algorithm::PhastCpu,
+        }
     }
 
     /// Where the trees run.

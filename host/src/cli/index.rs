@@ -59,15 +59,17 @@ pub fn solve(
     let lanes = args.batch.unwrap_or_else(|| {
         (query.sources.len().div_ceil(32) * 32).min(sssp::gpu::phast::DEFAULT_LANES as usize) as u32
     });
-    let mut trees = TreeSolver::new(&solver, &hierarchy, Some(lanes))?;
+    let mut trees = solver.index_trees(&hierarchy, Some(lanes))?;
     out.line("");
     match trees.gpu_shape() {
         Some((lanes, (block_levels, levels))) => out.line(format_args!(
-            "algorithm    phast (PHAST on the GPU: batches of {lanes} sources; {block_levels} of \
-             {levels} levels swept by one block)"
+            "algorithm    {} (PHAST on the GPU: batches of {lanes} sources; {block_levels} of \
+             {levels} levels swept by one block)",
+            trees.algorithm()
         )),
         None => out.line(format_args!(
-            "algorithm    phast-cpu (PHAST on the CPU, {} sources per thread)",
+            "algorithm    {} (PHAST on the CPU, {} sources per thread)",
+            trees.algorithm(),
             sssp::ch::phast::CPU_LANES
         )),
     }
@@ -184,9 +186,9 @@ impl Indexed<'_> {
         )?;
         if args.json {
             let about = JsonAbout {
-                name: if on_gpu { "phast" } else { "phast-cpu" },
+                name: trees.algorithm().name(),
                 requested: "index",
-                paper: "PHAST (Delling et al.) on a contraction hierarchy",
+                paper: trees.algorithm().spec().paper,
                 device: if on_gpu { "gpu" } else { "cpu" },
                 prepare_ms: trees.prepare_ms(),
                 timer: "host",
