@@ -66,10 +66,82 @@ fn main() {
                 .unwrap_or_else(|e| fail(&format!("reading {}: {e}", shipped.display())))
         }
     };
-    fs::write(out_dir.join("kernels.ptx"), text)
-        .unwrap_or_else(|e| fail(&format!("writing kernels.ptx: {e}")));
+    let ptx_path = out_dir.join("kernels.ptx");
+    fs::write(&ptx_path, text).unwrap_or_else(|e| fail(&format!("writing kernels.ptx: {e}")));
+    // Machine code for the architecture, so that no process waits for the
+    // driver to compile the PTX (seconds on a machine whose compile cache is
+    // empty); an empty file where no ptxas is found.
+    let cubin_path = out_dir.join("kernels.cubin");
+    let cubin = assemble(&ptx_path, &cubin_path, &arch);
+    if !cubin {
+        fs::write(&cubin_path, []).unwrap_or_else(|e| fail(&format!("writing kernels.cubin: {e}")));
+    }
     println!("cargo::rustc-env=SSSP_PTX_ARCH={arch}");
     println!("cargo::rustc-env=SSSP_KERNELS_FROM={from}");
+}
+
+/// Assembles `ptx` into `cubin` for `arch` with `ptxas` (`SSSP_PTXAS`, else
+/// `ptxas` on the `PATH`, else the one of the PyPI package
+/// `nvidia-cuda-nvcc-cu12`); false, with a warning, where there is none or
+/// it fails (the driver then compiles the PTX when the kernels load).
+fn assemble(ptx: &Path, cubin: &Path, arch: &str) -> bool {
+    println!("cargo::rerun-if-env-changed=SSSP_PTXAS");
+    let Some(ptxas) = find_ptxas() else {
+        println!(
+            "cargo::warning=no ptxas found (SSSP_PTXAS, PATH, or pip's nvidia-cuda-nvcc-cu12): \
+             the kernels ship as PTX only, which the driver compiles on first use"
+        );
+        return false;
+    };
+    let status = Command::new(&ptxas)
+        .arg(format!("-arch={arch}"))
+        .arg(ptx)
+        .arg("-o")
+        .arg(cubin)
+        .status();
+    match status {
+        Ok(status) if status.success() => true,
+        Ok(status) => {
+            println!(
+                "cargo::warning={} failed ({status}): the kernels ship as PTX only",
+                ptxas.display()
+            );
+            false
+        }
+        Err(e) => {
+            println!(
+                "cargo::warning=could not run {}: {e}; the kernels ship as PTX only",
+                ptxas.display()
+            );
+            false
+        }
+    }
+}
+
+/// `ptxas`: `SSSP_PTXAS`, the `PATH`, or pip's `nvidia-cuda-nvcc-cu12`.
+fn find_ptxas() -> Option<PathBuf> {
+    if let Some(path) = env::var_os("SSSP_PTXAS") {
+        return Some(PathBuf::from(path));
+    }
+    let runs = |program: &Path| {
+        Command::new(program)
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success())
+    };
+    let on_path = PathBuf::from("ptxas");
+    if runs(&on_path) {
+        return Some(on_path);
+    }
+    let python = env::var_os("PYTHON").unwrap_or_else(|| "python3".into());
+    let package = Command::new(python)
+        .args(["-c", "import nvidia.cuda_nvcc as m; print(m.__path__[0])"])
+        .output()
+        .ok()
+        .filter(|o| o.status.success())?;
+    let folder = String::from_utf8_lossy(&package.stdout).trim().to_string();
+    let ptxas = Path::new(&folder).join("bin").join("ptxas");
+    runs(&ptxas).then_some(ptxas)
 }
 
 /// Where the PTX comes from.

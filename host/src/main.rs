@@ -15,9 +15,16 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("error: {error}");
+            // A cause is printed unless the message above already says it
+            // (an I/O error's message names its cause).
+            let mut said = error.to_string();
             let mut source = std::error::Error::source(&error);
             while let Some(cause) = source {
-                eprintln!("  caused by: {cause}");
+                let text = cause.to_string();
+                if !said.contains(&text) {
+                    eprintln!("  caused by: {text}");
+                }
+                said = text;
                 source = cause.source();
             }
             ExitCode::from(error.exit_code() as u8)

@@ -12,7 +12,7 @@
 //! other end. In a graph whose ids carry no locality (the papers' random graphs,
 //! or a road network in file order) those accesses are scattered over the whole
 //! array, one 32-byte sector per 4-byte value, so the solvers run at the
-//! random-access floor of the memory system (issue #7). An order in which the
+//! random-access floor of the memory system. An order in which the
 //! successors of a frontier lie close together, and close to the frontier
 //! itself, lets neighboring threads share sectors and cache lines.
 //!

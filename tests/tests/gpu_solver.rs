@@ -106,9 +106,9 @@ fn batches_on_several_streams_leak_no_device_memory() {
     let (free_after, _) = gpu.memory_info().expect("memory info");
     // Eight copies of the graph and state are ~10 MB per batch, so a leak
     // would show 50 times over (~500 MB); the driver's pool moves in steps
-    // (8 MiB once, sixteenth session; this check failed once in the full
-    // suite of the twenty-first session and passed three times alone right
-    // after, docs/PERFORMANCE.md, 2026-11-27), which are not one.
+    // (8 MiB once; this check failed once in a full suite and passed three
+    // times alone right after, docs/PERFORMANCE.md, 2026-11-27), which are
+    // not one.
     assert!(
         free_before.abs_diff(free_after) <= 64 << 20,
         "free device memory {free_before} before and {free_after} after 50 batches"
@@ -145,8 +145,8 @@ fn a_thousand_solves_leak_no_device_memory() {
         // call would be ~1 GB after 1000 calls. The stream-ordered
         // allocator's pool keeps what it reserved in chunks of megabytes
         // (4 MiB more seen after the first batch, once a step of exactly 16
-        // MiB over 1000 `fast` solves: docs/PERFORMANCE.md, eighteenth
-        // session), so the bound is a few such steps, 64 MiB.
+        // MiB over 1000 `fast` solves: docs/PERFORMANCE.md), so the bound is
+        // a few such steps, 64 MiB.
         assert!(
             free_before.abs_diff(free_after) <= LEAK_BOUND,
             "{algorithm}: free device memory {free_before} before and {free_after} after 1000 solves"

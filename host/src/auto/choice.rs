@@ -45,7 +45,7 @@ pub const TRIAL_CANDIDATES: [Algorithm; 3] =
 /// `choose` picks the partition solver (deep graphs) or near-far: the two
 /// solvers whose iterations do not follow the distinct distances. The
 /// partition solver wins on road networks by 3–5× but lost to near-far on a
-/// 50³ grid (docs/PERFORMANCE.md, 2026-11-27, fifteenth session), which the
+/// 50³ grid (docs/PERFORMANCE.md, 2026-11-27), which the
 /// probe counts as deep too.
 pub const BUCKETED_CANDIDATES: [Algorithm; 2] = [Algorithm::NearFar, Algorithm::Partition];
 

@@ -106,7 +106,7 @@ impl BenchPlan {
     /// - `tables`: Ortega-Arranz et al. Tables I and II: CPU and GPU Martín against
     ///   GPU Crauser (general and economic), successor and predecessor forms, on
     ///   lists (1..11 × 2^20) and matrices of degree 7 (1..15 × 2^10);
-    /// - `beyond`: issues #7 and #8 on the papers' lists (1..11 × 2^20): `fast`,
+    /// - `beyond`: the solvers beyond the papers on the papers' lists (1..11 × 2^20): `fast`,
     ///   `fast-crauser`, `near-far` and `auto` against the faithful F^GPU and the
     ///   best paper variant (Crauser economic, successors).
     pub fn preset(name: &str) -> Result<Vec<BenchPlan>> {

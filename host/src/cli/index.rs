@@ -10,6 +10,7 @@ use sssp::algorithms::{Layout, Processor};
 use sssp::ch::{Hierarchy, TreeSolver};
 use sssp::formats::output;
 use sssp::formats::{self, LoadedGraph};
+use sssp::gpu::context::Gpu;
 use sssp::graph::WeightKind;
 use sssp::options::Timing;
 use sssp::{Error, Graph, Result, distances, oracle};
@@ -92,10 +93,7 @@ pub fn solve(
     };
     match &targets {
         Some(targets) => indexed.table(&mut trees, targets),
-        None => {
-            let device = solver.gpu().map(|gpu| gpu.name()).transpose()?;
-            indexed.trees(&mut trees, json_input, device)
-        }
+        None => indexed.trees(&mut trees, json_input, solver.gpu()),
     }
 }
 
@@ -130,7 +128,7 @@ impl Indexed<'_> {
         &self,
         trees: &mut TreeSolver,
         json_input: JsonInput,
-        device: Option<String>,
+        gpu: Option<&Gpu>,
     ) -> Result<Option<Error>> {
         let (args, graph, query, out) = (self.args, self.graph, self.query, self.out);
         let on_gpu = trees.device() == Processor::Gpu;
@@ -194,7 +192,7 @@ impl Indexed<'_> {
                 timer: "host",
             };
             let algorithm = JsonAlgorithm::new(about, json_sources, query.many_sources);
-            print_json(args, json_input, device, vec![algorithm], json_path)?;
+            print_json(args, json_input, gpu, vec![algorithm], json_path)?;
         }
         Ok(first_failure)
     }

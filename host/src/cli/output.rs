@@ -10,9 +10,11 @@ use sssp::{Error, Result, parents};
 
 use super::check::{RowCheck, SolvedRow};
 use super::report::{
-    Human, JsonAlgorithm, JsonDistance, JsonInput, JsonPath, JsonSource, JsonSummary, JsonTimes,
+    Human, JsonAlgorithm, JsonDistance, JsonInput, JsonPath, JsonSource, JsonStartup, JsonSummary,
+    JsonTimes,
 };
 use super::solve_args::SolveArgs;
+use sssp::gpu::context::Gpu;
 
 /// The `reached`, `max distance` and `checksum` lines of one source.
 pub fn print_summary(out: &Human, n: usize, kind: WeightKind, summary: &distances::Summary) {
@@ -95,13 +97,14 @@ pub fn json_source(
 pub fn print_json(
     args: &SolveArgs,
     input: JsonInput,
-    device: Option<String>,
+    gpu: Option<&Gpu>,
     algorithms: Vec<JsonAlgorithm>,
     path: Option<JsonPath>,
 ) -> Result<()> {
     let summary = JsonSummary {
         input,
-        device,
+        device: gpu.map(|gpu| gpu.name()).transpose()?,
+        startup: gpu.map(JsonStartup::of),
         algorithms,
         output: args.output.as_ref().map(|p| p.display().to_string()),
         parents: args.parents.as_ref().map(|p| p.display().to_string()),

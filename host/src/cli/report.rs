@@ -29,6 +29,8 @@ pub struct JsonSummary {
     #[serde(flatten)]
     pub input: JsonInput,
     pub device: Option<String>,
+    /// What opening the GPU cost.
+    pub startup: Option<JsonStartup>,
     pub algorithms: Vec<JsonAlgorithm>,
     pub output: Option<String>,
     /// The `--parents` file.
@@ -37,6 +39,30 @@ pub struct JsonSummary {
     pub output_format: Option<&'static str>,
     /// The `--path-to` (or `--target`) path.
     pub path: Option<JsonPath>,
+}
+
+/// What opening the GPU cost: the driver and context, and the kernels'
+/// module (machine code, or PTX the driver compiled).
+#[derive(Serialize)]
+pub struct JsonStartup {
+    pub context_ms: f64,
+    pub module_ms: f64,
+    pub module: &'static str,
+}
+
+impl JsonStartup {
+    /// The startup of `gpu`.
+    pub fn of(gpu: &sssp::gpu::context::Gpu) -> JsonStartup {
+        let startup = gpu.startup();
+        JsonStartup {
+            context_ms: startup.context_ms,
+            module_ms: startup.module_ms,
+            module: match startup.module {
+                sssp::gpu::kernels::ModuleForm::Cubin => "cubin",
+                sssp::gpu::kernels::ModuleForm::Ptx => "ptx",
+            },
+        }
+    }
 }
 
 /// What the `--json` summary says of the graph and the query, the same with

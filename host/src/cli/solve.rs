@@ -96,7 +96,13 @@ fn solve(args: &SolveArgs, base: &mut u32) -> Result<Option<Error>> {
         print_table(&out, &table);
     }
     if args.json {
-        print_json(args, json_input, device_name, json_rows, pipeline.json_path)?;
+        print_json(
+            args,
+            json_input,
+            solver.gpu(),
+            json_rows,
+            pipeline.json_path,
+        )?;
     }
     Ok(pipeline.first_failure)
 }

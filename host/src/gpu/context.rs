@@ -2,11 +2,12 @@
 //! the kernels loaded from the embedded PTX.
 
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::time::Instant;
 
 use cudarc::driver::sys::CUevent_flags;
 use cudarc::driver::{CudaContext, CudaStream};
 
-use super::kernels::Kernels;
+use super::kernels::{Kernels, ModuleForm};
 use super::solver::RunStats;
 use crate::{Error, Result};
 
@@ -25,9 +26,26 @@ pub struct Gpu {
     /// launch until the kernel ends, and around each change of a kernel's
     /// shared-memory limit ([`Gpu::attribute_turn`]).
     cooperative_turn: Option<Arc<Mutex<()>>>,
+    startup: Startup,
+}
+
+/// What opening the device cost ([`Gpu::startup`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Startup {
+    /// The driver's start and the context (`cuInit`, the primary context), ms.
+    pub context_ms: f64,
+    /// Loading the kernels' module, ms.
+    pub module_ms: f64,
+    /// Whether the module was machine code or PTX the driver compiled.
+    pub module: ModuleForm,
 }
 
 impl Gpu {
+    /// What opening this device cost: the context and the kernels' module.
+    pub fn startup(&self) -> Startup {
+        self.startup
+    }
+
     /// Opens device `ordinal` and loads the kernels. Without a driver or a device
     /// this is [`Error::NoGpu`], never a panic.
     pub fn new(ordinal: usize) -> Result<Gpu> {
@@ -38,8 +56,10 @@ impl Gpu {
                 "the NVIDIA driver library (libcuda.so) was not found on this machine".into(),
             ));
         }
+        let start = Instant::now();
         let ctx = CudaContext::new(ordinal)
             .map_err(|e| Error::NoGpu(format!("could not open CUDA device {ordinal}: {e}")))?;
+        let context_ms = start.elapsed().as_secs_f64() * 1e3;
         // SAFETY: every buffer is used on the one stream it was made on (a
         // lane prepares its own copy of the graph and solver state on its
         // own stream, `Prepared::solve_many`), so cudarc's cross-stream event
@@ -47,12 +67,19 @@ impl Gpu {
         // pass bare device addresses (`kernels::launch`), which relies on it.
         unsafe { ctx.disable_event_tracking() };
         let stream = ctx.default_stream();
-        let kernels = Arc::new(Kernels::load(&ctx)?);
+        let start = Instant::now();
+        let (kernels, module) = Kernels::load(&ctx)?;
+        let startup = Startup {
+            context_ms,
+            module_ms: start.elapsed().as_secs_f64() * 1e3,
+            module,
+        };
         Ok(Gpu {
             ctx,
             stream,
-            kernels,
+            kernels: Arc::new(kernels),
             cooperative_turn: None,
+            startup,
         })
     }
 
@@ -76,6 +103,7 @@ impl Gpu {
                     stream,
                     kernels: self.kernels.clone(),
                     cooperative_turn: Some(turn.clone()),
+                    startup: self.startup,
                 })
             })
             .collect()

@@ -3,6 +3,11 @@
 /// The PTX module: one `.entry` per name in [`gpu_kernels::launch::names::ALL`].
 pub const PTX: &str = include_str!(concat!(env!("OUT_DIR"), "/kernels.ptx"));
 
+/// The kernels as machine code for [`ARCH`], assembled from [`PTX`] by
+/// `ptxas` at build time; empty where the build found no `ptxas` (the
+/// driver then compiles the PTX when the kernels load).
+pub const CUBIN: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/kernels.cubin"));
+
 /// Whether [`PTX`] was built from the `gpu-kernels` sources (`"source"`, with
 /// the pinned nightly) or is the PTX shipped with the crate (`"shipped"`,
 /// `host/kernels/kernels.ptx`, on any other toolchain).

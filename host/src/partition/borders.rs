@@ -82,7 +82,7 @@ pub(super) fn join_fragments(
 /// [`REFINE_PASSES`]): each move cuts fewer edges, so the pieces' borders
 /// (their entries, each a round's work whenever a neighbour lowers it) shrink:
 /// 8% fewer entries on a Delaunay mesh and New York, its `auto` solve 10–11%
-/// faster, BAY 6% (docs/PERFORMANCE.md, 2026-11-27, twenty-first session). A
+/// faster, BAY 6% (docs/PERFORMANCE.md, 2026-11-27). A
 /// vertex moves only where its neighbours in its own piece are connected
 /// among themselves, so that no piece falls apart, and only to a piece it
 /// has an edge to, so that no piece gains a part.

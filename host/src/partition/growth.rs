@@ -25,8 +25,7 @@ pub enum Growth {
     /// 19–42% fewer boundary vertices on a Delaunay mesh and road networks,
     /// and half the largest boundary. The Delaunay mesh of 200 k vertices
     /// solved 12% faster (resident), the one of 1 M 14% (paged), BAY and NY
-    /// 3–4% slower (docs/PERFORMANCE.md, 2026-11-27, sixteenth and
-    /// seventeenth sessions): `auto`'s trial tries both.
+    /// 3–4% slower (docs/PERFORMANCE.md, 2026-11-27): `auto`'s trial tries both.
     Compact,
 }
 

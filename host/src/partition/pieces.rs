@@ -55,7 +55,7 @@ use crate::{Error, Result};
 
 /// [`partition_joined`]'s pieces hold up to `capacity + capacity /
 /// JOINED_SLACK` vertices: a quarter more was 0–3% faster on road networks
-/// than an eighth (docs/PERFORMANCE.md, 2026-11-27, sixteenth session).
+/// than an eighth (docs/PERFORMANCE.md, 2026-11-27).
 pub const JOINED_SLACK: usize = 4;
 
 /// A graph cut into pieces and renumbered.
@@ -121,7 +121,7 @@ pub fn partition_grown(graph: &Graph, capacity: usize, growth: Growth) -> Result
 /// vertices ([`Partitioning::largest`]), and there are as many as
 /// [`partition`] cuts. A fragmented piece is worked whenever a wave passes
 /// any of its parts; joined, road networks solved 8–19% faster in resident
-/// mode (docs/PERFORMANCE.md, 2026-11-27, sixteenth session).
+/// mode (docs/PERFORMANCE.md, 2026-11-27).
 pub fn partition_joined(graph: &Graph, capacity: usize, growth: Growth) -> Result<Partitioning> {
     let limit = capacity.saturating_add(capacity / JOINED_SLACK);
     cut(graph, capacity, growth, Some(limit))

@@ -10,8 +10,7 @@ use crate::Result;
 
 /// How far [`calibrate`](crate::gpu::solver::GpuSolver::calibrate)'s search may move the window from the
 /// default: at most this many halvings, and this many doublings. The best
-/// window differed by graph (docs/PERFORMANCE.md, 2026-11-27, fifteenth
-/// session): a 3-D grid solved in half the time at a quarter of the
+/// window differed by graph (docs/PERFORMANCE.md, 2026-11-27): a 3-D grid solved in half the time at a quarter of the
 /// default, Delaunay meshes were 3–25% slower at a half, a quarter or twice
 /// it, road networks with shortcuts about as fast at twice it.
 pub const WINDOW_SEARCH_STEPS: (u32, u32) = (4, 2);
@@ -21,7 +20,7 @@ pub const WINDOW_TRIAL_SOLVES: usize = 2;
 
 /// The edge lanes [`calibrate`](crate::gpu::solver::GpuSolver::calibrate)'s trial starts from: the
 /// road networks' and 2-D grids' best of 4 and 8 (docs/PERFORMANCE.md,
-/// 2026-11-27, sixteenth session).
+/// 2026-11-27).
 pub const DEFAULT_EDGE_LANES: u32 = 4;
 
 /// How far the edge-lanes trial may move from [`DEFAULT_EDGE_LANES`]: at

@@ -1,6 +1,6 @@
 //! Shortcuts inside the partition solver's pieces: fewer hops on the
 //! shortest-path tree of a high-diameter graph (docs/PERFORMANCE.md,
-//! 2026-11-27, fourteenth session).
+//! 2026-11-27).
 //!
 //! A round of the partition solver moves a path by a few hops, so a road
 //! network's solve takes about as many rounds as its tree is deep (1,000–2,000
@@ -55,7 +55,7 @@ pub enum Shortcuts {
     /// shortcuts per arc and the solves 1.1–2.7 times as fast; on grids with
     /// random weights 1.05–1.29, 3.3 on a 3-D grid, and paged grids gained
     /// nothing for 5 times the preparation, or lost (docs/PERFORMANCE.md,
-    /// 2026-11-27, fourteenth and fifteenth sessions). `auto` tries the
+    /// 2026-11-27). `auto` tries the
     /// solver with and without them where it adds some.
     #[default]
     Auto,
@@ -75,7 +75,7 @@ pub const SAMPLE_EVERY: usize = 16;
 /// shared memory would keep: on a 4096² grid with pieces of 1,322 vertices
 /// the kept ones were 0.25 per arc, all of them 1.29, and with the kept ones
 /// the solve took 25.6 ms against 21.4 without (docs/PERFORMANCE.md,
-/// 2026-11-27, fifteenth session).
+/// 2026-11-27).
 pub fn few_shortcuts(parts: &Partitioning) -> bool {
     estimate_shortcuts(parts, usize::MAX, SAMPLE_EVERY) <= parts.graph.num_edges()
 }

@@ -33,7 +33,7 @@ use crate::{Error, Result};
 
 /// With shortcuts, the window's width in mean shortcut weights (the default
 /// window is [`gpu_kernels::partition::auto_delta`]'s 8 mean arc weights;
-/// 2, 4, 8 and 16 measured: docs/PERFORMANCE.md, 2026-11-27, fourteenth session).
+/// 2, 4, 8 and 16 measured: docs/PERFORMANCE.md, 2026-11-27).
 const WINDOW_ARCS: f64 = 8.0;
 /// The partition-local solver for one graph.
 pub struct Partition<'a> {

@@ -18,7 +18,7 @@ mod stats;
 
 use std::sync::Arc;
 
-use cudarc::driver::CudaContext;
+use cudarc::driver::{CudaContext, CudaModule};
 use cudarc::nvrtc::Ptx;
 
 pub use bellman_ford::{BellmanFordBuffers, BellmanFordKernels};
@@ -36,7 +36,7 @@ pub use partition::{
 pub use phast::{DeviceDownArcs, PhastKernels};
 pub use stats::StatsKernels;
 
-use super::ptx::PTX;
+use super::ptx::{CUBIN, PTX};
 use crate::{Error, Result};
 
 /// The kernels of [`gpu_kernels`], ready to launch.
@@ -64,23 +64,49 @@ pub struct Kernels {
 }
 
 impl Kernels {
-    /// Loads the PTX into `ctx` (the driver compiles it for the device) and
-    /// resolves every kernel by its name from [`gpu_kernels::launch::names`].
-    pub fn load(ctx: &Arc<CudaContext>) -> Result<Kernels> {
-        let module = ctx
-            .load_module(Ptx::from_src(PTX))
-            .map_err(Error::cuda("loading the PTX module of the kernels"))?;
+    /// Loads the kernels into `ctx` and resolves every kernel by its name
+    /// from [`gpu_kernels::launch::names`]: the machine code ([`CUBIN`])
+    /// where there is one for this device, else the PTX, which the driver
+    /// compiles (seconds with an empty compile cache). Also says which was
+    /// loaded.
+    pub fn load(ctx: &Arc<CudaContext>) -> Result<(Kernels, ModuleForm)> {
+        let cubin = (!CUBIN.is_empty())
+            .then(|| ctx.load_module(Ptx::from_binary(CUBIN.to_vec())).ok())
+            .flatten();
+        let (module, form) = match cubin {
+            Some(module) => (module, ModuleForm::Cubin),
+            None => {
+                let module = ctx
+                    .load_module(Ptx::from_src(PTX))
+                    .map_err(Error::cuda("loading the PTX module of the kernels"))?;
+                (module, ModuleForm::Ptx)
+            }
+        };
+        let kernels = Self::resolve(&module)?;
+        Ok((kernels, form))
+    }
+
+    fn resolve(module: &Arc<CudaModule>) -> Result<Kernels> {
         Ok(Kernels {
-            da2cf: Da2cfKernels::load(&module)?,
-            crauser: CrauserKernels::load(&module)?,
-            matrix: MatrixKernels::load(&module)?,
-            stats: StatsKernels::load(&module)?,
-            bellman_ford: BellmanFordKernels::load(&module)?,
-            compact: CompactKernels::load(&module)?,
-            parents: ParentsKernels::load(&module)?,
-            near_far: NearFarKernels::load(&module)?,
-            partition: PartitionKernels::load(&module)?,
-            phast: PhastKernels::load(&module)?,
+            da2cf: Da2cfKernels::load(module)?,
+            crauser: CrauserKernels::load(module)?,
+            matrix: MatrixKernels::load(module)?,
+            stats: StatsKernels::load(module)?,
+            bellman_ford: BellmanFordKernels::load(module)?,
+            compact: CompactKernels::load(module)?,
+            parents: ParentsKernels::load(module)?,
+            near_far: NearFarKernels::load(module)?,
+            partition: PartitionKernels::load(module)?,
+            phast: PhastKernels::load(module)?,
         })
     }
+}
+
+/// What [`Kernels::load`] loaded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ModuleForm {
+    /// The machine code assembled at build time.
+    Cubin,
+    /// The PTX, compiled by the driver.
+    Ptx,
 }
