@@ -23,6 +23,7 @@ use std::time::Instant;
 
 use crate::algorithms::{Algorithm, Family, Processor};
 use crate::auto::choice::{self, Choice};
+use crate::auto::plan::{Solves, plan};
 use crate::auto::trial::fastest_candidate;
 use crate::ch::index::Hierarchy;
 use crate::ch::trees::TreeSolver;
@@ -164,8 +165,22 @@ impl Solver {
         &'a self,
         graph: &'a Graph<'a>,
         algorithm: Algorithm,
-        mut tuning: Tuning,
+        tuning: Tuning,
         first_source: usize,
+    ) -> Result<Prepared<'a>> {
+        self.prepare_for(graph, algorithm, tuning, (first_source, Solves::Kept))
+    }
+
+    /// [`Solver::prepare`] for `solves` solves, the first from
+    /// `first_source`: `auto` then plans for that many
+    /// ([`crate::auto::plan`]; for one solve, no trial), which a solver kept
+    /// for any number of solves ([`Solves::Kept`]) does not.
+    pub fn prepare_for<'a>(
+        &'a self,
+        graph: &'a Graph<'a>,
+        algorithm: Algorithm,
+        mut tuning: Tuning,
+        (first_source, solves): (usize, Solves),
     ) -> Result<Prepared<'a>> {
         distances::check_source(graph, first_source)?;
         let (mut resolved, mut auto) = self.resolve(graph, algorithm, first_source);
@@ -173,7 +188,18 @@ impl Solver {
             (Some(gpu), Processor::Gpu) => {
                 let start = Instant::now();
                 let trial = auto.as_ref().map_or(&[][..], |choice| choice.trial);
-                let solver = if !trial.is_empty() {
+                let planned = match &auto {
+                    Some(choice) => plan(gpu, graph, choice, tuning, (first_source, solves))?,
+                    None => None,
+                };
+                let solver = if let Some(((chosen, solver), words)) = planned {
+                    (resolved, tuning) = chosen;
+                    if let Some(choice) = auto.as_mut() {
+                        choice.algorithm = resolved;
+                        choice.reason.push_str(&words);
+                    }
+                    solver
+                } else if !trial.is_empty() {
                     let ((fastest, solver), trials) =
                         fastest_candidate(gpu, graph, trial, tuning, first_source)?;
                     (resolved, tuning) = fastest;
@@ -224,7 +250,14 @@ impl Solver {
             .sources
             .first()
             .ok_or_else(|| Error::InvalidArgument("a query needs at least one source".into()))?;
-        let mut prepared = self.prepare(graph, query.algorithm, query.tuning, first)?;
+        // Warm-ups are for timing: the plan is for the solves asked for.
+        let solves = query.sources.len() * query.timing.runs as usize;
+        let mut prepared = self.prepare_for(
+            graph,
+            query.algorithm,
+            query.tuning,
+            (first, Solves::Count(solves)),
+        )?;
         let batch = prepared.solve_many(
             &query.sources,
             (query.stop, query.parents, query.timing),

@@ -3,4 +3,5 @@
 //! ([`trial`]).
 
 pub mod choice;
+pub mod plan;
 pub mod trial;

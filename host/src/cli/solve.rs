@@ -6,6 +6,7 @@ use std::time::Instant;
 
 use sssp::algorithms::{Algorithm, Layout, Processor};
 use sssp::distances::{self, Summary};
+use sssp::auto::plan::Solves;
 use sssp::options::Timing;
 use sssp::options::Tuning;
 use sssp::solver::{Prepared, SourceSolution, Timer};
@@ -155,8 +156,15 @@ impl Pipeline<'_> {
     ) -> Result<(TableRow, JsonAlgorithm)> {
         let (args, query, out) = (self.args, self.query, self.out);
         // Prepared as requested, so that `auto` can still change its mind
-        // (its trial).
-        let mut prepared = solver.prepare(self.graph, requested, tuning, query.sources[0])?;
+        // (its plan for this many solves).
+        // Warm-ups are for timing: the plan is for the solves asked for.
+        let solves = query.sources.len() * self.timing.runs as usize;
+        let mut prepared = solver.prepare_for(
+            self.graph,
+            requested,
+            tuning,
+            (query.sources[0], Solves::Count(solves)),
+        )?;
         let algo = prepared.algorithm();
         describe_prepared(&prepared, tuning, out);
         let on_gpu = prepared.device() == Processor::Gpu;

@@ -1,0 +1,120 @@
+//! `auto` for a known number of solves: the plan that minimises preparation
+//! plus solves. A trial prepares every candidate (the partition solver in
+//! several forms: over a second on a road network of 300 k vertices), which
+//! a few solves never pay back; one solve takes the choice without a trial,
+//! a few solves a trial cut to what they can repay.
+
+use super::choice::{BUCKETED_CANDIDATES, Choice};
+use super::trial::Candidate;
+use crate::algorithms::Algorithm;
+use crate::gpu::context::Gpu;
+use crate::graph::Graph;
+use crate::options::Tuning;
+use crate::Result;
+
+/// How many solves a preparation is for.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Solves {
+    /// Any number: the solver is kept (`auto` runs its whole trial).
+    #[default]
+    Kept,
+    /// This many (`auto` plans for them).
+    Count(usize),
+}
+
+/// How much faster than near-far the partition solver is assumed to solve
+/// when deciding whether to prepare it: a low bound of what was measured on
+/// deep graphs (5–10× on road networks, 1.2–3× on meshes and grids; on a
+/// 50³ grid near-far won).
+const PARTITION_SPEEDUP: f64 = 1.5;
+
+/// The partition solver's preparation in one form (cut, shortcuts, upload,
+/// calibration), per vertex and arc of the graph, ns: 200–250 ns measured on
+/// road networks and meshes of 0.3 to 1 M vertices.
+const PARTITION_PREPARE_NS: f64 = 250.0;
+
+/// The plan for `solves` solves from `source` (the first) when `auto` chose
+/// `choice`: `None` where the whole trial pays (or there is none), else the
+/// solver to keep, its tuning and the words for `auto`'s reason.
+pub fn plan<'g>(
+    gpu: &'g Gpu,
+    graph: &Graph,
+    choice: &Choice,
+    tuning: Tuning,
+    (source, solves): (usize, Solves),
+) -> Result<Option<(Candidate<'g>, String)>> {
+    let Solves::Count(count) = solves else {
+        return Ok(None);
+    };
+    if choice.trial.is_empty() {
+        return Ok(None);
+    }
+    let bucketed = choice.trial == BUCKETED_CANDIDATES;
+    if !bucketed && count > 1 {
+        // The low-diameter candidates prepare in milliseconds.
+        return Ok(None);
+    }
+    // Near-far first on deep graphs: it prepares in milliseconds.
+    let first = if bucketed {
+        Algorithm::NearFar
+    } else {
+        choice.algorithm
+    };
+    let (candidate, ms) = prepared(gpu, graph, first, tuning, source, count > 1)?;
+    if count == 1 {
+        return Ok(Some((
+            candidate,
+            format!("; for one solve {first} without a trial (one would cost more than it saves)"),
+        )));
+    }
+    // What the partition solver could save over the solves still to come,
+    // against what preparing it costs.
+    let elements = (graph.num_vertices() + graph.num_edges()) as f64;
+    let preparation_ms = PARTITION_PREPARE_NS * elements * 1e-6;
+    let saving_ms = count as f64 * ms * (1.0 - 1.0 / PARTITION_SPEEDUP);
+    if saving_ms < preparation_ms {
+        return Ok(Some((
+            candidate,
+            format!(
+                "; for {count} solves {first} ({ms:.3} ms a solve) without a trial: the \
+                 partition solver's preparation (about {preparation_ms:.0} ms) would cost more \
+                 than it could save (about {saving_ms:.0} ms)"
+            ),
+        )));
+    }
+    if saving_ms < 4.0 * preparation_ms {
+        // Pays for one form of the partition solver, not for the whole trial.
+        let (partition, partition_ms) =
+            prepared(gpu, graph, Algorithm::Partition, tuning, source, true)?;
+        let reason = format!(
+            "; for {count} solves the faster of {first} ({ms:.3} ms) and one form of \
+             partition ({partition_ms:.3} ms), without the whole trial"
+        );
+        let kept = if partition_ms < ms { partition } else { candidate };
+        return Ok(Some((kept, reason)));
+    }
+    Ok(None)
+}
+
+/// `algorithm` prepared for `graph` and calibrated from `source`; with
+/// `timed`, the best of two solves from `source`, ms (else 0).
+fn prepared<'g>(
+    gpu: &'g Gpu,
+    graph: &Graph,
+    algorithm: Algorithm,
+    mut tuning: Tuning,
+    source: usize,
+    timed: bool,
+) -> Result<(Candidate<'g>, f64)> {
+    let mut solver = algorithm.prepare_gpu_tuned(gpu, graph, tuning)?;
+    solver.calibrate(source as u32, &mut tuning)?;
+    let mut ms = f64::INFINITY;
+    if timed {
+        for _ in 0..2 {
+            ms = ms.min(f64::from(solver.run(source as u32)?.solve_ms));
+        }
+    } else {
+        ms = 0.0;
+    }
+    Ok((((algorithm, tuning), solver), ms))
+}
