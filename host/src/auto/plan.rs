@@ -6,11 +6,11 @@
 
 use super::choice::{BUCKETED_CANDIDATES, Choice};
 use super::trial::Candidate;
+use crate::Result;
 use crate::algorithms::Algorithm;
 use crate::gpu::context::Gpu;
 use crate::graph::Graph;
 use crate::options::Tuning;
-use crate::Result;
 
 /// How many solves a preparation is for.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -90,7 +90,11 @@ pub fn plan<'g>(
             "; for {count} solves the faster of {first} ({ms:.3} ms) and one form of \
              partition ({partition_ms:.3} ms), without the whole trial"
         );
-        let kept = if partition_ms < ms { partition } else { candidate };
+        let kept = if partition_ms < ms {
+            partition
+        } else {
+            candidate
+        };
         return Ok(Some((kept, reason)));
     }
     Ok(None)

@@ -1,5 +1,7 @@
 //! `--device` and `--gpu`: where to solve, and the solver that opens there.
 
+use std::thread::JoinHandle;
+
 use clap::ValueEnum;
 use sssp::options::Device;
 use sssp::{Error, Result, Solver};
@@ -35,5 +37,31 @@ pub fn open_solver(
             }
             other => other,
         },
+    }
+}
+
+/// [`open_solver`] on a thread of its own, so that the driver's start
+/// (0.1–0.4 s) overlaps with reading the graph; [`Opening::wait`] takes the
+/// solver.
+pub fn open_in_background(
+    choice: DeviceChoice,
+    ordinal: usize,
+    wants_gpu: bool,
+    instead: String,
+) -> Opening {
+    Opening(std::thread::spawn(move || {
+        open_solver(choice, ordinal, wants_gpu, &instead)
+    }))
+}
+
+/// A solver being opened ([`open_in_background`]).
+pub struct Opening(JoinHandle<Result<Solver>>);
+
+impl Opening {
+    /// The solver, once opened.
+    pub fn wait(self) -> Result<Solver> {
+        self.0
+            .join()
+            .unwrap_or_else(|_| Err(Error::Internal("opening the device panicked".into())))
     }
 }

@@ -13,10 +13,9 @@ use sssp::formats::{self, LoadedGraph};
 use sssp::gpu::context::Gpu;
 use sssp::graph::WeightKind;
 use sssp::options::Timing;
-use sssp::{Error, Graph, Result, distances, oracle};
+use sssp::{Error, Graph, Result, Solver, distances, oracle};
 
 use super::check::{RowCheck, SolvedRow, Verifier, check_row, index_verdict, report_check};
-use super::device::open_solver;
 use super::input::{Query, vertex_of};
 use super::output::{json_source, print_json, print_path, print_summary, tree_path, write_outputs};
 use super::report::{Human, JsonAbout, JsonAlgorithm, JsonDistance, JsonInput, JsonPath};
@@ -26,7 +25,7 @@ use super::solve_args::SolveArgs;
 pub fn solve(
     args: &SolveArgs,
     (loaded, graph): (&LoadedGraph, &Graph),
-    index: &Path,
+    (index, solver): (&Path, &Solver),
     (query, json_input): (&Query, JsonInput),
     out: &Human,
 ) -> Result<Option<Error>> {
@@ -52,7 +51,6 @@ pub fn solve(
         hierarchy.num_shortcuts(),
         start.elapsed().as_secs_f64() * 1e3
     ));
-    let solver = open_solver(args.device, args.gpu, true, "the trees run on the CPU")?;
     if let Some(gpu) = solver.gpu() {
         out.line(format_args!("device       {}", gpu.name()?));
     }

@@ -5,15 +5,15 @@
 use std::time::Instant;
 
 use sssp::algorithms::{Algorithm, Layout, Processor};
-use sssp::distances::{self, Summary};
 use sssp::auto::plan::Solves;
+use sssp::distances::{self, Summary};
 use sssp::options::Timing;
 use sssp::options::Tuning;
 use sssp::solver::{Prepared, SourceSolution, Timer};
 use sssp::{Error, Graph, Result, Solver};
 
 use super::check::{RowCheck, SolvedRow, Verifier, check_row, is_success};
-use super::device::open_solver;
+use super::device::open_in_background;
 use super::index;
 use super::input::{self, Query};
 use super::output::{json_source, print_json, print_path, print_summary, tree_path, write_outputs};
@@ -41,6 +41,13 @@ fn solve(args: &SolveArgs, base: &mut u32) -> Result<Option<Error>> {
     check_combinations(args)?;
     let algorithms = requested_algorithms(args)?;
     let out = Human { quiet: args.json };
+    let wants_gpu =
+        args.index.is_some() || algorithms.iter().any(|a| a.spec().device == Processor::Gpu);
+    let instead = match args.index {
+        Some(_) => "the trees run on the CPU".to_string(),
+        None => format!("solving on the CPU with {} instead", fallback_name()),
+    };
+    let opening = open_in_background(args.device, args.gpu, wants_gpu, instead);
     let load_start = Instant::now();
     let loaded = input::load(args, path)?;
     let graph = input::transformed(loaded.graph()?, args)?;
@@ -55,11 +62,16 @@ fn solve(args: &SolveArgs, base: &mut u32) -> Result<Option<Error>> {
     let query = Query::parse(args, &loaded, &graph)?;
     let json_input = input::describe(args, path, (&loaded, &graph, load_ms), &query, &out);
     if let Some(index) = &args.index {
-        return index::solve(args, (&loaded, &graph), index, (&query, json_input), &out);
+        let solver = opening.wait()?;
+        return index::solve(
+            args,
+            (&loaded, &graph),
+            (index, &solver),
+            (&query, json_input),
+            &out,
+        );
     }
-    let wants_gpu = algorithms.iter().any(|a| a.spec().device == Processor::Gpu);
-    let instead = format!("solving on the CPU with {} instead", fallback_name());
-    let solver = open_solver(args.device, args.gpu, wants_gpu, &instead)?;
+    let solver = opening.wait()?;
     let device_name = solver.gpu().map(|gpu| gpu.name()).transpose()?;
     if let Some(name) = &device_name {
         out.line(format_args!("device       {name}"));
