@@ -571,6 +571,14 @@ catalogue! {
     }
 }
 
+impl AlgorithmSpec {
+    /// Whether the algorithm solves a graph alone: all but the index's
+    /// trees ([`Family::Index`]), which need a contraction hierarchy.
+    pub fn solves_graphs(&self) -> bool {
+        self.family != Family::Index
+    }
+}
+
 impl Algorithm {
     /// The catalogue entry.
     pub fn spec(self) -> &'static AlgorithmSpec {

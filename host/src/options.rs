@@ -75,7 +75,9 @@ impl Stop {
 }
 
 /// How many solves to run per source: `warmup` untimed ones, then `runs`
-/// timed ones (the distances are those of the last).
+/// timed ones (the distances are those of the last). In a batch of sources
+/// ([`crate::solver::Prepared::solve_many`]) the warm-ups run before the
+/// first source only (on each stream).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Timing {
     /// Untimed solves first.

@@ -267,6 +267,18 @@ impl Solver {
     }
 }
 
+/// `timing` for a batch's `i`-th solve on one stream: the warm-ups run
+/// before the first only.
+fn warmed(timing: Timing, i: usize) -> Timing {
+    match i {
+        0 => timing,
+        _ => Timing {
+            warmup: 0,
+            ..timing
+        },
+    }
+}
+
 /// Streams of [`Prepared::auto_streams`]. Measured on the H100 (256
 /// sources, docs/PERFORMANCE.md): 4 streams solved rome99, soc-Epinions1 and
 /// road-BAY-pace 1.16–1.85× faster than one with near-far, `fast` and
@@ -474,7 +486,8 @@ impl<'a> Prepared<'a> {
             _ => {
                 let rows = sources
                     .iter()
-                    .map(|&source| self.solve(source, stop, parents, timing))
+                    .enumerate()
+                    .map(|(i, &source)| self.solve(source, stop, parents, warmed(timing, i)))
                     .collect::<Result<Vec<_>>>()?;
                 return Ok(Batch::new(rows, 1, 0.0, start));
             }
@@ -512,6 +525,7 @@ impl<'a> Prepared<'a> {
                             let Some(&source) = sources.get(i) else {
                                 return Ok((rows, prepare_ms));
                             };
+                            let timing = warmed(timing, rows.len());
                             rows.push((i, prepared.solve(source, stop, parents, timing)?));
                         }
                     })

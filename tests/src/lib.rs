@@ -143,7 +143,7 @@ pub fn exact_algorithms(
         .iter()
         .copied()
         .filter(|a| a.spec().device == device && a.spec().exact)
-        .filter(|a| a.spec().family != sssp::algorithms::Family::Index)
+        .filter(|a| a.spec().solves_graphs())
         .filter(|a| a.spec().layout == sssp::algorithms::Layout::List || n <= matrix_limit)
         .collect()
 }

@@ -21,7 +21,10 @@ fn exact_gpu_algorithms() -> Vec<Algorithm> {
         .iter()
         .copied()
         .filter(|a| {
-            a.spec().device == Processor::Gpu && a.spec().exact && a.spec().layout == Layout::List
+            a.spec().device == Processor::Gpu
+                && a.spec().exact
+                && a.spec().layout == Layout::List
+                && a.spec().solves_graphs()
         })
         .collect()
 }

@@ -19,6 +19,7 @@ fn exact_gpu_algorithms(matrix: bool) -> Vec<Algorithm> {
         .iter()
         .copied()
         .filter(|a| a.spec().device == Processor::Gpu && a.spec().exact)
+        .filter(|a| a.spec().solves_graphs())
         .filter(|a| matrix || a.spec().layout == Layout::List)
         .collect()
 }

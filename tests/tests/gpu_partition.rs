@@ -539,9 +539,14 @@ fn auto_tries_partition_with_and_without_shortcuts_and_near_far_on_deep_graphs()
         let n = graph.num_vertices();
         let sources = [0, rng.below(n as u64) as usize];
         let context = format!("{name}, seed {}", rng.seed);
-        let solution = solver
-            .solve(graph, &Query::from_sources(sources))
+        // Prepared to be kept: the whole trial.
+        let mut prepared = solver
+            .prepare(graph, Algorithm::Auto, Default::default(), sources[0])
             .unwrap_or_else(|e| panic!("{context}: {e}"));
+        let batch = prepared
+            .solve_many(&sources, Default::default(), None)
+            .unwrap_or_else(|e| panic!("{context}: {e}"));
+        let solution = prepared.into_solution(batch.rows);
         let choice = solution.auto.as_ref().expect("auto's choice");
         assert_eq!(
             choice.trial,

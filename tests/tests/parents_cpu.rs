@@ -21,6 +21,7 @@ fn cpu_solvers() -> Vec<Algorithm> {
         .iter()
         .copied()
         .filter(|a| a.spec().device == Processor::Cpu && a.spec().exact)
+        .filter(|a| a.spec().solves_graphs())
         .collect()
 }
 

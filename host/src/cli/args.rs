@@ -67,7 +67,7 @@ value_enum! {
 }
 
 value_enum! {
-    /// Where `partition` adds shortcuts to its pieces (`sssp::shortcuts`), as
+    /// Where `partition` adds shortcuts to its pieces (`sssp::partition::shortcuts`), as
     /// `--shortcuts` names it.
     ShortcutsArg(Shortcuts) {
         Shortcuts::Auto => "auto": "In resident mode, and in paged mode where fewer shortcuts \

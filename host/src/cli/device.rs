@@ -60,8 +60,14 @@ pub struct Opening(JoinHandle<Result<Solver>>);
 impl Opening {
     /// The solver, once opened.
     pub fn wait(self) -> Result<Solver> {
-        self.0
+        let solver = self
+            .0
             .join()
-            .unwrap_or_else(|_| Err(Error::Internal("opening the device panicked".into())))
+            .unwrap_or_else(|_| Err(Error::Internal("opening the device panicked".into())))?;
+        // The context was made current on the opening thread.
+        if let Some(gpu) = solver.gpu() {
+            gpu.bind_to_thread()?;
+        }
+        Ok(solver)
     }
 }

@@ -79,6 +79,9 @@ impl PartitionKernels {
         threads: u32,
     ) -> Result<u32> {
         let (function, kernel) = self.paged.of(kind);
+        // The occupancy query needs the context current on this thread.
+        ctx.bind_to_thread()
+            .map_err(Error::cuda("binding the CUDA context to a thread"))?;
         let per_sm = function
             .occupancy_max_active_blocks_per_multiprocessor(threads, 0, None)
             .map_err(Error::cuda(format!("querying the occupancy of {kernel}")))?
@@ -135,6 +138,7 @@ impl PartitionKernels {
         threads: u32,
     ) -> Result<Option<u32>> {
         let ctx = gpu.stream().context();
+        gpu.bind_to_thread()?;
         let optin = device_attribute(
             ctx,
             CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,

@@ -57,6 +57,9 @@ pub(crate) fn grid_blocks(
     (block_size, shared_bytes): (u32, u32),
     n: u32,
 ) -> Result<u32> {
+    // The occupancy query needs the context current on this thread.
+    ctx.bind_to_thread()
+        .map_err(Error::cuda("binding the CUDA context to a thread"))?;
     let per_sm = function
         .occupancy_max_active_blocks_per_multiprocessor(block_size, shared_bytes as usize, None)
         .map_err(Error::cuda(format!("querying the occupancy of {kernel}")))?;
