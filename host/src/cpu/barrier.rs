@@ -1,7 +1,7 @@
 //! The barrier of `delta-cpu`'s threads: it spins for a few microseconds,
 //! then yields its core for a while, then sleeps; it measures how long its
-//! threads wait past the spinning (a thread that has no core makes the
-//! others wait that long), can count fewer threads from one round on, and
+//! threads wait beyond what their work in a round differs (a thread that has
+//! no core makes the others wait that long), can count fewer threads from one round on, and
 //! releases every waiter at once when a thread gives up (a panic).
 
 use std::sync::atomic::Ordering::{AcqRel, Acquire, Relaxed, SeqCst};
@@ -28,6 +28,13 @@ const SPIN: Duration = Duration::from_micros(20);
 /// that runs instead, perhaps the thread being waited for.
 const YIELD: Duration = Duration::from_millis(1);
 
+/// How long a thread may wait at a barrier before the rest of its wait
+/// counts as stalled ([`Barrier::take_stalled`]): longer than the threads'
+/// work in a round differs (a thread relaxing its own small bin for a
+/// while), shorter than a thread without a core waits for one (a
+/// scheduler's time slice, milliseconds).
+const STALLED_AFTER: Duration = Duration::from_micros(200);
+
 /// Spins between two looks at the clock.
 const SPINS_PER_LOOK: u32 = 64;
 
@@ -46,8 +53,8 @@ pub(crate) struct Barrier {
     arrived: Padded<AtomicUsize>,
     generation: Padded<AtomicUsize>,
     aborted: AtomicBool,
-    /// Nanoseconds that threads waited past their spinning since the last
-    /// [`Barrier::take_stalled`].
+    /// Nanoseconds that threads waited past [`STALLED_AFTER`] since the
+    /// last [`Barrier::take_stalled`].
     stalled: AtomicU64,
     /// Threads asleep in [`Barrier::sleep`], and what they sleep on.
     sleepers: AtomicUsize,
@@ -101,8 +108,8 @@ impl Barrier {
         self.threads.store(threads, Relaxed);
     }
 
-    /// The nanoseconds that threads have waited past their spinning since
-    /// the last call, and counting again from zero.
+    /// The nanoseconds that threads have waited past [`STALLED_AFTER`]
+    /// since the last call, and counting again from zero.
     pub(crate) fn take_stalled(&self) -> u64 {
         self.stalled.swap(0, Relaxed)
     }
@@ -134,10 +141,9 @@ impl Barrier {
     }
 
     /// [`Barrier::wait`] past the spinning that started at `start`: yields,
-    /// then sleeps, and counts the time as stalled.
+    /// then sleeps, and counts the time past [`STALLED_AFTER`] as stalled.
     #[cold]
     fn wait_slowly(&self, generation: usize, start: Instant) -> Result<(), Aborted> {
-        let slow = Instant::now();
         while self.generation.0.load(Acquire) == generation && start.elapsed() < YIELD {
             self.check()?;
             std::thread::yield_now();
@@ -145,8 +151,11 @@ impl Barrier {
         if self.generation.0.load(Acquire) == generation {
             self.sleep(generation);
         }
-        let stalled = u64::try_from(slow.elapsed().as_nanos()).unwrap_or(u64::MAX);
-        self.stalled.fetch_add(stalled, Relaxed);
+        let stalled = start.elapsed().saturating_sub(STALLED_AFTER);
+        if !stalled.is_zero() {
+            let nanos = u64::try_from(stalled.as_nanos()).unwrap_or(u64::MAX);
+            self.stalled.fetch_add(nanos, Relaxed);
+        }
         self.check()
     }
 

@@ -1,5 +1,7 @@
-//! `delta-cpu`: parallel Δ-stepping on the CPU's cores (rayon), the solver
-//! used where there is no GPU.
+//! `delta-cpu`: parallel Δ-stepping on the CPU's cores, the solver used
+//! where there is no GPU. The calling thread and as many more as rayon's
+//! current pool has (fewer for a small graph) solve together, and fewer
+//! still where the machine leaves them no core to run on (`Crowding`).
 //!
 //! The shape of GAPBS's `sssp` (Beamer et al.), written anew: buckets of
 //! width Δ processed in order; the current bucket's vertices form a shared
@@ -77,8 +79,8 @@ const FUSION_LIMIT: usize = 1000;
 /// Frontier vertices a thread takes at a time.
 const CHUNK: usize = 64;
 
-/// Solves from `source` on the threads of rayon's current pool
-/// ([`threads_for_pool`]) with buckets of width `delta` (a positive weight
+/// Solves from `source` on as many threads as rayon's current pool has
+/// ([`threads_for_pool`], fewer for a small graph: [`EDGES_PER_THREAD`]) with buckets of width `delta` (a positive weight
 /// word of the graph's kind) or, by default, of a width adapted as the solve
 /// goes ([`BucketWidth::Adaptive`] from [`default_delta`]), stopping early as
 /// `stop` allows: once every remaining bucket lies beyond the limit, or once
@@ -490,7 +492,7 @@ fn threads_for(graph: &Graph) -> usize {
 /// barrier for threads that have no core (the machine busy with other
 /// work). Measured over windows of at least [`Crowding::WINDOW`] between
 /// barriers; after [`Crowding::STRIKES`] windows in a row in which the
-/// threads waited past their spinning more than a quarter of the time, half
+/// threads stalled at the barrier more than a quarter of the time, half
 /// of them leave the solve, down to the calling thread alone, which needs no
 /// barrier and can never be slower than one thread. A single late thread
 /// (the system's own work) does not make a strike twice.
