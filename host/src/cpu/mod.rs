@@ -5,6 +5,7 @@
 mod barrier;
 pub mod bellman_ford;
 pub mod compact;
+mod crowding;
 pub mod da2cf;
 pub mod delta_stepping;
 pub mod matrix;
