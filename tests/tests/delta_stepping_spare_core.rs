@@ -1,10 +1,12 @@
 //! `delta-cpu` in rayon's global pool at its default size, the one case in
-//! which it leaves a core free (`threads_for_pool`): the pool's last thread
-//! returns at once and the barrier counts one thread fewer. Its own test
-//! binary, since the global pool is built once per process: here with 12
-//! threads, whatever the machine has, so that CI's two cores take this path.
+//! which it leaves a core free (`threads_for_pool`) and takes fewer threads
+//! for a small graph (`EDGES_PER_THREAD`). Its own test binary, since the
+//! global pool is built once per process: here with 12 threads, whatever the
+//! machine has, so that CI's two cores take this path.
 
-use sssp::cpu::delta_stepping::{SPARE_CORE_FROM, delta_stepping, threads_for_pool};
+use sssp::cpu::delta_stepping::{
+    EDGES_PER_THREAD, SPARE_CORE_FROM, delta_stepping, threads_for_pool,
+};
 use sssp::options::Stop;
 use sssp::oracle;
 use sssp_tests::{TestRng, check_against_oracle, random_graph, random_small_graph};
@@ -25,8 +27,11 @@ fn a_default_global_pool_leaves_a_core_free_and_matches_the_oracle() {
     assert_eq!(threads_for_pool(POOL, false), POOL - 1);
     let mut rng = TestRng::new("a_default_global_pool_leaves_a_core_free_and_matches_the_oracle");
     for round in 0..60 {
-        let graph = if round % 3 == 0 {
-            random_graph(&mut rng, 5_000, 20_000, 100)
+        // Large enough for all 11 threads, then for fewer, then for one.
+        let graph = if round % 10 == 0 {
+            random_graph(&mut rng, 60_000, 11 * EDGES_PER_THREAD, 100)
+        } else if round % 3 == 0 {
+            random_graph(&mut rng, 5_000, 3 * EDGES_PER_THREAD, 100)
         } else {
             random_small_graph(&mut rng, 80)
         };

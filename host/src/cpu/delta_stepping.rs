@@ -1,5 +1,7 @@
-//! `delta-cpu`: parallel Δ-stepping on the CPU's cores (rayon), the solver
-//! used where there is no GPU.
+//! `delta-cpu`: parallel Δ-stepping on the CPU's cores, the solver used
+//! where there is no GPU. The calling thread and as many more as rayon's
+//! current pool has (fewer for a small graph) solve together, and fewer
+//! still where the machine leaves them no core to run on (`Crowding`).
 //!
 //! The shape of GAPBS's `sssp` (Beamer et al.), written anew: buckets of
 //! width Δ processed in order; the current bucket's vertices form a shared
@@ -38,12 +40,15 @@
 
 use std::cell::UnsafeCell;
 use std::collections::VecDeque;
-use std::sync::atomic::Ordering::{AcqRel, Acquire, Relaxed, SeqCst};
+use std::panic::AssertUnwindSafe;
+use std::sync::Mutex;
+use std::sync::atomic::Ordering::Relaxed;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize};
-use std::sync::{Condvar, Mutex};
 
 use gpu_kernels::distance::{INFINITY, SATURATED, Weight};
 
+use super::barrier::{Aborted, Barrier, Padded};
+use super::crowding::Crowding;
 use crate::graph::{Graph, with_weight_type};
 use crate::options::Stop;
 use crate::{Error, Result, distances};
@@ -74,8 +79,8 @@ const FUSION_LIMIT: usize = 1000;
 /// Frontier vertices a thread takes at a time.
 const CHUNK: usize = 64;
 
-/// Solves from `source` on the threads of rayon's current pool
-/// ([`threads_for_pool`]) with buckets of width `delta` (a positive weight
+/// Solves from `source` on as many threads as rayon's current pool has
+/// ([`threads_for_pool`], fewer for a small graph: [`EDGES_PER_THREAD`]) with buckets of width `delta` (a positive weight
 /// word of the graph's kind) or, by default, of a width adapted as the solve
 /// goes ([`BucketWidth::Adaptive`] from [`default_delta`]), stopping early as
 /// `stop` allows: once every remaining bucket lies beyond the limit, or once
@@ -131,6 +136,31 @@ pub fn delta_stepping_with(
     width: BucketWidth,
     stop: Stop,
 ) -> Result<DeltaStepping> {
+    solve_checked(graph, source, width, stop, None)
+}
+
+/// [`delta_stepping`] with thread `thread` made to panic in its first round:
+/// for the tests of a failing thread, which must fail the solve with
+/// [`Error::Internal`] rather than leave the others waiting.
+#[doc(hidden)]
+pub fn delta_stepping_panicking_in(
+    graph: &Graph,
+    source: usize,
+    thread: usize,
+) -> Result<DeltaStepping> {
+    let start = with_weight_type!(graph.weight_kind(), W => default_delta::<W>(graph));
+    let width = BucketWidth::Fixed(start);
+    solve_checked(graph, source, width, Stop::default(), Some(thread))
+}
+
+/// [`delta_stepping_with`], with `panic_in` for the tests.
+fn solve_checked(
+    graph: &Graph,
+    source: usize,
+    width: BucketWidth,
+    stop: Stop,
+    panic_in: Option<usize>,
+) -> Result<DeltaStepping> {
     distances::check_source(graph, source)?;
     if let Some(t) = stop.target.filter(|&t| t >= graph.num_vertices()) {
         return Err(Error::InvalidArgument(format!(
@@ -143,8 +173,10 @@ pub fn delta_stepping_with(
             "delta-cpu's bucket width Δ must be positive".into(),
         ));
     }
-    let (mut result, overflowed) =
-        with_weight_type!(graph.weight_kind(), W => solve::<W>(graph, source, width, stop));
+    let (mut result, overflowed) = with_weight_type!(
+        graph.weight_kind(),
+        W => solve::<W>(graph, source, width, stop, panic_in)
+    )?;
     if overflowed {
         distances::check_overflow(graph.weight_kind(), &result.dist)?;
     }
@@ -381,100 +413,6 @@ impl Buckets for f32 {
     }
 }
 
-/// A barrier for the threads of one parallel region that spins, then
-/// sleeps: a round of a road network is a few microseconds of work, less than
-/// a sleeping barrier takes to wake its threads; but a thread that only
-/// yielded would keep its core busy, and two threads that the scheduler put
-/// on one core would then share it for the whole solve (doubling its time)
-/// instead of one moving to the core left idle. How long it spins depends on
-/// whether the threads have a core each ([`SPINS`], [`SHARED_CORE_SPINS`]).
-struct SpinBarrier {
-    threads: usize,
-    /// Spins of a waiting thread before it sleeps.
-    spins: u32,
-    /// Apart: the arrivals' updates would evict the line that the waiting
-    /// threads spin on.
-    arrived: Padded<AtomicUsize>,
-    generation: Padded<AtomicUsize>,
-    /// Threads asleep in [`SpinBarrier::sleep`], and what they sleep on.
-    sleepers: AtomicUsize,
-    lock: Mutex<()>,
-    wake: Condvar,
-}
-
-/// Spins of a waiting thread before it sleeps where every thread has a core
-/// of its own: about 6 ms of `pause` on the H100 machine's Xeon. A sleeping
-/// thread of a virtual machine wakes late (its virtual CPU halted), so a
-/// round it sleeps in stalls the next ones too: with 370 µs of spins, solves
-/// there fell into sleeping at almost every barrier, 10–15× slower
-/// (docs/PERFORMANCE.md, 2026-11-27).
-const SPINS: u32 = 1 << 18;
-
-/// Spins before a thread sleeps where the threads outnumber the cores
-/// (about 370 µs): a spinning thread then holds a core that a thread still
-/// working may need.
-const SHARED_CORE_SPINS: u32 = 1 << 14;
-
-impl SpinBarrier {
-    fn new(threads: usize) -> Self {
-        let cores = std::thread::available_parallelism().map_or(1, usize::from);
-        SpinBarrier {
-            threads,
-            spins: if threads <= cores {
-                SPINS
-            } else {
-                SHARED_CORE_SPINS
-            },
-            arrived: Padded(AtomicUsize::new(0)),
-            generation: Padded(AtomicUsize::new(0)),
-            sleepers: AtomicUsize::new(0),
-            lock: Mutex::new(()),
-            wake: Condvar::new(),
-        }
-    }
-
-    /// Returns once every thread has called it (as often).
-    fn wait(&self) {
-        let generation = self.generation.0.load(Acquire);
-        if self.arrived.0.fetch_add(1, AcqRel) + 1 == self.threads {
-            self.arrived.0.store(0, Relaxed);
-            self.generation.0.store(generation.wrapping_add(1), SeqCst);
-            // SeqCst with `sleep`'s count and re-check: either this sees a
-            // sleeper, or the sleeper sees the new generation.
-            if self.sleepers.load(SeqCst) > 0 {
-                let _held = self.lock.lock().unwrap_or_else(|e| e.into_inner());
-                self.wake.notify_all();
-            }
-            return;
-        }
-        for _ in 0..self.spins {
-            if self.generation.0.load(Acquire) != generation {
-                return;
-            }
-            std::hint::spin_loop();
-        }
-        self.sleep(generation);
-    }
-
-    /// Sleeps until the generation moves past `generation`.
-    #[cold]
-    fn sleep(&self, generation: usize) {
-        let mut held = self.lock.lock().unwrap_or_else(|e| e.into_inner());
-        self.sleepers.fetch_add(1, SeqCst);
-        while self.generation.0.load(SeqCst) == generation {
-            held = self.wake.wait(held).unwrap_or_else(|e| e.into_inner());
-        }
-        self.sleepers.fetch_sub(1, SeqCst);
-    }
-}
-
-/// A value alone on its cache lines (two, for the adjacent-line
-/// prefetcher): the counters that every thread updates must not share a line
-/// with what the threads only read, or each update would evict it from every
-/// other core.
-#[repr(align(128))]
-struct Padded<T>(T);
-
 /// The state every thread of a solve shares.
 struct Shared<'a> {
     csr: Csr<'a>,
@@ -497,7 +435,16 @@ struct Shared<'a> {
     /// every thread knows alike; thread 0 stores them.
     widest: AtomicU32,
     rescales: AtomicU32,
-    barrier: Padded<SpinBarrier>,
+    barrier: Padded<Barrier>,
+    /// The threads still working ([`Crowding`]), as the last barrier
+    /// decided.
+    active: AtomicUsize,
+    crowding: Crowding,
+    /// Per thread that keeps working: the vertices that a thread leaving
+    /// the solve left it, to bin again.
+    handoff: Vec<Mutex<Vec<u32>>>,
+    /// What a thread's panic said: the solve then fails.
+    panicked: Mutex<Option<String>>,
 }
 
 /// Pools of at least this many threads leave one core free by default
@@ -521,25 +468,39 @@ pub fn threads_for_pool(pool: usize, sized_by_caller: bool) -> usize {
     }
 }
 
+/// Edges for each thread of a solve in rayon's global pool: a smaller graph
+/// takes fewer threads, the smallest one (the calling thread alone, no
+/// barrier), as starting a thread costs about as much as relaxing tens of
+/// thousands of edges.
+pub const EDGES_PER_THREAD: usize = 50_000;
+
+/// The threads a solve on `graph` runs on: [`threads_for_pool`] of rayon's
+/// current pool, no more than one per [`EDGES_PER_THREAD`] edges unless the
+/// caller sized the pool.
+fn threads_for(graph: &Graph) -> usize {
+    let sized_by_caller =
+        rayon::current_thread_index().is_some() || std::env::var_os("RAYON_NUM_THREADS").is_some();
+    let threads = threads_for_pool(rayon::current_num_threads(), sized_by_caller);
+    if sized_by_caller {
+        threads
+    } else {
+        threads.min(graph.num_edges() / EDGES_PER_THREAD).max(1)
+    }
+}
+
 /// [`delta_stepping`] for weights `W`, before the overflow check and the
-/// bound: one parallel region on rayon's pool. A round: every thread takes
-/// chunks of the frontier (its own segment first), relaxes its own small bin
-/// of the bucket (fusion) and offers its smallest bucket; a barrier; every
-/// thread reads the smallest, moves its bins there (of a new width, where the
-/// bucket just done says so: every thread reads the same counts and decides
-/// alike) and publishes its bin of it as its segment; a barrier. As in GAPBS,
-/// no thread works alone between rounds.
+/// bound: the calling thread and [`threads_for`] − 1 more run [`work`]; a
+/// thread that panics fails the solve ([`Error::Internal`]) and releases the
+/// others from the barrier. `panic_in`: a thread made to panic, for tests.
 fn solve<W: Buckets>(
     graph: &Graph,
     source: usize,
     width: BucketWidth,
     stop: Stop,
-) -> (DeltaStepping, bool) {
+    panic_in: Option<usize>,
+) -> Result<(DeltaStepping, bool)> {
     let n = graph.num_vertices();
-    let threads = threads_for_pool(
-        rayon::current_num_threads(),
-        rayon::current_thread_index().is_some() || std::env::var_os("RAYON_NUM_THREADS").is_some(),
-    );
+    let threads = threads_for(graph);
     let (start, per_bucket) = match width {
         BucketWidth::Fixed(delta) => (delta, None),
         BucketWidth::Adaptive { start, per_thread } => (start, Some(per_thread * threads)),
@@ -562,83 +523,55 @@ fn solve<W: Buckets>(
         rounds: AtomicU32::new(1),
         widest: AtomicU32::new(start),
         rescales: AtomicU32::new(0),
-        barrier: Padded(SpinBarrier::new(threads)),
+        barrier: Padded(Barrier::new(threads)),
+        active: AtomicUsize::new(threads),
+        crowding: Crowding::new(),
+        handoff: (0..threads).map(|_| Mutex::new(Vec::new())).collect(),
+        panicked: Mutex::new(None),
     };
-    let bucket_of = |v: u32, delta: u32| W::bucket(shared.dist[v as usize].load(Relaxed), delta);
-    rayon::broadcast(|context| {
-        // A pool smaller than the count taken above cannot occur inside
-        // one `broadcast`; a larger index would be a rayon bug.
-        let me = context.index();
-        if me >= threads {
-            return; // a core left free (`threads_for_pool`)
+    let job = Job {
+        source,
+        stop,
+        start,
+        per_bucket,
+        panic_in,
+    };
+    let run = |me: usize| {
+        let worked = std::panic::catch_unwind(AssertUnwindSafe(|| work::<W>(&shared, &job, me)));
+        if let Err(payload) = worked {
+            let message = payload
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "a panic".into());
+            let mut panicked = shared.panicked.lock().unwrap_or_else(|e| e.into_inner());
+            panicked.get_or_insert(message);
+            shared.barrier.0.abort();
         }
-        let stripe = me * n / threads..(me + 1) * n / threads;
-        for d in &shared.dist[stripe.clone()] {
-            d.store(INFINITY, Relaxed);
+    };
+    let started = std::thread::scope(|scope| {
+        for me in 1..threads {
+            let run = &run;
+            let spawned = std::thread::Builder::new()
+                .name(format!("delta-cpu {me}"))
+                .spawn_scoped(scope, move || run(me));
+            if let Err(error) = spawned {
+                shared.barrier.0.abort();
+                return Err(Error::Internal(format!(
+                    "delta-cpu could not start a thread: {error}"
+                )));
+            }
         }
-        if stripe.contains(&source) {
-            shared.dist[source].store(0, Relaxed);
-        }
-        shared.barrier.0.wait();
-        let mut bins = Bins::default();
-        let (mut base, mut parity, mut delta) = (0u64, 0usize, start);
-        let mut adaptation = per_bucket.map(|per_bucket| Adaptation::new(start, per_bucket));
-        let (mut widest, mut rescales) = (start, 0);
-        loop {
-            let relaxed = relax_round::<W>(&shared, me, &mut bins, base, delta);
-            shared.next.0[parity].fetch_min(bins.next_bucket(base), Relaxed);
-            if adaptation.is_some() {
-                shared.relaxed.0[parity].fetch_add(relaxed, Relaxed);
-            }
-            shared.barrier.0.wait();
-            let mut next = shared.next.0[parity].load(Relaxed);
-            if me == 0 {
-                shared.next.0[1 - parity].store(u64::MAX, Relaxed);
-                shared.relaxed.0[1 - parity].store(0, Relaxed);
-            }
-            if next == u64::MAX || stopped::<W>(&shared, stop, next, delta) {
-                if me == 0 {
-                    shared.widest.store(widest, Relaxed);
-                    shared.rescales.store(rescales, Relaxed);
-                }
-                break;
-            }
-            let rescale = match &mut adaptation {
-                // Buckets that large hold only overflowing distances.
-                Some(adaptation) if next < u64::MAX / 4 => {
-                    let relaxed = shared.relaxed.0[parity].load(Relaxed);
-                    adaptation.after_round::<W>(delta, relaxed, next != base)
-                }
-                _ => None,
-            };
-            match rescale {
-                Some(Rescale::Widen(wider)) => {
-                    bins.widen(base, next);
-                    (delta, next, widest) = (wider, next / 2, wider);
-                }
-                Some(Rescale::Narrow(narrower)) => {
-                    bins.narrow(base, next, |v| bucket_of(v, narrower));
-                    (delta, next) = (narrower, 2 * next);
-                }
-                None => bins.advance(base, next, |v| bucket_of(v, delta)),
-            }
-            rescales += u32::from(rescale.is_some());
-            // SAFETY: only this thread writes its segment, and only here,
-            // between the two barriers, while no thread reads segments.
-            let segment = unsafe { &mut *shared.segments.0[me].get() };
-            segment.clear();
-            shared.cursors[me].0.store(0, Relaxed);
-            if let Some(bin) = bins.window.front_mut() {
-                std::mem::swap(segment, bin);
-            }
-            base = next;
-            if me == 0 {
-                shared.rounds.fetch_add(1, Relaxed);
-            }
-            parity = 1 - parity;
-            shared.barrier.0.wait();
-        }
+        run(0);
+        Ok(())
     });
+    started?;
+    let panicked = shared.panicked.into_inner();
+    if let Some(message) = panicked.unwrap_or_else(|e| e.into_inner()) {
+        return Err(Error::Internal(format!(
+            "a delta-cpu thread panicked: {message}"
+        )));
+    }
     let (rounds, widest, rescales) = (
         shared.rounds.into_inner(),
         shared.widest.into_inner(),
@@ -651,7 +584,134 @@ fn solve<W: Buckets>(
         widest,
         rescales,
     };
-    (result, overflowed)
+    Ok((result, overflowed))
+}
+
+/// What every thread of a solve is given.
+struct Job {
+    source: usize,
+    stop: Stop,
+    /// The first width, a weight word.
+    start: u32,
+    /// [`Adaptation::per_bucket`], where the width adapts.
+    per_bucket: Option<usize>,
+    panic_in: Option<usize>,
+}
+
+/// Thread `me`'s part of a solve. A round: every thread takes chunks of the
+/// frontier (its own segment first), relaxes its own small bin of the
+/// bucket (fusion) and offers its smallest bucket; a barrier; every thread
+/// reads the smallest, moves its bins there (of a new width, where the
+/// bucket just done says so: every thread reads the same counts and decides
+/// alike) and publishes its bin of it as its segment; a barrier. As in
+/// GAPBS, no thread works alone between rounds. Where the threads crowd
+/// each other ([`Crowding`]), the first barrier of a round also decides
+/// that some leave: they hand their bins over before the second barrier.
+fn work<W: Buckets>(shared: &Shared, job: &Job, me: usize) -> Result<(), Aborted> {
+    let n = shared.dist.len();
+    let threads = shared.segments.0.len();
+    let barrier = &shared.barrier.0;
+    let bucket_of = |v: u32, delta: u32| W::bucket(shared.dist[v as usize].load(Relaxed), delta);
+    let stripe = me * n / threads..(me + 1) * n / threads;
+    for d in &shared.dist[stripe.clone()] {
+        d.store(INFINITY, Relaxed);
+    }
+    if stripe.contains(&job.source) {
+        shared.dist[job.source].store(0, Relaxed);
+    }
+    barrier.wait(|| {})?;
+    let mut bins = Bins::default();
+    let (mut base, mut parity, mut delta) = (0u64, 0usize, job.start);
+    let mut adaptation = job
+        .per_bucket
+        .map(|per_bucket| Adaptation::new(job.start, per_bucket));
+    let (mut widest, mut rescales, mut active) = (job.start, 0, threads);
+    loop {
+        if job.panic_in == Some(me) {
+            panic!("a panic asked for by a test");
+        }
+        let relaxed = relax_round::<W>(shared, me, &mut bins, base, delta);
+        shared.next.0[parity].fetch_min(bins.next_bucket(base), Relaxed);
+        if adaptation.is_some() {
+            shared.relaxed.0[parity].fetch_add(relaxed, Relaxed);
+        }
+        barrier.wait(|| {
+            let keep = shared.crowding.threads(barrier, active);
+            shared.active.store(keep, Relaxed);
+        })?;
+        let mut next = shared.next.0[parity].load(Relaxed);
+        if me == 0 {
+            shared.next.0[1 - parity].store(u64::MAX, Relaxed);
+            shared.relaxed.0[1 - parity].store(0, Relaxed);
+        }
+        if next == u64::MAX || stopped::<W>(shared, job.stop, next, delta) {
+            if me == 0 {
+                shared.widest.store(widest, Relaxed);
+                shared.rescales.store(rescales, Relaxed);
+            }
+            return Ok(());
+        }
+        let rescale = match &mut adaptation {
+            // Buckets that large hold only overflowing distances.
+            Some(adaptation) if next < u64::MAX / 4 => {
+                let relaxed = shared.relaxed.0[parity].load(Relaxed);
+                adaptation.after_round::<W>(delta, relaxed, next != base)
+            }
+            _ => None,
+        };
+        match rescale {
+            Some(Rescale::Widen(wider)) => {
+                bins.widen(base, next);
+                (delta, next, widest) = (wider, next / 2, wider);
+            }
+            Some(Rescale::Narrow(narrower)) => {
+                bins.narrow(base, next, |v| bucket_of(v, narrower));
+                (delta, next) = (narrower, 2 * next);
+            }
+            None => bins.advance(base, next, |v| bucket_of(v, delta)),
+        }
+        rescales += u32::from(rescale.is_some());
+        // SAFETY: only this thread writes its segment, and only here,
+        // between the two barriers, while no thread reads segments.
+        let segment = unsafe { &mut *shared.segments.0[me].get() };
+        segment.clear();
+        shared.cursors[me].0.store(0, Relaxed);
+        if let Some(bin) = bins.window.front_mut() {
+            std::mem::swap(segment, bin);
+        }
+        base = next;
+        if me == 0 {
+            shared.rounds.fetch_add(1, Relaxed);
+        }
+        parity = 1 - parity;
+        let keep = shared.active.load(Relaxed);
+        if me >= keep {
+            // Leaving: its segment stays for this round; its bins go to a
+            // thread that stays.
+            let mut handoff = shared.handoff[me % keep]
+                .lock()
+                .unwrap_or_else(|e| e.into_inner());
+            bins.window
+                .iter()
+                .for_each(|bin| handoff.extend_from_slice(bin));
+            handoff.extend_from_slice(&bins.far);
+        }
+        barrier.wait(|| barrier.set_threads(keep))?;
+        if me >= keep {
+            return Ok(());
+        }
+        if keep < active {
+            let handed =
+                std::mem::take(&mut *shared.handoff[me].lock().unwrap_or_else(|e| e.into_inner()));
+            for v in handed {
+                let b = bucket_of(v, delta);
+                if b >= base {
+                    bins.put(v, b, base);
+                }
+            }
+            active = keep;
+        }
+    }
 }
 
 /// A change of the bucket width, to the word it holds.

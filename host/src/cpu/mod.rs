@@ -2,8 +2,10 @@
 //! after another: solvers in their own right (the papers' CPU variants) and the
 //! CPU models that the tests drive to check the kernels without a GPU.
 
+mod barrier;
 pub mod bellman_ford;
 pub mod compact;
+mod crowding;
 pub mod da2cf;
 pub mod delta_stepping;
 pub mod matrix;
