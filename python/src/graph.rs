@@ -24,7 +24,7 @@ use sssp::solver::{self, Prepared};
 
 use crate::rows::{self, Report};
 use crate::solver::Solver;
-use crate::{device_name, limit_word, owned_graph, to_py};
+use crate::{bind, device_name, limit_word, owned_graph, to_py};
 
 /// What a [`Prepared`] borrows.
 struct Owner {
@@ -192,7 +192,14 @@ impl PreparedGraph {
     }
 }
 
-/// Makes `solver`'s CUDA context current on this thread (nothing on the CPU).
-fn bind(solver: &solver::Solver) -> sssp::Result<()> {
-    solver.gpu().map_or(Ok(()), |gpu| gpu.bind_to_thread())
+impl Drop for PreparedGraph {
+    /// The GPU solver frees its device buffers as the cell drops after this,
+    /// on whichever thread Python drops the graph: its context must be
+    /// current there.
+    fn drop(&mut self) {
+        if let Some(Ok(cell)) = self.cell.as_ref().map(Mutex::lock) {
+            // A failure leaves the buffers to the context's own teardown.
+            let _ = bind(&cell.0.borrow_owner().solver);
+        }
+    }
 }

@@ -23,6 +23,7 @@ use pyo3::prelude::*;
 use sssp::algorithms::Processor;
 use sssp::graph::{Graph, WeightKind};
 use sssp::options::Device;
+use sssp::solver::Solver;
 
 /// scipy's predecessor (and source) for "none".
 const SCIPY_NO_PREDECESSOR: i32 = -9999;
@@ -116,6 +117,11 @@ fn owned_graph(
     } else {
         Ok(graph)
     }
+}
+
+/// Makes `solver`'s CUDA context current on this thread (nothing on the CPU).
+fn bind(solver: &Solver) -> sssp::Result<()> {
+    solver.gpu().map_or(Ok(()), |gpu| gpu.bind_to_thread())
 }
 
 /// The extension module `sssp_gpu._native`.

@@ -14,7 +14,7 @@ use sssp::parents::NO_PARENT;
 use sssp::solver;
 
 use crate::rows::{self, Out, Report};
-use crate::{SCIPY_NO_PREDECESSOR, limit_word, parse_device, to_py, weight_kind};
+use crate::{SCIPY_NO_PREDECESSOR, bind, limit_word, parse_device, to_py, weight_kind};
 
 /// A solver bound to a device, reused across solves (the CUDA context and
 /// kernels are loaded once); shared with the prepared graphs made on it.
@@ -89,6 +89,7 @@ impl Solver {
         let n = borrowed.num_vertices();
         let rows = if min_only { 1 } else { sources.len() };
         rows::solve_into(py, [rows, n], predecessors, min_only, |out| {
+            bind(&self.inner).map_err(to_py)?;
             let symmetric;
             let graph = if undirected {
                 symmetric = borrowed.undirected().map_err(|e| to_py(e.into()))?;
