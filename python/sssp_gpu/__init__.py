@@ -2,8 +2,9 @@
 
 ``sssp_gpu.dijkstra`` takes the arguments of ``scipy.sparse.csgraph.dijkstra``
 and returns arrays of the same shapes and dtypes; it runs on the GPU when
-there is one (``device="auto"``), else on the CPU. ``Solver`` keeps the
-device open across solves and reports iterations and times; ``load`` reads
+there is one (``device="auto"``), else on the CPU. ``Graph`` prepares a
+graph once for many calls (``Graph(M).dijkstra(indices=...)``); ``Solver``
+keeps the device open across solves and reports iterations and times; ``load`` reads
 any graph file the ``host`` CLI reads. ``ContractionIndex`` preprocesses a
 road network once (a contraction hierarchy, the file of ``host preprocess``)
 and then gives trees, tables and point-to-point distances from it.
@@ -36,6 +37,7 @@ from . import _native
 del annotations
 
 __all__ = [
+    "Graph",
     "Solver",
     "SolveResult",
     "ContractionIndex",
@@ -134,18 +136,22 @@ def _weights(data: _np.ndarray, unweighted: bool) -> tuple[_np.ndarray, bool, _O
         data = data.astype(_np.float64)
     if not _np.issubdtype(data.dtype, _np.floating):
         raise TypeError(f"graph weights must be real numbers, not {data.dtype}")
-    if _np.isnan(data).any():
+    # Two passes over the weights for every check (a NaN is the minimum and
+    # the maximum; -inf the minimum).
+    low, high = (data.min(), data.max()) if data.size else (0.0, 0.0)
+    if _np.isnan(low) or _np.isnan(high):
         raise ValueError("Graph has NaN weights")
-    if (data < 0).any():
+    if low < 0:
         raise ValueError("Graph has negative weights: this solver needs weights >= 0")
     keep = None
-    if _np.isinf(data).any():
+    if _np.isinf(high):
         keep = ~_np.isinf(data)
         data = data[keep]
-    if data.size and data.max() > _F32_MAX:
+        high = data.max() if data.size else 0.0
+    if high > _F32_MAX:
         raise ValueError("graph weights beyond float32's range (3.4e38) are not supported")
     data = _np.ascontiguousarray(data.astype(_np.float32, copy=False))
-    if _np.signbit(data).any():  # -0.0 is a weight of 0
+    if low == 0 and _np.signbit(data).any():  # -0.0 is a weight of 0
         data = data + _np.float32(0.0)
     return data.view(_np.uint32), True, keep
 
@@ -247,7 +253,7 @@ class Solver:
         sources = _sources(indices, n)
         flat = _np.unique(sources) if min_only else sources.ravel()
         if flat.size == 0:
-            return self._empty(sources.shape, n, min_only, return_predecessors)
+            return _empty(sources.shape, n, min_only, return_predecessors, self.device)
         out = self._native.solve(
             graph.indptr,
             graph.indices,
@@ -260,29 +266,43 @@ class Solver:
             min_only=bool(min_only),
             algorithm=algorithm,
         )
-        shape = (n,) if min_only else sources.shape + (n,)
-        preds = out["predecessors"]
-        return SolveResult(
-            dist=out["dist"].reshape(shape),
-            predecessors=None if preds is None else preds.reshape(shape),
-            sources=out.get("sources"),
-            iterations=out["iterations"],
-            solve_ms=out["solve_ms"],
-            prepare_ms=out["prepare_ms"],
-            algorithm=out["algorithm"],
-            device=out["device"],
-        )
+        return _result(out, (n,) if min_only else sources.shape + (n,))
 
-    def _empty(self, shape, n, min_only, return_predecessors) -> SolveResult:
-        """No sources: nothing reached (scipy's shapes)."""
-        shape = (n,) if min_only else shape + (n,)
-        none = _np.full(shape, NO_PREDECESSOR, dtype=_np.int32)
-        return SolveResult(
-            dist=_np.full(shape, _np.inf),
-            predecessors=none if return_predecessors else None,
-            sources=none.copy() if (min_only and return_predecessors) else None,
-            device=self.device,
-        )
+
+def _result(out: dict, shape: tuple) -> SolveResult:
+    """A native solve's dict as a ``SolveResult`` of scipy's ``shape``."""
+    preds = out["predecessors"]
+    return SolveResult(
+        dist=out["dist"].reshape(shape),
+        predecessors=None if preds is None else preds.reshape(shape),
+        sources=out.get("sources"),
+        iterations=out["iterations"],
+        solve_ms=out["solve_ms"],
+        prepare_ms=out["prepare_ms"],
+        algorithm=out["algorithm"],
+        device=out["device"],
+    )
+
+
+def _empty(shape: tuple, n: int, min_only: bool, return_predecessors: bool, device: str) -> SolveResult:
+    """No sources: nothing reached (scipy's shapes)."""
+    shape = (n,) if min_only else shape + (n,)
+    none = _np.full(shape, NO_PREDECESSOR, dtype=_np.int32)
+    return SolveResult(
+        dist=_np.full(shape, _np.inf),
+        predecessors=none if return_predecessors else None,
+        sources=none.copy() if (min_only and return_predecessors) else None,
+        device=device,
+    )
+
+
+def _scipy_return(result: SolveResult, return_predecessors: bool, min_only: bool):
+    """What scipy's ``dijkstra`` returns for these options."""
+    if not return_predecessors:
+        return result.dist
+    if min_only:
+        return result.dist, result.predecessors, result.sources
+    return result.dist, result.predecessors
 
 
 _solvers: dict = {}
@@ -324,11 +344,7 @@ def dijkstra(
         min_only=min_only,
         algorithm=algorithm,
     )
-    if not return_predecessors:
-        return result.dist
-    if min_only:
-        return result.dist, result.predecessors, result.sources
-    return result.dist, result.predecessors
+    return _scipy_return(result, return_predecessors, min_only)
 
 
 def shortest_path(
@@ -354,6 +370,96 @@ def shortest_path(
         unweighted=unweighted,
         device=device,
     )
+
+
+class Graph:
+    """A graph converted, copied and prepared once, then solved from any
+    sources any number of times: ``Graph(M).dijkstra(indices=s)`` returns
+    what ``dijkstra(M, indices=s)`` returns, without converting, uploading
+    and preparing ``M`` again on every call.
+
+    ``directed`` and ``unweighted`` are fixed for the graph (``directed=False``
+    builds the symmetric graph once); ``device`` and ``algorithm`` are those
+    of ``dijkstra``. The preparation (on the GPU: the upload, the solver's
+    state and ``auto``'s probe from vertex 0) happens here. The graph is a
+    copy: changing ``csgraph`` later does not change it.
+
+    Calls from several threads are safe: one solve runs at a time on a graph
+    (others wait), without the GIL.
+    """
+
+    def __init__(self, csgraph, directed: bool = True, unweighted: bool = False, device: str = "auto", algorithm: str = "auto"):
+        if not isinstance(device, str):
+            raise ValueError(f"device must be a string, not {device!r}")
+        if not isinstance(algorithm, str):
+            raise ValueError(f"algorithm must be a string, not {algorithm!r}")
+        csr = _prepare(csgraph, bool(unweighted))
+        self._directed = bool(directed)
+        self._native = _native.Graph(
+            _solver(device)._native,
+            csr.indptr,
+            csr.indices,
+            csr.words,
+            csr.float_weights,
+            not self._directed,
+            algorithm,
+        )
+
+    @property
+    def n(self) -> int:
+        """Vertices."""
+        return self._native.n
+
+    @property
+    def directed(self) -> bool:
+        return self._directed
+
+    @property
+    def algorithm(self) -> str:
+        """The algorithm that runs (``auto`` resolved)."""
+        return self._native.algorithm
+
+    @property
+    def device(self) -> str:
+        """``"gpu"`` or ``"cpu"``: where the solves run."""
+        return self._native.device
+
+    @property
+    def prepare_ms(self) -> _Optional[float]:
+        """The preparation on the GPU (upload, allocations, ``auto``'s trial),
+        ms; None on the CPU."""
+        return self._native.prepare_ms
+
+    def solve(self, indices=None, return_predecessors: bool = False, limit=_np.inf, min_only: bool = False) -> SolveResult:
+        """``dijkstra``'s result with the solve's report (``Solver.solve``'s
+        ``SolveResult``; ``prepare_ms`` is the graph's one preparation)."""
+        limit = _check_limit(limit)
+        n = self.n
+        sources = _sources(indices, n)
+        flat = _np.unique(sources) if min_only else sources.ravel()
+        if flat.size == 0:
+            return _empty(sources.shape, n, min_only, return_predecessors, self.device)
+        out = self._native.solve(
+            flat.tolist(),
+            limit=limit,
+            predecessors=bool(return_predecessors),
+            min_only=bool(min_only),
+        )
+        return _result(out, (n,) if min_only else sources.shape + (n,))
+
+    def dijkstra(self, indices=None, return_predecessors: bool = False, limit=_np.inf, min_only: bool = False):
+        """``scipy.sparse.csgraph.dijkstra(M, directed, indices,
+        return_predecessors, unweighted, limit, min_only)`` of this graph's
+        ``M``, ``directed`` and ``unweighted``: the same shapes, dtypes and
+        returns. ``min_only`` takes the minimum over each source's row (one
+        solve per source; the one-off ``dijkstra`` solves it once, from a
+        super source)."""
+        result = self.solve(indices, return_predecessors, limit, min_only)
+        return _scipy_return(result, return_predecessors, min_only)
+
+    def __repr__(self) -> str:
+        kind = "directed" if self._directed else "undirected"
+        return f"sssp_gpu.Graph(n={self.n}, {kind}, algorithm={self.algorithm!r}, device={self.device!r})"
 
 
 def load(path) -> _sp.csr_matrix:

@@ -9,7 +9,7 @@ import scipy.sparse as sp
 from scipy.sparse import csgraph
 
 import sssp_gpu
-from test_dijkstra import DEVICES, ROME, rng
+from helpers import DEVICES, ROME, rng
 
 
 def random_int_graph(r, n, m):
