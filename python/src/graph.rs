@@ -41,27 +41,12 @@ self_cell!(
     }
 );
 
-/// A [`PreparedCell`] that may move to another thread (to the one that
-/// holds the mutex, and into solves without the GIL).
-struct Movable(PreparedCell);
-
-// SAFETY: the cell owns its solver, graph and prepared solver outright (the
-// solver's `Arc` shares only the library's `Solver`, which is `Send + Sync`).
-// What keeps `Prepared` from being `Send` is only that the library's
-// `GpuSolver` trait object carries no `Send` bound: every implementation of
-// it holds device buffers, kernels and plain data that are `Send` (the
-// library compiles with `trait GpuSolver: Send`, given `G: Send` on the
-// vertex-loop solver's impl). The cell is used by one thread at a time
-// (behind the mutex), and each use first makes the CUDA context current on
-// that thread.
-unsafe impl Send for Movable {}
-
 /// A graph prepared once for any number of solves (Python's
 /// `sssp_gpu._native.Graph`).
 #[pyclass(module = "sssp_gpu._native", name = "Graph", frozen)]
 pub(crate) struct PreparedGraph {
     /// `None` for a graph without vertices (nothing to prepare).
-    cell: Option<Mutex<Movable>>,
+    cell: Option<Mutex<PreparedCell>>,
     n: usize,
     kind: WeightKind,
     algorithm: &'static str,
@@ -114,10 +99,9 @@ impl PreparedGraph {
                         .solver
                         .prepare(&owner.graph, algorithm, Tuning::default(), first_source)
                 })
-                .map(Movable)
             })
             .map_err(to_py)?;
-        let prepared = cell.0.borrow_dependent();
+        let prepared = cell.borrow_dependent();
         Ok(PreparedGraph {
             n,
             kind,
@@ -178,16 +162,15 @@ impl PreparedGraph {
             let mut cell = cell.lock().map_err(|_| {
                 PyRuntimeError::new_err("an earlier solve on this graph failed midway")
             })?;
-            bind(&cell.0.borrow_owner().solver).map_err(to_py)?;
-            cell.0
-                .with_dependent_mut(|_, prepared| -> sssp::Result<Report> {
-                    if min_only {
-                        rows::solve_min(prepared, &sources, stop, out)
-                    } else {
-                        rows::solve_rows(prepared, &sources, stop, out)
-                    }
-                })
-                .map_err(to_py)
+            bind(&cell.borrow_owner().solver).map_err(to_py)?;
+            cell.with_dependent_mut(|_, prepared| -> sssp::Result<Report> {
+                if min_only {
+                    rows::solve_min(prepared, &sources, stop, out)
+                } else {
+                    rows::solve_rows(prepared, &sources, stop, out)
+                }
+            })
+            .map_err(to_py)
         })
     }
 }
@@ -199,7 +182,7 @@ impl Drop for PreparedGraph {
     fn drop(&mut self) {
         if let Some(Ok(cell)) = self.cell.as_ref().map(Mutex::lock) {
             // A failure leaves the buffers to the context's own teardown.
-            let _ = bind(&cell.0.borrow_owner().solver);
+            let _ = bind(&cell.borrow_owner().solver);
         }
     }
 }

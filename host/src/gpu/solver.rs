@@ -14,7 +14,7 @@ pub struct RunStats {
 
 /// A GPU solver prepared for one graph (its device copies uploaded, its state
 /// allocated); it can solve from any source any number of times.
-pub trait GpuSolver {
+pub trait GpuSolver: Send {
     /// Solves from `source`; the distances stay on the device until
     /// [`GpuSolver::distances`].
     fn run(&mut self, source: u32) -> Result<RunStats>;

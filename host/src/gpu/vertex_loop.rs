@@ -248,7 +248,7 @@ impl<'a, G: RelaxGraph> VertexSolver<'a, G> {
     }
 }
 
-impl<G: RelaxGraph> GpuSolver for VertexSolver<'_, G> {
+impl<G: RelaxGraph + Send> GpuSolver for VertexSolver<'_, G> {
     fn run(&mut self, source: u32) -> Result<RunStats> {
         let gpu = self.gpu;
         let ((), solve_ms) = gpu.timed(|| {
