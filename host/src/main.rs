@@ -11,8 +11,8 @@ use clap::Parser;
 fn main() -> ExitCode {
     restore_sigpipe();
     let args = cli::Cli::parse();
-    match cli::run(args) {
-        Ok(()) => ExitCode::SUCCESS,
+    let code = match cli::run(args) {
+        Ok(()) => 0,
         Err(error) => {
             eprintln!("error: {error}");
             // A cause is printed unless the message above already says it
@@ -27,9 +27,27 @@ fn main() -> ExitCode {
                 said = text;
                 source = cause.source();
             }
-            ExitCode::from(error.exit_code() as u8)
+            error.exit_code() as u8
         }
+    };
+    exit_now(code)
+}
+
+/// Ends the process with `code` once the output is flushed, without the
+/// teardown at exit: a device still opening on another thread (the CPU
+/// answered first) is not waited for, and the driver frees the device with
+/// the process.
+fn exit_now(code: u8) -> ExitCode {
+    use std::io::Write;
+    let flushed = std::io::stdout().flush().is_ok() && std::io::stderr().flush().is_ok();
+    #[cfg(unix)]
+    if flushed {
+        // SAFETY: `_exit` ends the process; every file the program wrote was
+        // closed before `cli::run` returned and the standard streams are
+        // flushed, so nothing is lost by skipping destructors and atexit.
+        unsafe { libc::_exit(i32::from(code)) }
     }
+    ExitCode::from(code)
 }
 
 /// Rust ignores SIGPIPE, so printing to a pipe whose reader has gone (`host

@@ -57,7 +57,35 @@ pub fn open_in_background(
 /// A solver being opened ([`open_in_background`]).
 pub struct Opening(JoinHandle<Result<Solver>>);
 
+/// Vertices and arcs, per core, of the largest one-off solve that runs on the
+/// CPU while the GPU is still starting: `delta-cpu` solves about 40 k of them
+/// a millisecond on 16 cores (road networks of 0.3 M vertices in 20–40 ms),
+/// while the driver's start takes 200–220 ms (an H200 machine: the context
+/// 200–217 ms, the module 2 ms as machine code), so such a solve is done
+/// before the GPU could take it.
+const CPU_ONE_OFF_ELEMENTS_PER_CORE: usize = 200_000;
+
 impl Opening {
+    /// Whether the device is open (the solver waits no more).
+    pub fn is_open(&self) -> bool {
+        self.0.is_finished()
+    }
+
+    /// Why `solves` solves of a graph of `elements` vertices and arcs should
+    /// run on the CPU now rather than wait for the GPU to start: `None`
+    /// where the GPU is open, or the solves are too many or too large.
+    pub fn cpu_is_faster(&self, elements: usize, solves: usize) -> Option<String> {
+        let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
+        let most = CPU_ONE_OFF_ELEMENTS_PER_CORE * cores;
+        (!self.is_open() && solves <= 2 && elements.saturating_mul(solves) <= most).then(|| {
+            format!(
+                "{solves} solve{} of {elements} vertices and arcs on {cores} cores end before \
+                 the GPU has started",
+                if solves == 1 { "" } else { "s" }
+            )
+        })
+    }
+
     /// The solver, once opened.
     pub fn wait(self) -> Result<Solver> {
         let solver = self

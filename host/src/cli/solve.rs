@@ -7,13 +7,13 @@ use std::time::Instant;
 use sssp::algorithms::{Algorithm, Layout, Processor};
 use sssp::auto::plan::Solves;
 use sssp::distances::{self, Summary};
-use sssp::options::Timing;
 use sssp::options::Tuning;
+use sssp::options::{Device, Timing};
 use sssp::solver::{Prepared, SourceSolution, Timer};
 use sssp::{Error, Graph, Result, Solver};
 
 use super::check::{RowCheck, SolvedRow, Verifier, check_row, is_success};
-use super::device::open_in_background;
+use super::device::{DeviceChoice, open_in_background};
 use super::index;
 use super::input::{self, Query};
 use super::output::{json_source, print_json, print_path, print_summary, tree_path, write_outputs};
@@ -62,7 +62,7 @@ fn solve(args: &SolveArgs, base: &mut u32) -> Result<Option<Error>> {
     let query = Query::parse(args, &loaded, &graph)?;
     let json_input = input::describe(args, path, (&loaded, &graph, load_ms), &query, &out);
     if let Some(index) = &args.index {
-        let solver = opening.wait()?;
+        let solver = kept_to_exit(opening.wait()?);
         return index::solve(
             args,
             (&loaded, &graph),
@@ -71,7 +71,15 @@ fn solve(args: &SolveArgs, base: &mut u32) -> Result<Option<Error>> {
             &out,
         );
     }
-    let solver = opening.wait()?;
+    let solver = kept_to_exit(
+        match one_off_on_cpu(args, &algorithms, (&graph, &query), &opening) {
+            Some(reason) => {
+                out.line(format_args!("device       the CPU: {reason}"));
+                Solver::new(Device::Cpu)?
+            }
+            None => opening.wait()?,
+        },
+    );
     let device_name = solver.gpu().map(|gpu| gpu.name()).transpose()?;
     if let Some(name) = &device_name {
         out.line(format_args!("device       {name}"));
@@ -324,6 +332,29 @@ fn describe_prepared(prepared: &Prepared, tuning: Tuning, out: &Human) {
 
 /// The algorithms to run: `--algo` (default `auto`), in matrix form with
 /// `--layout matrix`; `--delta` checked against them.
+/// The solver, never dropped: the process ends soon after, and the driver
+/// frees the device with it, where tearing the context down first would add
+/// to the wall time of every call.
+fn kept_to_exit(solver: Solver) -> std::mem::ManuallyDrop<Solver> {
+    std::mem::ManuallyDrop::new(solver)
+}
+
+/// Why a one-off `auto` solve under `--device auto` runs on the CPU's cores
+/// at once rather than wait for the GPU ([`super::device::Opening::cpu_is_faster`]).
+fn one_off_on_cpu(
+    args: &SolveArgs,
+    algorithms: &[Algorithm],
+    (graph, query): (&Graph, &Query),
+    opening: &super::device::Opening,
+) -> Option<String> {
+    let auto_alone = algorithms == [Algorithm::Auto] && args.streams.is_none();
+    if args.device != DeviceChoice::Auto || !auto_alone {
+        return None;
+    }
+    let elements = graph.num_vertices() + graph.num_edges();
+    opening.cpu_is_faster(elements, query.sources.len() * args.runs as usize)
+}
+
 fn requested_algorithms(args: &SolveArgs) -> Result<Vec<Algorithm>> {
     let algorithms: Vec<Algorithm> = match args.layout.0 {
         Layout::List if args.algo.is_empty() => vec![Algorithm::Auto],
