@@ -354,7 +354,7 @@ impl Permutation {
     ///
     /// # Panics
     /// If `values` does not have [`len`](Self::len) entries.
-    pub fn map_back<T: Copy>(&self, values: &[T]) -> Vec<T> {
+    pub fn map_back<T: Copy + Send + Sync>(&self, values: &[T]) -> Vec<T> {
         assert_eq!(
             values.len(),
             self.len(),
@@ -362,10 +362,19 @@ impl Permutation {
             values.len(),
             self.len()
         );
-        self.new_of_old
-            .iter()
-            .map(|&new| values[new as usize])
-            .collect()
+        // A gather of random reads: on all cores where it is long enough to
+        // repay the threads (a solve's distances, millions of vertices).
+        if self.new_of_old.len() >= PARALLEL_GATHER {
+            self.new_of_old
+                .par_iter()
+                .map(|&new| values[new as usize])
+                .collect()
+        } else {
+            self.new_of_old
+                .iter()
+                .map(|&new| values[new as usize])
+                .collect()
+        }
     }
 
     /// Values indexed by original ids re-indexed by new ids:
@@ -373,7 +382,7 @@ impl Permutation {
     ///
     /// # Panics
     /// If `values` does not have [`len`](Self::len) entries.
-    pub fn map_forward<T: Copy>(&self, values: &[T]) -> Vec<T> {
+    pub fn map_forward<T: Copy + Send + Sync>(&self, values: &[T]) -> Vec<T> {
         self.inverse().map_back(values)
     }
 
@@ -386,6 +395,9 @@ impl Permutation {
         self.map_back(dist_new)
     }
 }
+
+/// Entries from which [`Permutation::map_back`] gathers on all cores.
+const PARALLEL_GATHER: usize = 1 << 16;
 
 /// The undirected view of a graph: for each vertex, the distinct vertices
 /// adjacent to it in either direction, self excluded, in increasing id order.

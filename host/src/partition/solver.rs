@@ -10,7 +10,10 @@
 //!   persistent blocks as fit the device, each claiming a piece with pending
 //!   work, working on it until it has none and handing it back.
 
+use std::sync::{Mutex, PoisonError};
 use std::time::Instant;
+
+use cudarc::driver::PinnedHostSlice;
 
 use gpu_kernels::distance::{MAX_DISTANCE, Weight};
 use gpu_kernels::launch::{PARTITION_BLOCK_SIZE, PARTITION_BLOCK_SIZES};
@@ -68,6 +71,9 @@ pub struct Partition<'a> {
     shortcut_ms: f64,
     /// The bound of the next solves ([`GpuSolver::stop_early`]).
     stop: Stop,
+    /// Page-locked host memory the distances are copied into (4 times the
+    /// bandwidth of a copy into pageable memory), made at the first copy.
+    staging: Mutex<Option<PinnedHostSlice<u32>>>,
 }
 
 impl<'a> Partition<'a> {
@@ -233,6 +239,7 @@ impl<'a> Partition<'a> {
             shortcuts,
             shortcut_ms,
             stop: Stop::default(),
+            staging: Mutex::new(None),
         })
     }
 
@@ -512,13 +519,40 @@ impl GpuSolver for Partition<'_> {
             Some(_) => &self.buffers.backing,
             None => &self.buffers.dist,
         };
-        let mut renumbered = self
-            .gpu
-            .stream()
-            .clone_dtoh(result)
+        let stream = self.gpu.stream();
+        let mut staging = self.staging.lock().unwrap_or_else(PoisonError::into_inner);
+        if staging
+            .as_ref()
+            .is_none_or(|host| host.len() != result.len())
+        {
+            // SAFETY: the buffer is written by the copy below before anything
+            // reads it. No write-combining (flags 0): the host reads it.
+            let host = unsafe {
+                stream
+                    .context()
+                    .alloc_pinned_with_flags::<u32>(result.len(), 0)
+            }
+            .map_err(Error::cuda(
+                "allocating page-locked memory for the distances",
+            ))?;
+            *staging = Some(host);
+        }
+        let Some(host) = staging.as_mut() else {
+            return Err(Error::Internal(
+                "no page-locked buffer for the distances".into(),
+            ));
+        };
+        stream
+            .memcpy_dtoh(result, host)
             .map_err(Error::cuda("copying the distances to the host"))?;
-        renumbered.truncate(self.graph.num_vertices() as usize);
-        let mut dist = self.permutation.map_distances_back(&renumbered);
+        stream
+            .synchronize()
+            .map_err(Error::cuda("waiting for the distances' copy"))?;
+        let copied = host
+            .as_slice()
+            .map_err(Error::cuda("reading the distances' copy"))?;
+        let renumbered = &copied[..self.graph.num_vertices() as usize];
+        let mut dist = self.permutation.map_distances_back(renumbered);
         // Beyond the bound the distances may be tentative, even overflowing.
         self.stop.apply(&mut dist);
         check_overflow(self.graph.weight_kind(), &dist)?;
