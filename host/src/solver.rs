@@ -3,7 +3,7 @@
 //! [`Solution`]s.
 //!
 //! ```
-//! use sssp::solver::{Device, Query, Solver};
+//! use sssp::{Device, Query, Solver};
 //!
 //! let graph = sssp::formats::load(concat!(env!("CARGO_MANIFEST_DIR"), "/../graphs/rome99.gr"), None)?
 //!     .into_graph()?;
