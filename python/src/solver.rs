@@ -7,6 +7,7 @@ use numpy::PyReadonlyArray1;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
+use sssp::auto::plan::Solves;
 use sssp::algorithms::Algorithm;
 use sssp::graph::Graph;
 use sssp::options::{Stop, Timing, Tuning};
@@ -103,9 +104,16 @@ impl Solver {
                 let first = *sources
                     .first()
                     .ok_or_else(|| PyValueError::new_err("a solve needs at least one source"))?;
+                // Prepared for exactly these solves: `auto` plans for them
+                // (one solve: no trial).
                 let mut prepared = self
                     .inner
-                    .prepare(&graph, algorithm, Tuning::default(), first)
+                    .prepare_for(
+                        &graph,
+                        algorithm,
+                        Tuning::default(),
+                        (first, Solves::Count(sources.len())),
+                    )
                     .map_err(to_py)?;
                 rows::solve_rows(&mut prepared, &sources, stop, out).map_err(to_py)
             }
@@ -126,7 +134,7 @@ fn solve_super_source(
     let root = n as u32;
     let graph = with_super_source(graph, sources)?;
     let mut prepared = solver
-        .prepare(&graph, algorithm, Tuning::default(), n)
+        .prepare_for(&graph, algorithm, Tuning::default(), (n, Solves::Count(1)))
         .map_err(to_py)?;
     let mut row = prepared
         .solve(n, stop, out.preds.is_some(), Timing::default())
