@@ -4,6 +4,8 @@
 
 use std::time::Instant;
 
+use rayon::prelude::*;
+
 use sssp::algorithms::{Algorithm, Layout, Processor};
 use sssp::auto::plan::Solves;
 use sssp::distances::{self, Summary};
@@ -205,13 +207,20 @@ impl Pipeline<'_> {
         let mut rows = Vec::with_capacity(query.sources.len());
         let mut json_sources = Vec::new();
         let mut verdicts = Vec::new();
+        // The summaries (a checksum is a serial pass over the row) on all
+        // cores at once.
+        let summaries: Vec<Summary> = batch
+            .rows
+            .par_iter()
+            .map(|row| distances::summarize(&row.dist))
+            .collect();
         let solved = batch
             .rows
             .into_iter()
-            .zip(&query.sources)
-            .zip(&query.source_ids);
-        for ((row, &source), &source_id) in solved {
-            let (row, check, summary) = self.row(&prepared, row, (source, source_id), on_gpu)?;
+            .zip(summaries)
+            .zip(query.sources.iter().zip(&query.source_ids));
+        for ((row, summary), (&source, &source_id)) in solved {
+            let (row, check) = self.row(&prepared, (row, summary), (source, source_id), on_gpu)?;
             json_sources.push(json_source(source_id, &row.row, &summary, &check));
             if let Some(failure) = check.failure {
                 self.first_failure.get_or_insert(failure);
@@ -255,10 +264,10 @@ impl Pipeline<'_> {
     fn row(
         &mut self,
         prepared: &Prepared,
-        row: SourceSolution,
+        (row, summary): (SourceSolution, Summary),
         (source, source_id): (usize, u64),
         on_gpu: bool,
-    ) -> Result<(SolvedRow, RowCheck, Summary)> {
+    ) -> Result<(SolvedRow, RowCheck)> {
         let (query, out, kind) = (self.query, self.out, self.graph.weight_kind());
         let wants_tree = self.args.parents.is_some() || query.path_target.is_some();
         let row = SolvedRow {
@@ -269,7 +278,6 @@ impl Pipeline<'_> {
             },
             row,
         };
-        let summary = distances::summarize(&row.row.dist);
         if query.many_sources {
             out.line(format_args!(
                 "source {source_id:<6} reached {}, max distance {}, checksum {:016x}, {}",
@@ -294,7 +302,7 @@ impl Pipeline<'_> {
             self.json_path = Some(path);
         }
         let check = check_row(self.args, self.graph, &mut self.verifier, &row, out)?;
-        Ok((row, check, summary))
+        Ok((row, check))
     }
 }
 
