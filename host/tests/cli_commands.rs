@@ -41,6 +41,18 @@ fn auto_device_solves_and_verifies_with_or_without_a_gpu() {
         out.contains("verified: all 3000 distances equal the oracle's"),
         "{out}"
     );
+    // A one-off solve of a graph this small runs on the CPU at once, which
+    // the summary says; a larger one without a GPU after a notice.
+    assert!(
+        out.contains("device       the CPU: 1 solve of at most"),
+        "a one-off solve of 3000 vertices runs on the CPU: {out}"
+    );
+    let (code, out, err) = solve(&graph, &["--verify", "--runs", "3"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("verified: all 3000 distances equal the oracle's"),
+        "{out}"
+    );
     if !out.contains("iterations") {
         assert!(
             err.contains("notice: no CUDA GPU available"),

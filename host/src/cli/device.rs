@@ -49,13 +49,19 @@ pub fn open_in_background(
     wants_gpu: bool,
     instead: String,
 ) -> Opening {
-    Opening(std::thread::spawn(move || {
+    Opening::Background(std::thread::spawn(move || {
         open_solver(choice, ordinal, wants_gpu, &instead)
     }))
 }
 
-/// A solver being opened ([`open_in_background`]).
-pub struct Opening(JoinHandle<Result<Solver>>);
+/// A solver being opened ([`open_in_background`]), or the CPU chosen before
+/// anything was opened.
+pub enum Opening {
+    /// The device, opening on a thread of its own.
+    Background(JoinHandle<Result<Solver>>),
+    /// The CPU, and why.
+    Cpu(String),
+}
 
 /// Vertices and arcs, per core, of the largest one-off solve that runs on the
 /// CPU while the GPU is still starting: `delta-cpu` solves about 40 k of them
@@ -65,31 +71,46 @@ pub struct Opening(JoinHandle<Result<Solver>>);
 /// before the GPU could take it.
 const CPU_ONE_OFF_ELEMENTS_PER_CORE: usize = 200_000;
 
+/// Why `solves` solves of at most `elements` vertices and arcs end on the
+/// CPU before the GPU could have started ([`CPU_ONE_OFF_ELEMENTS_PER_CORE`]),
+/// or `None`.
+pub fn cpu_one_off(elements: usize, solves: usize) -> Option<String> {
+    let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
+    let most = CPU_ONE_OFF_ELEMENTS_PER_CORE * cores;
+    (solves <= 2 && elements.saturating_mul(solves) <= most).then(|| {
+        format!(
+            "{solves} solve{} of at most {elements} vertices and arcs on {cores} cores end \
+             before the GPU could have started",
+            if solves == 1 { "" } else { "s" }
+        )
+    })
+}
+
 impl Opening {
-    /// Whether the device is open (the solver waits no more).
-    pub fn is_open(&self) -> bool {
-        self.0.is_finished()
+    /// The CPU, chosen for `reason` before anything was opened.
+    pub fn cpu(reason: String) -> Opening {
+        Opening::Cpu(reason)
     }
 
     /// Why `solves` solves of a graph of `elements` vertices and arcs should
     /// run on the CPU now rather than wait for the GPU to start: `None`
     /// where the GPU is open, or the solves are too many or too large.
     pub fn cpu_is_faster(&self, elements: usize, solves: usize) -> Option<String> {
-        let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
-        let most = CPU_ONE_OFF_ELEMENTS_PER_CORE * cores;
-        (!self.is_open() && solves <= 2 && elements.saturating_mul(solves) <= most).then(|| {
-            format!(
-                "{solves} solve{} of {elements} vertices and arcs on {cores} cores end before \
-                 the GPU has started",
-                if solves == 1 { "" } else { "s" }
-            )
-        })
+        match self {
+            Opening::Cpu(reason) => Some(reason.clone()),
+            Opening::Background(opening) => (!opening.is_finished())
+                .then(|| cpu_one_off(elements, solves))
+                .flatten(),
+        }
     }
 
     /// The solver, once opened.
     pub fn wait(self) -> Result<Solver> {
-        let solver = self
-            .0
+        let opening = match self {
+            Opening::Cpu(_) => return Solver::new(Device::Cpu),
+            Opening::Background(opening) => opening,
+        };
+        let solver = opening
             .join()
             .unwrap_or_else(|_| Err(Error::Internal("opening the device panicked".into())))?;
         // The context was made current on the opening thread.

@@ -2,6 +2,7 @@
 //! verify, write. With `--index` the trees come from the index instead
 //! (`index`).
 
+use std::path::Path;
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -15,7 +16,7 @@ use sssp::solver::{Prepared, SourceSolution, Timer};
 use sssp::{Error, Graph, Result, Solver};
 
 use super::check::{RowCheck, SolvedRow, Verifier, check_row, is_success};
-use super::device::{DeviceChoice, open_in_background};
+use super::device::{DeviceChoice, Opening, cpu_one_off, open_in_background};
 use super::index;
 use super::input::{self, Query};
 use super::output::{json_source, print_json, print_path, print_summary, tree_path, write_outputs};
@@ -49,7 +50,12 @@ fn solve(args: &SolveArgs, base: &mut u32) -> Result<Option<Error>> {
         Some(_) => "the trees run on the CPU".to_string(),
         None => format!("solving on the CPU with {} instead", fallback_name()),
     };
-    let opening = open_in_background(args.device, args.gpu, wants_gpu, instead);
+    // A one-off solve of a small file runs on the CPU: the device is not
+    // even opened (its start would compete with the solve for a core).
+    let small = small_one_off(args, &algorithms, path);
+    let opening = small
+        .is_none()
+        .then(|| open_in_background(args.device, args.gpu, wants_gpu, instead.clone()));
     let load_start = Instant::now();
     let loaded = input::load(args, path)?;
     let graph = input::transformed(loaded.graph()?, args)?;
@@ -63,6 +69,16 @@ fn solve(args: &SolveArgs, base: &mut u32) -> Result<Option<Error>> {
     *base = loaded.numbering().base;
     let query = Query::parse(args, &loaded, &graph)?;
     let json_input = input::describe(args, path, (&loaded, &graph, load_ms), &query, &out);
+    let elements = graph.num_vertices() + graph.num_edges();
+    let opening = match (opening, &small) {
+        (Some(opening), _) => opening,
+        // The file held more than its size promised (declared vertices):
+        // the device after all.
+        (None, _) if cpu_one_off(elements, 1).is_none() => {
+            open_in_background(args.device, args.gpu, wants_gpu, instead)
+        }
+        (None, _) => Opening::cpu(small.clone().unwrap_or_default()),
+    };
     if let Some(index) = &args.index {
         let solver = kept_to_exit(opening.wait()?);
         return index::solve(
@@ -345,6 +361,25 @@ fn describe_prepared(prepared: &Prepared, tuning: Tuning, out: &Human) {
 /// to the wall time of every call.
 fn kept_to_exit(solver: Solver) -> std::mem::ManuallyDrop<Solver> {
     std::mem::ManuallyDrop::new(solver)
+}
+
+/// Why a one-off `auto` solve from a file whose size bounds the graph to
+/// what the CPU solves before the GPU could have started runs on the CPU,
+/// decided before reading it ([`cpu_one_off`]): `None` for compressed files,
+/// sources from a file, and anything but `auto` under `--device auto`.
+fn small_one_off(args: &SolveArgs, algorithms: &[Algorithm], path: &Path) -> Option<String> {
+    let auto_alone = algorithms == [Algorithm::Auto] && args.streams.is_none();
+    let one_off = args.index.is_none() && args.sources_file.is_none();
+    let gzip = path.extension().is_some_and(|e| e == "gz");
+    if args.device != DeviceChoice::Auto || !auto_alone || !one_off || gzip {
+        return None;
+    }
+    // Every arc takes at least 4 bytes of a file (a text line "1 2 3\n", or a
+    // g.csr's target and weight): the file's size bounds the arcs.
+    let bytes = std::fs::metadata(path).ok()?.len();
+    let elements = usize::try_from(bytes / 4).ok()?;
+    let solves = args.sources.as_ref().map_or(1, Vec::len) * args.runs as usize;
+    cpu_one_off(elements, solves)
 }
 
 /// Why a one-off `auto` solve under `--device auto` runs on the CPU's cores
