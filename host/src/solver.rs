@@ -23,7 +23,7 @@ use std::time::Instant;
 
 use crate::algorithms::{Algorithm, Family, Processor};
 use crate::auto::choice::{self, Choice};
-use crate::auto::plan::{Solves, cpu_plan, plan};
+use crate::auto::plan::{Solves, plan};
 use crate::auto::trial::fastest_candidate;
 use crate::ch::index::Hierarchy;
 use crate::ch::trees::TreeSolver;
@@ -109,9 +109,6 @@ impl Query {
 pub struct Solver {
     gpu: Option<Gpu>,
     no_gpu: Option<String>,
-    /// As asked for: only [`Device::Auto`] lets `auto` take the CPU where
-    /// it answers first ([`crate::auto::plan::cpu_plan`]).
-    device: Device,
 }
 
 impl Solver {
@@ -128,11 +125,7 @@ impl Solver {
                 Err(e) => return Err(e),
             },
         };
-        Ok(Solver {
-            gpu,
-            no_gpu,
-            device,
-        })
+        Ok(Solver { gpu, no_gpu })
     }
 
     /// The GPU, if the solver has one.
@@ -191,16 +184,6 @@ impl Solver {
     ) -> Result<Prepared<'a>> {
         distances::check_source(graph, first_source)?;
         let (mut resolved, mut auto) = self.resolve(graph, algorithm, first_source);
-        let cpu_first = match self.device {
-            Device::Auto => cpu_plan(graph, solves),
-            _ => None,
-        };
-        if let (Some(choice), Some(words)) = (auto.as_mut(), cpu_first) {
-            // The CPU's cores answer before the GPU's upload and preparation.
-            resolved = FALLBACK;
-            choice.algorithm = FALLBACK;
-            choice.reason.push_str(&words);
-        }
         let (engine, prepare_ms) = match (&self.gpu, resolved.spec().device) {
             (Some(gpu), Processor::Gpu) => {
                 let start = Instant::now();

@@ -33,30 +33,6 @@ const PARTITION_SPEEDUP: f64 = 1.5;
 /// road networks and meshes of 0.3 to 1 M vertices.
 const PARTITION_PREPARE_NS: f64 = 250.0;
 
-/// Vertices and arcs, per core, of the largest graph whose one or two
-/// solves run on the CPU even where a GPU is open: its upload and near-far's
-/// preparation cost 10–15 ms on road networks of 0.3 M vertices (an H200
-/// machine), in which `delta-cpu` solves about 40 k vertices and arcs a
-/// millisecond on 16 cores.
-const CPU_ELEMENTS_PER_CORE: usize = 30_000;
-
-/// Words for `auto`'s reason where `solves` solves of `graph` are done on the
-/// CPU's cores before the GPU would have the graph prepared, else `None`.
-pub fn cpu_plan(graph: &Graph, solves: Solves) -> Option<String> {
-    let Solves::Count(count) = solves else {
-        return None;
-    };
-    let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
-    let elements = graph.num_vertices() + graph.num_edges();
-    (count <= 2 && elements.saturating_mul(count) <= CPU_ELEMENTS_PER_CORE * cores).then(|| {
-        format!(
-            "; for {count} solve{} of {elements} vertices and arcs delta-cpu on the {cores} \
-             cores, done before an upload and a preparation on the GPU",
-            if count == 1 { "" } else { "s" }
-        )
-    })
-}
-
 /// The plan for `solves` solves from `source` (the first) when `auto` chose
 /// `choice`: `None` where the whole trial pays (or there is none), else the
 /// solver to keep, its tuning and the words for `auto`'s reason.
