@@ -19,10 +19,7 @@ pub(super) fn join_fragments(
     limit: usize,
 ) {
     let n = piece_of.len();
-    let mut size = vec![0usize; pieces];
-    for &p in piece_of.iter() {
-        size[p as usize] += 1;
-    }
+    let mut size = piece_sizes(piece_of, pieces);
     // Components inside each piece.
     let mut component = vec![u32::MAX; n];
     let mut component_size: Vec<usize> = Vec::new();
@@ -93,10 +90,7 @@ pub(super) fn refine_borders(
     limit: usize,
 ) {
     let n = piece_of.len();
-    let mut size = vec![0usize; pieces];
-    for &p in piece_of.iter() {
-        size[p as usize] += 1;
-    }
+    let mut size = piece_sizes(piece_of, pieces);
     // Per vertex: its neighbours' pieces and how many edges go to each.
     let mut counts: Vec<(u32, u32)> = Vec::new();
     let mut own_neighbours: Vec<usize> = Vec::new();
@@ -176,3 +170,12 @@ fn connected_among(adjacency: &Adjacency, set: &[usize]) -> bool {
 /// Neighbours in its own piece beyond which [`refine_borders`] leaves a
 /// vertex where it is.
 const MOST_REFINE_NEIGHBOURS: usize = 64;
+
+/// The vertices of each of `pieces` pieces.
+fn piece_sizes(piece_of: &[u32], pieces: usize) -> Vec<usize> {
+    let mut size = vec![0usize; pieces];
+    for &p in piece_of {
+        size[p as usize] += 1;
+    }
+    size
+}
