@@ -2,59 +2,16 @@
 //! solver verifies on it, and wrong option combinations are usage errors.
 //! `SSSP_HOST_BIN` overrides the binary's path (for test binaries run elsewhere).
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
+mod common;
 
+use common::{TempDir, host, run};
 use sssp::formats::csr;
 use sssp::generate::{GridSpec, grid_graph};
-
-fn host() -> Command {
-    let bin =
-        std::env::var("SSSP_HOST_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_host").to_string());
-    Command::new(bin)
-}
-
-fn run(command: &mut Command) -> (i32, String, String) {
-    let Output {
-        status,
-        stdout,
-        stderr,
-    } = command.output().expect("the host binary runs");
-    (
-        status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&stdout).into(),
-        String::from_utf8_lossy(&stderr).into(),
-    )
-}
-
-/// A fresh folder under the system's temporary folder, removed on drop.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(name: &str) -> TempDir {
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .unwrap()
-            .as_nanos();
-        let dir = std::env::temp_dir().join(format!(
-            "sssp-gen-grid-{name}-{}-{nanos}",
-            std::process::id()
-        ));
-        std::fs::create_dir_all(&dir).unwrap();
-        TempDir(dir)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
 
 #[test]
 fn gen_grid_writes_the_librarys_grid_and_it_verifies() {
     let dir = TempDir::new("ok");
-    let path = dir.0.join("grid.csr");
+    let path = dir.path("grid.csr");
     let (code, out, err) = run(host()
         .args(["gen", "--kind", "grid", "--width", "40", "--height", "30"])
         .args(["--seed", "5", "--output"])
@@ -91,7 +48,7 @@ fn gen_grid_writes_the_librarys_grid_and_it_verifies() {
 #[test]
 fn gen_grid_usage_errors_exit_with_2() {
     let dir = TempDir::new("bad");
-    let path = dir.0.join("g.csr");
+    let path = dir.path("g.csr");
     for (args, says) in [
         (&["--kind", "grid", "--width", "4"][..], "--height"),
         (
