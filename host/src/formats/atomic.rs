@@ -191,3 +191,54 @@ pub fn write_via_path(path: &Path, write: impl FnOnce(&Path) -> Result<()>) -> R
 pub fn check_writable(path: &Path) -> Result<()> {
     AtomicFile::create(path).map(drop)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("sssp-atomic-{name}-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    fn entries(dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> = fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn a_failed_write_keeps_the_old_file_and_leaves_no_temporary() {
+        let dir = scratch("failed");
+        let target = dir.join("out.txt");
+        fs::write(&target, "old").unwrap();
+        let result = write_atomically(&target, |out| {
+            out.write_all(b"partial")?;
+            Err(io::Error::other("disk full"))
+        });
+        assert!(matches!(result, Err(Error::Write { ref path, .. }) if *path == target));
+        assert_eq!(fs::read_to_string(&target).unwrap(), "old");
+        assert_eq!(entries(&dir), ["out.txt"]);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_complete_write_replaces_the_file_and_an_uncommitted_one_is_removed() {
+        let dir = scratch("complete");
+        let target = dir.join("out.txt");
+        fs::write(&target, "old").unwrap();
+        write_atomically(&target, |out| out.write_all(b"new")).unwrap();
+        assert_eq!(fs::read_to_string(&target).unwrap(), "new");
+        let file = AtomicFile::create(&target).unwrap();
+        assert!(file.temp_path().exists());
+        assert_eq!(entries(&dir).len(), 2);
+        drop(file);
+        assert_eq!(entries(&dir), ["out.txt"]);
+        assert!(check_writable(&target.join("below-a-file")).is_err());
+        fs::remove_dir_all(&dir).unwrap();
+    }
+}
