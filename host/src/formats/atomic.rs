@@ -20,8 +20,9 @@ static NEXT: AtomicUsize = AtomicUsize::new(0);
 /// as `.<name>.tmp-<pid>-<n>`, renamed over the target by [`commit`](Self::commit),
 /// removed if dropped before.
 ///
-/// A target that exists and is not a regular file (`/dev/null`, a pipe) is
-/// written directly: it cannot be replaced.
+/// A target that exists and is not a regular file (`/dev/null`, a pipe), or
+/// that is named under `/dev` or `/proc` (`/dev/stdout`), is written
+/// directly: it cannot be replaced.
 #[derive(Debug)]
 pub struct AtomicFile {
     /// The file the bytes are for (a symbolic link's file, not the link).
@@ -58,7 +59,10 @@ impl AtomicFile {
                     "is a directory",
                 )));
             }
-            if !meta.is_file() {
+            // A special file (`/dev/null`, a pipe), or a name of one
+            // (`/dev/stdout` redirected to a file), is written in place.
+            let special = target.starts_with("/dev") || target.starts_with("/proc");
+            if !meta.is_file() || special {
                 return Ok(AtomicFile {
                     target: resolved.clone(),
                     temp: resolved,
