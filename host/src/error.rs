@@ -10,10 +10,21 @@ use crate::graph::CsrDefect;
 /// Everything that can go wrong between reading a graph and printing distances.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
-    /// Reading or writing a file failed.
+    /// Reading a file failed (or, in the library's own writers, writing one).
     #[error("{}: {source}", path.display())]
     Io {
         /// The file.
+        path: PathBuf,
+        /// The operating system's error.
+        #[source]
+        source: std::io::Error,
+    },
+
+    /// Writing an output file failed (or it cannot be created); the file
+    /// keeps its old contents, if it had any.
+    #[error("{}: cannot write: {source}", path.display())]
+    Write {
+        /// The output file.
         path: PathBuf,
         /// The operating system's error.
         #[source]
@@ -175,7 +186,8 @@ impl Error {
             | Error::DistanceOverflow { .. }
             | Error::Index { .. }
             | Error::NoHierarchy(_) => 2,
-            Error::NoGpu(_)
+            Error::Write { .. }
+            | Error::NoGpu(_)
             | Error::Cuda { .. }
             | Error::OutOfMemory { .. }
             | Error::Mismatch { .. }

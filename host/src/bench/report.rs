@@ -5,18 +5,16 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
+use std::io::Write as _;
 use std::path::Path;
 
 use super::{LayoutNames, Record, Report, median};
 use sssp::algorithms::{Algorithm, Layout};
 use sssp::{Error, Result};
 
-/// Writes `text` to `path`.
+/// Writes `text` to `path`, whole or not at all.
 pub fn write_file(path: &Path, text: &str) -> Result<()> {
-    std::fs::write(path, text).map_err(|source| Error::Io {
-        path: path.to_path_buf(),
-        source,
-    })
+    sssp::formats::atomic::write_atomically(path, |out| out.write_all(text.as_bytes()))
 }
 
 /// One CSV row per timed repetition.

@@ -6,11 +6,12 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
-use sssp::formats::csr;
 use sssp::formats::{self, Format};
+use sssp::formats::{atomic, csr};
 use sssp::{Error, Result};
 
 use super::args::{FormatArg, WeightsArg, load_options};
+use super::output::check_outputs;
 
 /// Inputs at least this large get a progress bar (on a terminal, without --quiet).
 const PROGRESS_MIN_BYTES: u64 = 4 << 20;
@@ -36,12 +37,10 @@ pub struct ConvertArgs {
 }
 
 pub fn run(args: &ConvertArgs) -> Result<()> {
-    if args.input == args.output {
-        return Err(Error::InvalidArgument(format!(
-            "{}: the output would overwrite the input",
-            args.output.display()
-        )));
-    }
+    check_outputs(
+        &[("the input", &args.input)],
+        &[("the output", &args.output)],
+    )?;
     let format = args.format.map(Format::from);
     // Check the format before anything else, so that a bad name fails at once.
     let (detected, _) = match format {
@@ -81,7 +80,7 @@ pub fn run(args: &ConvertArgs) -> Result<()> {
     let numbering = loaded.numbering();
     let graph = loaded.graph()?;
     let read = start.elapsed();
-    csr::write(&graph, &args.output)?;
+    atomic::write_via_path(&args.output, |temp| csr::write(&graph, temp))?;
     if !args.quiet {
         let renumbered = if numbering.base != 0 {
             format!(

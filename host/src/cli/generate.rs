@@ -7,13 +7,14 @@ use std::time::Instant;
 
 use clap::{Args, ValueEnum};
 use sssp::algorithms::Layout;
-use sssp::formats::csr;
+use sssp::formats::{atomic, csr};
 use sssp::generate::{GridSpec, RandomGraphSpec, grid_graph, random_graph};
 use sssp::graph::WeightKind;
 use sssp::matrix::matrix_spec;
 use sssp::{Error, Result};
 
 use super::args::{LayoutArg, WeightsArg, parse_count};
+use super::output::check_outputs;
 
 /// The kind of graph `host gen` writes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -79,6 +80,7 @@ fn usage(kind: &str, message: &str) -> Error {
 }
 
 pub fn run(args: &GenArgs) -> Result<()> {
+    check_outputs(&[], &[("--output", &args.output)])?;
     let start = Instant::now();
     let graph = match args.kind {
         Kind::Random => {
@@ -130,7 +132,7 @@ pub fn run(args: &GenArgs) -> Result<()> {
         }
     };
     let generated = start.elapsed();
-    csr::write(&graph, &args.output)?;
+    atomic::write_via_path(&args.output, |temp| csr::write(&graph, temp))?;
     println!(
         "wrote {}: {} vertices, {} edges, {} weights (generated in {:.2} s, written in {:.2} s)",
         args.output.display(),

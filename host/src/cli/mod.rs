@@ -124,6 +124,6 @@ pub fn run(cli: Cli) -> Result<()> {
             algos::list();
             Ok(())
         }
-        None => solve::run(&cli.solve),
+        None => output::check_solve_outputs(&cli.solve).and_then(|()| solve::run(&cli.solve)),
     }
 }

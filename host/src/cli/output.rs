@@ -1,8 +1,12 @@
 //! What a solve prints and writes: the summary lines, the path, the `--json`
 //! object, and the `--output` and `--parents` files.
 
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
+
 use sssp::distances;
 use sssp::formats::InputNumbering;
+use sssp::formats::atomic;
 use sssp::formats::output::{self, Rows};
 use sssp::graph::WeightKind;
 use sssp::solver::SourceSolution;
@@ -153,4 +157,77 @@ fn shape<'a>(rows: &'a [(usize, &'a [u32])], many_sources: bool) -> Rows<'a> {
         [(_, row)] if !many_sources => Rows::Single(row),
         _ => Rows::PerSource(rows),
     }
+}
+
+/// A file named by a flag: how two names of one file are told apart.
+#[derive(PartialEq, Eq)]
+enum FileKey {
+    /// An existing file: its device and inode.
+    Inode(u64, u64),
+    /// A file yet to be created: its canonical folder and its name.
+    Path(PathBuf),
+}
+
+fn file_key(path: &Path) -> FileKey {
+    if let Ok(meta) = std::fs::metadata(path) {
+        return FileKey::Inode(meta.dev(), meta.ino());
+    }
+    let folder = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let folder = std::fs::canonicalize(folder).unwrap_or_else(|_| folder.to_path_buf());
+    FileKey::Path(folder.join(path.file_name().unwrap_or_default()))
+}
+
+/// Refuses, before any work, an output (flag, path) that names the same file
+/// as an input or as another output: the write would destroy the input, or
+/// one output would replace the other. Then checks that every output can be
+/// created (an [`Error::Write`] if not), so that a bad path fails before the
+/// solve, not after it.
+pub fn check_outputs(inputs: &[(&str, &Path)], outputs: &[(&str, &Path)]) -> Result<()> {
+    for (i, &(flag, path)) in outputs.iter().enumerate() {
+        let key = file_key(path);
+        let clash = inputs
+            .iter()
+            .map(|&(other, input)| (other, input, "an input"))
+            .chain(
+                outputs[..i]
+                    .iter()
+                    .map(|&(other, p)| (other, p, "another output")),
+            )
+            .find(|&(_, other_path, _)| file_key(other_path) == key);
+        if let Some((other, other_path, what)) = clash {
+            return Err(Error::InvalidArgument(format!(
+                "{flag} {} is the same file as {other} {} ({what}): refusing to overwrite it",
+                path.display(),
+                other_path.display()
+            )));
+        }
+    }
+    for &(_, path) in outputs {
+        atomic::check_writable(path)?;
+    }
+    Ok(())
+}
+
+/// [`check_outputs`] of a solve: `--output` and `--parents` against the
+/// graph, the index, the source and target files and each other.
+pub fn check_solve_outputs(args: &SolveArgs) -> Result<()> {
+    let inputs = [
+        ("--graph", &args.graph),
+        ("--index", &args.index),
+        ("--sources-file", &args.sources_file),
+        ("--targets-file", &args.targets_file),
+    ];
+    let outputs = [("--output", &args.output), ("--parents", &args.parents)];
+    check_outputs(&given(&inputs), &given(&outputs))
+}
+
+/// The flags of `flags` that are given, with their paths.
+fn given<'a>(flags: &[(&'static str, &'a Option<PathBuf>)]) -> Vec<(&'static str, &'a Path)> {
+    flags
+        .iter()
+        .filter_map(|&(flag, path)| path.as_deref().map(|p| (flag, p)))
+        .collect()
 }

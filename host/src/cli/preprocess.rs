@@ -7,9 +7,10 @@ use std::time::Instant;
 use clap::Args;
 use sssp::Result;
 use sssp::ch::{BuildOptions, build};
-use sssp::formats;
+use sssp::formats::{self, atomic};
 
 use super::args::{FormatArg, WeightsArg, load_options};
+use super::output::check_outputs;
 
 #[derive(Debug, Args)]
 pub struct PreprocessArgs {
@@ -34,6 +35,7 @@ pub struct PreprocessArgs {
 }
 
 pub fn run(args: &PreprocessArgs) -> Result<()> {
+    check_outputs(&[("--graph", &args.graph)], &[("--output", &args.output)])?;
     let start = Instant::now();
     let loaded = formats::load_with(
         &args.graph,
@@ -55,7 +57,7 @@ pub fn run(args: &PreprocessArgs) -> Result<()> {
     let start = Instant::now();
     let hierarchy = build(&graph, &BuildOptions::default())?;
     let build_ms = start.elapsed().as_secs_f64() * 1e3;
-    hierarchy.save(&args.output)?;
+    atomic::write_via_path(&args.output, |temp| hierarchy.save(temp))?;
     let graph_bytes = 4 * (graph.offsets().len() + 2 * graph.num_edges());
     println!(
         "build        {build_ms:.1} ms ({} threads)",

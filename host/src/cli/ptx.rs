@@ -1,5 +1,6 @@
 //! `host ptx`: the PTX of the kernels embedded in this binary.
 
+use std::io::Write;
 use std::path::PathBuf;
 
 use sssp::Result;
@@ -8,7 +9,9 @@ use sssp::Result;
 pub fn write(output: Option<PathBuf>) -> Result<()> {
     let ptx = sssp::gpu::ptx::PTX;
     match output {
-        Some(path) => std::fs::write(&path, ptx).map_err(|source| sssp::Error::Io { path, source }),
+        Some(path) => {
+            sssp::formats::atomic::write_atomically(&path, |out| out.write_all(ptx.as_bytes()))
+        }
         None => {
             print!("{ptx}");
             Ok(())

@@ -24,6 +24,7 @@
 //! that the file declares beyond what its size can hold. A file's vertex ids
 //! are kept in an [`InputNumbering`] so that results can be reported in them.
 
+pub mod atomic;
 pub mod csr;
 pub mod dimacs;
 pub mod edge_list;

@@ -1,16 +1,18 @@
 //! Writing results: distances and shortest-path trees, one row per source, as
-//! text in the input's numbering or as raw little-endian words.
+//! text in the input's numbering or as raw little-endian words. A file is
+//! replaced only by a complete write ([`super::atomic`]).
 
-use std::io::{BufWriter, Write};
+use std::io::Write;
 use std::path::Path;
 
 use gpu_kernels::distance::INFINITY;
 
 use super::InputNumbering;
+use super::atomic::write_atomically;
+use crate::Result;
 use crate::distances;
 use crate::graph::WeightKind;
 use crate::parents::NO_PARENT;
-use crate::{Error, Result};
 
 /// How results are written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -104,31 +106,27 @@ fn write_rows(
     raw: impl Fn(u32) -> u32,
     text: impl Fn(u32) -> String,
 ) -> Result<()> {
-    let io_error = |source| Error::Io {
-        path: path.to_path_buf(),
-        source,
-    };
-    let file = std::fs::File::create(path).map_err(io_error)?;
-    let mut out = BufWriter::with_capacity(1 << 20, file);
-    for (source, values) in rows.each() {
-        match format {
-            OutputFormat::Text => {
-                let prefix =
-                    source.map_or(String::new(), |s| format!("{} ", numbering.external(s)));
-                for (v, &value) in values.iter().enumerate() {
-                    writeln!(out, "{prefix}{} {}", numbering.external(v), text(value))
-                        .map_err(io_error)?;
+    write_atomically(path, |out| {
+        for (source, values) in rows.each() {
+            match format {
+                OutputFormat::Text => {
+                    let prefix =
+                        source.map_or(String::new(), |s| format!("{} ", numbering.external(s)));
+                    for (v, &value) in values.iter().enumerate() {
+                        writeln!(out, "{prefix}{} {}", numbering.external(v), text(value))?;
+                    }
                 }
-            }
-            OutputFormat::Bin => {
-                for chunk in values.chunks(1 << 14) {
-                    let bytes: Vec<u8> = chunk.iter().flat_map(|&d| raw(d).to_le_bytes()).collect();
-                    out.write_all(&bytes).map_err(io_error)?;
+                OutputFormat::Bin => {
+                    for chunk in values.chunks(1 << 14) {
+                        let bytes: Vec<u8> =
+                            chunk.iter().flat_map(|&d| raw(d).to_le_bytes()).collect();
+                        out.write_all(&bytes)?;
+                    }
                 }
             }
         }
-    }
-    out.flush().map_err(io_error)
+        Ok(())
+    })
 }
 
 /// Writes a `sources.len() × targets.len()` table of distance words of
@@ -150,13 +148,7 @@ pub fn write_table(
         .collect();
     match format {
         OutputFormat::Bin => write_distances(path, Rows::PerSource(&rows), kind, numbering, format),
-        OutputFormat::Text => {
-            let io_error = |source| Error::Io {
-                path: path.to_path_buf(),
-                source,
-            };
-            let file = std::fs::File::create(path).map_err(io_error)?;
-            let mut out = BufWriter::with_capacity(1 << 20, file);
+        OutputFormat::Text => write_atomically(path, |out| {
             for (s, row) in rows {
                 for (&t, &d) in targets.iter().zip(row) {
                     writeln!(
@@ -165,11 +157,10 @@ pub fn write_table(
                         numbering.external(s),
                         numbering.external(t),
                         distances::display(kind, d)
-                    )
-                    .map_err(io_error)?;
+                    )?;
                 }
             }
-            out.flush().map_err(io_error)
-        }
+            Ok(())
+        }),
     }
 }
