@@ -20,16 +20,14 @@
 //! for `f32` weights that each is finite, non-negative and not `-0.0` (what
 //! [`WeightKind::F32`] words are, so the bytes are the graph's words as they
 //! are); any defect is an [`Error::Format`] that names the field and its byte
-//! offset in the file. [`GraphFile`] memory-maps a file and hands out a [`Graph`] that
-//! borrows its arrays from the map without copying. `graphs/README.md` is the
+//! offset in the file. [`GraphFile`] reads a file into memory it owns and hands
+//! out a [`Graph`] that borrows its arrays from it without a second copy. `graphs/README.md` is the
 //! written specification.
 
 use std::borrow::Cow;
 use std::fs::File;
 use std::io::{BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
-
-use memmap2::Mmap;
 
 use crate::graph::{CsrArray, CsrDefect, Graph, WeightKind};
 use crate::{Error, Result};
@@ -324,43 +322,169 @@ pub fn parse<'a>(bytes: &'a [u8], path: &Path) -> Result<Graph<'a>> {
     })
 }
 
-/// A memory-mapped `g.csr` file whose header has been checked. The arrays are
-/// checked, and borrowed without copying, by [`GraphFile::graph`].
-///
-/// The map assumes that nobody truncates or rewrites the file while it is open.
+/// A `g.csr` file read whole into memory that this value owns, after its
+/// header was checked against the file's length. The arrays are checked, and
+/// borrowed without copying, by [`GraphFile::graph`]. Since the bytes are a
+/// copy, nothing done to the file on disk afterwards changes the graph.
 pub struct GraphFile {
     path: PathBuf,
-    map: Mmap,
+    /// The file's bytes, in `u32` words so that the sections are aligned
+    /// (the last word is padded with zeros if the length is not a multiple of 4).
+    words: Vec<u32>,
+    /// The file's length in bytes.
+    len: usize,
     weight_kind: WeightKind,
 }
 
+/// An [`Error::InvalidArgument`] saying that `bytes` bytes for `what` could not
+/// be allocated.
+pub(crate) fn out_of_memory(path: &Path, what: &str, bytes: u64) -> Error {
+    Error::InvalidArgument(format!(
+        "{}: out of memory: {what} needs {bytes} bytes, which could not be allocated",
+        path.display()
+    ))
+}
+
+/// A zeroed vector of `len` words, or an out-of-memory error instead of an abort.
+fn zeroed_words(len: usize, path: &Path, what: &str) -> Result<Vec<u32>> {
+    let mut words = Vec::new();
+    words
+        .try_reserve_exact(len)
+        .map_err(|_| out_of_memory(path, what, (len as u64).saturating_mul(4)))?;
+    words.resize(len, 0);
+    Ok(words)
+}
+
+/// Reads the header at the start of `reader` (all of it, or up to its end if
+/// it is shorter).
+fn read_header(reader: &mut impl Read) -> std::io::Result<Vec<u8>> {
+    let mut header = Vec::with_capacity(HEADER_BYTES);
+    reader.take(HEADER_BYTES as u64).read_to_end(&mut header)?;
+    Ok(header)
+}
+
+/// Reads the body of a file whose `header` was checked to describe
+/// `layout.file_len` bytes: exactly that many bytes in all, as aligned words.
+/// A reader that ends early is an [`Error::Format`] ("file length"); one with
+/// bytes left over after the described length is one too, found by reading one
+/// byte past the end and no more.
+fn read_body(
+    reader: &mut impl Read,
+    header: &[u8],
+    layout: &Layout,
+    path: &Path,
+) -> Result<(Vec<u32>, usize)> {
+    let len = usize::try_from(layout.file_len)
+        .map_err(|_| out_of_memory(path, "the g.csr file", layout.file_len))?;
+    let mut words = zeroed_words(len.div_ceil(4), path, "the g.csr file")?;
+    let bytes = bytemuck::cast_slice_mut::<u32, u8>(&mut words);
+    let (head, body) = bytes.split_at_mut(HEADER_BYTES);
+    head.copy_from_slice(header);
+    let body = &mut body[..len - HEADER_BYTES];
+    let short = |read: u64| {
+        format_error(
+            path,
+            "file length",
+            read,
+            format!(
+                "the file ends after {read} bytes but the header describes {}",
+                layout.file_len
+            ),
+        )
+    };
+    let mut filled = 0;
+    while filled < body.len() {
+        match reader.read(&mut body[filled..]) {
+            Ok(0) => return Err(short((HEADER_BYTES + filled) as u64)),
+            Ok(read) => filled += read,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(source) => {
+                return Err(Error::Io {
+                    path: path.to_path_buf(),
+                    source,
+                });
+            }
+        }
+    }
+    let mut extra = [0u8; 1];
+    let more = loop {
+        match reader.read(&mut extra) {
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            other => break other,
+        }
+    }
+    .map_err(|source| Error::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    if more > 0 {
+        return Err(format_error(
+            path,
+            "file length",
+            layout.file_len,
+            format!(
+                "the file is longer than the {} bytes that the header describes",
+                layout.file_len
+            ),
+        ));
+    }
+    Ok((words, len))
+}
+
+/// Reads a whole `g.csr` file from `reader` (uncompressed or decompressing):
+/// its header first, then exactly the number of bytes it describes, refusing a
+/// stream that is shorter or longer. Nothing proportional to the header's
+/// counts is allocated before the header has been checked, and never more than
+/// the header describes. `path` is only used in errors.
+pub fn read_from(mut reader: impl Read, path: &Path) -> Result<Graph<'static>> {
+    let header = read_header(&mut reader).map_err(|source| Error::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    // The length the header describes, which the stream must then have (a
+    // short header is checked against its own length, which it fails).
+    let described = match header.first_chunk::<HEADER_BYTES>() {
+        Some(full) => described_len(le_u64(full, NUM_VERTICES_AT), le_u64(full, NUM_EDGES_AT))
+            .unwrap_or(u64::MAX),
+        None => header.len() as u64,
+    };
+    let layout = check_header(&header, described, path)?;
+    let (words, len) = read_body(&mut reader, &header, &layout, path)?;
+    let bytes = bytemuck::cast_slice::<u32, u8>(&words);
+    let graph = parse(bytes.get(..len).unwrap_or_default(), path)?.into_owned();
+    Ok(graph)
+}
+
 impl GraphFile {
-    /// Opens and memory-maps the file at `path` after checking its header and
-    /// length (a missing file is an [`Error::Io`]; an empty, short or malformed
-    /// one an [`Error::Format`]). Nothing is mapped or allocated for the arrays
-    /// until the header's counts agree with the file length.
+    /// Opens the file at `path`, checks its header and length, and reads it
+    /// whole into memory owned by the result (a missing file is an
+    /// [`Error::Io`]; an empty, short or malformed one, or one that is not a
+    /// regular file, an [`Error::Format`] or [`Error::InvalidArgument`]).
+    /// Nothing is allocated for the arrays until the header's counts agree
+    /// with the file length; a file that shrinks or grows while it is read is
+    /// refused.
     pub fn open(path: impl AsRef<Path>) -> Result<GraphFile> {
         let path = path.as_ref();
         let io = |source| Error::Io {
             path: path.to_path_buf(),
             source,
         };
-        let file = File::open(path).map_err(io)?;
-        let file_len = file.metadata().map_err(io)?.len();
-        let mut header = Vec::with_capacity(HEADER_BYTES);
-        (&file)
-            .take(HEADER_BYTES as u64)
-            .read_to_end(&mut header)
-            .map_err(io)?;
+        let mut file = File::open(path).map_err(io)?;
+        let metadata = file.metadata().map_err(io)?;
+        if !metadata.is_file() {
+            return Err(Error::InvalidArgument(format!(
+                "{}: not a regular file (a device, pipe or directory): a g.csr graph must be a file",
+                path.display()
+            )));
+        }
+        let file_len = metadata.len();
+        let header = read_header(&mut file).map_err(io)?;
         let layout = check_header(&header, file_len, path)?;
-        // SAFETY: the map is only ever read, through `&[u8]`. Memory maps of
-        // files are sound only if no one else modifies or truncates the file
-        // while it is mapped; this is documented on `GraphFile`, and `parse`
-        // re-checks the length of what was actually mapped.
-        let map = unsafe { Mmap::map(&file) }.map_err(io)?;
+        let (words, len) = read_body(&mut file, &header, &layout, path)?;
         Ok(GraphFile {
             path: path.to_path_buf(),
-            map,
+            words,
+            len,
             weight_kind: layout.weight_kind,
         })
     }
@@ -376,20 +500,21 @@ impl GraphFile {
         self.weight_kind
     }
 
-    /// The whole mapped file.
+    /// The whole file, as read.
     pub fn bytes(&self) -> &[u8] {
-        &self.map
+        bytemuck::cast_slice::<u32, u8>(&self.words)
+            .get(..self.len)
+            .unwrap_or_default()
     }
 
-    /// The graph, validated in full, with its arrays borrowed from the map
-    /// (zero copy: maps are page-aligned, so the arrays are aligned too).
+    /// The graph, validated in full, with its arrays borrowed from the bytes
+    /// read (zero copy: they are held in aligned words).
     pub fn graph(&self) -> Result<Graph<'_>> {
-        parse(&self.map, &self.path)
+        parse(self.bytes(), &self.path)
     }
 }
 
-/// Reads the `g.csr` file at `path` into a graph that owns its arrays (one copy
-/// out of a memory map). Use [`GraphFile`] to borrow from the map instead.
+/// Reads the `g.csr` file at `path` into a graph that owns its arrays.
 pub fn read(path: impl AsRef<Path>) -> Result<Graph<'static>> {
     let file = GraphFile::open(path)?;
     let graph = file.graph()?.into_owned();

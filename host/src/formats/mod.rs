@@ -106,19 +106,14 @@ impl Format {
     /// declared counts.
     pub fn parse_with<R: BufRead>(
         self,
-        mut reader: R,
+        reader: R,
         path: &Path,
         text_bytes: Option<u64>,
         options: LoadOptions,
     ) -> Result<Graph<'static>> {
         match self {
             Format::Csr => {
-                let mut bytes = Vec::new();
-                reader.read_to_end(&mut bytes).map_err(|source| Error::Io {
-                    path: path.to_path_buf(),
-                    source,
-                })?;
-                let graph = csr::parse(&bytes, path)?.into_owned();
+                let graph = csr::read_from(reader, path)?;
                 options.check_csr_weights(path, graph.weight_kind())?;
                 Ok(graph)
             }
@@ -214,18 +209,19 @@ pub struct LoadedGraph {
 }
 
 enum Storage {
-    /// An uncompressed g.csr file, memory-mapped: the graph borrows from it.
-    Mapped(GraphFile),
+    /// An uncompressed g.csr file, read whole into memory that it owns: the
+    /// graph borrows from it.
+    Read(GraphFile),
     /// A graph parsed from text (or decompressed).
     Owned(Graph<'static>),
 }
 
 impl LoadedGraph {
-    /// The graph. For a memory-mapped g.csr file this validates the arrays on
-    /// every call (and borrows them from the map); call it once.
+    /// The graph. For an uncompressed g.csr file this validates the arrays on
+    /// every call (and borrows them from the bytes read); call it once.
     pub fn graph(&self) -> Result<Graph<'_>> {
         match &self.storage {
-            Storage::Mapped(file) => file.graph(),
+            Storage::Read(file) => file.graph(),
             Storage::Owned(graph) => Ok(graph.view()),
         }
     }
@@ -233,7 +229,7 @@ impl LoadedGraph {
     /// The graph, owning its arrays.
     pub fn into_graph(self) -> Result<Graph<'static>> {
         match self.storage {
-            Storage::Mapped(file) => Ok(file.graph()?.into_owned()),
+            Storage::Read(file) => Ok(file.graph()?.into_owned()),
             Storage::Owned(graph) => Ok(graph),
         }
     }
@@ -261,8 +257,11 @@ impl LoadedGraph {
 
 /// Loads the graph in `path`, in `format` or the format its extension names
 /// ([`detect`]); `.gz` files are decompressed as they are read. An
-/// uncompressed g.csr file is memory-mapped (its header checked here, its
-/// arrays by [`LoadedGraph::graph`]).
+/// uncompressed g.csr file is read whole into memory that the result owns, so
+/// that later changes to the file do not reach the graph (its header and
+/// length are checked here, its arrays by [`LoadedGraph::graph`]). A
+/// compressed g.csr stream is decompressed up to the length its header
+/// describes and no further.
 pub fn load(path: impl AsRef<Path>, format: Option<Format>) -> Result<LoadedGraph> {
     load_with(path, format, LoadOptions::default(), &mut |_| {})
 }
@@ -289,10 +288,17 @@ pub fn load_with(
         let file = GraphFile::open(path)?;
         options.check_csr_weights(path, file.weight_kind())?;
         progress(file.bytes().len() as u64);
-        Storage::Mapped(file)
+        Storage::Read(file)
     } else {
         let file = File::open(path).map_err(io)?;
-        let size = file.metadata().map_err(io)?.len();
+        let metadata = file.metadata().map_err(io)?;
+        if !metadata.is_file() {
+            return Err(Error::InvalidArgument(format!(
+                "{}: not a regular file (a device, pipe or directory): a graph must be a file",
+                path.display()
+            )));
+        }
+        let size = metadata.len();
         let counted = BufReader::with_capacity(
             READ_BUFFER_BYTES,
             Counted {

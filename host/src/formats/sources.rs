@@ -3,19 +3,42 @@
 //! the input graph's numbering; `c` lines (DIMACS), `#` lines and blank lines
 //! are skipped.
 
-use std::io::{BufRead, BufReader};
+use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
 
 use crate::{Error, Result};
 
+/// The largest sources file read, in bytes: 100 million sources of 9-digit
+/// ids and more. Larger files are refused before reading.
+pub const MAX_SOURCES_FILE_BYTES: u64 = 1 << 30;
+
 /// The source ids in `path`, in file order, as written (the graph's input
-/// numbering).
+/// numbering). A path that is not a regular file (a device such as
+/// `/dev/zero`, a pipe, a directory) or a file over
+/// [`MAX_SOURCES_FILE_BYTES`] is an [`Error::InvalidArgument`], refused
+/// before anything is read.
 pub fn read_sources(path: &Path) -> Result<Vec<u64>> {
-    let file = std::fs::File::open(path).map_err(|source| Error::Io {
+    let io = |source| Error::Io {
         path: path.to_path_buf(),
         source,
-    })?;
-    parse_sources(BufReader::new(file), path)
+    };
+    let file = std::fs::File::open(path).map_err(io)?;
+    let metadata = file.metadata().map_err(io)?;
+    if !metadata.is_file() {
+        return Err(Error::InvalidArgument(format!(
+            "{}: not a regular file (a device, pipe or directory): a sources file must be a file",
+            path.display()
+        )));
+    }
+    if metadata.len() > MAX_SOURCES_FILE_BYTES {
+        return Err(Error::InvalidArgument(format!(
+            "{}: the sources file is {} bytes, more than the {MAX_SOURCES_FILE_BYTES} bytes accepted",
+            path.display(),
+            metadata.len()
+        )));
+    }
+    // Bounded even if the file grows while it is read.
+    parse_sources(BufReader::new(file.take(MAX_SOURCES_FILE_BYTES)), path)
 }
 
 /// [`read_sources`] from any reader; `path` names it in errors.

@@ -362,9 +362,10 @@ impl Arcs {
         // Without a known size, start modestly and let the vector grow.
         let room = text_bytes.map_or(1 << 16, |b| b / min_line_bytes.max(1));
         let capacity = declared.min(room).min(u32::MAX as u64) as usize;
-        Arcs {
-            arcs: Vec::with_capacity(capacity),
-        }
+        // Only a hint: if the room cannot be had now, the list grows as read.
+        let mut arcs = Vec::new();
+        let _ = arcs.try_reserve_exact(capacity);
+        Arcs { arcs }
     }
 
     /// Arcs so far.
@@ -393,15 +394,38 @@ impl Arcs {
     /// The successor CSR of `num_vertices` vertices (every arc's ends are
     /// below it), arcs leaving one vertex in file order, with weight words of
     /// `kind`.
+    /// Memory that cannot be had is an out-of-memory error, not an abort.
     pub fn into_graph(self, num_vertices: u64, kind: WeightKind) -> Result<Graph<'static>> {
         let n = usize::try_from(num_vertices).map_err(|_| {
             Error::InvalidArgument(format!(
                 "{num_vertices} vertices do not fit this host's memory"
             ))
         })?;
+        reserve_csr(n, self.arcs.len())?;
         let graph = Graph::from_edges(n, &self.arcs)?.with_weight_kind(kind)?;
         Ok(graph)
     }
+}
+
+/// Checks that the CSR of `n` vertices and `m` arcs can be allocated (its
+/// offsets, a copy of them, targets and weights: `4(2n + 1 + 2m)` bytes) by
+/// reserving that much at once and freeing it, so that a count declared by a
+/// file that memory cannot hold is an error rather than an abort.
+fn reserve_csr(n: usize, m: usize) -> Result<()> {
+    let words = n
+        .checked_mul(2)
+        .and_then(|w| w.checked_add(1))
+        .and_then(|w| w.checked_add(m.checked_mul(2)?));
+    let bytes = words.and_then(|w| w.checked_mul(4));
+    let shown = bytes.map_or(u64::MAX, |b| b as u64);
+    let fits = bytes.is_some_and(|b| Vec::<u8>::new().try_reserve_exact(b).is_ok());
+    if !fits {
+        return Err(Error::InvalidArgument(format!(
+            "out of memory: the graph of {n} vertices and {m} arcs needs {shown} bytes, \
+             which could not be allocated"
+        )));
+    }
+    Ok(())
 }
 
 /// Checks a vertex count against [`vertex_limit`] for a text of `text_bytes`
