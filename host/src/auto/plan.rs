@@ -5,7 +5,7 @@
 //! a few solves a trial cut to what they can repay.
 
 use super::choice::{BUCKETED_CANDIDATES, Choice};
-use super::trial::Candidate;
+use super::trial::{Candidate, best_time};
 use crate::Result;
 use crate::algorithms::Algorithm;
 use crate::gpu::context::Gpu;
@@ -101,7 +101,7 @@ pub fn plan<'g>(
 }
 
 /// `algorithm` prepared for `graph` and calibrated from `source`; with
-/// `timed`, the best of two solves from `source`, ms (else 0).
+/// `timed`, its best time from `source` ([`best_time`]), ms (else 0).
 fn prepared<'g>(
     gpu: &'g Gpu,
     graph: &Graph,
@@ -112,13 +112,9 @@ fn prepared<'g>(
 ) -> Result<(Candidate<'g>, f64)> {
     let mut solver = algorithm.prepare_gpu_tuned(gpu, graph, tuning)?;
     solver.calibrate(source as u32, &mut tuning)?;
-    let mut ms = f64::INFINITY;
-    if timed {
-        for _ in 0..2 {
-            ms = ms.min(f64::from(solver.run(source as u32)?.solve_ms));
-        }
-    } else {
-        ms = 0.0;
-    }
+    let ms = match timed {
+        true => f64::from(best_time(&mut *solver, source)?),
+        false => 0.0,
+    };
     Ok((((algorithm, tuning), solver), ms))
 }

@@ -66,10 +66,7 @@ pub fn fastest_candidate<'g>(
                 queue.push((candidate, variant));
             }
         }
-        let mut ms = f32::INFINITY;
-        for _ in 0..TRIAL_SOLVES {
-            ms = ms.min(solver.run(source as u32)?.solve_ms);
-        }
+        let ms = best_time(&mut *solver, source)?;
         times.push(format!("{name} {ms:.3} ms"));
         if best.as_ref().is_none_or(|(fastest, ..)| ms < *fastest) {
             // The slower solver is dropped here, its device memory freed.
@@ -87,4 +84,13 @@ pub fn fastest_candidate<'g>(
         (None, Some(e)) => Err(e),
         (None, None) => Err(Error::Internal("auto's trial has no candidates".into())),
     }
+}
+
+/// The best GPU time of [`TRIAL_SOLVES`] solves of `solver` from `source`, ms.
+pub fn best_time(solver: &mut dyn GpuSolver, source: usize) -> Result<f32> {
+    let mut ms = f32::INFINITY;
+    for _ in 0..TRIAL_SOLVES {
+        ms = ms.min(solver.run(source as u32)?.solve_ms);
+    }
+    Ok(ms)
 }

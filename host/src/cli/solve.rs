@@ -363,15 +363,20 @@ fn kept_to_exit(solver: Solver) -> std::mem::ManuallyDrop<Solver> {
     std::mem::ManuallyDrop::new(solver)
 }
 
+/// Whether `auto` runs alone under `--device auto` (no `--streams`): the
+/// calls whose one-off solves may run on the CPU at once.
+fn auto_alone(args: &SolveArgs, algorithms: &[Algorithm]) -> bool {
+    args.device == DeviceChoice::Auto && algorithms == [Algorithm::Auto] && args.streams.is_none()
+}
+
 /// Why a one-off `auto` solve from a file whose size bounds the graph to
 /// what the CPU solves before the GPU could have started runs on the CPU,
 /// decided before reading it ([`cpu_one_off`]): `None` for compressed files,
 /// sources from a file, and anything but `auto` under `--device auto`.
 fn small_one_off(args: &SolveArgs, algorithms: &[Algorithm], path: &Path) -> Option<String> {
-    let auto_alone = algorithms == [Algorithm::Auto] && args.streams.is_none();
     let one_off = args.index.is_none() && args.sources_file.is_none();
     let gzip = path.extension().is_some_and(|e| e == "gz");
-    if args.device != DeviceChoice::Auto || !auto_alone || !one_off || gzip {
+    if !auto_alone(args, algorithms) || !one_off || gzip {
         return None;
     }
     // Every arc takes at least 4 bytes of a file (a text line "1 2 3\n", or a
@@ -390,8 +395,7 @@ fn one_off_on_cpu(
     (graph, query): (&Graph, &Query),
     opening: &super::device::Opening,
 ) -> Option<String> {
-    let auto_alone = algorithms == [Algorithm::Auto] && args.streams.is_none();
-    if args.device != DeviceChoice::Auto || !auto_alone {
+    if !auto_alone(args, algorithms) {
         return None;
     }
     let elements = graph.num_vertices() + graph.num_edges();
