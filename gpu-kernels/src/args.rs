@@ -731,4 +731,24 @@ kernel_args! {
         /// The grid barrier, zeroed.
         pub barrier: *const GridBarrier,
     }
+
+    /// `rows_gather`.
+    pub struct RowsGatherArgs for [names::ROWS_GATHER], entry macro rows_gather_args {
+        /// The solver's distances by new id, `n` or more.
+        pub dist: *const u32,
+        /// Entries of `dist`.
+        pub dist_len: u32,
+        /// Each vertex's new id, `n`.
+        pub new_of_old: *const u32,
+        /// Vertices.
+        pub n: u32,
+        /// The stop's limit word (`INFINITY`: none).
+        pub limit: u32,
+        /// The stop's target by new id (`INFINITY`: none).
+        pub target_new: u32,
+        /// The row by original id, `n`.
+        pub out: *mut u32,
+        /// The overflow flags, `ROW_FLAGS`, zeroed.
+        pub flags: *const AtomicU32,
+    }
 }

@@ -238,6 +238,9 @@ pub mod names {
     pub const PARENTS_JOIN_ROUND: PerWeight =
         PerWeight::new("parents_join_round_u32", "parents_join_round_f32");
 
+    /// A solved row gathered into the caller's vertex order ([`crate::rows`]).
+    pub const ROWS_GATHER: &str = "rows_gather";
+
     /// Near-far: distances, stamps and the state of a new solve.
     pub const NEAR_FAR_INITIALIZE: &str = "near_far_initialize";
     /// Near-far: the device-resident loop on one block.
@@ -316,6 +319,7 @@ pub mod names {
         COMPACT_GRID_LOOP.f32,
         PARENTS_JOIN_ROUND.u32,
         PARENTS_JOIN_ROUND.f32,
+        ROWS_GATHER,
         NEAR_FAR_INITIALIZE,
         NEAR_FAR_BLOCK_LOOP.u32,
         NEAR_FAR_BLOCK_LOOP.f32,

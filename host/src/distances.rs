@@ -123,8 +123,8 @@ pub struct Summary {
     /// The largest finite distance word (0 if only the source is reached); show
     /// it with [`display`].
     pub max_distance: u32,
-    /// FNV-1a hash of all distances as little-endian `u32`s, unreachable ones
-    /// included: equal arrays give equal checksums on any machine.
+    /// A hash of all distances, unreachable ones included ([`checksum`]):
+    /// equal arrays give equal checksums on any machine.
     pub checksum: u64,
 }
 
@@ -132,21 +132,44 @@ pub struct Summary {
 pub fn summarize(dist: &[u32]) -> Summary {
     let mut reached = 0;
     let mut max_distance = 0;
-    let mut checksum: u64 = 0xcbf2_9ce4_8422_2325;
     for &d in dist {
         if d < SATURATED {
             reached += 1;
             max_distance = max_distance.max(d);
         }
-        for byte in d.to_le_bytes() {
-            checksum = (checksum ^ byte as u64).wrapping_mul(0x0000_0100_0000_01b3);
-        }
     }
     Summary {
         reached,
         max_distance,
-        checksum,
+        checksum: checksum(dist),
     }
+}
+
+/// Lanes of [`checksum`].
+const CHECKSUM_LANES: usize = 4;
+
+/// FNV-1a over 32-bit words in [`CHECKSUM_LANES`] interleaved lanes (word
+/// `i` into lane `i mod 4`, each lane from the FNV offset basis), then the
+/// row's length and the lanes' hashes, in order, as the words of one more
+/// FNV-1a hash. Four
+/// independent multiply chains: a few times faster than byte-wise FNV-1a,
+/// so that a row's checksum costs less than a solve.
+pub fn checksum(words: &[u32]) -> u64 {
+    const BASIS: u64 = 0xcbf2_9ce4_8422_2325;
+    const PRIME: u64 = 0x0000_0100_0000_01b3;
+    let step = |hash: u64, word: u64| (hash ^ word).wrapping_mul(PRIME);
+    let mut lanes = [BASIS; CHECKSUM_LANES];
+    let mut chunks = words.chunks_exact(CHECKSUM_LANES);
+    for chunk in &mut chunks {
+        for (lane, &word) in lanes.iter_mut().zip(chunk) {
+            *lane = step(*lane, word as u64);
+        }
+    }
+    for (lane, &word) in lanes.iter_mut().zip(chunks.remainder()) {
+        *lane = step(*lane, word as u64);
+    }
+    let length = step(BASIS, words.len() as u64);
+    lanes.iter().fold(length, |hash, &lane| step(hash, lane))
 }
 
 /// Checks that [`certify`] can judge distances over `graph`: its weights are

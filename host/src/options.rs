@@ -1,5 +1,5 @@
 //! The options every layer reads: where a solver runs ([`Device`]), where a
-//! solve may stop ([`Stop`]), how many solves are timed ([`Timing`]), and the
+//! solve may stop ([`Stop`]), where many rows go ([`RowSink`]), how many solves are timed ([`Timing`]), and the
 //! solvers' knobs ([`Tuning`], each solver's own inside its own type). They
 //! depend on nothing above them.
 
@@ -20,6 +20,14 @@ pub enum Device {
     /// The CPU only: GPU algorithms are replaced by the [CPU fallback](crate::solver::FALLBACK).
     Cpu,
 }
+
+/// Where many solves' rows go, one at a time, as they are ready
+/// ([`Prepared::solve_rows`](crate::solver::Prepared::solve_rows)): called
+/// with the source's index in the batch and its row (one distance word per
+/// vertex, in the graph's numbering, bounded by the [`Stop`]), in the order
+/// of the sources. The row is lent for the call only; an error ends the
+/// batch.
+pub type RowSink<'s> = dyn FnMut(usize, &[u32]) -> Result<()> + 's;
 
 /// Where a solve may stop early. Bounds keep the distances they report exact:
 /// a vertex is either reported with its shortest distance or as unreached

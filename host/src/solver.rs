@@ -30,7 +30,7 @@ use crate::ch::trees::TreeSolver;
 use crate::gpu::context::Gpu;
 use crate::gpu::solver::{GpuSolver, ThreadCount};
 use crate::graph::Graph;
-use crate::options::{Device, Stop, Timing, Tuning};
+use crate::options::{Device, RowSink, Stop, Timing, Tuning};
 pub use crate::solution::{Solution, SourceSolution, Timer, median};
 use crate::{Error, Result, cpu, distances};
 
@@ -335,6 +335,11 @@ pub struct Prepared<'a> {
 }
 
 impl<'a> Prepared<'a> {
+    /// The graph it solves on.
+    pub fn graph(&self) -> &'a Graph<'a> {
+        self.graph
+    }
+
     /// The algorithm that runs.
     pub fn algorithm(&self) -> Algorithm {
         self.algorithm
@@ -546,6 +551,34 @@ impl<'a> Prepared<'a> {
         rows.sort_by_key(|(i, _)| *i);
         let rows = rows.into_iter().map(|(_, row)| row).collect();
         Ok(Batch::new(rows, streams, lanes_prepare_ms, start))
+    }
+
+    /// Solves from every source within `stop` and hands each row to `sink`
+    /// as soon as it is ready, in the order of `sources` ([`RowSink`]):
+    /// no row is kept, and on the GPU the next source solves while the sink
+    /// takes a row (the partition solver finishes rows on the GPU, so the
+    /// host only copies). Returns the wall time in ms, checks included.
+    pub fn solve_rows(
+        &mut self,
+        sources: &[usize],
+        stop: Stop,
+        sink: &mut RowSink<'_>,
+    ) -> Result<f64> {
+        let start = Instant::now();
+        for &source in sources {
+            distances::check_source(self.graph, source)?;
+        }
+        stop.check(self.graph.num_vertices())?;
+        if let Engine::Gpu(_, solver) = &mut self.engine {
+            let sources: Vec<u32> = sources.iter().map(|&s| s as u32).collect();
+            solver.stream_rows(&sources, stop, sink)?;
+        } else {
+            for (i, &source) in sources.iter().enumerate() {
+                let row = self.solve(source, stop, false, Timing::default())?;
+                sink(i, &row.dist)?;
+            }
+        }
+        Ok(start.elapsed().as_secs_f64() * 1e3)
     }
 
     /// Measuring mode of GPU solvers: one more untimed solve from `source`

@@ -85,3 +85,78 @@ pub fn check_random_queries(
         }
     }
 }
+
+/// Solves batches of random sources with each of `algorithms` through
+/// [`sssp::solver::Prepared::solve_rows`] and checks that every row arrives
+/// once, in order, equal to the bounded oracle; `rounds` graphs of up to
+/// `max_n` vertices (at least `min_n`), up to `max_sources` sources each.
+pub fn check_random_row_batches(
+    solver: &Solver,
+    algorithms: &[Algorithm],
+    rng: &mut TestRng,
+    (rounds, min_n, max_n): (usize, usize, usize),
+    max_sources: u64,
+) {
+    for round in 0..rounds {
+        let n = rng.range(min_n as u64, max_n as u64) as usize;
+        let m = rng.below(4 * n as u64 + 1) as usize;
+        let max_weight = [0u32, 1, 5, 100][rng.below(4) as usize];
+        let graph = random_graph(rng, n, m, max_weight);
+        let sources: Vec<usize> = (0..rng.range(1, max_sources))
+            .map(|_| rng.below(n as u64) as usize)
+            .collect();
+        let stop = Stop {
+            limit: rng
+                .chance(0.4)
+                .then(|| rng.below(3 * max_weight as u64 + 2) as u32),
+            target: rng.chance(0.4).then(|| rng.below(n as u64) as usize),
+        };
+        for &algorithm in algorithms {
+            let context = format!(
+                "round {round}, {algorithm}, n = {n}, m = {m}, weights 0..={max_weight}, \
+                 sources {sources:?}, {stop:?}, seed {}",
+                rng.seed
+            );
+            check_row_batch(solver, &graph, algorithm, (&sources, stop), &context);
+        }
+    }
+}
+
+/// Solves from `sources` within `stop` with `algorithm` through
+/// [`sssp::solver::Prepared::solve_rows`], twice on one prepared solver
+/// (the second batch reuses what the first made), and checks that every
+/// row arrives once, in order, equal to the bounded oracle.
+pub fn check_row_batch(
+    solver: &Solver,
+    graph: &sssp::Graph,
+    algorithm: Algorithm,
+    (sources, stop): (&[usize], Stop),
+    context: &str,
+) {
+    let n = graph.num_vertices();
+    let expected: Vec<Vec<u32>> = sources
+        .iter()
+        .map(|&s| bounded_oracle(graph, s, stop))
+        .collect();
+    let mut prepared = solver
+        .prepare(graph, algorithm, Default::default(), sources[0])
+        .unwrap_or_else(|e| panic!("{context}: {e}"));
+    for batch in 0..2 {
+        let mut next = 0;
+        prepared
+            .solve_rows(sources, stop, &mut |i, row| {
+                assert_eq!(i, next, "{context}, batch {batch}: row order");
+                next += 1;
+                assert_eq!(row.len(), n, "{context}: row length");
+                if let Some(v) = (0..n).find(|&v| row[v] != expected[i][v]) {
+                    panic!(
+                        "{context}, batch {batch}: from {}, vertex {v}: expected {}, got {}",
+                        sources[i], expected[i][v], row[v]
+                    );
+                }
+                Ok(())
+            })
+            .unwrap_or_else(|e| panic!("{context}: {e}"));
+        assert_eq!(next, sources.len(), "{context}, batch {batch}: rows");
+    }
+}

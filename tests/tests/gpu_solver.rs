@@ -4,9 +4,10 @@
 //! leak device memory.
 
 use sssp::algorithms::{self, Algorithm};
+use sssp::generate::{GridSpec, grid_graph};
 use sssp::options::{Device, Stop};
 use sssp::solver::{Query, Solver};
-use sssp_tests::queries::check_random_queries;
+use sssp_tests::queries::{check_random_queries, check_random_row_batches, check_row_batch};
 use sssp_tests::{TestRng, random_graph};
 
 fn gpu_solver() -> Solver {
@@ -44,6 +45,62 @@ fn queries_solved_on_several_streams_at_once_match_the_oracle() {
         (2, 60_000),
         (24, 6),
     );
+}
+
+/// Rows streamed to a sink (`Prepared::solve_rows`: the partition solver
+/// finishes them on the GPU and pipelines their copies) equal the bounded
+/// oracle, in order, on small graphs and on graphs of many pieces.
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn rows_streamed_to_a_sink_match_the_oracle_in_order() {
+    let mut rng = TestRng::new("gpu_row_batches");
+    let solver = gpu_solver();
+    let mut algorithms: Vec<Algorithm> =
+        sssp_tests::exact_algorithms(algorithms::Processor::Gpu, 0, 0);
+    algorithms.push(Algorithm::Auto);
+    check_random_row_batches(&solver, &algorithms, &mut rng, (8, 1, 300), 9);
+    // Deep graphs of many pieces (paged too), limits and targets included.
+    let deep = [Algorithm::Partition, Algorithm::NearFar, Algorithm::Auto];
+    for side in [300, 700] {
+        let graph = grid_graph(&GridSpec::new(side, side, rng.bits())).expect("a grid");
+        let n = graph.num_vertices();
+        let sources: Vec<usize> = (0..5).map(|_| rng.below(n as u64) as usize).collect();
+        let stops = [
+            Stop::default(),
+            Stop { limit: Some(rng.range(1, 50_000) as u32), target: None },
+            Stop { limit: None, target: Some(rng.below(n as u64) as usize) },
+        ];
+        for (stop, &algorithm) in stops.iter().flat_map(|s| deep.iter().map(move |a| (*s, a))) {
+            let context = format!("grid {side}², {algorithm}, {stop:?}, seed {}", rng.seed);
+            check_row_batch(&solver, &graph, algorithm, (&sources, stop), &context);
+        }
+    }
+}
+
+/// A row that overflows is an error from `solve_rows` too (the flags of
+/// the GPU's gather), naming the first vertex beyond the range.
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn streamed_rows_report_overflow() {
+    let solver = gpu_solver();
+    // A path of 5,000 arcs of 2^22: vertex 1,024 is the first beyond u32.
+    let edges: Vec<(u32, u32, u32)> = (0..5_000).map(|v| (v, v + 1, 1 << 22)).collect();
+    let graph = sssp::Graph::from_edges(5_001, &edges).expect("a path");
+    let first = (0..=5_000u64)
+        .find(|&v| v << 22 > gpu_kernels::distance::MAX_DISTANCE as u64)
+        .expect("overflows") as usize;
+    for algorithm in [Algorithm::Partition, Algorithm::NearFar, Algorithm::Auto] {
+        let mut prepared = solver
+            .prepare(&graph, algorithm, Default::default(), 0)
+            .expect("prepares");
+        let result = prepared.solve_rows(&[0, 0], Stop::default(), &mut |_, _| Ok(()));
+        match result {
+            Err(sssp::Error::DistanceOverflow { vertex, count, .. }) => {
+                assert_eq!((vertex, count), (first, 5_001 - first), "{algorithm}");
+            }
+            other => panic!("{algorithm}: expected an overflow at vertex {first}, got {other:?}"),
+        }
+    }
 }
 
 /// The partition solver's preparation sets its kernels' shared-memory limit

@@ -10,7 +10,7 @@ use sssp::formats::sources::parse_sources;
 use sssp::options::{Device, Stop};
 use sssp::solver::{FALLBACK, Query, Solver};
 use sssp::{Error, Graph};
-use sssp_tests::queries::{bounded_oracle, check_random_queries};
+use sssp_tests::queries::{bounded_oracle, check_random_queries, check_random_row_batches};
 use sssp_tests::{TestRng, random_graph};
 
 /// The list-based CPU algorithms that take any graph.
@@ -24,6 +24,15 @@ fn queries_of_several_sources_with_limits_targets_and_trees_match_the_oracle() {
     let solver = Solver::new(Device::Cpu).expect("a CPU solver");
     // Several streams asked for: the CPU solves one source after another.
     check_random_queries(&solver, &cpu_list_algorithms(), &mut rng, (40, 60), (4, 3));
+}
+
+#[test]
+fn rows_streamed_to_a_sink_match_the_oracle_in_order() {
+    let mut rng = TestRng::new("cpu_row_batches");
+    let solver = Solver::new(Device::Cpu).expect("a CPU solver");
+    let mut algorithms = cpu_list_algorithms();
+    algorithms.push(Algorithm::Auto);
+    check_random_row_batches(&solver, &algorithms, &mut rng, (20, 1, 80), 6);
 }
 
 #[test]

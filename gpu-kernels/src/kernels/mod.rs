@@ -26,6 +26,7 @@ mod near_far;
 mod parents;
 mod partition;
 mod phast;
+mod rows;
 mod stats;
 
 use crate::csr::Csr;

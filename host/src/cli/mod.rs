@@ -15,6 +15,7 @@ mod ptx;
 mod report;
 mod solve;
 mod solve_args;
+mod streamed;
 
 use std::path::PathBuf;
 

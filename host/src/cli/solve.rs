@@ -22,6 +22,7 @@ use super::input::{self, Query};
 use super::output::{json_source, print_json, print_path, print_summary, tree_path, write_outputs};
 use super::report::{Human, JsonAbout, JsonAlgorithm, JsonPath, JsonTimes, TableRow, print_table};
 use super::solve_args::SolveArgs;
+use super::streamed;
 
 /// Solves as `args` say. Errors name vertices in the input's numbering.
 pub fn run(args: &SolveArgs) -> Result<()> {
@@ -205,6 +206,9 @@ impl Pipeline<'_> {
         )?;
         let algo = prepared.algorithm();
         describe_prepared(&prepared, tuning, out);
+        if streamed::streams(args, query, &prepared, self.timing) {
+            return streamed::solve((args, query, out), &mut prepared, requested, self.timing);
+        }
         let on_gpu = prepared.device() == Processor::Gpu;
         let streams = args.streams.map(|k| k as usize);
         let batch =

@@ -126,15 +126,25 @@ impl AtomicFile {
         self,
         write: impl FnOnce(&mut BufWriter<File>) -> io::Result<()>,
     ) -> Result<()> {
+        let mut out = self.open()?;
+        write(&mut out).map_err(|source| self.write_error(source))?;
+        self.finish(out)
+    }
+
+    /// The temporary file, opened for writing through a buffer, for writes
+    /// that come piece by piece; [`finish`](Self::finish) ends them.
+    pub fn open(&self) -> Result<BufWriter<File>> {
         let file = OpenOptions::new()
             .write(true)
             .truncate(true)
             .open(&self.temp)
             .map_err(|source| self.write_error(source))?;
-        let mut out = BufWriter::with_capacity(BUFFER_BYTES, file);
-        write(&mut out)
-            .and_then(|()| out.flush())
-            .map_err(|source| self.write_error(source))?;
+        Ok(BufWriter::with_capacity(BUFFER_BYTES, file))
+    }
+
+    /// Flushes `out` (from [`open`](Self::open)) and commits the file.
+    pub fn finish(self, mut out: BufWriter<File>) -> Result<()> {
+        out.flush().map_err(|source| self.write_error(source))?;
         drop(out);
         self.commit()
     }
@@ -157,7 +167,8 @@ impl AtomicFile {
         Ok(())
     }
 
-    fn write_error(&self, source: io::Error) -> Error {
+    /// The [`Error::Write`] of the target for an I/O failure `source`.
+    pub fn write_error(&self, source: io::Error) -> Error {
         Error::Write {
             path: self.target.clone(),
             source,

@@ -2,13 +2,14 @@
 //! text in the input's numbering or as raw little-endian words. A file is
 //! replaced only by a complete write ([`super::atomic`]).
 
-use std::io::Write;
+use std::fs::File;
+use std::io::{BufWriter, Write};
 use std::path::Path;
 
 use gpu_kernels::distance::INFINITY;
 
 use super::InputNumbering;
-use super::atomic::write_atomically;
+use super::atomic::{AtomicFile, write_atomically};
 use crate::Result;
 use crate::distances;
 use crate::graph::WeightKind;
@@ -66,12 +67,7 @@ pub fn write_distances(
     numbering: InputNumbering,
     format: OutputFormat,
 ) -> Result<()> {
-    // For f32 the raw words are the floats' bits, with +inf for unreached, so
-    // that the file is a plain f32 array.
-    let raw = |d: u32| match (kind, d) {
-        (WeightKind::F32, INFINITY) => f32::INFINITY.to_bits(),
-        _ => d,
-    };
+    let raw = |d| raw_distance(kind, d);
     write_rows(path, rows, numbering, format, raw, |d| {
         distances::display(kind, d)
     })
@@ -108,25 +104,94 @@ fn write_rows(
 ) -> Result<()> {
     write_atomically(path, |out| {
         for (source, values) in rows.each() {
-            match format {
-                OutputFormat::Text => {
-                    let prefix =
-                        source.map_or(String::new(), |s| format!("{} ", numbering.external(s)));
-                    for (v, &value) in values.iter().enumerate() {
-                        writeln!(out, "{prefix}{} {}", numbering.external(v), text(value))?;
-                    }
-                }
-                OutputFormat::Bin => {
-                    for chunk in values.chunks(1 << 14) {
-                        let bytes: Vec<u8> =
-                            chunk.iter().flat_map(|&d| raw(d).to_le_bytes()).collect();
-                        out.write_all(&bytes)?;
-                    }
-                }
-            }
+            write_values(out, (source, values), (numbering, format), &raw, &text)?;
         }
         Ok(())
     })
+}
+
+/// Writes one row: text lines `[source] vertex text(value)`, or the
+/// little-endian `raw(value)`s.
+fn write_values(
+    out: &mut impl Write,
+    (source, values): (Option<usize>, &[u32]),
+    (numbering, format): (InputNumbering, OutputFormat),
+    raw: impl Fn(u32) -> u32,
+    text: impl Fn(u32) -> String,
+) -> std::io::Result<()> {
+    match format {
+        OutputFormat::Text => {
+            let prefix = source.map_or(String::new(), |s| format!("{} ", numbering.external(s)));
+            for (v, &value) in values.iter().enumerate() {
+                writeln!(out, "{prefix}{} {}", numbering.external(v), text(value))?;
+            }
+        }
+        OutputFormat::Bin => {
+            for chunk in values.chunks(1 << 14) {
+                let bytes: Vec<u8> = chunk.iter().flat_map(|&d| raw(d).to_le_bytes()).collect();
+                out.write_all(&bytes)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Distance rows written one at a time as they are solved, as
+/// [`write_distances`] writes them with [`Rows::PerSource`]: the file
+/// appears whole at [`RowWriter::finish`] or not at all.
+pub struct RowWriter {
+    file: AtomicFile,
+    out: BufWriter<File>,
+    kind: WeightKind,
+    numbering: InputNumbering,
+    format: OutputFormat,
+}
+
+impl RowWriter {
+    /// Starts the file at `path` for distance words of `kind`.
+    pub fn create(
+        path: &Path,
+        kind: WeightKind,
+        numbering: InputNumbering,
+        format: OutputFormat,
+    ) -> Result<RowWriter> {
+        let file = AtomicFile::create(path)?;
+        let out = file.open()?;
+        Ok(RowWriter {
+            file,
+            out,
+            kind,
+            numbering,
+            format,
+        })
+    }
+
+    /// Writes `source`'s row.
+    pub fn row(&mut self, source: usize, values: &[u32]) -> Result<()> {
+        let kind = self.kind;
+        write_values(
+            &mut self.out,
+            (Some(source), values),
+            (self.numbering, self.format),
+            |d| raw_distance(kind, d),
+            |d| distances::display(kind, d),
+        )
+        .map_err(|e| self.file.write_error(e))
+    }
+
+    /// Flushes the rows and puts the file in place.
+    pub fn finish(self) -> Result<()> {
+        self.file.finish(self.out)
+    }
+}
+
+/// A distance word as written raw: for `f32` the float's bits, with `+inf`
+/// for unreached, so that the file is a plain `f32` array.
+fn raw_distance(kind: WeightKind, d: u32) -> u32 {
+    match (kind, d) {
+        (WeightKind::F32, INFINITY) => f32::INFINITY.to_bits(),
+        _ => d,
+    }
 }
 
 /// Writes a `sources.len() × targets.len()` table of distance words of

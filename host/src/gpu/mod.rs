@@ -22,5 +22,6 @@ pub mod parents;
 pub mod phast;
 pub mod ptx;
 pub mod resident;
+pub mod rows;
 pub mod solver;
 pub mod vertex_loop;

@@ -1,7 +1,7 @@
 //! What every GPU solver offers ([`GpuSolver`]) and what its solves report.
 
 use crate::Result;
-use crate::options::{Stop, Tuning};
+use crate::options::{RowSink, Stop, Tuning};
 
 /// What one GPU solve reports besides the distances.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -30,6 +30,21 @@ pub trait GpuSolver: Send {
     fn stop_early(&mut self, stop: Stop) {
         let _ = stop;
     }
+    /// Solves from each of `sources` in turn within `stop` and hands each
+    /// row to `sink` ([`RowSink`]), bounded by `stop` and checked for
+    /// overflow. By default one solve, copy and bound after another; a
+    /// solver may pipeline them ([`super::rows::RowSlots`]).
+    fn stream_rows(&mut self, sources: &[u32], stop: Stop, sink: &mut RowSink<'_>) -> Result<()> {
+        self.stop_early(stop);
+        for (i, &source) in sources.iter().enumerate() {
+            self.run(source)?;
+            let mut dist = self.distances()?;
+            stop.apply(&mut dist);
+            sink(i, &dist)?;
+        }
+        Ok(())
+    }
+
     /// Chooses, by solves from `source`, what the preparation left to the
     /// graph (the partition solver: its window where `tuning` gives no Δ,
     /// and its edge lanes where it gives none); called once after preparing.

@@ -13,7 +13,7 @@
 use std::sync::{Mutex, PoisonError};
 use std::time::Instant;
 
-use cudarc::driver::PinnedHostSlice;
+use cudarc::driver::{CudaSlice, PinnedHostSlice};
 
 use gpu_kernels::distance::{MAX_DISTANCE, Weight};
 use gpu_kernels::launch::{PARTITION_BLOCK_SIZE, PARTITION_BLOCK_SIZES};
@@ -28,9 +28,10 @@ use crate::distances::check_overflow;
 use crate::gpu::context::Gpu;
 use crate::gpu::kernels::{PartitionBuffers, PartitionKernels};
 use crate::gpu::memory::{DeviceGraph, alloc_zeroed, bytes_of, download_words};
+use crate::gpu::rows::{RenumberedRows, RowSlots};
 use crate::gpu::solver::{GpuSolver, RunStats};
 use crate::graph::{Graph, with_weight_type};
-use crate::options::{Stop, Tuning};
+use crate::options::{RowSink, Stop, Tuning};
 use crate::reorder::Permutation;
 use crate::{Error, Result};
 
@@ -74,6 +75,8 @@ pub struct Partition<'a> {
     /// Page-locked host memory the distances are copied into (4 times the
     /// bandwidth of a copy into pageable memory), made at the first copy.
     staging: Mutex<Option<PinnedHostSlice<u32>>>,
+    /// The slots of [`GpuSolver::stream_rows`], made at its first batch.
+    rows: Option<RowSlots>,
 }
 
 impl<'a> Partition<'a> {
@@ -240,6 +243,7 @@ impl<'a> Partition<'a> {
             shortcut_ms,
             stop: Stop::default(),
             staging: Mutex::new(None),
+            rows: None,
         })
     }
 
@@ -351,6 +355,23 @@ impl<'a> Partition<'a> {
     fn rounds(&self) -> Result<u32> {
         let [_, rounds, _] = download_words::<3>(self.gpu, &self.buffers.counters, "the counters")?;
         Ok(rounds)
+    }
+}
+
+impl RenumberedRows for Partition<'_> {
+    fn queue_solve(&mut self, source: u32) -> Result<()> {
+        self.solve(source)
+    }
+
+    fn result(&self) -> &CudaSlice<u32> {
+        match self.buffers.paged {
+            Some(_) => &self.buffers.backing,
+            None => &self.buffers.dist,
+        }
+    }
+
+    fn new_id(&self, vertex: usize) -> u32 {
+        self.permutation.new_id(vertex) as u32
     }
 }
 
@@ -514,11 +535,27 @@ impl GpuSolver for Partition<'_> {
         ))
     }
 
-    fn distances(&self) -> Result<Vec<u32>> {
-        let result = match self.buffers.paged {
-            Some(_) => &self.buffers.backing,
-            None => &self.buffers.dist,
+    /// Pipelined ([`RowSlots::stream`]): each row is gathered back into the
+    /// caller's numbering on the GPU while the host hands over the one
+    /// before.
+    fn stream_rows(&mut self, sources: &[u32], stop: Stop, sink: &mut RowSink<'_>) -> Result<()> {
+        let n = self.graph.num_vertices() as usize;
+        for &source in sources {
+            crate::distances::check_source_of(source as u64, n)?;
+        }
+        self.stop = stop;
+        let mut slots = match self.rows.take() {
+            Some(slots) => slots,
+            None => RowSlots::new(self.gpu, self.permutation.new_of_old())?,
         };
+        let (gpu, kind) = (self.gpu, self.graph.weight_kind());
+        let streamed = slots.stream(gpu, (sources, stop, kind), sink, self);
+        self.rows = Some(slots);
+        streamed
+    }
+
+    fn distances(&self) -> Result<Vec<u32>> {
+        let result = self.result();
         let stream = self.gpu.stream();
         let mut staging = self.staging.lock().unwrap_or_else(PoisonError::into_inner);
         if staging

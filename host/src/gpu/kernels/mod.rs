@@ -14,6 +14,7 @@ mod near_far;
 mod parents;
 mod partition;
 mod phast;
+mod rows;
 mod stats;
 
 use std::sync::Arc;
@@ -34,6 +35,7 @@ pub use partition::{
     PartitionKernels,
 };
 pub use phast::{DeviceDownArcs, PhastKernels};
+pub use rows::RowsKernels;
 pub use stats::StatsKernels;
 
 use super::ptx::{CUBIN, PTX};
@@ -61,6 +63,8 @@ pub struct Kernels {
     pub partition: PartitionKernels,
     /// PHAST's sweep over a contraction hierarchy (`--index`).
     pub phast: PhastKernels,
+    /// Solved rows delivered in the caller's vertex order.
+    pub rows: RowsKernels,
 }
 
 impl Kernels {
@@ -98,6 +102,7 @@ impl Kernels {
             near_far: NearFarKernels::load(module)?,
             partition: PartitionKernels::load(module)?,
             phast: PhastKernels::load(module)?,
+            rows: RowsKernels::load(module)?,
         })
     }
 }

@@ -1,0 +1,116 @@
+//! Many sources whose rows are only summarized and written (`--sources`
+//! without checks or trees): the rows stream from the library
+//! ([`Prepared::solve_rows`]), each summarized and written to `--output` while
+//! the next source solves, and none is kept, so memory does not grow with the
+//! number of sources.
+
+use sssp::Result;
+use sssp::algorithms::{Algorithm, Processor};
+use sssp::distances::{self, Summary};
+use sssp::formats::output::RowWriter;
+use sssp::options::Timing;
+use sssp::solver::Prepared;
+
+use super::input::Query;
+use super::report::{Human, JsonAbout, JsonAlgorithm, JsonDistance, JsonSource, JsonTimes, TableRow};
+use super::solve_args::SolveArgs;
+
+/// Whether `prepared`'s rows for `query` can stream: many sources, each row
+/// timed once, no check, tree or path asked for, one GPU stream.
+pub fn streams(args: &SolveArgs, query: &Query, prepared: &Prepared, timing: Timing) -> bool {
+    query.many_sources
+        && timing.runs == 1
+        && !args.verify
+        && !args.certify
+        && args.parents.is_none()
+        && query.path_target.is_none()
+        && args.streams.is_none_or(|k| k == 1)
+        && prepared.auto_streams(query.sources.len()) == 1
+}
+
+/// Solves from every source of `query`, streaming the rows: the warm-ups
+/// first (from the first source), then one batch. Each row's time is the
+/// batch's host-clock time per row, copies and summaries included.
+pub fn solve(
+    (args, query, out): (&SolveArgs, &Query, &Human),
+    prepared: &mut Prepared,
+    requested: Algorithm,
+    timing: Timing,
+) -> Result<(TableRow, JsonAlgorithm)> {
+    let kind = prepared.graph().weight_kind();
+    if timing.warmup > 0 {
+        let warm = Timing {
+            warmup: timing.warmup - 1,
+            runs: 1,
+        };
+        prepared.solve(query.sources[0], query.stop, false, warm)?;
+    }
+    let mut writer = match &args.output {
+        Some(file) => Some(RowWriter::create(
+            file,
+            kind,
+            query.numbering,
+            args.output_format.into(),
+        )?),
+        None => None,
+    };
+    let mut summaries: Vec<Summary> = Vec::with_capacity(query.sources.len());
+    let wall_ms = prepared.solve_rows(&query.sources, query.stop, &mut |i, row| {
+        summaries.push(distances::summarize(row));
+        match writer.as_mut() {
+            Some(writer) => writer.row(query.sources[i], row),
+            None => Ok(()),
+        }
+    })?;
+    let sources = query.sources.len();
+    let per_row = wall_ms / sources as f64;
+    out.line(format_args!(
+        "solves       {sources} sources in {wall_ms:.3} ms, {per_row:.3} ms each (host clock, \
+         copies and summaries included; each row summarized{} while the next source solves)",
+        if writer.is_some() { " and written" } else { "" }
+    ));
+    if let (Some(writer), Some(file)) = (writer, &args.output) {
+        writer.finish()?;
+        out.line(format_args!("output       {}", file.display()));
+    }
+    let times = JsonTimes::of(&[per_row]);
+    let mut json_sources = Vec::with_capacity(sources);
+    for (summary, &source_id) in summaries.iter().zip(&query.source_ids) {
+        out.line(format_args!(
+            "source {source_id:<6} reached {}, max distance {}, checksum {:016x}",
+            summary.reached,
+            distances::display(kind, summary.max_distance),
+            summary.checksum,
+        ));
+        json_sources.push(JsonSource {
+            source: source_id,
+            iterations: None,
+            solve_ms: times.clone(),
+            reached: summary.reached,
+            max_distance: JsonDistance::new(kind, summary.max_distance),
+            checksum: format!("{:016x}", summary.checksum),
+            verified: None,
+            mismatches: None,
+            tree_verified: None,
+        });
+    }
+    let algorithm = prepared.algorithm();
+    let about = JsonAbout {
+        name: algorithm.name(),
+        requested: requested.name(),
+        paper: algorithm.spec().paper,
+        device: match prepared.device() {
+            Processor::Gpu => "gpu",
+            Processor::Cpu => "cpu",
+        },
+        prepare_ms: prepared.prepare_ms(),
+        timer: "host",
+    };
+    let table_row = TableRow {
+        algorithm: algorithm.name(),
+        iterations: None,
+        times,
+        verdict: "-".into(),
+    };
+    Ok((table_row, JsonAlgorithm::new(about, json_sources, true)))
+}

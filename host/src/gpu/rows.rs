@@ -1,0 +1,124 @@
+//! Many solves' rows delivered at the solver's speed: each row is finished
+//! on the GPU (gathered into the caller's vertex order, bounded, checked for
+//! overflow: [`gpu_kernels::rows`]), copied into one of two page-locked
+//! slots, and handed to the caller's [`RowSink`] while the GPU already solves
+//! from the next source. The host does no per-vertex work of its own.
+
+use cudarc::driver::{CudaSlice, PinnedHostSlice};
+use gpu_kernels::distance::INFINITY;
+use gpu_kernels::rows::{ROW_FLAGS, saturated};
+
+use super::buffers::upload;
+use super::context::Gpu;
+use crate::graph::WeightKind;
+use crate::options::{RowSink, Stop};
+use crate::{Error, Result};
+
+/// One row in flight: its finished copy on the device and on the host.
+struct Slot {
+    device: CudaSlice<u32>,
+    host: PinnedHostSlice<u32>,
+}
+
+/// The device side of a renumbering solver's row delivery: its permutation
+/// on the device and two slots, made once and kept for later batches.
+pub struct RowSlots {
+    new_of_old: CudaSlice<u32>,
+    slots: [Slot; 2],
+}
+
+/// A solver that renumbers the graph, as [`RowSlots::stream`] drives it.
+pub trait RenumberedRows {
+    /// Queues a solve from `source` (an original id) on the solver's
+    /// stream, not waited for.
+    fn queue_solve(&mut self, source: u32) -> Result<()>;
+
+    /// The buffer of distances by new id that a solve leaves once done.
+    fn result(&self) -> &CudaSlice<u32>;
+
+    /// The new id of the original vertex `vertex`.
+    fn new_id(&self, vertex: usize) -> u32;
+}
+
+impl RowSlots {
+    /// Uploads `new_of_old` (each original vertex's id in the solver's
+    /// numbering) and allocates two slots of its length.
+    pub fn new(gpu: &Gpu, new_of_old: &[u32]) -> Result<RowSlots> {
+        let stream = gpu.stream();
+        let len = new_of_old.len() + ROW_FLAGS;
+        let slot = || -> Result<Slot> {
+            let device = stream
+                .alloc_zeros::<u32>(len)
+                .map_err(Error::cuda("allocating a row on the GPU"))?;
+            // SAFETY: the slot is written by a copy before the host reads it
+            // (`PinnedHostSlice::as_slice` waits for that copy). No
+            // write-combining (flags 0): the host reads it.
+            let host = unsafe { stream.context().alloc_pinned_with_flags::<u32>(len, 0) }
+                .map_err(Error::cuda("allocating page-locked memory for rows"))?;
+            Ok(Slot { device, host })
+        };
+        Ok(RowSlots {
+            new_of_old: upload(stream, new_of_old, "the vertex numbering")?,
+            slots: [slot()?, slot()?],
+        })
+    }
+
+    /// Solves from each of `sources` on `solver` (queued on `gpu`'s
+    /// stream) and hands each row to `sink`: row `i` is finished and copied
+    /// while the host hands row `i - 1` over, so the GPU never waits for the
+    /// host unless the sink is slower than a solve.
+    pub fn stream(
+        &mut self,
+        gpu: &Gpu,
+        (sources, stop, kind): (&[u32], Stop, WeightKind),
+        sink: &mut RowSink<'_>,
+        solver: &mut impl RenumberedRows,
+    ) -> Result<()> {
+        let target_new = stop.target.map_or(INFINITY, |t| solver.new_id(t));
+        for (i, &source) in sources.iter().enumerate() {
+            solver.queue_solve(source)?;
+            let bounds = (stop.limit_word(), target_new);
+            self.queue(gpu, i % 2, solver.result(), bounds)?;
+            if i > 0 {
+                self.deliver(i - 1, kind, sink)?;
+            }
+        }
+        match sources.len() {
+            0 => Ok(()),
+            k => self.deliver(k - 1, kind, sink),
+        }
+    }
+
+    /// Queues the finishing of the row in `dist` (by new id) into slot
+    /// `slot`, within `bounds` (the limit word, the target's new id or
+    /// `INFINITY`), and its copy to the host.
+    fn queue(
+        &mut self,
+        gpu: &Gpu,
+        slot: usize,
+        dist: &CudaSlice<u32>,
+        bounds: (u32, u32),
+    ) -> Result<()> {
+        let stream = gpu.stream();
+        let Slot { device, host } = &mut self.slots[slot];
+        gpu.kernels()
+            .rows
+            .gather(stream, (dist, &self.new_of_old), bounds, device)?;
+        stream
+            .memcpy_dtoh(device, host)
+            .map_err(Error::cuda("copying a row to the host"))
+    }
+
+    /// Waits for row `i`'s copy, checks its flags and hands it to `sink`.
+    fn deliver(&self, i: usize, kind: WeightKind, sink: &mut RowSink<'_>) -> Result<()> {
+        let words = self.slots[i % 2]
+            .host
+            .as_slice()
+            .map_err(Error::cuda("waiting for a row's copy"))?;
+        let (row, flags) = words.split_at(words.len() - ROW_FLAGS);
+        if let Some((vertex, count)) = saturated([flags[0], flags[1]]) {
+            return Err(crate::distances::overflow(kind, vertex, count));
+        }
+        sink(i, row)
+    }
+}
