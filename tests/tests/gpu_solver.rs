@@ -67,8 +67,14 @@ fn rows_streamed_to_a_sink_match_the_oracle_in_order() {
         let sources: Vec<usize> = (0..5).map(|_| rng.below(n as u64) as usize).collect();
         let stops = [
             Stop::default(),
-            Stop { limit: Some(rng.range(1, 50_000) as u32), target: None },
-            Stop { limit: None, target: Some(rng.below(n as u64) as usize) },
+            Stop {
+                limit: Some(rng.range(1, 50_000) as u32),
+                target: None,
+            },
+            Stop {
+                limit: None,
+                target: Some(rng.below(n as u64) as usize),
+            },
         ];
         for (stop, &algorithm) in stops.iter().flat_map(|s| deep.iter().map(move |a| (*s, a))) {
             let context = format!("grid {side}², {algorithm}, {stop:?}, seed {}", rng.seed);

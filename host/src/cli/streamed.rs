@@ -12,7 +12,9 @@ use sssp::options::Timing;
 use sssp::solver::Prepared;
 
 use super::input::Query;
-use super::report::{Human, JsonAbout, JsonAlgorithm, JsonDistance, JsonSource, JsonTimes, TableRow};
+use super::report::{
+    Human, JsonAbout, JsonAlgorithm, JsonDistance, JsonSource, JsonTimes, TableRow,
+};
 use super::solve_args::SolveArgs;
 
 /// Whether `prepared`'s rows for `query` can stream: many sources, each row

@@ -58,6 +58,14 @@ impl RowsKernels {
         // SAFETY: out holds n elements and then ROW_FLAGS (checked above);
         // new_of_old's entries and target_new index dist (the caller's
         // permutation, as documented).
-        unsafe { launch(stream, function, one_thread_per(n as u32), &args, Launch::Plain) }
+        unsafe {
+            launch(
+                stream,
+                function,
+                one_thread_per(n as u32),
+                &args,
+                Launch::Plain,
+            )
+        }
     }
 }
