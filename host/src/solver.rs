@@ -323,6 +323,18 @@ enum Engine<'a> {
     Cpu,
 }
 
+/// The times of [`Prepared::solve_rows`]'s batch.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RowTimes {
+    /// The whole batch on the host's clock, ms: checks, solves, copies and
+    /// the sink's work.
+    pub wall_ms: f64,
+    /// Each solve's own time, ms, in the order of the sources, by `timer`.
+    pub solve_ms: Vec<f64>,
+    /// How `solve_ms` was measured.
+    pub timer: Timer,
+}
+
 /// An algorithm ready to solve on one graph from any number of sources.
 pub struct Prepared<'a> {
     graph: &'a Graph<'a>,
@@ -557,28 +569,44 @@ impl<'a> Prepared<'a> {
     /// as soon as it is ready, in the order of `sources` ([`RowSink`]):
     /// no row is kept, and on the GPU the next source solves while the sink
     /// takes a row (the partition solver finishes rows on the GPU, so the
-    /// host only copies). Returns the wall time in ms, checks included.
+    /// host only copies). Returns the batch's times ([`RowTimes`]).
     pub fn solve_rows(
         &mut self,
         sources: &[usize],
         stop: Stop,
         sink: &mut RowSink<'_>,
-    ) -> Result<f64> {
+    ) -> Result<RowTimes> {
         let start = Instant::now();
         for &source in sources {
             distances::check_source(self.graph, source)?;
         }
         stop.check(self.graph.num_vertices())?;
-        if let Engine::Gpu(_, solver) = &mut self.engine {
+        let solve_ms = if let Engine::Gpu(_, solver) = &mut self.engine {
             let sources: Vec<u32> = sources.iter().map(|&s| s as u32).collect();
-            solver.stream_rows(&sources, stop, sink)?;
+            let times = solver.stream_rows(&sources, stop, sink)?;
+            times.into_iter().map(f64::from).collect()
         } else {
+            let mut times = Vec::with_capacity(sources.len());
             for (i, &source) in sources.iter().enumerate() {
                 let row = self.solve(source, stop, false, Timing::default())?;
+                times.push(row.median_ms());
                 sink(i, &row.dist)?;
             }
+            times
+        };
+        Ok(RowTimes {
+            wall_ms: start.elapsed().as_secs_f64() * 1e3,
+            solve_ms,
+            timer: self.timer(),
+        })
+    }
+
+    /// How this solver's solves are timed.
+    fn timer(&self) -> Timer {
+        match self.engine {
+            Engine::Gpu(..) => Timer::CudaEvents,
+            Engine::Cpu => Timer::Host,
         }
-        Ok(start.elapsed().as_secs_f64() * 1e3)
     }
 
     /// Measuring mode of GPU solvers: one more untimed solve from `source`

@@ -158,8 +158,8 @@ pub(crate) fn write_row(out: &mut Out<'_>, i: usize, row: &SourceSolution, root:
 /// Solves from each of `sources` on `prepared`, each row written into `out`
 /// as it comes. Without predecessors the rows stream
 /// ([`Prepared::solve_rows`]: the next source solves while a row is
-/// converted into its numpy row), and each solve's time is the batch's
-/// host-clock time per row, with no iteration count. Several GPU streams
+/// converted into its numpy row), with each solve's time but no iteration
+/// count. Several GPU streams
 /// (many sources, [`Prepared::auto_streams`]) return their rows together.
 pub(crate) fn solve_rows(
     prepared: &mut Prepared<'_>,
@@ -173,13 +173,12 @@ pub(crate) fn solve_rows(
     if !parents && streams == 1 {
         let (n, kind) = (out.n, prepared.graph().weight_kind());
         let dist = &mut *out.dist;
-        let wall_ms = prepared.solve_rows(sources, stop, &mut |i, row| {
+        let times = prepared.solve_rows(sources, stop, &mut |i, row| {
             write_values(&row[..n], kind, &mut dist[i * n..(i + 1) * n]);
             Ok(())
         })?;
-        let per_row = wall_ms / sources.len().max(1) as f64;
         report.iterations = vec![None; sources.len()];
-        report.solve_ms = vec![per_row; sources.len()];
+        report.solve_ms = times.solve_ms;
     } else if streams > 1 {
         let batch =
             prepared.solve_many(sources, (stop, parents, Timing::default()), Some(streams))?;

@@ -9,7 +9,7 @@ use sssp::algorithms::{Algorithm, Processor};
 use sssp::distances::{self, Summary};
 use sssp::formats::output::RowWriter;
 use sssp::options::Timing;
-use sssp::solver::Prepared;
+use sssp::solver::{Prepared, Timer};
 
 use super::input::Query;
 use super::report::{
@@ -31,8 +31,8 @@ pub fn streams(args: &SolveArgs, query: &Query, prepared: &Prepared, timing: Tim
 }
 
 /// Solves from every source of `query`, streaming the rows: the warm-ups
-/// first (from the first source), then one batch. Each row's time is the
-/// batch's host-clock time per row, copies and summaries included.
+/// first (from the first source), then one batch; each solve's own time is
+/// printed, and the batch's on the host's clock.
 pub fn solve(
     (args, query, out): (&SolveArgs, &Query, &Human),
     prepared: &mut Prepared,
@@ -57,7 +57,7 @@ pub fn solve(
         None => None,
     };
     let mut summaries: Vec<Summary> = Vec::with_capacity(query.sources.len());
-    let wall_ms = prepared.solve_rows(&query.sources, query.stop, &mut |i, row| {
+    let times = prepared.solve_rows(&query.sources, query.stop, &mut |i, row| {
         summaries.push(distances::summarize(row));
         match writer.as_mut() {
             Some(writer) => writer.row(query.sources[i], row),
@@ -65,21 +65,27 @@ pub fn solve(
         }
     })?;
     let sources = query.sources.len();
+    let wall_ms = times.wall_ms;
     let per_row = wall_ms / sources as f64;
     out.line(format_args!(
         "solves       {sources} sources in {wall_ms:.3} ms, {per_row:.3} ms each (host clock, \
          copies and summaries included; each row summarized{} while the next source solves)",
         if writer.is_some() { " and written" } else { "" }
     ));
+    let timer = match times.timer {
+        Timer::CudaEvents => "cuda-events",
+        Timer::Host => "host",
+    };
     if let (Some(writer), Some(file)) = (writer, &args.output) {
         writer.finish()?;
         out.line(format_args!("output       {}", file.display()));
     }
-    let times = JsonTimes::of(&[per_row]);
     let mut json_sources = Vec::with_capacity(sources);
-    for (summary, &source_id) in summaries.iter().zip(&query.source_ids) {
+    let rows = summaries.iter().zip(&query.source_ids).zip(&times.solve_ms);
+    for ((summary, &source_id), &solve_ms) in rows {
         out.line(format_args!(
-            "source {source_id:<6} reached {}, max distance {}, checksum {:016x}",
+            "source {source_id:<6} reached {}, max distance {}, checksum {:016x}, solve \
+             {solve_ms:.3} ms ({timer})",
             summary.reached,
             distances::display(kind, summary.max_distance),
             summary.checksum,
@@ -87,7 +93,7 @@ pub fn solve(
         json_sources.push(JsonSource {
             source: source_id,
             iterations: None,
-            solve_ms: times.clone(),
+            solve_ms: JsonTimes::of(&[solve_ms]),
             reached: summary.reached,
             max_distance: JsonDistance::new(kind, summary.max_distance),
             checksum: format!("{:016x}", summary.checksum),
@@ -106,12 +112,12 @@ pub fn solve(
             Processor::Cpu => "cpu",
         },
         prepare_ms: prepared.prepare_ms(),
-        timer: "host",
+        timer,
     };
     let table_row = TableRow {
         algorithm: algorithm.name(),
         iterations: None,
-        times,
+        times: json_sources[0].solve_ms.clone(),
         verdict: "-".into(),
     };
     Ok((table_row, JsonAlgorithm::new(about, json_sources, true)))

@@ -4,7 +4,8 @@
 //! slots, and handed to the caller's [`RowSink`] while the GPU already solves
 //! from the next source. The host does no per-vertex work of its own.
 
-use cudarc::driver::{CudaSlice, PinnedHostSlice};
+use cudarc::driver::sys::CUevent_flags;
+use cudarc::driver::{CudaEvent, CudaSlice, PinnedHostSlice};
 use gpu_kernels::distance::INFINITY;
 use gpu_kernels::rows::{ROW_FLAGS, saturated};
 
@@ -14,10 +15,12 @@ use crate::graph::WeightKind;
 use crate::options::{RowSink, Stop};
 use crate::{Error, Result};
 
-/// One row in flight: its finished copy on the device and on the host.
+/// One row in flight: its finished copy on the device and on the host, and
+/// the events around its solve.
 struct Slot {
     device: CudaSlice<u32>,
     host: PinnedHostSlice<u32>,
+    solve: Option<(CudaEvent, CudaEvent)>,
 }
 
 /// The device side of a renumbering solver's row delivery: its permutation
@@ -55,7 +58,11 @@ impl RowSlots {
             // write-combining (flags 0): the host reads it.
             let host = unsafe { stream.context().alloc_pinned_with_flags::<u32>(len, 0) }
                 .map_err(Error::cuda("allocating page-locked memory for rows"))?;
-            Ok(Slot { device, host })
+            Ok(Slot {
+                device,
+                host,
+                solve: None,
+            })
         };
         Ok(RowSlots {
             new_of_old: upload(stream, new_of_old, "the vertex numbering")?,
@@ -66,27 +73,31 @@ impl RowSlots {
     /// Solves from each of `sources` on `solver` (queued on `gpu`'s
     /// stream) and hands each row to `sink`: row `i` is finished and copied
     /// while the host hands row `i - 1` over, so the GPU never waits for the
-    /// host unless the sink is slower than a solve.
+    /// host unless the sink is slower than a solve. Returns each solve's GPU
+    /// time (CUDA events around it), ms.
     pub fn stream(
         &mut self,
         gpu: &Gpu,
         (sources, stop, kind): (&[u32], Stop, WeightKind),
         sink: &mut RowSink<'_>,
         solver: &mut impl RenumberedRows,
-    ) -> Result<()> {
+    ) -> Result<Vec<f32>> {
         let target_new = stop.target.map_or(INFINITY, |t| solver.new_id(t));
+        let mut times = Vec::with_capacity(sources.len());
         for (i, &source) in sources.iter().enumerate() {
+            let start = record(gpu)?;
             solver.queue_solve(source)?;
+            self.slots[i % 2].solve = Some((start, record(gpu)?));
             let bounds = (stop.limit_word(), target_new);
             self.queue(gpu, i % 2, solver.result(), bounds)?;
             if i > 0 {
-                self.deliver(i - 1, kind, sink)?;
+                times.push(self.deliver(i - 1, kind, sink)?);
             }
         }
-        match sources.len() {
-            0 => Ok(()),
-            k => self.deliver(k - 1, kind, sink),
+        if let Some(last) = sources.len().checked_sub(1) {
+            times.push(self.deliver(last, kind, sink)?);
         }
+        Ok(times)
     }
 
     /// Queues the finishing of the row in `dist` (by new id) into slot
@@ -100,7 +111,7 @@ impl RowSlots {
         bounds: (u32, u32),
     ) -> Result<()> {
         let stream = gpu.stream();
-        let Slot { device, host } = &mut self.slots[slot];
+        let Slot { device, host, .. } = &mut self.slots[slot];
         gpu.kernels()
             .rows
             .gather(stream, (dist, &self.new_of_old), bounds, device)?;
@@ -109,9 +120,11 @@ impl RowSlots {
             .map_err(Error::cuda("copying a row to the host"))
     }
 
-    /// Waits for row `i`'s copy, checks its flags and hands it to `sink`.
-    fn deliver(&self, i: usize, kind: WeightKind, sink: &mut RowSink<'_>) -> Result<()> {
-        let words = self.slots[i % 2]
+    /// Waits for row `i`'s copy, checks its flags and hands it to `sink`;
+    /// returns its solve's GPU time, ms.
+    fn deliver(&mut self, i: usize, kind: WeightKind, sink: &mut RowSink<'_>) -> Result<f32> {
+        let slot = &mut self.slots[i % 2];
+        let words = slot
             .host
             .as_slice()
             .map_err(Error::cuda("waiting for a row's copy"))?;
@@ -119,6 +132,19 @@ impl RowSlots {
         if let Some((vertex, count)) = saturated([flags[0], flags[1]]) {
             return Err(crate::distances::overflow(kind, vertex, count));
         }
-        sink(i, row)
+        sink(i, row)?;
+        match slot.solve.take() {
+            Some((start, end)) => start
+                .elapsed_ms(&end)
+                .map_err(Error::cuda("reading a solve's time between two events")),
+            None => Err(Error::Internal("a row without its solve's events".into())),
+        }
     }
+}
+
+/// A timing event recorded on `gpu`'s stream now.
+fn record(gpu: &Gpu) -> Result<CudaEvent> {
+    gpu.stream()
+        .record_event(Some(CUevent_flags::CU_EVENT_DEFAULT))
+        .map_err(Error::cuda("recording an event"))
 }

@@ -32,17 +32,24 @@ pub trait GpuSolver: Send {
     }
     /// Solves from each of `sources` in turn within `stop` and hands each
     /// row to `sink` ([`RowSink`]), bounded by `stop` and checked for
-    /// overflow. By default one solve, copy and bound after another; a
-    /// solver may pipeline them ([`super::rows::RowSlots`]).
-    fn stream_rows(&mut self, sources: &[u32], stop: Stop, sink: &mut RowSink<'_>) -> Result<()> {
+    /// overflow; returns each solve's GPU time, ms. By default one solve,
+    /// copy and bound after another; a solver may pipeline them
+    /// ([`super::rows::RowSlots`]).
+    fn stream_rows(
+        &mut self,
+        sources: &[u32],
+        stop: Stop,
+        sink: &mut RowSink<'_>,
+    ) -> Result<Vec<f32>> {
         self.stop_early(stop);
+        let mut times = Vec::with_capacity(sources.len());
         for (i, &source) in sources.iter().enumerate() {
-            self.run(source)?;
+            times.push(self.run(source)?.solve_ms);
             let mut dist = self.distances()?;
             stop.apply(&mut dist);
             sink(i, &dist)?;
         }
-        Ok(())
+        Ok(times)
     }
 
     /// Chooses, by solves from `source`, what the preparation left to the

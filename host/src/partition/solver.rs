@@ -538,7 +538,12 @@ impl GpuSolver for Partition<'_> {
     /// Pipelined ([`RowSlots::stream`]): each row is gathered back into the
     /// caller's numbering on the GPU while the host hands over the one
     /// before.
-    fn stream_rows(&mut self, sources: &[u32], stop: Stop, sink: &mut RowSink<'_>) -> Result<()> {
+    fn stream_rows(
+        &mut self,
+        sources: &[u32],
+        stop: Stop,
+        sink: &mut RowSink<'_>,
+    ) -> Result<Vec<f32>> {
         let n = self.graph.num_vertices() as usize;
         for &source in sources {
             crate::distances::check_source_of(source as u64, n)?;
