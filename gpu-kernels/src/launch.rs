@@ -238,6 +238,14 @@ pub mod names {
     pub const PARENTS_JOIN_ROUND: PerWeight =
         PerWeight::new("parents_join_round_u32", "parents_join_round_f32");
 
+    /// The certificate after a solve: (1), (2) and closer tight in-arcs.
+    pub const CERTIFICATE_CHECK: PerWeight =
+        PerWeight::new("certificate_check_u32", "certificate_check_f32");
+    /// The certificate after the tree's rounds: every reached vertex in the
+    /// tree, every parent a tight arc.
+    pub const CERTIFICATE_TREE: PerWeight =
+        PerWeight::new("certificate_tree_u32", "certificate_tree_f32");
+
     /// Near-far: distances, stamps and the state of a new solve.
     pub const NEAR_FAR_INITIALIZE: &str = "near_far_initialize";
     /// Near-far: the device-resident loop on one block.
@@ -316,6 +324,10 @@ pub mod names {
         COMPACT_GRID_LOOP.f32,
         PARENTS_JOIN_ROUND.u32,
         PARENTS_JOIN_ROUND.f32,
+        CERTIFICATE_CHECK.u32,
+        CERTIFICATE_CHECK.f32,
+        CERTIFICATE_TREE.u32,
+        CERTIFICATE_TREE.f32,
         NEAR_FAR_INITIALIZE,
         NEAR_FAR_BLOCK_LOOP.u32,
         NEAR_FAR_BLOCK_LOOP.f32,
