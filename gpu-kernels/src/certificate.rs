@@ -28,9 +28,12 @@
 //! [`SATURATED`] means what it means to the solvers: reached, and the shortest
 //! distance does not fit. (2) proves such a distance is not below the largest
 //! exact one: the first saturated vertex on a shortest path has an exact
-//! predecessor whose sum overflows. (3) for a saturated vertex asks only for
-//! an in-arc from a reached vertex. Saturated distances never reach a caller
-//! as distances: they are an overflow error.
+//! predecessor whose sum overflows. (3) for a saturated vertex asks for just
+//! that: an in-arc from an exact vertex whose sum overflows, so a saturated
+//! vertex reached only through other saturated ones is not proven (the
+//! certificate is strict there: a cycle of saturated vertices could hold
+//! itself up). Saturated distances never reach a caller as distances: the
+//! solvers report them as an overflow error before any certificate.
 //!
 //! Failures are recorded as one word per kernel, [`bad_word`] (the first bad
 //! vertex and its [`Reason`]), kept by an atomic minimum, so the first bad
@@ -121,7 +124,7 @@ pub fn check_vertex<W: Weight>(
     if v == source && d != 0 {
         return Verdict::Bad(Reason::SourceDistance);
     }
-    let (mut closer_tight, mut from_reached) = (false, false);
+    let mut closer_tight = false;
     for (u, w) in predecessors.edges(v) {
         let dist_u = dist[u];
         if dist_u == INFINITY {
@@ -132,9 +135,8 @@ pub fn check_vertex<W: Weight>(
             return Verdict::Bad(Reason::ArcImproves);
         }
         closer_tight |= dist_u < d && through_u == d;
-        from_reached = true;
     }
-    if d == INFINITY || v == source || closer_tight || (d == SATURATED && from_reached) {
+    if d == INFINITY || v == source || closer_tight {
         Verdict::Proven
     } else if d == SATURATED {
         Verdict::Bad(Reason::NoTightPath)
