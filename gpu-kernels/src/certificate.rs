@@ -231,8 +231,8 @@ pub fn certify<W: Weight>(
         }
         round += 1;
     }
-    for v in 0..n {
-        if let Some(reason) = check_tree::<W>(v, source, predecessors, dist, parent[v], level) {
+    for (v, &parent_v) in parent.iter().enumerate() {
+        if let Some(reason) = check_tree::<W>(v, source, predecessors, dist, parent_v, level) {
             return Err((v, reason));
         }
     }
