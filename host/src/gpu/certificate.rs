@@ -90,7 +90,7 @@ impl Certificate {
         if rounds == 0 {
             return Ok(());
         }
-        super::parents::join_rounds(gpu, &self.predecessors, source, &mut self.tree)?;
+        join_rounds(gpu, &self.predecessors, source, &mut self.tree)?;
         check_tree(gpu, &self.predecessors, source, &self.tree, &mut self.flags)
     }
 }
@@ -167,5 +167,29 @@ fn failed(source: u32, failure: u64) -> Error {
         reason: reason
             .map_or("an unknown reason", |r| r.describe())
             .to_string(),
+    }
+}
+
+/// Runs the rounds of the tree from `source` over the device predecessor CSR
+/// `predecessors` into `buffers` (their `dist` uploaded): round 0, then one
+/// more while a round asks for it.
+pub(crate) fn join_rounds(
+    gpu: &Gpu,
+    predecessors: &DeviceGraph,
+    source: u32,
+    buffers: &mut TreeBuffers,
+) -> Result<()> {
+    let stream = gpu.stream();
+    let kernels = &gpu.kernels().parents;
+    let mut round = 0;
+    loop {
+        kernels.join_round(stream, predecessors, source, round, buffers)?;
+        let more = stream
+            .clone_dtoh(&buffers.more)
+            .map_err(Error::cuda("copying the tree's round flag to the host"))?;
+        if more[0] == 0 {
+            return Ok(());
+        }
+        round += 1;
     }
 }

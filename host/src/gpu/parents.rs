@@ -37,7 +37,7 @@ pub fn shortest_path_tree(
         level: alloc_zeroed(gpu, n, "tree levels")?,
         more: alloc_zeroed(gpu, 1, "the tree's round flag")?,
     };
-    join_rounds(gpu, &predecessors, source as u32, &mut buffers)?;
+    super::certificate::join_rounds(gpu, &predecessors, source as u32, &mut buffers)?;
     let mut flags = alloc_zeroed(gpu, 2, "the tree's certificate flags")?;
     super::certificate::check_tree(gpu, &predecessors, source as u32, &buffers, &mut flags)?;
     let mut parent = stream
@@ -45,28 +45,4 @@ pub fn shortest_path_tree(
         .map_err(Error::cuda("copying the parents to the host"))?;
     parent.truncate(n);
     Ok(parent)
-}
-
-/// Runs the rounds of the tree from `source` over the device predecessor CSR
-/// `predecessors` into `buffers` (their `dist` uploaded): round 0, then one
-/// more while a round asks for it.
-pub(crate) fn join_rounds(
-    gpu: &Gpu,
-    predecessors: &DeviceGraph,
-    source: u32,
-    buffers: &mut TreeBuffers,
-) -> Result<()> {
-    let stream = gpu.stream();
-    let kernels = &gpu.kernels().parents;
-    let mut round = 0;
-    loop {
-        kernels.join_round(stream, predecessors, source, round, buffers)?;
-        let more = stream
-            .clone_dtoh(&buffers.more)
-            .map_err(Error::cuda("copying the tree's round flag to the host"))?;
-        if more[0] == 0 {
-            return Ok(());
-        }
-        round += 1;
-    }
 }

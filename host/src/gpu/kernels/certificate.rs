@@ -6,8 +6,8 @@ use cudarc::driver::{CudaModule, CudaSlice, CudaStream};
 use gpu_kernels::args::{CertificateCheckArgs, CertificateTreeArgs};
 use gpu_kernels::launch::names;
 
-use super::TreeBuffers;
 use super::launch::{Launch, Typed, check_lengths, device, launch, one_thread_per};
+use super::parents::TreeBuffers;
 use crate::Result;
 use crate::gpu::device_graph::DeviceGraph;
 
