@@ -477,6 +477,58 @@ kernel_args! {
         pub more: *const AtomicU32,
     }
 
+    /// `certificate_check`.
+    pub struct CertificateCheckArgs for [
+        names::CERTIFICATE_CHECK.u32,
+        names::CERTIFICATE_CHECK.f32,
+    ], entry macro certificate_check_args {
+        /// Predecessor CSR row offsets, `n + 1`.
+        pub offsets: *const u32,
+        /// Predecessor CSR targets, `m`.
+        pub targets: *const u32,
+        /// Predecessor CSR weights, `m`.
+        pub weights: *const u32,
+        /// Vertices.
+        pub n: u32,
+        /// Edges.
+        pub m: u32,
+        /// The source vertex.
+        pub source: u32,
+        /// The reporting bound (a distance word; `INFINITY` for none).
+        pub bound: u32,
+        /// The distances to check, `n`.
+        pub dist: *const u32,
+        /// The failure word and the rounds flag, 2.
+        pub flags: *const AtomicU64,
+    }
+
+    /// `certificate_tree`.
+    pub struct CertificateTreeArgs for [
+        names::CERTIFICATE_TREE.u32,
+        names::CERTIFICATE_TREE.f32,
+    ], entry macro certificate_tree_args {
+        /// Predecessor CSR row offsets, `n + 1`.
+        pub offsets: *const u32,
+        /// Predecessor CSR targets, `m`.
+        pub targets: *const u32,
+        /// Predecessor CSR weights, `m`.
+        pub weights: *const u32,
+        /// Vertices.
+        pub n: u32,
+        /// Edges.
+        pub m: u32,
+        /// The source vertex.
+        pub source: u32,
+        /// The distances to check, `n`.
+        pub dist: *const u32,
+        /// The tree's parents, `n`.
+        pub parent: *const u32,
+        /// The tree's levels, `n`.
+        pub level: *const AtomicU32,
+        /// The failure word and the rounds flag, 2.
+        pub flags: *const AtomicU64,
+    }
+
     /// `near_far_initialize`.
     pub struct NearFarInitializeArgs for [names::NEAR_FAR_INITIALIZE],
         entry macro near_far_initialize_args {

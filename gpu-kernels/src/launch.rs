@@ -241,6 +241,14 @@ pub mod names {
     /// A solved row gathered into the caller's vertex order ([`crate::rows`]).
     pub const ROWS_GATHER: &str = "rows_gather";
 
+    /// The certificate after a solve: (1), (2) and closer tight in-arcs.
+    pub const CERTIFICATE_CHECK: PerWeight =
+        PerWeight::new("certificate_check_u32", "certificate_check_f32");
+    /// The certificate after the tree's rounds: every reached vertex in the
+    /// tree, every parent a tight arc.
+    pub const CERTIFICATE_TREE: PerWeight =
+        PerWeight::new("certificate_tree_u32", "certificate_tree_f32");
+
     /// Near-far: distances, stamps and the state of a new solve.
     pub const NEAR_FAR_INITIALIZE: &str = "near_far_initialize";
     /// Near-far: the device-resident loop on one block.
@@ -320,6 +328,10 @@ pub mod names {
         PARENTS_JOIN_ROUND.u32,
         PARENTS_JOIN_ROUND.f32,
         ROWS_GATHER,
+        CERTIFICATE_CHECK.u32,
+        CERTIFICATE_CHECK.f32,
+        CERTIFICATE_TREE.u32,
+        CERTIFICATE_TREE.f32,
         NEAR_FAR_INITIALIZE,
         NEAR_FAR_BLOCK_LOOP.u32,
         NEAR_FAR_BLOCK_LOOP.f32,

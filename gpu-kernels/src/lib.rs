@@ -3,8 +3,8 @@
 //! The crate compiles twice:
 //! - for the host, as an ordinary `no_std` library: the per-thread logic of every
 //!   kernel (the modules [`da2cf`], [`crauser`], [`matrix`], [`bellman_ford`],
-//!   [`compact`], [`near_far`], [`partition`], [`parents`], [`reduce`], [`stats`], with
-//!   [`distance`] and [`csr`]) is plain Rust over slices and `core` atomics, so
+//!   [`compact`], [`near_far`], [`partition`], [`parents`], [`certificate`],
+//!   [`reduce`], [`stats`], with [`distance`] and [`csr`]) is plain Rust over slices and `core` atomics, so
 //!   `cargo test` drives it on the CPU;
 //! - for the GPU, by `host/build.rs`, into PTX: the `extern "ptx-kernel"` entry
 //!   points in `kernels/` only compute the thread's index, turn their pointers
@@ -31,6 +31,7 @@
 
 pub mod args;
 pub mod bellman_ford;
+pub mod certificate;
 pub mod compact;
 pub mod crauser;
 pub mod csr;

@@ -171,6 +171,21 @@ pub enum Error {
         /// Vertices compared.
         num_vertices: usize,
     },
+
+    /// The certificate checked after a GPU solve rejected its distances (or
+    /// its shortest-path tree): they are not shortest distances, and nothing
+    /// is answered.
+    #[error(
+        "the distances from source {source_vertex} failed their certificate at vertex {vertex}: {reason}"
+    )]
+    CertificateFailed {
+        /// The solve's source.
+        source_vertex: usize,
+        /// The first vertex that fails.
+        vertex: usize,
+        /// Why it fails.
+        reason: String,
+    },
 }
 
 impl Error {
@@ -192,6 +207,7 @@ impl Error {
             | Error::OutOfMemory { .. }
             | Error::Mismatch { .. }
             | Error::TreeMismatch { .. }
+            | Error::CertificateFailed { .. }
             | Error::Internal(_) => 1,
         }
     }
@@ -244,6 +260,15 @@ impl Error {
                 found,
                 count,
                 num_vertices,
+            },
+            Error::CertificateFailed {
+                source_vertex,
+                vertex,
+                reason,
+            } => Error::CertificateFailed {
+                source_vertex: shift(source_vertex),
+                vertex: shift(vertex),
+                reason,
             },
             other => other,
         }

@@ -111,6 +111,9 @@ pub struct Tuning {
     pub delta: Option<u32>,
     /// The partition solver's knobs.
     pub partition: PartitionTuning,
+    /// Skips the certificate checked after every GPU solve
+    /// ([`crate::gpu::certificate`]), for benchmarking; off by default.
+    pub skip_certificate: bool,
 }
 
 impl Tuning {

@@ -27,6 +27,7 @@ use crate::auto::plan::{Solves, plan};
 use crate::auto::trial::fastest_candidate;
 use crate::ch::index::Hierarchy;
 use crate::ch::trees::TreeSolver;
+use crate::gpu::certificate::{Certificate, certify_solve};
 use crate::gpu::context::Gpu;
 use crate::gpu::solver::{GpuSolver, ThreadCount};
 use crate::graph::Graph;
@@ -229,6 +230,7 @@ impl Solver {
             tuning,
             engine,
             prepare_ms,
+            certificate: None,
         })
     }
 
@@ -344,6 +346,8 @@ pub struct Prepared<'a> {
     tuning: Tuning,
     engine: Engine<'a>,
     prepare_ms: Option<f64>,
+    /// The GPU certificate's device state, from the first GPU solve on.
+    certificate: Option<Certificate>,
 }
 
 impl<'a> Prepared<'a> {
@@ -411,10 +415,12 @@ impl<'a> Prepared<'a> {
             ));
         }
         let (mut dist, iterations, times_ms, timer) = match &mut self.engine {
-            Engine::Gpu(_, solver) => {
+            Engine::Gpu(gpu, solver) => {
                 solver.stop_early(stop);
                 let timed = solver.time_runs(source as u32, timing.warmup, timing.runs)?;
-                let dist = solver.distances()?;
+                let mut dist = solver.distances()?;
+                let check = (source, stop, self.tuning.skip_certificate);
+                certify_solve(gpu, graph, &mut self.certificate, check, &mut dist)?;
                 (
                     dist,
                     Some(timed.iterations),
@@ -535,6 +541,7 @@ impl<'a> Prepared<'a> {
                             tuning,
                             engine: Engine::Gpu(lane, solver),
                             prepare_ms: Some(prepare_ms),
+                            certificate: None,
                         };
                         let mut rows = Vec::new();
                         loop {

@@ -497,6 +497,7 @@ fn prepared_partition_chooses_its_window_in_a_trial_unless_given_one() {
                 entries_first: Some(entries_first),
                 ..Default::default()
             },
+            ..Default::default()
         });
         let layout = given.layout().expect("a layout line");
         assert!(!layout.contains("trial"), "{context}: {layout}");

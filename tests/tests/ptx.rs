@@ -152,6 +152,8 @@ fn every_entry_takes_the_fields_of_its_argument_struct() {
         CompactBlockLoopArgs,
         CompactGridLoopArgs,
         ParentsJoinRoundArgs,
+        CertificateCheckArgs,
+        CertificateTreeArgs,
         NearFarInitializeArgs,
         NearFarBlockLoopArgs,
         NearFarGridLoopArgs,

@@ -18,6 +18,7 @@
 //! type, `name_u32` and `name_f32`.
 
 mod bellman_ford;
+mod certificate;
 mod compact;
 mod crauser;
 mod da2cf;

@@ -97,6 +97,7 @@ pub fn tuning(args: &SolveArgs, kind: WeightKind) -> Result<Tuning> {
             block_threads: args.block_threads,
             ..Default::default()
         },
+        skip_certificate: args.no_certificate,
     })
 }
 

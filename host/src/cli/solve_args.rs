@@ -101,6 +101,11 @@ pub struct SolveArgs {
     /// of re-solving: for graphs too large for the oracle.
     #[arg(long)]
     pub certify: bool,
+    /// Skip the certificate checked on the GPU after every GPU solve (every
+    /// arc respected, every reached vertex at the end of a path of tight arcs
+    /// from the source; a failure is an error, exit 1), for benchmarking.
+    #[arg(long)]
+    pub no_certificate: bool,
     /// Write the distances to this file (see --output-format).
     #[arg(long, short)]
     pub output: Option<PathBuf>,

@@ -1,7 +1,8 @@
 //! The shortest-path tree on the GPU, after a solve by any GPU solver (from its
 //! [`super::solver::GpuSolver::distances`]): the predecessor CSR and the distances go
 //! up, `parents_join_round` runs until a round asks for no other (one round when
-//! all weights are positive), the parents come back.
+//! all weights are positive), the certificate's tree check runs on the result
+//! ([`super::certificate::check_tree`]), the parents come back.
 
 use super::context::Gpu;
 use super::kernels::TreeBuffers;
@@ -36,18 +37,9 @@ pub fn shortest_path_tree(
         level: alloc_zeroed(gpu, n, "tree levels")?,
         more: alloc_zeroed(gpu, 1, "the tree's round flag")?,
     };
-    let kernels = &gpu.kernels().parents;
-    let mut round = 0;
-    loop {
-        kernels.join_round(stream, &predecessors, source as u32, round, &mut buffers)?;
-        let more = stream
-            .clone_dtoh(&buffers.more)
-            .map_err(Error::cuda("copying the tree's round flag to the host"))?;
-        if more[0] == 0 {
-            break;
-        }
-        round += 1;
-    }
+    super::certificate::join_rounds(gpu, &predecessors, source as u32, &mut buffers)?;
+    let mut flags = alloc_zeroed(gpu, 2, "the tree's certificate flags")?;
+    super::certificate::check_tree(gpu, &predecessors, source as u32, &buffers, &mut flags)?;
     let mut parent = stream
         .clone_dtoh(&buffers.parent)
         .map_err(Error::cuda("copying the parents to the host"))?;

@@ -5,6 +5,7 @@
 //! only `unsafe` launch of that kernel, through [`launch`].
 
 mod bellman_ford;
+mod certificate;
 mod compact;
 mod crauser;
 mod da2cf;
@@ -23,6 +24,7 @@ use cudarc::driver::{CudaContext, CudaModule};
 use cudarc::nvrtc::Ptx;
 
 pub use bellman_ford::{BellmanFordBuffers, BellmanFordKernels};
+pub use certificate::CertificateKernels;
 pub use compact::{CompactBuffers, CompactKernels};
 pub use crauser::CrauserKernels;
 pub use da2cf::Da2cfKernels;
@@ -57,6 +59,8 @@ pub struct Kernels {
     pub compact: CompactKernels,
     /// The shortest-path tree after a solve (`--parents`).
     pub parents: ParentsKernels,
+    /// The certificate checked after every solve.
+    pub certificate: CertificateKernels,
     /// The near-far (bucketed) solver for high-diameter graphs.
     pub near_far: NearFarKernels,
     /// The partition-local solver for high-diameter graphs.
@@ -99,6 +103,7 @@ impl Kernels {
             bellman_ford: BellmanFordKernels::load(module)?,
             compact: CompactKernels::load(module)?,
             parents: ParentsKernels::load(module)?,
+            certificate: CertificateKernels::load(module)?,
             near_far: NearFarKernels::load(module)?,
             partition: PartitionKernels::load(module)?,
             phast: PhastKernels::load(module)?,

@@ -1,0 +1,83 @@
+//! Entry points of the certificate checked after every GPU solve
+//! ([`crate::certificate`]).
+
+use core::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+
+use crate::args::{CertificateCheckArgs, CertificateTreeArgs};
+use crate::certificate::{self, Verdict};
+use crate::device::memory::slice;
+use crate::device::thread::index_1d;
+
+use super::csr;
+
+crate::args::certificate_check_args! {
+    /// Checks each vertex ([`certificate::check_vertex`]): a failing vertex
+    /// lowers the failure word `flags[0]` ([`certificate::record`]), a vertex
+    /// that needs the tree's rounds sets `flags[1]` to 1. The host sets
+    /// `flags` to `[NO_FAILURE, 0]` before the launch.
+    ///
+    /// # Thread mapping
+    /// One thread per vertex `v = blockIdx.x * blockDim.x + threadIdx.x`; threads
+    /// with `v >= n` return.
+    ///
+    /// # Safety
+    /// `offsets` holds `n + 1` elements, `targets` and `weights` `m`, `dist`
+    /// `n`, `flags` two (module contract). Nothing is written but `flags`,
+    /// atomically.
+    fn certificate_check<W> as certificate_check_u32, certificate_check_f32 (args) {
+        let CertificateCheckArgs {
+            offsets, targets, weights, n, m, source, bound, dist, flags,
+        } = args;
+        let v = index_1d();
+        if v >= n {
+            return;
+        }
+        let (v, n, m) = (v as usize, n as usize, m as usize);
+        // SAFETY: lengths as documented; everything but `flags` is read-only.
+        unsafe {
+            let predecessors = csr(offsets, targets, weights, n, m);
+            let flags = slice(flags, 2);
+            match certificate::check_vertex::<W>(v, source as usize, bound, predecessors, slice(dist, n)) {
+                Verdict::Proven => {}
+                Verdict::NeedsRounds => flags[1].store(1, Ordering::Relaxed),
+                Verdict::Bad(reason) => certificate::record(&flags[0], v, reason),
+            }
+        }
+    }
+}
+
+crate::args::certificate_tree_args! {
+    /// Checks each vertex's place in the tree built by the rounds of
+    /// `parents_join_round` ([`certificate::check_tree`]); a failing vertex
+    /// lowers the failure word `flags[0]`.
+    ///
+    /// # Thread mapping
+    /// One thread per vertex `v = blockIdx.x * blockDim.x + threadIdx.x`; threads
+    /// with `v >= n` return.
+    ///
+    /// # Safety
+    /// `offsets` holds `n + 1` elements, `targets` and `weights` `m`, `dist`,
+    /// `parent` and `level` `n`, `flags` two (module contract). Nothing is
+    /// written but `flags`, atomically.
+    fn certificate_tree<W> as certificate_tree_u32, certificate_tree_f32 (args) {
+        let CertificateTreeArgs {
+            offsets, targets, weights, n, m, source, dist, parent, level, flags,
+        } = args;
+        let v = index_1d();
+        if v >= n {
+            return;
+        }
+        let (v, n, m) = (v as usize, n as usize, m as usize);
+        // SAFETY: lengths as documented; everything but `flags` is read-only.
+        unsafe {
+            let predecessors = csr(offsets, targets, weights, n, m);
+            let parent_v = *parent.add(v);
+            let (dist, level) = (slice(dist, n), slice(level, n));
+            if let Some(reason) =
+                certificate::check_tree::<W>(v, source as usize, predecessors, dist, parent_v, level)
+            {
+                certificate::record(&slice(flags, 2)[0], v, reason);
+            }
+        }
+    }
+}

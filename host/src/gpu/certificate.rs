@@ -1,0 +1,195 @@
+//! The certificate checked on the GPU after every GPU solve
+//! (`gpu_kernels::certificate` states and proves it): the distances are
+//! uploaded next to the predecessor CSR (uploaded once per prepared solver),
+//! one kernel checks every vertex, and only where some reached vertex has no
+//! tight in-arc from a closer one (zero weights, or `f32` weights too small to
+//! change a sum) the shortest-path tree's rounds run and a second kernel
+//! checks that every reached vertex joined the tree. The host reads one pair
+//! of words per kernel. A failure is [`Error::CertificateFailed`], never an
+//! answer.
+
+use cudarc::driver::CudaSlice;
+use gpu_kernels::certificate::{NO_FAILURE, decode};
+use gpu_kernels::distance::INFINITY;
+
+use super::context::Gpu;
+use super::kernels::TreeBuffers;
+use super::memory::{DeviceGraph, alloc_zeroed, bytes_of};
+use crate::graph::Graph;
+use crate::options::Stop;
+use crate::{Error, Result};
+
+/// The device state of the certificate on one graph: its predecessor CSR,
+/// the distances to check and the tree's buffers, and the failure words.
+pub struct Certificate {
+    predecessors: DeviceGraph,
+    tree: TreeBuffers,
+    flags: CudaSlice<u64>,
+}
+
+impl Certificate {
+    /// The certificate's state for `graph` on `gpu`: uploads its predecessor
+    /// CSR and allocates the rest.
+    pub fn new(gpu: &Gpu, graph: &Graph) -> Result<Certificate> {
+        let (n, m) = (graph.num_vertices(), graph.num_edges());
+        gpu.check_fits(
+            "the certificate's predecessor CSR and buffers",
+            DeviceGraph::bytes_needed(n, m) + bytes_of::<u32>(3 * n + 1) + bytes_of::<u64>(2),
+        )?;
+        let predecessors = DeviceGraph::upload(gpu.stream(), &graph.transpose())?;
+        Ok(Certificate {
+            predecessors,
+            tree: TreeBuffers {
+                dist: alloc_zeroed(gpu, n, "the distances to certify")?,
+                parent: alloc_zeroed(gpu, n, "the certificate's parents")?,
+                level: alloc_zeroed(gpu, n, "the certificate's tree levels")?,
+                more: alloc_zeroed(gpu, 1, "the certificate's round flag")?,
+            },
+            flags: alloc_zeroed(gpu, 2, "the certificate's flags")?,
+        })
+    }
+
+    /// The predecessor CSR on the device.
+    pub fn predecessors(&self) -> &DeviceGraph {
+        &self.predecessors
+    }
+
+    /// Checks the distances `dist` from `source`, complete within `bound` (a
+    /// distance word, [`INFINITY`] for none: farther vertices may be reported
+    /// unreached).
+    pub fn check(&mut self, gpu: &Gpu, source: usize, bound: u32, dist: &[u32]) -> Result<()> {
+        let n = self.predecessors.num_vertices() as usize;
+        if dist.len() != n || source >= n {
+            return Err(Error::Internal(format!(
+                "the certificate of a graph of {n} vertices got {} distances from source {source}",
+                dist.len()
+            )));
+        }
+        gpu.stream()
+            .memcpy_htod(dist, &mut self.tree.dist)
+            .map_err(Error::cuda("copying the distances to certify to the GPU"))?;
+        self.check_uploaded(gpu, source as u32, bound)
+    }
+
+    /// [`Certificate::check`] of the distances already in `self.tree.dist`.
+    fn check_uploaded(&mut self, gpu: &Gpu, source: u32, bound: u32) -> Result<()> {
+        let stream = gpu.stream();
+        let kernels = &gpu.kernels().certificate;
+        reset(gpu, &mut self.flags)?;
+        kernels.check(
+            stream,
+            &self.predecessors,
+            (source, bound),
+            &self.tree.dist,
+            &mut self.flags,
+        )?;
+        let [failure, rounds] = read(gpu, &self.flags)?;
+        if failure != NO_FAILURE {
+            return Err(failed(source, failure));
+        }
+        if rounds == 0 {
+            return Ok(());
+        }
+        join_rounds(gpu, &self.predecessors, source, &mut self.tree)?;
+        check_tree(gpu, &self.predecessors, source, &self.tree, &mut self.flags)
+    }
+}
+
+/// Checks the tree that the rounds of the shortest-path tree left in `tree`
+/// (from `source` over the predecessor CSR `predecessors`): every reached
+/// vertex joined it, every parent is a tight arc from a vertex earlier in it.
+/// `flags` is two words of scratch.
+pub fn check_tree(
+    gpu: &Gpu,
+    predecessors: &DeviceGraph,
+    source: u32,
+    tree: &TreeBuffers,
+    flags: &mut CudaSlice<u64>,
+) -> Result<()> {
+    reset(gpu, flags)?;
+    let kernels = &gpu.kernels().certificate;
+    kernels.tree(gpu.stream(), predecessors, source, tree, flags)?;
+    match read(gpu, flags)? {
+        [NO_FAILURE, _] => Ok(()),
+        [failure, _] => Err(failed(source, failure)),
+    }
+}
+
+/// Certifies the distances `dist` of a GPU solve from `source` on `graph`
+/// that stopped as `stop` says, after marking unreached what lies beyond its
+/// bound ([`Stop::apply`]); `state` holds the certificate's device state
+/// between solves (created on the first). Skipped with `skip`.
+pub fn certify_solve(
+    gpu: &Gpu,
+    graph: &Graph,
+    state: &mut Option<Certificate>,
+    (source, stop, skip): (usize, Stop, bool),
+    dist: &mut [u32],
+) -> Result<()> {
+    if skip {
+        return Ok(());
+    }
+    stop.apply(dist);
+    let bound = if stop.is_bounded() {
+        stop.bound(dist)
+    } else {
+        INFINITY
+    };
+    let certificate = match state {
+        Some(certificate) => certificate,
+        None => state.insert(Certificate::new(gpu, graph)?),
+    };
+    certificate.check(gpu, source, bound, dist)
+}
+
+/// Sets the two words of `flags` to "no failure, no rounds".
+fn reset(gpu: &Gpu, flags: &mut CudaSlice<u64>) -> Result<()> {
+    gpu.stream()
+        .memcpy_htod(&[NO_FAILURE, 0], flags)
+        .map_err(Error::cuda("resetting the certificate's flags"))
+}
+
+/// The two words of `flags`; waits for the GPU.
+fn read(gpu: &Gpu, flags: &CudaSlice<u64>) -> Result<[u64; 2]> {
+    let mut words = [0u64; 2];
+    gpu.stream()
+        .memcpy_dtoh(&flags.slice(..2), &mut words)
+        .map_err(Error::cuda("copying the certificate's flags to the host"))?;
+    Ok(words)
+}
+
+/// The error of the failure word `failure` of a certificate from `source`.
+fn failed(source: u32, failure: u64) -> Error {
+    let (vertex, reason) = decode(failure);
+    Error::CertificateFailed {
+        source_vertex: source as usize,
+        vertex,
+        reason: reason
+            .map_or("an unknown reason", |r| r.describe())
+            .to_string(),
+    }
+}
+
+/// Runs the rounds of the tree from `source` over the device predecessor CSR
+/// `predecessors` into `buffers` (their `dist` uploaded): round 0, then one
+/// more while a round asks for it.
+pub(crate) fn join_rounds(
+    gpu: &Gpu,
+    predecessors: &DeviceGraph,
+    source: u32,
+    buffers: &mut TreeBuffers,
+) -> Result<()> {
+    let stream = gpu.stream();
+    let kernels = &gpu.kernels().parents;
+    let mut round = 0;
+    loop {
+        kernels.join_round(stream, predecessors, source, round, buffers)?;
+        let more = stream
+            .clone_dtoh(&buffers.more)
+            .map_err(Error::cuda("copying the tree's round flag to the host"))?;
+        if more[0] == 0 {
+            return Ok(());
+        }
+        round += 1;
+    }
+}

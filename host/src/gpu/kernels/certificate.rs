@@ -1,0 +1,104 @@
+//! The certificate's kernels.
+
+use std::sync::Arc;
+
+use cudarc::driver::{CudaModule, CudaSlice, CudaStream};
+use gpu_kernels::args::{CertificateCheckArgs, CertificateTreeArgs};
+use gpu_kernels::launch::names;
+
+use super::launch::{Launch, Typed, check_lengths, device, launch, one_thread_per};
+use super::parents::TreeBuffers;
+use crate::Result;
+use crate::gpu::device_graph::DeviceGraph;
+
+/// The certificate's kernels (`gpu_kernels::certificate`).
+pub struct CertificateKernels {
+    check: Typed,
+    tree: Typed,
+}
+
+impl CertificateKernels {
+    /// Resolves the certificate's kernels in `module`.
+    pub fn load(module: &Arc<CudaModule>) -> Result<Self> {
+        Ok(CertificateKernels {
+            check: Typed::load(module, names::CERTIFICATE_CHECK)?,
+            tree: Typed::load(module, names::CERTIFICATE_TREE)?,
+        })
+    }
+
+    /// Checks the distances `dist` from `source` reported within `bound` over
+    /// the predecessor CSR `predecessors` (`gpu_kernels::certificate::check_vertex`
+    /// on every vertex) into `flags` (two words, set by the caller to
+    /// `[NO_FAILURE, 0]`).
+    pub fn check(
+        &self,
+        stream: &Arc<CudaStream>,
+        predecessors: &DeviceGraph,
+        (source, bound): (u32, u32),
+        dist: &CudaSlice<u32>,
+        flags: &mut CudaSlice<u64>,
+    ) -> Result<()> {
+        let function = self.check.of(predecessors.weight_kind());
+        let (n, m) = (predecessors.num_vertices(), predecessors.num_edges());
+        check_lengths(
+            function.1,
+            &[("dist", dist.len(), n as usize), ("flags", flags.len(), 2)],
+        )?;
+        let args = CertificateCheckArgs {
+            offsets: device(stream, predecessors.offsets()),
+            targets: device(stream, predecessors.targets()),
+            weights: device(stream, predecessors.weights()),
+            n,
+            m,
+            source,
+            bound,
+            dist: device(stream, dist),
+            flags: device(stream, flags),
+        };
+        // SAFETY: `flags` is a u64 buffer the kernel accesses as AtomicU64, of
+        // the same layout; `DeviceGraph` holds a validated CSR of n vertices and
+        // m edges, `dist` holds n elements and `flags` two (checked above).
+        unsafe { launch(stream, function, one_thread_per(n), &args, Launch::Plain) }
+    }
+
+    /// Checks the tree that the rounds of `parents_join_round` left in `tree`
+    /// (`gpu_kernels::certificate::check_tree` on every vertex) into `flags`.
+    pub fn tree(
+        &self,
+        stream: &Arc<CudaStream>,
+        predecessors: &DeviceGraph,
+        source: u32,
+        tree: &TreeBuffers,
+        flags: &mut CudaSlice<u64>,
+    ) -> Result<()> {
+        let function = self.tree.of(predecessors.weight_kind());
+        let (n, m) = (predecessors.num_vertices(), predecessors.num_edges());
+        let n_ = n as usize;
+        check_lengths(
+            function.1,
+            &[
+                ("dist", tree.dist.len(), n_),
+                ("parent", tree.parent.len(), n_),
+                ("level", tree.level.len(), n_),
+                ("flags", flags.len(), 2),
+            ],
+        )?;
+        let args = CertificateTreeArgs {
+            offsets: device(stream, predecessors.offsets()),
+            targets: device(stream, predecessors.targets()),
+            weights: device(stream, predecessors.weights()),
+            n,
+            m,
+            source,
+            dist: device(stream, &tree.dist),
+            parent: device(stream, &tree.parent),
+            level: device(stream, &tree.level),
+            flags: device(stream, flags),
+        };
+        // SAFETY: `level` and `flags` are u32 and u64 buffers the kernel reads
+        // and updates as AtomicU32 and AtomicU64, of the same layouts;
+        // `DeviceGraph` holds a validated CSR of n vertices and m edges,
+        // dist/parent/level hold n elements and `flags` two (checked above).
+        unsafe { launch(stream, function, one_thread_per(n), &args, Launch::Plain) }
+    }
+}

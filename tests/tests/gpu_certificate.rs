@@ -1,0 +1,113 @@
+//! The certificate checked on the GPU after every GPU solve
+//! (`sssp::gpu::certificate`): every GPU algorithm behind the front door
+//! solves random seeded graphs (zero weights, `f32`, unreachable parts,
+//! bounds, trees) with the certificate on and answers the oracle's distances;
+//! distances uploaded with one entry corrupted are rejected.
+
+use sssp::algorithms::{Algorithm, Processor};
+use sssp::gpu::certificate::Certificate;
+use sssp::options::Device;
+use sssp::{Error, Graph, Query, Solver, oracle};
+use sssp_tests::gpu::gpu;
+use sssp_tests::{TestRng, exact_algorithms, random_small_f32_graph, random_small_graph};
+
+/// A random graph of up to `max_n` vertices, a third of them `f32`.
+fn random_graph(rng: &mut TestRng, max_n: usize) -> Graph<'static> {
+    if rng.below(3) == 0 {
+        random_small_f32_graph(rng, max_n)
+    } else {
+        random_small_graph(rng, max_n)
+    }
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn every_gpu_algorithm_passes_its_certificate_on_random_graphs() {
+    let mut rng = TestRng::new("every_gpu_algorithm_passes_its_certificate_on_random_graphs");
+    let solver = Solver::new(Device::Gpu(0)).expect("a CUDA GPU");
+    let mut algorithms = exact_algorithms(Processor::Gpu, 0, 0);
+    if !algorithms.contains(&Algorithm::Auto) {
+        algorithms.push(Algorithm::Auto);
+    }
+    for case in 0..120 {
+        let graph = random_graph(&mut rng, 300);
+        let n = graph.num_vertices();
+        let source = rng.below(n as u64) as usize;
+        let Ok(expected) = oracle::dijkstra(&graph, source) else {
+            continue;
+        };
+        let algo = algorithms[case % algorithms.len()];
+        let query = Query::from_sources([source]).algorithm(algo);
+        let query = if rng.chance(0.3) {
+            query.with_parents()
+        } else {
+            query
+        };
+        let context = format!("case {case}, {algo}: {n} vertices, source {source}");
+        let solution = solver
+            .solve(&graph, &query)
+            .unwrap_or_else(|e| panic!("{context}: {e}"));
+        assert_eq!(solution.rows[0].dist, expected, "{context}");
+    }
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn bounded_solves_pass_their_certificate() {
+    let mut rng = TestRng::new("bounded_solves_pass_their_certificate");
+    let solver = Solver::new(Device::Gpu(0)).expect("a CUDA GPU");
+    let algorithms = exact_algorithms(Processor::Gpu, 0, 0);
+    for case in 0..60 {
+        let graph = random_small_graph(&mut rng, 300);
+        let n = graph.num_vertices();
+        let source = rng.below(n as u64) as usize;
+        if oracle::dijkstra(&graph, source).is_err() {
+            continue;
+        }
+        let algo = algorithms[case % algorithms.len()];
+        let target = rng.below(n as u64) as usize;
+        let query = Query::from_sources([source]).algorithm(algo).target(target);
+        let context = format!("case {case}, {algo}: source {source}, target {target}");
+        solver
+            .solve(&graph, &query)
+            .unwrap_or_else(|e| panic!("{context}: {e}"));
+    }
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn a_corrupted_distance_is_rejected() {
+    let mut rng = TestRng::new("a_corrupted_distance_is_rejected");
+    let gpu = gpu();
+    let mut rejected = 0;
+    for case in 0..200 {
+        let graph = random_graph(&mut rng, 400);
+        let n = graph.num_vertices();
+        let source = rng.below(n as u64) as usize;
+        let Ok(dist) = oracle::dijkstra(&graph, source) else {
+            continue;
+        };
+        let context = format!("case {case}: {n} vertices, source {source}");
+        let mut certificate = Certificate::new(&gpu, &graph).expect("the certificate's state");
+        let bound = gpu_kernels::distance::INFINITY;
+        certificate
+            .check(&gpu, source, bound, &dist)
+            .unwrap_or_else(|e| panic!("{context}: the oracle's distances: {e}"));
+        let mut wrong = dist.clone();
+        let v = rng.below(n as u64) as usize;
+        wrong[v] = match rng.below(3) {
+            0 if dist[v] > 0 && dist[v] != u32::MAX => dist[v] - 1,
+            1 if dist[v] < u32::MAX - 2 => dist[v] + 1,
+            _ if dist[v] == u32::MAX => 0,
+            _ => u32::MAX,
+        };
+        match certificate.check(&gpu, source, bound, &wrong) {
+            Err(Error::CertificateFailed { .. }) => rejected += 1,
+            other => panic!(
+                "{context}: vertex {v} changed to {} gave {other:?}",
+                wrong[v]
+            ),
+        }
+    }
+    assert!(rejected > 0);
+}
