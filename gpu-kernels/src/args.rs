@@ -496,6 +496,9 @@ kernel_args! {
         pub source: u32,
         /// The reporting bound (a distance word; `INFINITY` for none).
         pub bound: u32,
+        /// The stop's target (`INFINITY` for none): the bound is at most its
+        /// distance.
+        pub target: u32,
         /// The distances to check, `n`.
         pub dist: *const u32,
         /// The failure word and the rounds flag, 2.

@@ -26,10 +26,7 @@ pub fn gather_one(
     out: &mut u32,
     flags: &[AtomicU32],
 ) {
-    let bound = match target_new {
-        INFINITY => limit,
-        target => limit.min(dist[target as usize]),
-    };
+    let bound = stop_bound(limit, target_new, dist);
     let d = dist[new_of_old[v] as usize];
     let d = if d > bound { INFINITY } else { d };
     if d == SATURATED {
@@ -37,6 +34,17 @@ pub fn gather_one(
         flags[1].fetch_max(u32::MAX - v as u32, Ordering::Relaxed);
     }
     *out = d;
+}
+
+/// The largest distance a solve bounded by `limit` and stopped at `target`
+/// ([`INFINITY`]: none) reports, given its distances `dist` (the target's
+/// distance is final when the solve stops).
+#[inline(always)]
+pub fn stop_bound(limit: u32, target: u32, dist: &[u32]) -> u32 {
+    match target {
+        INFINITY => limit,
+        target => limit.min(dist[target as usize]),
+    }
 }
 
 /// The first saturated vertex and the count of them that `flags` (after a

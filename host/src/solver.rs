@@ -27,7 +27,7 @@ use crate::auto::plan::{Solves, plan};
 use crate::auto::trial::fastest_candidate;
 use crate::ch::index::Hierarchy;
 use crate::ch::trees::TreeSolver;
-use crate::gpu::certificate::{Certificate, certify_solve};
+use crate::gpu::certificate::{Certificate, Certifier, certify_solve};
 use crate::gpu::context::Gpu;
 use crate::gpu::solver::{GpuSolver, ThreadCount};
 use crate::graph::Graph;
@@ -588,9 +588,17 @@ impl<'a> Prepared<'a> {
             distances::check_source(self.graph, source)?;
         }
         stop.check(self.graph.num_vertices())?;
-        let solve_ms = if let Engine::Gpu(_, solver) = &mut self.engine {
+        let solve_ms = if let Engine::Gpu(gpu, solver) = &mut self.engine {
             let sources: Vec<u32> = sources.iter().map(|&s| s as u32).collect();
-            let times = solver.stream_rows(&sources, stop, sink)?;
+            let certifier = match (self.tuning.skip_certificate, &mut self.certificate) {
+                (true, _) => None,
+                (false, Some(state)) => Some(Certifier { gpu, state }),
+                (false, state) => Some(Certifier {
+                    gpu,
+                    state: state.insert(Certificate::new(gpu, self.graph)?),
+                }),
+            };
+            let times = solver.stream_rows(&sources, stop, sink, certifier)?;
             times.into_iter().map(f64::from).collect()
         } else {
             let mut times = Vec::with_capacity(sources.len());

@@ -7,6 +7,7 @@ use crate::args::{CertificateCheckArgs, CertificateTreeArgs};
 use crate::certificate::{self, Verdict};
 use crate::device::memory::slice;
 use crate::device::thread::index_1d;
+use crate::rows;
 
 use super::csr;
 
@@ -22,11 +23,11 @@ crate::args::certificate_check_args! {
     ///
     /// # Safety
     /// `offsets` holds `n + 1` elements, `targets` and `weights` `m`, `dist`
-    /// `n`, `flags` two (module contract). Nothing is written but `flags`,
+    /// `n`, `flags` two (module contract), `target` is `INFINITY` or below `n`. Nothing is written but `flags`,
     /// atomically.
     fn certificate_check<W> as certificate_check_u32, certificate_check_f32 (args) {
         let CertificateCheckArgs {
-            offsets, targets, weights, n, m, source, bound, dist, flags,
+            offsets, targets, weights, n, m, source, bound, target, dist, flags,
         } = args;
         let v = index_1d();
         if v >= n {
@@ -37,7 +38,9 @@ crate::args::certificate_check_args! {
         unsafe {
             let predecessors = csr(offsets, targets, weights, n, m);
             let flags = slice(flags, 2);
-            match certificate::check_vertex::<W>(v, source as usize, bound, predecessors, slice(dist, n)) {
+            let dist = slice(dist, n);
+            let bound = rows::stop_bound(bound, target, dist);
+            match certificate::check_vertex::<W>(v, source as usize, bound, predecessors, dist) {
                 Verdict::Proven => {}
                 Verdict::NeedsRounds => flags[1].store(1, Ordering::Relaxed),
                 Verdict::Bad(reason) => certificate::record(&flags[0], v, reason),

@@ -117,7 +117,7 @@ pub fn solve(
     let table_row = TableRow {
         algorithm: algorithm.name(),
         iterations: None,
-        times: json_sources[0].solve_ms.clone(),
+        times: json_sources[0].solve_ms,
         verdict: "-".into(),
     };
     Ok((table_row, JsonAlgorithm::new(about, json_sources, true)))

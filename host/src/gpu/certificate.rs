@@ -8,7 +8,7 @@
 //! of words per kernel. A failure is [`Error::CertificateFailed`], never an
 //! answer.
 
-use cudarc::driver::CudaSlice;
+use cudarc::driver::{CudaSlice, CudaView};
 use gpu_kernels::certificate::{NO_FAILURE, decode};
 use gpu_kernels::distance::INFINITY;
 
@@ -45,7 +45,7 @@ impl Certificate {
                 level: alloc_zeroed(gpu, n, "the certificate's tree levels")?,
                 more: alloc_zeroed(gpu, 1, "the certificate's round flag")?,
             },
-            flags: alloc_zeroed(gpu, 2, "the certificate's flags")?,
+            flags: gpu_flags(gpu)?,
         })
     }
 
@@ -68,30 +68,90 @@ impl Certificate {
         gpu.stream()
             .memcpy_htod(dist, &mut self.tree.dist)
             .map_err(Error::cuda("copying the distances to certify to the GPU"))?;
-        self.check_uploaded(gpu, source as u32, bound)
-    }
-
-    /// [`Certificate::check`] of the distances already in `self.tree.dist`.
-    fn check_uploaded(&mut self, gpu: &Gpu, source: u32, bound: u32) -> Result<()> {
-        let stream = gpu.stream();
-        let kernels = &gpu.kernels().certificate;
+        let source = source as u32;
         reset(gpu, &mut self.flags)?;
-        kernels.check(
-            stream,
+        gpu.kernels().certificate.check(
+            gpu.stream(),
             &self.predecessors,
-            (source, bound),
+            (source, bound, INFINITY),
             &self.tree.dist,
             &mut self.flags,
         )?;
-        let [failure, rounds] = read(gpu, &self.flags)?;
+        let words = read(gpu, &self.flags)?;
+        self.conclude(gpu, source, words, None)
+    }
+
+    /// Queues the first kernel of the check of `dist` (on the device) from
+    /// `source` within `(limit, target)` (the target's distance bounds too;
+    /// `INFINITY`: none), its two words into `flags` (of [`gpu_flags`]):
+    /// nothing is waited for. [`Certificate::conclude`] takes the words.
+    pub fn queue_check(
+        &self,
+        gpu: &Gpu,
+        source: u32,
+        (limit, target): (u32, u32),
+        dist: &CudaView<u32>,
+        flags: &mut CudaSlice<u64>,
+    ) -> Result<()> {
+        reset(gpu, flags)?;
+        let args = (source, limit, target);
+        gpu.kernels()
+            .certificate
+            .check(gpu.stream(), &self.predecessors, args, dist, flags)
+    }
+
+    /// Concludes a check from the two words its first kernel left
+    /// ([`Certificate::queue_check`]): a failure is an error; where some
+    /// vertex needs the tree's rounds, they run on `dist` (copied in; by
+    /// default the certificate's own copy) and the second kernel checks
+    /// the tree.
+    pub fn conclude(
+        &mut self,
+        gpu: &Gpu,
+        source: u32,
+        [failure, rounds]: [u64; 2],
+        dist: Option<&CudaView<u32>>,
+    ) -> Result<()> {
         if failure != NO_FAILURE {
             return Err(failed(source, failure));
         }
         if rounds == 0 {
             return Ok(());
         }
+        if let Some(dist) = dist {
+            gpu.stream()
+                .memcpy_dtod(dist, &mut self.tree.dist)
+                .map_err(Error::cuda("copying the distances to certify"))?;
+        }
         join_rounds(gpu, &self.predecessors, source, &mut self.tree)?;
         check_tree(gpu, &self.predecessors, source, &self.tree, &mut self.flags)
+    }
+}
+
+/// Two words for a certificate's flags on `gpu`.
+pub fn gpu_flags(gpu: &Gpu) -> Result<CudaSlice<u64>> {
+    alloc_zeroed(gpu, 2, "the certificate's flags")
+}
+
+/// The certificate of one prepared solver and its GPU, as the solvers'
+/// streamed rows take it.
+pub struct Certifier<'c> {
+    /// The GPU the solves run on.
+    pub gpu: &'c Gpu,
+    /// The certificate's device state.
+    pub state: &'c mut Certificate,
+}
+
+impl Certifier<'_> {
+    /// Checks a row `dist` from `source` on the host, already bounded as
+    /// `stop` says ([`Stop::apply`]).
+    pub fn check_row(&mut self, source: u32, stop: Stop, dist: &[u32]) -> Result<()> {
+        let bound = if stop.is_bounded() {
+            stop.bound(dist)
+        } else {
+            INFINITY
+        };
+        self.state.check(self.gpu, source as usize, bound, dist)
     }
 }
 

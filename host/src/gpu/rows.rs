@@ -10,17 +10,21 @@ use gpu_kernels::distance::INFINITY;
 use gpu_kernels::rows::{ROW_FLAGS, saturated};
 
 use super::buffers::upload;
+use super::certificate::{Certificate, gpu_flags};
 use super::context::Gpu;
 use crate::graph::WeightKind;
 use crate::options::{RowSink, Stop};
 use crate::{Error, Result};
 
-/// One row in flight: its finished copy on the device and on the host, and
-/// the events around its solve.
+/// One row in flight: its finished copy on the device and on the host, the
+/// events around its solve, and its certificate's words on the device and
+/// on the host.
 struct Slot {
     device: CudaSlice<u32>,
     host: PinnedHostSlice<u32>,
     solve: Option<(CudaEvent, CudaEvent)>,
+    certified: CudaSlice<u64>,
+    certified_host: PinnedHostSlice<u64>,
 }
 
 /// The device side of a renumbering solver's row delivery: its permutation
@@ -58,10 +62,15 @@ impl RowSlots {
             // write-combining (flags 0): the host reads it.
             let host = unsafe { stream.context().alloc_pinned_with_flags::<u32>(len, 0) }
                 .map_err(Error::cuda("allocating page-locked memory for rows"))?;
+            // SAFETY: as for `host`.
+            let certified_host = unsafe { stream.context().alloc_pinned_with_flags::<u64>(2, 0) }
+                .map_err(Error::cuda("allocating page-locked memory for rows"))?;
             Ok(Slot {
                 device,
                 host,
                 solve: None,
+                certified: gpu_flags(gpu)?,
+                certified_host,
             })
         };
         Ok(RowSlots {
@@ -73,15 +82,17 @@ impl RowSlots {
     /// Solves from each of `sources` on `solver` (queued on `gpu`'s
     /// stream) and hands each row to `sink`: row `i` is finished and copied
     /// while the host hands row `i - 1` over, so the GPU never waits for the
-    /// host unless the sink is slower than a solve. Returns each solve's GPU
-    /// time (CUDA events around it), ms.
+    /// host unless the sink is slower than a solve. With a `certificate`,
+    /// each row is certified on the GPU before the sink sees it. Returns each
+    /// solve's GPU time (CUDA events around it), ms.
     pub fn stream(
         &mut self,
         gpu: &Gpu,
         (sources, stop, kind): (&[u32], Stop, WeightKind),
-        sink: &mut RowSink<'_>,
+        (sink, mut certificate): (&mut RowSink<'_>, Option<&mut Certificate>),
         solver: &mut impl RenumberedRows,
     ) -> Result<Vec<f32>> {
+        let target = stop.target.map_or(INFINITY, |t| t as u32);
         let target_new = stop.target.map_or(INFINITY, |t| solver.new_id(t));
         let mut times = Vec::with_capacity(sources.len());
         for (i, &source) in sources.iter().enumerate() {
@@ -90,14 +101,48 @@ impl RowSlots {
             self.slots[i % 2].solve = Some((start, record(gpu)?));
             let bounds = (stop.limit_word(), target_new);
             self.queue(gpu, i % 2, solver.result(), bounds)?;
+            if let Some(certificate) = certificate.as_deref_mut() {
+                self.queue_certificate(
+                    gpu,
+                    i % 2,
+                    certificate,
+                    (source, stop.limit_word(), target),
+                )?;
+            }
             if i > 0 {
-                times.push(self.deliver(i - 1, kind, sink)?);
+                let delivered = (i - 1, sources[i - 1], kind);
+                times.push(self.deliver(gpu, delivered, sink, certificate.as_deref_mut())?);
             }
         }
         if let Some(last) = sources.len().checked_sub(1) {
-            times.push(self.deliver(last, kind, sink)?);
+            let delivered = (last, sources[last], kind);
+            times.push(self.deliver(gpu, delivered, sink, certificate)?);
         }
         Ok(times)
+    }
+
+    /// Queues the certificate of the row in slot `slot` (from `source`,
+    /// within the limit and the target by original id) and the copy of its
+    /// words to the host.
+    fn queue_certificate(
+        &mut self,
+        gpu: &Gpu,
+        slot: usize,
+        certificate: &Certificate,
+        (source, limit, target): (u32, u32, u32),
+    ) -> Result<()> {
+        let n = self.new_of_old.len();
+        let Slot {
+            device,
+            certified,
+            certified_host,
+            ..
+        } = &mut self.slots[slot];
+        let row = device.slice(..n);
+        certificate.queue_check(gpu, source, (limit, target), &row, certified)?;
+        gpu.stream()
+            .memcpy_dtoh(certified, certified_host)
+            .map_err(Error::cuda("copying a certificate's words to the host"))
     }
 
     /// Queues the finishing of the row in `dist` (by new id) into slot
@@ -120,9 +165,16 @@ impl RowSlots {
             .map_err(Error::cuda("copying a row to the host"))
     }
 
-    /// Waits for row `i`'s copy, checks its flags and hands it to `sink`;
-    /// returns its solve's GPU time, ms.
-    fn deliver(&mut self, i: usize, kind: WeightKind, sink: &mut RowSink<'_>) -> Result<f32> {
+    /// Waits for row `i`'s copy (from `source`), checks its flags and its
+    /// certificate, and hands it to `sink`; returns its solve's GPU time, ms.
+    fn deliver(
+        &mut self,
+        gpu: &Gpu,
+        (i, source, kind): (usize, u32, WeightKind),
+        sink: &mut RowSink<'_>,
+        certificate: Option<&mut Certificate>,
+    ) -> Result<f32> {
+        let n = self.new_of_old.len();
         let slot = &mut self.slots[i % 2];
         let words = slot
             .host
@@ -131,6 +183,14 @@ impl RowSlots {
         let (row, flags) = words.split_at(words.len() - ROW_FLAGS);
         if let Some((vertex, count)) = saturated([flags[0], flags[1]]) {
             return Err(crate::distances::overflow(kind, vertex, count));
+        }
+        if let Some(certificate) = certificate {
+            let words = slot
+                .certified_host
+                .as_slice()
+                .map_err(Error::cuda("waiting for a certificate's words"))?;
+            let on_device = slot.device.slice(..n);
+            certificate.conclude(gpu, source, [words[0], words[1]], Some(&on_device))?;
         }
         sink(i, row)?;
         match slot.solve.take() {

@@ -1,5 +1,6 @@
 //! What every GPU solver offers ([`GpuSolver`]) and what its solves report.
 
+use super::certificate::Certifier;
 use crate::Result;
 use crate::options::{RowSink, Stop, Tuning};
 
@@ -31,8 +32,8 @@ pub trait GpuSolver: Send {
         let _ = stop;
     }
     /// Solves from each of `sources` in turn within `stop` and hands each
-    /// row to `sink` ([`RowSink`]), bounded by `stop` and checked for
-    /// overflow; returns each solve's GPU time, ms. By default one solve,
+    /// row to `sink` ([`RowSink`]), bounded by `stop`, checked for overflow
+    /// and, with a `certifier`, certified; returns each solve's GPU time, ms. By default one solve,
     /// copy and bound after another; a solver may pipeline them
     /// ([`super::rows::RowSlots`]).
     fn stream_rows(
@@ -40,6 +41,7 @@ pub trait GpuSolver: Send {
         sources: &[u32],
         stop: Stop,
         sink: &mut RowSink<'_>,
+        mut certifier: Option<Certifier<'_>>,
     ) -> Result<Vec<f32>> {
         self.stop_early(stop);
         let mut times = Vec::with_capacity(sources.len());
@@ -47,6 +49,9 @@ pub trait GpuSolver: Send {
             times.push(self.run(source)?.solve_ms);
             let mut dist = self.distances()?;
             stop.apply(&mut dist);
+            if let Some(certifier) = certifier.as_mut() {
+                certifier.check_row(source, stop, &dist)?;
+            }
             sink(i, &dist)?;
         }
         Ok(times)

@@ -25,6 +25,7 @@ use super::pieces::{Partitioning, partition_grown, partition_joined};
 use super::search::*;
 use super::shortcuts::{Added, Shortcuts, add_shortcuts, few_shortcuts};
 use crate::distances::check_overflow;
+use crate::gpu::certificate::Certifier;
 use crate::gpu::context::Gpu;
 use crate::gpu::kernels::{PartitionBuffers, PartitionKernels};
 use crate::gpu::memory::{DeviceGraph, alloc_zeroed, bytes_of, download_words};
@@ -543,6 +544,7 @@ impl GpuSolver for Partition<'_> {
         sources: &[u32],
         stop: Stop,
         sink: &mut RowSink<'_>,
+        certifier: Option<Certifier<'_>>,
     ) -> Result<Vec<f32>> {
         let n = self.graph.num_vertices() as usize;
         for &source in sources {
@@ -554,7 +556,8 @@ impl GpuSolver for Partition<'_> {
             None => RowSlots::new(self.gpu, self.permutation.new_of_old())?,
         };
         let (gpu, kind) = (self.gpu, self.graph.weight_kind());
-        let streamed = slots.stream(gpu, (sources, stop, kind), sink, self);
+        let certificate = certifier.map(|c| c.state);
+        let streamed = slots.stream(gpu, (sources, stop, kind), (sink, certificate), self);
         self.rows = Some(slots);
         streamed
     }

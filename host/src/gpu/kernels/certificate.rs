@@ -2,8 +2,9 @@
 
 use std::sync::Arc;
 
-use cudarc::driver::{CudaModule, CudaSlice, CudaStream};
+use cudarc::driver::{CudaModule, CudaSlice, CudaStream, DevicePtr};
 use gpu_kernels::args::{CertificateCheckArgs, CertificateTreeArgs};
+use gpu_kernels::distance::INFINITY;
 use gpu_kernels::launch::names;
 
 use super::launch::{Launch, Typed, check_lengths, device, launch, one_thread_per};
@@ -34,8 +35,8 @@ impl CertificateKernels {
         &self,
         stream: &Arc<CudaStream>,
         predecessors: &DeviceGraph,
-        (source, bound): (u32, u32),
-        dist: &CudaSlice<u32>,
+        (source, bound, target): (u32, u32, u32),
+        dist: &impl DevicePtr<u32>,
         flags: &mut CudaSlice<u64>,
     ) -> Result<()> {
         let function = self.check.of(predecessors.weight_kind());
@@ -44,6 +45,12 @@ impl CertificateKernels {
             function.1,
             &[("dist", dist.len(), n as usize), ("flags", flags.len(), 2)],
         )?;
+        if target != INFINITY && target >= n {
+            return Err(crate::Error::Internal(format!(
+                "{}: target {target} of a graph of {n} vertices",
+                function.1
+            )));
+        }
         let args = CertificateCheckArgs {
             offsets: device(stream, predecessors.offsets()),
             targets: device(stream, predecessors.targets()),
@@ -52,11 +59,13 @@ impl CertificateKernels {
             m,
             source,
             bound,
+            target,
             dist: device(stream, dist),
             flags: device(stream, flags),
         };
         // SAFETY: `flags` is a u64 buffer the kernel accesses as AtomicU64, of
-        // the same layout; `DeviceGraph` holds a validated CSR of n vertices and
+        // the same layout; `target` is INFINITY or a vertex (checked above);
+        // `DeviceGraph` holds a validated CSR of n vertices and
         // m edges, `dist` holds n elements and `flags` two (checked above).
         unsafe { launch(stream, function, one_thread_per(n), &args, Launch::Plain) }
     }
