@@ -154,6 +154,7 @@ fn every_entry_takes_the_fields_of_its_argument_struct() {
         ParentsJoinRoundArgs,
         CertificateCheckArgs,
         CertificateTreeArgs,
+        RowsGatherArgs,
         NearFarInitializeArgs,
         NearFarBlockLoopArgs,
         NearFarGridLoopArgs,
