@@ -132,11 +132,13 @@ fn with_zero_weights_the_parents_differ_from_first_settlers_only_in_settling_ord
     assert!(differing > 0, "no graph had zero-weight ties");
 }
 
-/// Scipy's test graph (`directed_G` of scipy's test_shortest_path.py, both
-/// ways): from vertex 4, vertex 1 is reached at distance 4 both from 4 itself
-/// and from 3 (distance 2); scipy's predecessor, and the tree's, is 4.
+/// Scipy's test graph (`directed_G` of scipy's test_shortest_path.py) and
+/// its undirected form, with the predecessors that the test expects. From
+/// vertex 4 of the undirected graph, vertex 1 is reached at distance 4 both
+/// from 4 itself and from 3 (at distance 2): scipy's predecessor, and the
+/// tree's, is 4.
 #[test]
-fn scipys_undirected_test_graph_has_scipys_predecessors() {
+fn scipys_test_graph_has_scipys_predecessors() {
     let arcs = [
         (0, 1, 3),
         (0, 2, 3),
@@ -150,21 +152,36 @@ fn scipys_undirected_test_graph_has_scipys_predecessors() {
         .iter()
         .flat_map(|&(u, v, w)| [(u, v, w), (v, u, w)])
         .collect();
-    let graph = Graph::from_edges(5, &both_ways).unwrap();
-    let scipy = [
-        [-9999, 0, 0, 0, 0],
-        [1, -9999, 0, 1, 1],
-        [2, 0, -9999, 0, 0],
-        [3, 3, 0, -9999, 3],
-        [4, 4, 0, 4, -9999],
+    const NONE: i64 = -9999;
+    let directed = [
+        [NONE, 0, 0, 1, 1],
+        [3, NONE, 0, 1, 1],
+        [NONE; 5],
+        [3, 0, 0, NONE, 1],
+        [4, 0, 0, 4, NONE],
     ];
-    for (source, expected) in scipy.iter().enumerate() {
-        let dist = oracle::dijkstra(&graph, source).unwrap();
-        let tree = cpu::parents::shortest_path_tree(&graph, source, &dist).unwrap();
-        let tree: Vec<i64> = tree
-            .iter()
-            .map(|&p| if p == NO_PARENT { -9999 } else { p as i64 })
-            .collect();
-        assert_eq!(tree, expected, "from vertex {source}");
+    let undirected = [
+        [NONE, 0, 0, 0, 0],
+        [1, NONE, 0, 1, 1],
+        [2, 0, NONE, 0, 0],
+        [3, 3, 0, NONE, 3],
+        [4, 4, 0, 4, NONE],
+    ];
+    for (edges, scipy) in [(&arcs[..], directed), (&both_ways[..], undirected)] {
+        let graph = Graph::from_edges(5, edges).unwrap();
+        for (source, expected) in scipy.iter().enumerate() {
+            let dist = oracle::dijkstra(&graph, source).unwrap();
+            let tree = cpu::parents::shortest_path_tree(&graph, source, &dist).unwrap();
+            let tree: Vec<i64> = tree
+                .iter()
+                .map(|&p| if p == NO_PARENT { NONE } else { p as i64 })
+                .collect();
+            assert_eq!(
+                &tree,
+                expected,
+                "{} edges, from vertex {source}",
+                edges.len()
+            );
+        }
     }
 }
