@@ -7,27 +7,36 @@
 //! with the weight type's saturating sum ([`Weight::extend`]), and `dist[v]` is
 //! exact (below [`SATURATED`]): an unreached `u` ([`crate::distance::INFINITY`]) never
 //! matches, nor does a sum that saturates, so saturation can never fake
-//! equality. The tree is built in rounds ([`join_round`]):
+//! equality. A vertex's parent is, among the candidates of its round, the
+//! tight `u` with the smallest distance (the one that Dijkstra's algorithm
+//! settles first, scipy's predecessor), then the smallest id. The tree is built
+//! in rounds ([`join_round`]):
 //!
 //! - round 0: every vertex leaves the tree, then the source joins it at level 0
 //!   (without a parent), and each reached vertex with a tight in-edge from a
 //!   strictly closer `u` (`dist[u] < dist[v]`: for integers, an edge of
-//!   positive weight) joins at level 0 with the smallest such `u` as its
-//!   parent. With positive integer weights every reached vertex joins here:
-//!   `parent[v]` is the smallest `u` with `dist[u] + w(u, v) = dist[v]`, and one
-//!   round is all.
+//!   positive weight) joins at level 0, its parent the smallest such `u` by
+//!   `(dist[u], u)`. With positive integer weights every reached vertex joins
+//!   here, and one round is all.
 //! - round `r ≥ 1`: each reached vertex not yet in the tree joins at level `r`
-//!   with the smallest `u` on a tight in-edge that joined at a level below `r`,
-//!   as long as some vertex joined in the round before (a breadth-first search
-//!   over the tight edges between vertices at the same distance: zero weights,
-//!   or for floats a weight too small to change the rounded sum).
+//!   with the smallest `u` on a tight in-edge that joined at a level below `r`
+//!   (all at `v`'s own distance, so the smallest id), as long as some vertex
+//!   joined in the round before (a breadth-first search over the tight edges
+//!   between vertices at the same distance: zero weights, or for floats a
+//!   weight too small to change the rounded sum).
 //!
-//! Why the rounds: with such edges "the smallest tight `u`" alone is not
-//! a tree. Two vertices at the same distance joined both ways by zero-weight
-//! edges, each also reached through a larger vertex, would pick each other. Here
+//! Why the rounds: with such edges "the closest tight `u`" alone is not a
+//! tree. Two vertices reached only through zero-weight edges, joined both ways
+//! by such edges and each also reached from a larger vertex at their distance,
+//! would pick each other. Here
 //! every parent is smaller than its child in `(dist, level)`, so the parents form
 //! a tree rooted at the source. Unreached vertices, vertices whose distance is
 //! not exact and the source have no parent: [`NO_PARENT`].
+//!
+//! With positive integer weights (every vertex joins in round 0) this is
+//! exactly the first settler of a Dijkstra that settles ties by id. Where
+//! vertices are reached through zero-weight edges, Dijkstra's settling order
+//! within a distance depends on its queue, and the rounds' order stands in.
 
 use core::sync::atomic::{AtomicU32, Ordering};
 
@@ -71,21 +80,23 @@ pub fn join_round<W: Weight>(
     if v == source || target >= SATURATED || level[v].load(Ordering::Relaxed) != NOT_IN_TREE {
         return false;
     }
-    let mut best = NO_PARENT;
+    // The candidate with the smallest `(dist[u], u)`, packed into one word.
+    let mut best = u64::MAX;
     for (u, w) in predecessors.edges(v) {
-        if u as u32 >= best {
+        let dist_u = dist[u];
+        let key = ((dist_u as u64) << 32) | u as u64;
+        if key >= best {
             continue;
         }
-        let dist_u = dist[u];
         let earlier = dist_u < target || (round > 0 && level[u].load(Ordering::Relaxed) < round);
         if earlier && W::extend(dist_u, w) == target {
-            best = u as u32;
+            best = key;
         }
     }
-    if best == NO_PARENT {
+    if best == u64::MAX {
         return round == 0;
     }
-    *parent = best;
+    *parent = best as u32;
     level[v].store(round, Ordering::Relaxed);
     round > 0
 }

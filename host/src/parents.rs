@@ -4,15 +4,17 @@
 //!
 //! `parent[v]` is a vertex id (0-based, as in the [`Graph`]), or [`NO_PARENT`]
 //! (`u32::MAX`) for the source, unreached vertices and vertices whose distance
-//! is not exact. The rule ([`gpu_kernels::parents`]): a reached `v` takes the
-//! smallest strictly closer `u` (`dist[u] < dist[v]`) with a *tight* edge
-//! `u → v` (`dist[u] + w = dist[v]` in the weights' arithmetic); a vertex
-//! reached only through tight edges from vertices at its own distance (zero
-//! weights, or `f32` weights too small to change the sum) takes the smallest
-//! such `u` among those first reached by a breadth-first search over them. With
-//! positive integer weights this is simply the smallest `u` with
-//! `dist[u] + w(u, v) = dist[v]`; otherwise it still gives a tree, where "the
-//! smallest tight `u`" alone can give a cycle.
+//! is not exact. The rule ([`gpu_kernels::parents`]): a reached `v` takes,
+//! among the strictly closer `u` (`dist[u] < dist[v]`) with a *tight* edge
+//! `u → v` (`dist[u] + w = dist[v]` in the weights' arithmetic), the one with
+//! the smallest distance, then the smallest id: the first that Dijkstra's
+//! algorithm settles, as scipy's predecessors. A vertex reached only through
+//! tight edges from vertices at its own distance (zero weights, or `f32`
+//! weights too small to change the sum) takes the smallest such `u` among
+//! those first reached by a breadth-first search over them. With positive
+//! integer weights this is simply the tight `u` of smallest `(dist[u], u)`;
+//! otherwise it still gives a tree, where "the closest tight `u`" alone can
+//! give a cycle.
 
 use gpu_kernels::distance::{SATURATED, Weight};
 pub use gpu_kernels::parents::NO_PARENT;
@@ -23,8 +25,9 @@ use crate::{Error, Result};
 
 /// The tree that the distances `dist` from `source` give on `graph`, computed
 /// independently of the kernels' logic: tight edges from strictly closer
-/// vertices first, then a breadth-first search over the tight edges between
-/// vertices at the same distance, level by level. A
+/// vertices first (the first in `(dist, id)` order), then a breadth-first
+/// search over the tight edges between vertices at the same distance, level by
+/// level (the smallest id of the level before). A
 /// reached vertex that no tight edge reaches is an [`Error::InvalidArgument`]:
 /// `dist` are not this graph's shortest distances.
 fn expected_tree(graph: &Graph, source: usize, dist: &[u32]) -> Result<Vec<u32>> {
@@ -35,10 +38,14 @@ fn expected_tree(graph: &Graph, source: usize, dist: &[u32]) -> Result<Vec<u32>>
     let tight = |u: usize, w: u32, v: usize| extend(dist[u], w) == dist[v];
     let successors = graph.csr();
     let mut expected = vec![NO_PARENT; n];
-    for u in (0..n).filter(|&u| dist[u] < SATURATED) {
+    // The reached vertices by `(dist, id)` (Dijkstra's settling order, ties by
+    // id): the first to offer a strictly closer tight edge is the parent.
+    let mut settled: Vec<usize> = (0..n).filter(|&u| dist[u] < SATURATED).collect();
+    settled.sort_by_key(|&u| (dist[u], u));
+    for u in settled {
         for (v, w) in successors.edges(u) {
-            if dist[u] < dist[v] && has_parent(v) && tight(u, w, v) {
-                expected[v] = expected[v].min(u as u32);
+            if dist[u] < dist[v] && has_parent(v) && tight(u, w, v) && expected[v] == NO_PARENT {
+                expected[v] = u as u32;
             }
         }
     }

@@ -113,9 +113,9 @@ pub struct SolveArgs {
     #[arg(long, value_enum, default_value_t = OutputFormatArg(OutputFormat::Text))]
     pub output_format: OutputFormatArg,
     /// Write the shortest-path tree to this file (see --output-format): each
-    /// reached vertex's parent on a shortest path from the source (the smallest
-    /// such vertex), computed after the solve on the same device; the source and
-    /// unreached vertices have none.
+    /// reached vertex's parent on a shortest path from the source (the closest
+    /// such vertex, then the smallest), computed after the solve on the same
+    /// device; the source and unreached vertices have none.
     #[arg(long, value_name = "FILE")]
     pub parents: Option<PathBuf>,
     /// Print a shortest path from the source to this vertex (in the input's

@@ -25,6 +25,9 @@ pub struct Certificate {
     predecessors: DeviceGraph,
     tree: TreeBuffers,
     flags: CudaSlice<u64>,
+    /// `[NO_FAILURE, 0]` on the device, copied over the flags before a check
+    /// (a copy from the host would wait for the stream).
+    fresh: CudaSlice<u64>,
 }
 
 impl Certificate {
@@ -46,6 +49,10 @@ impl Certificate {
                 more: alloc_zeroed(gpu, 1, "the certificate's round flag")?,
             },
             flags: gpu_flags(gpu)?,
+            fresh: gpu
+                .stream()
+                .clone_htod(&[NO_FAILURE, 0])
+                .map_err(Error::cuda("copying the certificate's flags to the GPU"))?,
         })
     }
 
@@ -69,7 +76,7 @@ impl Certificate {
             .memcpy_htod(dist, &mut self.tree.dist)
             .map_err(Error::cuda("copying the distances to certify to the GPU"))?;
         let source = source as u32;
-        reset(gpu, &mut self.flags)?;
+        reset(gpu, &self.fresh, &mut self.flags)?;
         gpu.kernels().certificate.check(
             gpu.stream(),
             &self.predecessors,
@@ -93,7 +100,7 @@ impl Certificate {
         dist: &CudaView<u32>,
         flags: &mut CudaSlice<u64>,
     ) -> Result<()> {
-        reset(gpu, flags)?;
+        reset(gpu, &self.fresh, flags)?;
         let args = (source, limit, target);
         gpu.kernels()
             .certificate
@@ -166,7 +173,11 @@ pub fn check_tree(
     tree: &TreeBuffers,
     flags: &mut CudaSlice<u64>,
 ) -> Result<()> {
-    reset(gpu, flags)?;
+    // A copy from the host waits for the stream: the words are read at once
+    // after anyway.
+    gpu.stream()
+        .memcpy_htod(&[NO_FAILURE, 0], flags)
+        .map_err(Error::cuda("resetting the certificate's flags"))?;
     let kernels = &gpu.kernels().certificate;
     kernels.tree(gpu.stream(), predecessors, source, tree, flags)?;
     match read(gpu, flags)? {
@@ -202,10 +213,10 @@ pub fn certify_solve(
     certificate.check(gpu, source, bound, dist)
 }
 
-/// Sets the two words of `flags` to "no failure, no rounds".
-fn reset(gpu: &Gpu, flags: &mut CudaSlice<u64>) -> Result<()> {
+/// Sets the two words of `flags` to "no failure, no rounds" (`fresh`).
+fn reset(gpu: &Gpu, fresh: &CudaSlice<u64>, flags: &mut CudaSlice<u64>) -> Result<()> {
     gpu.stream()
-        .memcpy_htod(&[NO_FAILURE, 0], flags)
+        .memcpy_dtod(fresh, flags)
         .map_err(Error::cuda("resetting the certificate's flags"))
 }
 

@@ -23,6 +23,10 @@ struct Slot {
     device: CudaSlice<u32>,
     host: PinnedHostSlice<u32>,
     solve: Option<(CudaEvent, CudaEvent)>,
+    /// Recorded after the slot's copies to the host: the context does not
+    /// track page-locked buffers' events ([`Gpu::new`] turns that off), so
+    /// the host waits on this before it reads them.
+    copied: Option<CudaEvent>,
     certified: CudaSlice<u64>,
     certified_host: PinnedHostSlice<u64>,
 }
@@ -69,6 +73,7 @@ impl RowSlots {
                 device,
                 host,
                 solve: None,
+                copied: None,
                 certified: gpu_flags(gpu)?,
                 certified_host,
             })
@@ -176,6 +181,11 @@ impl RowSlots {
     ) -> Result<f32> {
         let n = self.new_of_old.len();
         let slot = &mut self.slots[i % 2];
+        slot.copied
+            .take()
+            .ok_or_else(|| Error::Internal("a row delivered before its copy".into()))?
+            .synchronize()
+            .map_err(Error::cuda("waiting for a row's copy"))?;
         let words = slot
             .host
             .as_slice()
