@@ -367,6 +367,43 @@ kernel_args! {
     }
 }
 
+impl BellmanFordGridArgs {
+    /// The grid form's arguments: the block form's, the round flags and the
+    /// barrier.
+    pub fn new(
+        block: BellmanFordBlockArgs,
+        flags: *const RoundFlags,
+        barrier: *const GridBarrier,
+    ) -> Self {
+        let BellmanFordBlockArgs {
+            offsets,
+            targets,
+            weights,
+            n,
+            m,
+            source,
+            dist,
+            predist,
+            changed,
+            rounds,
+        } = block;
+        BellmanFordGridArgs {
+            offsets,
+            targets,
+            weights,
+            n,
+            m,
+            source,
+            dist,
+            predist,
+            changed,
+            flags,
+            barrier,
+            rounds,
+        }
+    }
+}
+
 block_and_grid_args! {
     ($)
     /// `compact_block_loop`.
@@ -475,6 +512,50 @@ kernel_args! {
         pub source: u32,
         /// The bucket width, a weight word.
         pub delta: u32,
+    }
+}
+
+impl NearFarInitializeArgs {
+    /// The arguments of `near_far_initialize` from a loop's (the same graph,
+    /// state and bucket width) and the source.
+    pub fn new(loop_args: NearFarBlockLoopArgs, source: u32) -> Self {
+        let NearFarBlockLoopArgs {
+            offsets,
+            targets,
+            weights,
+            n,
+            m,
+            dist,
+            stamp,
+            far_stamp,
+            ..
+        } = loop_args;
+        let NearFarBlockLoopArgs {
+            near0,
+            near1,
+            far0,
+            far1,
+            state,
+            delta,
+            ..
+        } = loop_args;
+        NearFarInitializeArgs {
+            offsets,
+            targets,
+            weights,
+            n,
+            m,
+            dist,
+            stamp,
+            far_stamp,
+            near0,
+            near1,
+            far0,
+            far1,
+            state,
+            source,
+            delta,
+        }
     }
 }
 
