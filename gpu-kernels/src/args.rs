@@ -141,10 +141,14 @@ macro_rules! block_and_grid_args {
 
 kernel_args! {
     ($)
-    /// `da2cf_initialize`.
-    pub struct Da2cfInitializeArgs for [names::DA2CF_INITIALIZE],
-        entry macro da2cf_initialize_args {
-        /// Distances, `n`.
+    /// `da2cf_initialize`, `da2cf_update` and `crauser_update`: one thread per
+    /// vertex over its distance and flags, with one value.
+    pub struct VertexFlagsArgs for [
+        names::DA2CF_INITIALIZE,
+        names::DA2CF_UPDATE,
+        names::CRAUSER_UPDATE,
+    ], entry macro vertex_flags_args {
+        /// Distances, `n` (written by `da2cf_initialize` only).
         pub dist: *mut u32,
         /// Frontier flags, `n`.
         pub frontier: *mut u8,
@@ -152,8 +156,10 @@ kernel_args! {
         pub unsettled: *mut u8,
         /// Vertices.
         pub n: u32,
-        /// The source vertex.
-        pub source: u32,
+        /// `da2cf_initialize`: the source vertex; `da2cf_update`: the minimum
+        /// tentative distance of this iteration; `crauser_update`: the
+        /// threshold (unsettled vertices at most this far join the frontier).
+        pub value: u32,
     }
 
     /// The four DA2CF relax kernels (`relax_F`, its racy twin, `relax_U`,
@@ -208,52 +214,25 @@ kernel_args! {
         pub block_minima: *mut u32,
     }
 
-    /// `da2cf_update`.
-    pub struct Da2cfUpdateArgs for [names::DA2CF_UPDATE], entry macro da2cf_update_args {
-        /// Distances, `n`.
-        pub dist: *const u32,
-        /// Frontier flags, `n`.
-        pub frontier: *mut u8,
-        /// Unsettled flags, `n`.
-        pub unsettled: *mut u8,
-        /// Vertices.
-        pub n: u32,
-        /// The minimum tentative distance of this iteration.
-        pub mssp: u32,
-    }
-
-    /// `crauser_delta_node_succ`.
-    pub struct CrauserDeltaNodeSuccArgs for [names::CRAUSER_DELTA_NODE_SUCC],
-        entry macro crauser_delta_node_succ_args {
-        /// Successor CSR row offsets, `n + 1`.
+    /// `crauser_delta_node_succ` (over the successor CSR) and
+    /// `crauser_delta_node_pred` (over the predecessor CSR).
+    pub struct CrauserDeltaNodeArgs for [
+        names::CRAUSER_DELTA_NODE_SUCC,
+        names::CRAUSER_DELTA_NODE_PRED,
+    ], entry macro crauser_delta_node_args {
+        /// CSR row offsets, `n + 1`.
         pub offsets: *const u32,
-        /// Successor CSR targets, `m`.
+        /// CSR targets, `m`.
         pub targets: *const u32,
-        /// Successor CSR weights, `m`.
+        /// CSR weights, `m`.
         pub weights: *const u32,
         /// Vertices.
         pub n: u32,
         /// Edges.
         pub m: u32,
-        /// `Δ_node`, `n`.
+        /// `Δ_node`, `n` (`crauser_delta_node_pred`: infinite on entry, only
+        /// accessed atomically).
         pub delta_node: *mut u32,
-    }
-
-    /// `crauser_delta_node_pred`.
-    pub struct CrauserDeltaNodePredArgs for [names::CRAUSER_DELTA_NODE_PRED],
-        entry macro crauser_delta_node_pred_args {
-        /// Predecessor CSR row offsets, `n + 1`.
-        pub offsets: *const u32,
-        /// Predecessor CSR targets, `m`.
-        pub targets: *const u32,
-        /// Predecessor CSR weights, `m`.
-        pub weights: *const u32,
-        /// Vertices.
-        pub n: u32,
-        /// Edges.
-        pub m: u32,
-        /// `Δ_node`, `n`, infinite on entry.
-        pub delta_node: *const AtomicU32,
     }
 
     /// `crauser_minimum1`.
@@ -271,20 +250,6 @@ kernel_args! {
         pub n: u32,
         /// One minimum per block.
         pub block_minima: *mut u32,
-    }
-
-    /// `crauser_update`.
-    pub struct CrauserUpdateArgs for [names::CRAUSER_UPDATE], entry macro crauser_update_args {
-        /// Distances, `n`.
-        pub dist: *const u32,
-        /// Frontier flags, `n`.
-        pub frontier: *mut u8,
-        /// Unsettled flags, `n`.
-        pub unsettled: *mut u8,
-        /// Vertices.
-        pub n: u32,
-        /// The threshold: unsettled vertices at most this far join the frontier.
-        pub delta: u32,
     }
 
     /// `bellman_ford_block`.
@@ -399,6 +364,43 @@ kernel_args! {
         pub n: u32,
         /// The source vertex.
         pub source: u32,
+    }
+}
+
+impl BellmanFordGridArgs {
+    /// The grid form's arguments: the block form's, the round flags and the
+    /// barrier.
+    pub fn new(
+        block: BellmanFordBlockArgs,
+        flags: *const RoundFlags,
+        barrier: *const GridBarrier,
+    ) -> Self {
+        let BellmanFordBlockArgs {
+            offsets,
+            targets,
+            weights,
+            n,
+            m,
+            source,
+            dist,
+            predist,
+            changed,
+            rounds,
+        } = block;
+        BellmanFordGridArgs {
+            offsets,
+            targets,
+            weights,
+            n,
+            m,
+            source,
+            dist,
+            predist,
+            changed,
+            flags,
+            barrier,
+            rounds,
+        }
     }
 }
 
@@ -565,6 +567,50 @@ kernel_args! {
         pub source: u32,
         /// The bucket width, a weight word.
         pub delta: u32,
+    }
+}
+
+impl NearFarInitializeArgs {
+    /// The arguments of `near_far_initialize` from a loop's (the same graph,
+    /// state and bucket width) and the source.
+    pub fn new(loop_args: NearFarBlockLoopArgs, source: u32) -> Self {
+        let NearFarBlockLoopArgs {
+            offsets,
+            targets,
+            weights,
+            n,
+            m,
+            dist,
+            stamp,
+            far_stamp,
+            ..
+        } = loop_args;
+        let NearFarBlockLoopArgs {
+            near0,
+            near1,
+            far0,
+            far1,
+            state,
+            delta,
+            ..
+        } = loop_args;
+        NearFarInitializeArgs {
+            offsets,
+            targets,
+            weights,
+            n,
+            m,
+            dist,
+            stamp,
+            far_stamp,
+            near0,
+            near1,
+            far0,
+            far1,
+            state,
+            source,
+            delta,
+        }
     }
 }
 

@@ -42,15 +42,9 @@ pub fn relax_frontier<W: Weight>(
     frontier: &[u8],
     unsettled: &[u8],
 ) {
-    if frontier[i] == FALSE {
-        return;
-    }
-    let dist_i = dist[i].load(Ordering::Relaxed);
-    for (j, w) in successors.edges(i) {
-        if unsettled[j] != FALSE {
-            dist[j].fetch_min(W::extend(dist_i, w), Ordering::Relaxed);
-        }
-    }
+    relax_frontier_with::<W>(i, successors, dist, frontier, unsettled, |d, candidate| {
+        d.fetch_min(candidate, Ordering::Relaxed);
+    });
 }
 
 /// `relax_F` without the atomic minimum (the paper's F^GPU_no_Atomic, and the
@@ -65,17 +59,32 @@ pub fn relax_frontier_no_atomic<W: Weight>(
     frontier: &[u8],
     unsettled: &[u8],
 ) {
+    relax_frontier_with::<W>(i, successors, dist, frontier, unsettled, |d, candidate| {
+        // Another thread may store between this load and this store.
+        if candidate < d.load(Ordering::Relaxed) {
+            d.store(candidate, Ordering::Relaxed);
+        }
+    });
+}
+
+/// The body of both `relax_F`s: if `i` is in the frontier, `lower(&dist[j],
+/// dist[i] + w(i, j))` for each unsettled successor `j`.
+#[inline(always)]
+fn relax_frontier_with<W: Weight>(
+    i: usize,
+    successors: Csr<'_>,
+    dist: &[AtomicU32],
+    frontier: &[u8],
+    unsettled: &[u8],
+    lower: impl Fn(&AtomicU32, u32),
+) {
     if frontier[i] == FALSE {
         return;
     }
     let dist_i = dist[i].load(Ordering::Relaxed);
     for (j, w) in successors.edges(i) {
         if unsettled[j] != FALSE {
-            let candidate = W::extend(dist_i, w);
-            // Another thread may store between this load and this store.
-            if candidate < dist[j].load(Ordering::Relaxed) {
-                dist[j].store(candidate, Ordering::Relaxed);
-            }
+            lower(&dist[j], W::extend(dist_i, w));
         }
     }
 }

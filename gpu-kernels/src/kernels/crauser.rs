@@ -3,9 +3,7 @@
 
 use core::sync::atomic::AtomicU32;
 
-use crate::args::{
-    CrauserDeltaNodePredArgs, CrauserDeltaNodeSuccArgs, CrauserMinimum1Args, CrauserUpdateArgs,
-};
+use crate::args::{CrauserDeltaNodeArgs, CrauserMinimum1Args, VertexFlagsArgs};
 use crate::crauser;
 use crate::device::memory::slice;
 use crate::device::thread::{block_dim_x, block_idx_x, index_1d, thread_idx_x};
@@ -13,7 +11,7 @@ use crate::reduce::pair_indices;
 
 use super::{block_minimum_to, csr};
 
-crate::args::crauser_delta_node_succ_args! {
+crate::args::crauser_delta_node_args! {
     /// `Δ_node(i)`, the smallest weight leaving `i`, from the successor CSR.
     ///
     /// # Thread mapping
@@ -23,7 +21,7 @@ crate::args::crauser_delta_node_succ_args! {
     /// `offsets` holds `n + 1` elements, `targets` and `weights` `m`, `delta_node` `n`
     /// (module contract).
     fn crauser_delta_node_succ(args) {
-        let CrauserDeltaNodeSuccArgs { offsets, targets, weights, n, m, delta_node } = args;
+        let CrauserDeltaNodeArgs { offsets, targets, weights, n, m, delta_node } = args;
         let i = index_1d();
         if i >= n {
             return;
@@ -37,7 +35,7 @@ crate::args::crauser_delta_node_succ_args! {
     }
 }
 
-crate::args::crauser_delta_node_pred_args! {
+crate::args::crauser_delta_node_args! {
     /// `Δ_node` from the predecessor CSR: vertex `i` lowers `Δ_node(j)` of its
     /// predecessors with an atomic minimum. `delta_node` must start at infinity.
     ///
@@ -48,7 +46,8 @@ crate::args::crauser_delta_node_pred_args! {
     /// `offsets` holds `n + 1` elements, `targets` and `weights` `m`, `delta_node` `n`
     /// and is only accessed atomically during the launch (module contract).
     fn crauser_delta_node_pred(args) {
-        let CrauserDeltaNodePredArgs { offsets, targets, weights, n, m, delta_node } = args;
+        let CrauserDeltaNodeArgs { offsets, targets, weights, n, m, delta_node } = args;
+        let delta_node = delta_node.cast_const().cast::<AtomicU32>();
         let i = index_1d();
         if i >= n {
             return;
@@ -95,7 +94,7 @@ crate::args::crauser_minimum1_args! {
     }
 }
 
-crate::args::crauser_update_args! {
+crate::args::vertex_flags_args! {
     /// `update` of Crauser's frontier: the frontier becomes the unsettled vertices
     /// with `dist <= delta`.
     ///
@@ -105,7 +104,7 @@ crate::args::crauser_update_args! {
     /// # Safety
     /// `dist`, `frontier` and `unsettled` hold `n` elements each (module contract).
     fn crauser_update(args) {
-        let CrauserUpdateArgs { dist, frontier, unsettled, n, delta } = args;
+        let VertexFlagsArgs { dist, frontier, unsettled, n, value: delta } = args;
         let i = index_1d();
         if i >= n {
             return;

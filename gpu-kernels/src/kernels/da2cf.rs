@@ -2,9 +2,7 @@
 
 use core::sync::atomic::AtomicU32;
 
-use crate::args::{
-    Da2cfInitializeArgs, Da2cfMinimum1Args, Da2cfMinimum2Args, Da2cfRelaxArgs, Da2cfUpdateArgs,
-};
+use crate::args::{Da2cfMinimum1Args, Da2cfMinimum2Args, Da2cfRelaxArgs, VertexFlagsArgs};
 use crate::da2cf;
 use crate::device::memory::load_read_only;
 use crate::device::memory::slice;
@@ -14,7 +12,7 @@ use crate::reduce::pair_indices;
 
 use super::{block_minimum_to, csr};
 
-crate::args::da2cf_initialize_args! {
+crate::args::vertex_flags_args! {
     /// `initialize` (Fig. 2): distances, frontier and unsettled flags.
     ///
     /// # Thread mapping
@@ -24,7 +22,7 @@ crate::args::da2cf_initialize_args! {
     /// # Safety
     /// `dist`, `frontier` and `unsettled` hold `n` elements each (module contract).
     fn da2cf_initialize(args) {
-        let Da2cfInitializeArgs { dist, frontier, unsettled, n, source } = args;
+        let VertexFlagsArgs { dist, frontier, unsettled, n, value: source } = args;
         let i = index_1d();
         if i >= n {
             return;
@@ -43,6 +41,41 @@ crate::args::da2cf_initialize_args! {
     }
 }
 
+/// The body of `relax_F`, its racy twin and `relax_U`: thread `i < n` calls
+/// `$relax` for vertex `i` over the arguments `$args` as slices; threads with
+/// `i >= n` return. A macro rather than a function taking `$relax`, which
+/// compiles to other (longer) PTX. Its caller's `# Safety` section is
+/// `da2cf_relax_f`'s.
+macro_rules! relax_vertex {
+    ($args:expr, $relax:expr) => {{
+        let Da2cfRelaxArgs {
+            offsets,
+            targets,
+            weights,
+            n,
+            m,
+            dist,
+            frontier,
+            unsettled,
+        } = $args;
+        let i = index_1d();
+        if i >= n {
+            return;
+        }
+        let (n, m) = (n as usize, m as usize);
+        // SAFETY: lengths as documented; `frontier` and `unsettled` are read-only here.
+        unsafe {
+            $relax(
+                i as usize,
+                csr(offsets, targets, weights, n, m),
+                slice(dist, n),
+                slice(frontier, n),
+                slice(unsettled, n),
+            )
+        }
+    }};
+}
+
 crate::args::da2cf_relax_args! {
     /// `relax_F` (Fig. 3, left): frontier vertices relax their unsettled successors
     /// with an atomic minimum.
@@ -56,22 +89,7 @@ crate::args::da2cf_relax_args! {
     /// `frontier` and `unsettled` `n` (module contract). `dist` is only accessed
     /// atomically during the launch.
     fn da2cf_relax_f<W> as da2cf_relax_f_u32, da2cf_relax_f_f32 (args) {
-        let Da2cfRelaxArgs { offsets, targets, weights, n, m, dist, frontier, unsettled } = args;
-        let i = index_1d();
-        if i >= n {
-            return;
-        }
-        let (n, m) = (n as usize, m as usize);
-        // SAFETY: lengths as documented; `frontier` and `unsettled` are read-only here.
-        unsafe {
-            da2cf::relax_frontier::<W>(
-                i as usize,
-                csr(offsets, targets, weights, n, m),
-                slice(dist, n),
-                slice(frontier, n),
-                slice(unsettled, n),
-            )
-        }
+        relax_vertex!(args, da2cf::relax_frontier::<W>);
     }
 }
 
@@ -86,22 +104,7 @@ crate::args::da2cf_relax_args! {
     /// every access is a relaxed atomic load or store.
     fn da2cf_relax_f_no_atomic<W> as da2cf_relax_f_no_atomic_u32,
         da2cf_relax_f_no_atomic_f32 (args) {
-        let Da2cfRelaxArgs { offsets, targets, weights, n, m, dist, frontier, unsettled } = args;
-        let i = index_1d();
-        if i >= n {
-            return;
-        }
-        let (n, m) = (n as usize, m as usize);
-        // SAFETY: lengths as documented; `frontier` and `unsettled` are read-only here.
-        unsafe {
-            da2cf::relax_frontier_no_atomic::<W>(
-                i as usize,
-                csr(offsets, targets, weights, n, m),
-                slice(dist, n),
-                slice(frontier, n),
-                slice(unsettled, n),
-            )
-        }
+        relax_vertex!(args, da2cf::relax_frontier_no_atomic::<W>);
     }
 }
 
@@ -118,22 +121,7 @@ crate::args::da2cf_relax_args! {
     /// `frontier` and `unsettled` `n` (module contract). Only thread `i` writes
     /// `dist[i]`, and only while `i` is unsettled, so no thread reads it then.
     fn da2cf_relax_u<W> as da2cf_relax_u_u32, da2cf_relax_u_f32 (args) {
-        let Da2cfRelaxArgs { offsets, targets, weights, n, m, dist, frontier, unsettled } = args;
-        let i = index_1d();
-        if i >= n {
-            return;
-        }
-        let (n, m) = (n as usize, m as usize);
-        // SAFETY: lengths as documented; `frontier` and `unsettled` are read-only here.
-        unsafe {
-            da2cf::relax_unsettled::<W>(
-                i as usize,
-                csr(offsets, targets, weights, n, m),
-                slice(dist, n),
-                slice(frontier, n),
-                slice(unsettled, n),
-            )
-        }
+        relax_vertex!(args, da2cf::relax_unsettled::<W>);
     }
 }
 
@@ -248,7 +236,7 @@ crate::args::da2cf_minimum2_args! {
     }
 }
 
-crate::args::da2cf_update_args! {
+crate::args::vertex_flags_args! {
     /// `update` (Fig. 4, left): clears the frontier and moves every unsettled vertex at
     /// distance `mssp` into it.
     ///
@@ -258,7 +246,7 @@ crate::args::da2cf_update_args! {
     /// # Safety
     /// `dist`, `frontier` and `unsettled` hold `n` elements each (module contract).
     fn da2cf_update(args) {
-        let Da2cfUpdateArgs { dist, frontier, unsettled, n, mssp } = args;
+        let VertexFlagsArgs { dist, frontier, unsettled, n, value: mssp } = args;
         let i = index_1d();
         if i >= n {
             return;

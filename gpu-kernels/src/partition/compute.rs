@@ -85,38 +85,29 @@ pub(super) fn compute_loop<W: Weight>(
             return round as u32;
         }
         if word & PULL != 0 {
-            // The pulled entries' smallest distance, one atomic per thread.
-            let mut pulled_low = INFINITY;
-            let mut v = thread;
-            while v < boundary {
-                let sent = global.dist[start + v].load(Relaxed);
-                if sent < local.dist[v].load(Relaxed) {
-                    local.dist[v].store(sent, Relaxed);
-                    local.dirty[v].store(1, Relaxed);
-                    pulled_low = pulled_low.min(sent);
-                }
-                v += threads;
-            }
-            if pulled_low != INFINITY {
-                minimum.fetch_min(pulled_low, Relaxed);
-                entry_minimum.fetch_min(pulled_low, Relaxed);
-            }
-            team.compute_barrier();
+            pull(
+                boundary,
+                start,
+                (minimum, entry_minimum),
+                global,
+                local,
+                team,
+            );
         }
         let lowest = minimum.load(Relaxed);
         // Dirty vertices beyond the bound are left (module docs, *Early
         // stop*).
         if lowest == INFINITY || lowest > bound {
             if thread == 0 {
-                if word & OUTBOX_OPEN != 0 {
-                    outbox_state.store(FREE, Relaxed);
-                }
-                // The idle post vouches for the outbox states before it.
-                team.block_fence();
-                control[IDLE].store(1 + pulled, Relaxed);
-                team.back_off(idle_steps.min(IDLE_BACK_OFF_DOUBLINGS));
+                let outbox = (word & OUTBOX_OPEN != 0, outbox_state);
+                idle_step(
+                    control,
+                    outbox,
+                    (step, round, idle_steps),
+                    &mut pulled,
+                    team,
+                );
                 idle_steps += 1;
-                post_step(control, step, round, Next::Idle, &mut pulled, team);
             }
             team.compute_barrier();
             continue;
@@ -150,52 +141,18 @@ pub(super) fn compute_loop<W: Weight>(
             pending_entries: Cell::new(INFINITY),
         };
 
-        // Select.
-        let mut v = thread;
-        while v < len {
-            if local.dirty[v].load(Relaxed) != 0 {
-                let d = local.dist[v].load(Relaxed);
-                if d < round_targets.window_of(v) {
-                    local.dirty[v].store(0, Relaxed);
-                    let slot = frontier_len.fetch_add(1, Relaxed) as usize;
-                    local.frontier[slot].store(v as u32, Relaxed);
-                } else {
-                    round_targets.keep_pending(v, d);
-                }
-            }
-            v += threads;
-        }
-        team.compute_barrier();
+        select(len, frontier_len, &round_targets, local, team);
 
         // Relax.
         let selected = frontier_len.load(Relaxed) as usize;
-        match &local.edges {
-            Some(edges) => relax_frontier::<W>(
-                edges,
-                selected,
-                &lanes,
-                queues.as_ref(),
-                &round_targets,
-                pieces,
-                global,
-                local,
-                team,
-            ),
-            None => relax_frontier::<W>(
-                &GlobalEdges {
-                    successors: pieces.successors,
-                    start,
-                },
-                selected,
-                &lanes,
-                queues.as_ref(),
-                &round_targets,
-                pieces,
-                global,
-                local,
-                team,
-            ),
-        }
+        let phase = RelaxPhase {
+            start,
+            selected,
+            lanes: &lanes,
+            queues: queues.as_ref(),
+            round: &round_targets,
+        };
+        relax_selected::<W>(phase, pieces, global, local, team);
         round_targets.flush_pending();
         if thread == 0 {
             post_step(control, step, round + 1, Next::Working, &mut pulled, team);
@@ -206,6 +163,139 @@ pub(super) fn compute_loop<W: Weight>(
             outbox_state.store(READY, Relaxed);
         }
         round += 1;
+    }
+}
+
+/// The pull of a step whose word says so: each compute thread lowers the
+/// local distances of its share of the `boundary` entry vertices (piece
+/// vertex `start` on) to what was sent to them globally, marks them dirty,
+/// and lowers the round's `minimum` and `entry_minimum` to the smallest
+/// pulled distance (one atomic per thread); then the compute barrier.
+#[inline(always)]
+fn pull(
+    boundary: usize,
+    start: usize,
+    (minimum, entry_minimum): (&AtomicU32, &AtomicU32),
+    global: &Global<'_>,
+    local: &Local<'_>,
+    team: &impl BlockTeam,
+) {
+    let threads = team.threads() - team.comm_threads();
+    let mut pulled_low = INFINITY;
+    let mut v = team.thread();
+    while v < boundary {
+        let sent = global.dist[start + v].load(Relaxed);
+        if sent < local.dist[v].load(Relaxed) {
+            local.dist[v].store(sent, Relaxed);
+            local.dirty[v].store(1, Relaxed);
+            pulled_low = pulled_low.min(sent);
+        }
+        v += threads;
+    }
+    if pulled_low != INFINITY {
+        minimum.fetch_min(pulled_low, Relaxed);
+        entry_minimum.fetch_min(pulled_low, Relaxed);
+    }
+    team.compute_barrier();
+}
+
+/// Compute thread 0's part of an idle step (nothing under the bound): frees
+/// the round's outbox when the step `opened` it, posts the idle
+/// count, backs off by the `idle_steps` before this one and posts the next
+/// step's word.
+#[inline(always)]
+fn idle_step(
+    control: &[AtomicU32],
+    (opened, outbox_state): (bool, &AtomicU32),
+    (step, round, idle_steps): (usize, usize, u32),
+    pulled: &mut u32,
+    team: &impl BlockTeam,
+) {
+    if opened {
+        outbox_state.store(FREE, Relaxed);
+    }
+    // The idle post vouches for the outbox states before it.
+    team.block_fence();
+    control[IDLE].store(1 + *pulled, Relaxed);
+    team.back_off(idle_steps.min(IDLE_BACK_OFF_DOUBLINGS));
+    post_step(control, step, round, Next::Idle, pulled, team);
+}
+
+/// The select phase: each compute thread moves its share of the piece's
+/// `len` dirty vertices inside the round's window to the frontier (counted
+/// by `frontier_len`) and keeps the others' distances pending; then the
+/// compute barrier.
+#[inline(always)]
+fn select(
+    len: usize,
+    frontier_len: &AtomicU32,
+    round_targets: &RoundTargets<'_>,
+    local: &Local<'_>,
+    team: &impl BlockTeam,
+) {
+    let threads = team.threads() - team.comm_threads();
+    let mut v = team.thread();
+    while v < len {
+        if local.dirty[v].load(Relaxed) != 0 {
+            let d = local.dist[v].load(Relaxed);
+            if d < round_targets.window_of(v) {
+                local.dirty[v].store(0, Relaxed);
+                let slot = frontier_len.fetch_add(1, Relaxed) as usize;
+                local.frontier[slot].store(v as u32, Relaxed);
+            } else {
+                round_targets.keep_pending(v, d);
+            }
+        }
+        v += threads;
+    }
+    team.compute_barrier();
+}
+
+/// What the relax phase of a round works on besides the piece's arrays.
+struct RelaxPhase<'a> {
+    /// The piece's first vertex.
+    start: usize,
+    /// Frontier vertices selected.
+    selected: usize,
+    /// This thread's place among the edge lanes.
+    lanes: &'a EdgeLanes,
+    /// The warp's chain queues, if it chains.
+    queues: Option<&'a ChainQueues<'a>>,
+    /// The round's windows and targets.
+    round: &'a RoundTargets<'a>,
+}
+
+/// The relax phase: the selected frontier's edges, from shared memory when
+/// the piece's edges are kept there, else from the global CSR.
+#[inline(always)]
+fn relax_selected<W: Weight>(
+    phase: RelaxPhase<'_>,
+    pieces: &Pieces<'_>,
+    global: &Global<'_>,
+    local: &Local<'_>,
+    team: &impl BlockTeam,
+) {
+    let RelaxPhase {
+        start,
+        selected,
+        lanes,
+        queues,
+        round,
+    } = phase;
+    // One call, for either kind of edges.
+    macro_rules! relax {
+        ($edges:expr) => {
+            relax_frontier::<W>(
+                $edges, selected, lanes, queues, round, pieces, global, local, team,
+            )
+        };
+    }
+    match &local.edges {
+        Some(edges) => relax!(edges),
+        None => relax!(&GlobalEdges {
+            successors: pieces.successors,
+            start,
+        }),
     }
 }
 

@@ -116,11 +116,7 @@ impl GpuSolver for BellmanFord<'_> {
     }
 
     fn distances(&self) -> Result<Vec<u32>> {
-        download_distances(
-            self.gpu,
-            &self.buffers.dist,
-            self.graph.num_vertices(),
-            self.graph.weight_kind(),
-        )
+        let (n, kind) = (self.graph.num_vertices(), self.graph.weight_kind());
+        download_distances(self.gpu, &self.buffers.dist, n, kind)
     }
 }

@@ -130,11 +130,7 @@ impl GpuSolver for CompactDa2cf<'_> {
     }
 
     fn distances(&self) -> Result<Vec<u32>> {
-        download_distances(
-            self.gpu,
-            &self.buffers.dist,
-            self.graph.num_vertices(),
-            self.graph.weight_kind(),
-        )
+        let (n, kind) = (self.graph.num_vertices(), self.graph.weight_kind());
+        download_distances(self.gpu, &self.buffers.dist, n, kind)
     }
 }

@@ -80,9 +80,6 @@ impl RelaxGraph for DeviceMatrix {
     fn relax(&self, gpu: &Gpu, form: Relax, a: RelaxArrays<'_>) -> Result<()> {
         let (kernels, stream) = (&gpu.kernels().matrix, gpu.stream());
         let (dist, frontier, unsettled) = (a.dist, a.frontier, a.unsettled);
-        match form {
-            Relax::Pull => kernels.relax_u(stream, self, dist, frontier, unsettled),
-            _ => kernels.relax_f(stream, self, dist, frontier, unsettled),
-        }
+        kernels.relax(form, stream, self, dist, (frontier, unsettled))
     }
 }

@@ -66,25 +66,13 @@ impl BellmanFordKernels {
     ) -> Result<()> {
         let function = self.block.of(graph.weight_kind());
         let kernel = function.1;
-        let (n, m) = (graph.num_vertices(), graph.num_edges());
-        check_state_lengths(kernel, n, buffers)?;
+        check_state_lengths(kernel, graph.num_vertices(), buffers)?;
         let config = LaunchConfig {
             grid_dim: (1, 1, 1),
             block_dim: (BELLMAN_FORD_BLOCK_SIZE, 1, 1),
             shared_mem_bytes: BELLMAN_FORD_BLOCK_SHARED_BYTES,
         };
-        let args = BellmanFordBlockArgs {
-            offsets: device(stream, graph.offsets()),
-            targets: device(stream, graph.targets()),
-            weights: device(stream, graph.weights()),
-            n,
-            m,
-            source,
-            dist: device(stream, &buffers.dist),
-            predist: device(stream, &buffers.predist),
-            changed: device(stream, &buffers.changed),
-            rounds: device(stream, &buffers.rounds),
-        };
+        let args = block_args(stream, graph, source, buffers);
         // SAFETY: `DeviceGraph` holds a validated CSR of n vertices and m
         // edges, dist/predist/changed hold n elements and rounds one (checked
         // above); one block, with the 8 bytes of dynamic shared memory its
@@ -106,8 +94,7 @@ impl BellmanFordKernels {
     ) -> Result<()> {
         let function = self.grid.of(graph.weight_kind());
         let kernel = function.1;
-        let (n, m) = (graph.num_vertices(), graph.num_edges());
-        check_state_lengths(kernel, n, buffers)?;
+        check_state_lengths(kernel, graph.num_vertices(), buffers)?;
         check_lengths(
             kernel,
             &[("flags", buffers.flags.len(), BELLMAN_FORD_FLAG_WORDS)],
@@ -118,26 +105,38 @@ impl BellmanFordKernels {
             block_dim: (BELLMAN_FORD_BLOCK_SIZE, 1, 1),
             shared_mem_bytes: 0,
         };
-        let args = BellmanFordGridArgs {
-            offsets: device(stream, graph.offsets()),
-            targets: device(stream, graph.targets()),
-            weights: device(stream, graph.weights()),
-            n,
-            m,
-            source,
-            dist: device(stream, &buffers.dist),
-            predist: device(stream, &buffers.predist),
-            changed: device(stream, &buffers.changed),
-            flags: device(stream, &buffers.flags),
-            barrier: device(stream, &buffers.barrier),
-            rounds: device(stream, &buffers.rounds),
-        };
+        let args = BellmanFordGridArgs::new(
+            block_args(stream, graph, source, buffers),
+            device(stream, &buffers.flags),
+            device(stream, &buffers.barrier),
+        );
         // SAFETY: `DeviceGraph` holds a validated CSR of n vertices and m
         // edges, dist/predist/changed hold n elements, flags and barrier 2,
         // rounds one (checked above); the barrier was zeroed on this stream
         // just before; the launch is cooperative, so the driver runs it only if
         // all its blocks can be co-resident, as the grid barrier requires.
         unsafe { launch(stream, function, config, &args, Launch::Cooperative) }
+    }
+}
+
+/// The block form's arguments, which the grid form's extend.
+fn block_args(
+    stream: &Arc<CudaStream>,
+    graph: &DeviceGraph,
+    source: u32,
+    buffers: &BellmanFordBuffers,
+) -> BellmanFordBlockArgs {
+    BellmanFordBlockArgs {
+        offsets: device(stream, graph.offsets()),
+        targets: device(stream, graph.targets()),
+        weights: device(stream, graph.weights()),
+        n: graph.num_vertices(),
+        m: graph.num_edges(),
+        source,
+        dist: device(stream, &buffers.dist),
+        predist: device(stream, &buffers.predist),
+        changed: device(stream, &buffers.changed),
+        rounds: device(stream, &buffers.rounds),
     }
 }
 

@@ -3,13 +3,13 @@
 use std::sync::Arc;
 
 use cudarc::driver::{CudaFunction, CudaModule, CudaSlice, CudaStream};
-use gpu_kernels::args::{
-    CrauserDeltaNodePredArgs, CrauserDeltaNodeSuccArgs, CrauserMinimum1Args, CrauserUpdateArgs,
-};
+use gpu_kernels::args::{CrauserDeltaNodeArgs, CrauserMinimum1Args};
 use gpu_kernels::launch::names;
 
+use super::da2cf::launch_vertex_flags;
 use super::launch::{
-    Launch, Typed, check_lengths, device, launch, load_function, minimum_launch, one_thread_per,
+    Launch, Typed, check_vertex_lengths, checked_minimum_launch, device, launch, load_function,
+    one_thread_per,
 };
 use crate::Result;
 use crate::gpu::device_graph::DeviceGraph;
@@ -42,21 +42,8 @@ impl CrauserKernels {
         graph: &DeviceGraph,
         delta_node: &mut CudaSlice<u32>,
     ) -> Result<()> {
-        let kernel = names::CRAUSER_DELTA_NODE_SUCC;
-        let (n, m) = (graph.num_vertices(), graph.num_edges());
-        check_lengths(kernel, &[("delta_node", delta_node.len(), n as usize)])?;
-        let args = CrauserDeltaNodeSuccArgs {
-            offsets: device(stream, graph.offsets()),
-            targets: device(stream, graph.targets()),
-            weights: device(stream, graph.weights()),
-            n,
-            m,
-            delta_node: device(stream, delta_node),
-        };
-        let function = (&self.delta_node_succ, kernel);
-        // SAFETY: a validated CSR of n vertices and m edges, and delta_node
-        // holds n elements (checked above).
-        unsafe { launch(stream, function, one_thread_per(n), &args, Launch::Plain) }
+        let function = (&self.delta_node_succ, names::CRAUSER_DELTA_NODE_SUCC);
+        launch_delta_node(stream, function, graph, delta_node)
     }
 
     /// `Δ_node` of every vertex from the predecessor CSR `graph` (atomic
@@ -67,21 +54,8 @@ impl CrauserKernels {
         graph: &DeviceGraph,
         delta_node: &mut CudaSlice<u32>,
     ) -> Result<()> {
-        let kernel = names::CRAUSER_DELTA_NODE_PRED;
-        let (n, m) = (graph.num_vertices(), graph.num_edges());
-        check_lengths(kernel, &[("delta_node", delta_node.len(), n as usize)])?;
-        let args = CrauserDeltaNodePredArgs {
-            offsets: device(stream, graph.offsets()),
-            targets: device(stream, graph.targets()),
-            weights: device(stream, graph.weights()),
-            n,
-            m,
-            delta_node: device(stream, delta_node),
-        };
-        let function = (&self.delta_node_pred, kernel);
-        // SAFETY: a validated CSR of n vertices and m edges, and delta_node
-        // holds n elements (checked above).
-        unsafe { launch(stream, function, one_thread_per(n), &args, Launch::Plain) }
+        let function = (&self.delta_node_pred, names::CRAUSER_DELTA_NODE_PRED);
+        launch_delta_node(stream, function, graph, delta_node)
     }
 
     /// General variant's `minimum1`: per-block minima of `dist + Δ_node` over
@@ -99,20 +73,12 @@ impl CrauserKernels {
     ) -> Result<()> {
         let function = self.minimum1.of(kind);
         let kernel = function.1;
-        let config = minimum_launch(n);
-        check_lengths(
-            kernel,
-            &[
-                ("dist", dist.len(), n as usize),
-                ("delta_node", delta_node.len(), n as usize),
-                ("unsettled", unsettled.len(), n as usize),
-                (
-                    "block_minima",
-                    block_minima.len(),
-                    config.grid_dim.0 as usize,
-                ),
-            ],
-        )?;
+        let buffers = [
+            ("dist", dist.len()),
+            ("delta_node", delta_node.len()),
+            ("unsettled", unsettled.len()),
+        ];
+        let config = checked_minimum_launch(kernel, n, &buffers, block_minima.len())?;
         let args = CrauserMinimum1Args {
             dist: device(stream, dist),
             delta_node: device(stream, delta_node),
@@ -136,25 +102,30 @@ impl CrauserKernels {
         n: u32,
         delta: u32,
     ) -> Result<()> {
-        let kernel = names::CRAUSER_UPDATE;
-        let n_ = n as usize;
-        check_lengths(
-            kernel,
-            &[
-                ("dist", dist.len(), n_),
-                ("frontier", frontier.len(), n_),
-                ("unsettled", unsettled.len(), n_),
-            ],
-        )?;
-        let args = CrauserUpdateArgs {
-            dist: device(stream, dist),
-            frontier: device(stream, frontier),
-            unsettled: device(stream, unsettled),
-            n,
-            delta,
-        };
-        let function = (&self.update, kernel);
-        // SAFETY: every buffer holds n elements (checked above).
-        unsafe { launch(stream, function, one_thread_per(n), &args, Launch::Plain) }
+        let function = (&self.update, names::CRAUSER_UPDATE);
+        launch_vertex_flags(stream, function, dist, (frontier, unsettled), n, delta)
     }
+}
+
+/// The one launch of the two `Δ_node` kernels, which share their arguments
+/// ([`CrauserDeltaNodeArgs`]): one thread per vertex of `graph`.
+fn launch_delta_node(
+    stream: &Arc<CudaStream>,
+    function: (&CudaFunction, &'static str),
+    graph: &DeviceGraph,
+    delta_node: &mut CudaSlice<u32>,
+) -> Result<()> {
+    let (n, m) = (graph.num_vertices(), graph.num_edges());
+    check_vertex_lengths(function.1, n, &[("delta_node", delta_node.len())])?;
+    let args = CrauserDeltaNodeArgs {
+        offsets: device(stream, graph.offsets()),
+        targets: device(stream, graph.targets()),
+        weights: device(stream, graph.weights()),
+        n,
+        m,
+        delta_node: device(stream, delta_node),
+    };
+    // SAFETY: `function` is one of the two `Δ_node` kernels; a validated CSR of
+    // n vertices and m edges, and delta_node holds n elements (checked above).
+    unsafe { launch(stream, function, one_thread_per(n), &args, Launch::Plain) }
 }

@@ -3,13 +3,12 @@
 use std::sync::Arc;
 
 use cudarc::driver::{CudaFunction, CudaModule, CudaSlice, CudaStream, LaunchConfig};
-use gpu_kernels::args::{
-    Da2cfInitializeArgs, Da2cfMinimum1Args, Da2cfMinimum2Args, Da2cfRelaxArgs, Da2cfUpdateArgs,
-};
+use gpu_kernels::args::{Da2cfMinimum1Args, Da2cfMinimum2Args, Da2cfRelaxArgs, VertexFlagsArgs};
 use gpu_kernels::launch::{RELAX_PLUS_SHARED_BYTES, names};
 
 use super::launch::{
-    Launch, Typed, check_lengths, device, launch, load_function, minimum_launch, one_thread_per,
+    Launch, Typed, check_vertex_lengths, checked_minimum_launch, device, launch, load_function,
+    one_thread_per,
 };
 use crate::Result;
 use crate::gpu::device_graph::DeviceGraph;
@@ -53,27 +52,8 @@ impl Da2cfKernels {
         n: u32,
         source: u32,
     ) -> Result<()> {
-        let kernel = names::DA2CF_INITIALIZE;
-        let n_ = n as usize;
-        check_lengths(
-            kernel,
-            &[
-                ("dist", dist.len(), n_),
-                ("frontier", frontier.len(), n_),
-                ("unsettled", unsettled.len(), n_),
-            ],
-        )?;
-        let args = Da2cfInitializeArgs {
-            dist: device(stream, dist),
-            frontier: device(stream, frontier),
-            unsettled: device(stream, unsettled),
-            n,
-            source,
-        };
-        let function = (&self.initialize, kernel);
-        // SAFETY: every buffer holds n elements (checked above), as the
-        // kernel's `# Safety` section requires.
-        unsafe { launch(stream, function, one_thread_per(n), &args, Launch::Plain) }
+        let function = (&self.initialize, names::DA2CF_INITIALIZE);
+        launch_vertex_flags(stream, function, dist, (frontier, unsettled), n, source)
     }
 
     /// One of the four relax kernels (Fig. 3), as `form` says:
@@ -113,19 +93,8 @@ impl Da2cfKernels {
         block_minima: &mut CudaSlice<u32>,
     ) -> Result<()> {
         let kernel = names::DA2CF_MINIMUM1;
-        let config = minimum_launch(n);
-        check_lengths(
-            kernel,
-            &[
-                ("dist", dist.len(), n as usize),
-                ("unsettled", unsettled.len(), n as usize),
-                (
-                    "block_minima",
-                    block_minima.len(),
-                    config.grid_dim.0 as usize,
-                ),
-            ],
-        )?;
+        let buffers = [("dist", dist.len()), ("unsettled", unsettled.len())];
+        let config = checked_minimum_launch(kernel, n, &buffers, block_minima.len())?;
         let args = Da2cfMinimum1Args {
             dist: device(stream, dist),
             unsettled: device(stream, unsettled),
@@ -148,18 +117,8 @@ impl Da2cfKernels {
         block_minima: &mut CudaSlice<u32>,
     ) -> Result<()> {
         let kernel = names::DA2CF_MINIMUM2;
-        let config = minimum_launch(len);
-        check_lengths(
-            kernel,
-            &[
-                ("values", values.len(), len as usize),
-                (
-                    "block_minima",
-                    block_minima.len(),
-                    config.grid_dim.0 as usize,
-                ),
-            ],
-        )?;
+        let buffers = [("values", values.len())];
+        let config = checked_minimum_launch(kernel, len, &buffers, block_minima.len())?;
         let args = Da2cfMinimum2Args {
             values: device(stream, values),
             len,
@@ -182,27 +141,39 @@ impl Da2cfKernels {
         n: u32,
         mssp: u32,
     ) -> Result<()> {
-        let kernel = names::DA2CF_UPDATE;
-        let n_ = n as usize;
-        check_lengths(
-            kernel,
-            &[
-                ("dist", dist.len(), n_),
-                ("frontier", frontier.len(), n_),
-                ("unsettled", unsettled.len(), n_),
-            ],
-        )?;
-        let args = Da2cfUpdateArgs {
-            dist: device(stream, dist),
-            frontier: device(stream, frontier),
-            unsettled: device(stream, unsettled),
-            n,
-            mssp,
-        };
-        let function = (&self.update, kernel);
-        // SAFETY: every buffer holds n elements (checked above).
-        unsafe { launch(stream, function, one_thread_per(n), &args, Launch::Plain) }
+        let function = (&self.update, names::DA2CF_UPDATE);
+        launch_vertex_flags(stream, function, dist, (frontier, unsettled), n, mssp)
     }
+}
+
+/// The one launch of the kernels that take [`VertexFlagsArgs`]
+/// (`da2cf_initialize`, `da2cf_update`, `crauser_update`): one thread per
+/// vertex over its distance and flags, with `value`.
+pub(super) fn launch_vertex_flags(
+    stream: &Arc<CudaStream>,
+    function: (&CudaFunction, &'static str),
+    dist: &CudaSlice<u32>,
+    (frontier, unsettled): (&mut CudaSlice<u8>, &mut CudaSlice<u8>),
+    n: u32,
+    value: u32,
+) -> Result<()> {
+    let buffers = [
+        ("dist", dist.len()),
+        ("frontier", frontier.len()),
+        ("unsettled", unsettled.len()),
+    ];
+    check_vertex_lengths(function.1, n, &buffers)?;
+    let args = VertexFlagsArgs {
+        dist: device(stream, dist),
+        frontier: device(stream, frontier),
+        unsettled: device(stream, unsettled),
+        n,
+        value,
+    };
+    // SAFETY: `function` is one of the kernels of `VertexFlagsArgs`, and every
+    // buffer holds n elements (checked above), as their `# Safety` sections
+    // require.
+    unsafe { launch(stream, function, one_thread_per(n), &args, Launch::Plain) }
 }
 
 /// The one launch of the four `relax` kernels, which share their arguments
@@ -218,14 +189,12 @@ fn launch_relax(
     let function = relax.of(graph.weight_kind());
     let kernel = function.1;
     let (n, m) = (graph.num_vertices(), graph.num_edges());
-    check_lengths(
-        kernel,
-        &[
-            ("dist", dist.len(), n as usize),
-            ("frontier", frontier.len(), n as usize),
-            ("unsettled", unsettled.len(), n as usize),
-        ],
-    )?;
+    let buffers = [
+        ("dist", dist.len()),
+        ("frontier", frontier.len()),
+        ("unsettled", unsettled.len()),
+    ];
+    check_vertex_lengths(kernel, n, &buffers)?;
     let args = Da2cfRelaxArgs {
         offsets: device(stream, graph.offsets()),
         targets: device(stream, graph.targets()),

@@ -174,6 +174,32 @@ pub(crate) fn check_lengths(kernel: &str, buffers: &[(&str, usize, usize)]) -> R
     Ok(())
 }
 
+/// Fails unless each of `buffers` (a name and a length) holds the `n`
+/// elements of one per vertex.
+pub(crate) fn check_vertex_lengths(kernel: &str, n: u32, buffers: &[(&str, usize)]) -> Result<()> {
+    let n = n as usize;
+    for &(name, len) in buffers {
+        check_lengths(kernel, &[(name, len, n)])?;
+    }
+    Ok(())
+}
+
+/// Fails unless each of `buffers` holds `len` elements and `block_minima`
+/// one per block of the [`minimum_launch`] over `len` values, which it
+/// returns.
+pub(crate) fn checked_minimum_launch(
+    kernel: &str,
+    len: u32,
+    buffers: &[(&str, usize)],
+    block_minima: usize,
+) -> Result<LaunchConfig> {
+    let config = minimum_launch(len);
+    check_vertex_lengths(kernel, len, buffers)?;
+    let blocks = config.grid_dim.0 as usize;
+    check_lengths(kernel, &[("block_minima", block_minima, blocks)])?;
+    Ok(config)
+}
+
 /// How a kernel is launched.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Launch {
@@ -222,29 +248,23 @@ pub(crate) unsafe fn launch<A: KernelArgs>(
         shared_mem_bytes,
     } = config;
     let (function, stream) = (function.cu_function(), stream.cu_stream());
+    let launch_kernel = match how {
+        Launch::Plain => result::launch_kernel,
+        Launch::Cooperative => result::launch_cooperative_kernel,
+    };
     // SAFETY: each parameter pointer points to a field of `args`, which lives
     // until the call returns (the driver copies the values at launch), with the
     // entry's parameter types in its order (`KernelArgs`'s contract); the
     // kernel's own contract is the caller's.
     unsafe {
-        match how {
-            Launch::Plain => result::launch_kernel(
-                function,
-                grid_dim,
-                block_dim,
-                shared_mem_bytes,
-                stream,
-                &mut params,
-            ),
-            Launch::Cooperative => result::launch_cooperative_kernel(
-                function,
-                grid_dim,
-                block_dim,
-                shared_mem_bytes,
-                stream,
-                &mut params,
-            ),
-        }
+        launch_kernel(
+            function,
+            grid_dim,
+            block_dim,
+            shared_mem_bytes,
+            stream,
+            &mut params,
+        )
     }
     .map_err(Error::cuda(kernel))
 }

@@ -10,6 +10,7 @@ use gpu_kernels::launch::{MATRIX_RELAX_F_SHARED_BYTES, MATRIX_RELAX_U_SHARED_BYT
 use super::launch::{Launch, Typed, check_lengths, device, launch, load_function, one_thread_per};
 use crate::Result;
 use crate::gpu::device_graph::DeviceMatrix;
+use crate::variants::Relax;
 
 /// The adjacency-matrix kernels.
 pub struct MatrixKernels {
@@ -29,38 +30,24 @@ impl MatrixKernels {
         })
     }
 
-    /// `relax_U` on the matrix (U^GPU): unsettled vertices take the minimum over
-    /// their frontier predecessors down their column.
-    pub fn relax_u(
+    /// One of the two relax kernels on the matrix, as `form` says:
+    /// - [`Relax::Pull`], `relax_U` (U^GPU): unsettled vertices take the
+    ///   minimum over their frontier predecessors down their column;
+    /// - any other form, `relax_F` (F^GPU): frontier vertices lower their
+    ///   unsettled successors along their row with an atomic minimum.
+    pub fn relax(
         &self,
+        form: Relax,
         stream: &Arc<CudaStream>,
         matrix: &DeviceMatrix,
         dist: &mut CudaSlice<u32>,
-        frontier: &CudaSlice<u8>,
-        unsettled: &CudaSlice<u8>,
+        (frontier, unsettled): (&CudaSlice<u8>, &CudaSlice<u8>),
     ) -> Result<()> {
-        let relax = (
-            self.relax_u.of(matrix.weight_kind()),
-            MATRIX_RELAX_U_SHARED_BYTES,
-        );
-        let (weights, n) = (matrix.weights(), matrix.num_vertices());
-        launch_relax(relax, stream, weights, n, dist, frontier, unsettled)
-    }
-
-    /// `relax_F` on the matrix (F^GPU): frontier vertices lower their unsettled
-    /// successors along their row with an atomic minimum.
-    pub fn relax_f(
-        &self,
-        stream: &Arc<CudaStream>,
-        matrix: &DeviceMatrix,
-        dist: &mut CudaSlice<u32>,
-        frontier: &CudaSlice<u8>,
-        unsettled: &CudaSlice<u8>,
-    ) -> Result<()> {
-        let relax = (
-            self.relax_f.of(matrix.weight_kind()),
-            MATRIX_RELAX_F_SHARED_BYTES,
-        );
+        let (relax, shared_mem_bytes) = match form {
+            Relax::Pull => (&self.relax_u, MATRIX_RELAX_U_SHARED_BYTES),
+            _ => (&self.relax_f, MATRIX_RELAX_F_SHARED_BYTES),
+        };
+        let relax = (relax.of(matrix.weight_kind()), shared_mem_bytes);
         let (weights, n) = (matrix.weights(), matrix.num_vertices());
         launch_relax(relax, stream, weights, n, dist, frontier, unsettled)
     }

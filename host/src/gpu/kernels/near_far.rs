@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use cudarc::driver::{CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream};
 use gpu_kernels::args::{NearFarBlockLoopArgs, NearFarGridLoopArgs, NearFarInitializeArgs};
-use gpu_kernels::distance::NO_TARGET;
+use gpu_kernels::distance::{INFINITY, NO_TARGET};
 use gpu_kernels::launch::{COMPACT_BLOCK_SIZE, names};
 use gpu_kernels::near_far::{NEAR_FAR_SHARED_BYTES, NEAR_FAR_STATE_WORDS, hub_slots};
 
@@ -103,23 +103,9 @@ impl NearFarKernels {
                 "{kernel}: source {source} of {n} vertices"
             )));
         }
-        let args = NearFarInitializeArgs {
-            offsets: device(stream, graph.offsets()),
-            targets: device(stream, graph.targets()),
-            weights: device(stream, graph.weights()),
-            n,
-            m: graph.num_edges(),
-            dist: device(stream, &buffers.dist),
-            stamp: device(stream, &buffers.stamp),
-            far_stamp: device(stream, &buffers.far_stamp),
-            near0: device(stream, &buffers.near[0]),
-            near1: device(stream, &buffers.near[1]),
-            far0: device(stream, &buffers.far[0]),
-            far1: device(stream, &buffers.far[1]),
-            state: device(stream, &buffers.state),
-            source,
-            delta,
-        };
+        let no_bound = (INFINITY, None);
+        let loop_args = loop_args(stream, graph, buffers, (delta, no_bound), (0, 0));
+        let args = NearFarInitializeArgs::new(loop_args, source);
         let function = (&self.initialize, kernel);
         // SAFETY: a validated CSR of n vertices and m edges; the state arrays
         // hold n >= 1 elements (source < n) and the state its words (checked
