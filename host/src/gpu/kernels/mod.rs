@@ -14,6 +14,7 @@ mod near_far;
 mod parents;
 mod partition;
 mod phast;
+mod reductions;
 mod rows;
 mod stats;
 
@@ -35,6 +36,7 @@ pub use partition::{
     PartitionKernels,
 };
 pub use phast::{DeviceDownArcs, PhastKernels};
+pub use reductions::{ReductionsKernels, WithinBuffers};
 pub use rows::RowsKernels;
 pub use stats::StatsKernels;
 
@@ -65,6 +67,8 @@ pub struct Kernels {
     pub phast: PhastKernels,
     /// Solved rows delivered in the caller's vertex order.
     pub rows: RowsKernels,
+    /// Reductions over PHAST's trees that need no tree copied.
+    pub reductions: ReductionsKernels,
 }
 
 impl Kernels {
@@ -103,6 +107,7 @@ impl Kernels {
             partition: PartitionKernels::load(module)?,
             phast: PhastKernels::load(module)?,
             rows: RowsKernels::load(module)?,
+            reductions: ReductionsKernels::load(module)?,
         })
     }
 }
