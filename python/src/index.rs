@@ -13,6 +13,13 @@ use crate::rows::distance_value;
 use crate::solver::Solver;
 use crate::{SCIPY_NO_PREDECESSOR, device_name, limit_word, owned_graph, to_py};
 
+/// Two arrays of a reduction and the device it ran on.
+type Pair<'py, A, B> = (
+    Bound<'py, PyArray1<A>>,
+    Bound<'py, PyArray1<B>>,
+    &'static str,
+);
+
 /// Distances one thread converts to float64 at a time.
 const CONVERT_CHUNK: usize = 1 << 16;
 
@@ -139,11 +146,7 @@ impl Index {
         sources: Vec<usize>,
         limit: f64,
         values: Option<PyReadonlyArray1<'_, f64>>,
-    ) -> PyResult<(
-        Bound<'py, PyArray1<u64>>,
-        Bound<'py, PyArray1<f64>>,
-        &'static str,
-    )> {
+    ) -> PyResult<Pair<'py, u64, f64>> {
         self.check_vertices(&sources)?;
         if limit.is_nan() || limit < 0.0 {
             return Err(PyValueError::new_err(format!(
@@ -177,11 +180,7 @@ impl Index {
         py: Python<'py>,
         solver: &Solver,
         sources: Vec<usize>,
-    ) -> PyResult<(
-        Bound<'py, PyArray1<f64>>,
-        Bound<'py, PyArray1<i32>>,
-        &'static str,
-    )> {
+    ) -> PyResult<Pair<'py, f64, i32>> {
         self.check_vertices(&sources)?;
         let (nearest, device) = py
             .detach(|| -> sssp::Result<_> {
