@@ -853,3 +853,93 @@ kernel_args! {
         pub flags: *const AtomicU32,
     }
 }
+
+kernel_args! {
+    ($)
+    /// `phast_rows`.
+    pub struct PhastRowsArgs for [names::PHAST_ROWS], entry macro phast_rows_args {
+        /// The lanes' distances, `n * lanes`.
+        pub dist: *const AtomicU32,
+        /// Vertices.
+        pub n: u32,
+        /// Sources swept together.
+        pub lanes: u32,
+        /// Each vertex's position, `n`.
+        pub position: *const u32,
+        /// The lane of the slot's first row.
+        pub first_lane: u32,
+        /// Rows of the slot.
+        pub rows: u32,
+        /// The stop's limit word (`INFINITY`: none).
+        pub limit: u32,
+        /// The stop's target's position (`INFINITY`: none).
+        pub target: u32,
+        /// The slot, `rows * (n + ROW_FLAGS)`, flags zeroed.
+        pub out: *const AtomicU32,
+    }
+
+    /// `reductions_within_part`.
+    pub struct ReductionsWithinPartArgs for [names::REDUCTIONS_WITHIN_PART],
+        entry macro reductions_within_part_args {
+        /// The lanes' distances, `n * lanes`.
+        pub dist: *const u32,
+        /// Vertices.
+        pub n: u32,
+        /// Sources swept together.
+        pub lanes: u32,
+        /// Parts per lane (threads: `lanes * strides`).
+        pub strides: u32,
+        /// The limit word.
+        pub limit: u32,
+        /// Values by position, `values_len` (`n`, or 0: none).
+        pub values: *const f64,
+        /// Values.
+        pub values_len: u32,
+        /// Each thread's (count, saturated), `2 * lanes * strides`.
+        pub counts: *mut u32,
+        /// Each thread's sum, `lanes * strides`.
+        pub sums: *mut f64,
+    }
+
+    /// `reductions_within_total`.
+    pub struct ReductionsWithinTotalArgs for [names::REDUCTIONS_WITHIN_TOTAL],
+        entry macro reductions_within_total_args {
+        /// Each part's (count, saturated), `2 * lanes * strides`.
+        pub counts: *const u32,
+        /// Each part's sum, `lanes * strides`.
+        pub sums: *const f64,
+        /// Sources swept together.
+        pub lanes: u32,
+        /// Parts per lane.
+        pub strides: u32,
+        /// Lanes that hold a source.
+        pub count: u32,
+        /// The result row of lane 0.
+        pub first_row: u32,
+        /// The results' (count, saturated), `2 * rows_len`.
+        pub out_counts: *mut u32,
+        /// The results' sums, `rows_len`.
+        pub out_sums: *mut f64,
+        /// Result rows.
+        pub rows_len: u32,
+    }
+
+    /// `reductions_nearest`.
+    pub struct ReductionsNearestArgs for [names::REDUCTIONS_NEAREST],
+        entry macro reductions_nearest_args {
+        /// The lanes' distances, `n * lanes`.
+        pub dist: *const u32,
+        /// Vertices.
+        pub n: u32,
+        /// Sources swept together.
+        pub lanes: u32,
+        /// Lanes that hold a source.
+        pub count: u32,
+        /// The source index of lane 0.
+        pub first_source: u32,
+        /// Each position's best distance so far, `n`.
+        pub best: *mut u32,
+        /// Each position's nearest source index so far, `n`.
+        pub from: *mut u32,
+    }
+}

@@ -290,6 +290,14 @@ pub mod names {
     /// PHAST: a sweep's distances at a table's targets (every vertex: whole
     /// trees in graph order), into the table.
     pub const PHAST_COLUMNS: &str = "phast_columns";
+    /// PHAST: slots of whole trees in graph order, bounded, overflow flagged.
+    pub const PHAST_ROWS: &str = "phast_rows";
+    /// Reductions: each thread's share of the vertices within a limit.
+    pub const REDUCTIONS_WITHIN_PART: &str = "reductions_within_part";
+    /// Reductions: each source's total of the shares.
+    pub const REDUCTIONS_WITHIN_TOTAL: &str = "reductions_within_total";
+    /// Reductions: each vertex's nearest source so far.
+    pub const REDUCTIONS_NEAREST: &str = "reductions_nearest";
 
     /// Every kernel, for loading them all at once and for the PTX check.
     pub const ALL: &[&str] = &[
@@ -351,6 +359,10 @@ pub mod names {
         PHAST_SWEEP.u32,
         PHAST_SWEEP.f32,
         PHAST_COLUMNS,
+        PHAST_ROWS,
+        REDUCTIONS_WITHIN_PART,
+        REDUCTIONS_WITHIN_TOTAL,
+        REDUCTIONS_NEAREST,
     ];
 }
 

@@ -44,6 +44,7 @@ pub mod parents;
 pub mod partition;
 pub mod phast;
 pub mod reduce;
+pub mod reductions;
 pub mod rows;
 pub mod stats;
 pub mod team;

@@ -101,3 +101,38 @@ pub fn block_levels(
         .take_while(|w| (w[1] - w[0]) as usize * lanes <= block_size * items_per_thread)
         .count()
 }
+
+/// Item `item` of a slot of whole trees delivered in graph order: vertex
+/// `v = item / rows` of slot row `r = item % rows`, the tree of lane
+/// `first_lane + r`. Slot row `r` is `out[r * (n + ROW_FLAGS)..][..n]` with
+/// its overflow flags after it ([`crate::rows::ROW_FLAGS`], zero before the
+/// launch), `n = position.len()`. The distance of `v` (at position
+/// `position[v]`) is [`INFINITY`] above the row's bound: `limit`, or the
+/// distance of the vertex at position `target` when that is smaller
+/// (`target` [`INFINITY`]: none). The threads of a warp read a few
+/// contiguous runs of `rows` lanes and write a few runs of each row.
+#[inline(always)]
+pub fn row_item(
+    dist: &[AtomicU32],
+    (position, lanes): (&[u32], usize),
+    (first_lane, rows): (usize, usize),
+    (limit, target): (u32, u32),
+    out: &[AtomicU32],
+    item: usize,
+) {
+    let n = position.len();
+    let (v, r) = (item / rows, item % rows);
+    let lane = first_lane + r;
+    let bound = match target {
+        INFINITY => limit,
+        t => limit.min(dist[t as usize * lanes + lane].load(Relaxed)),
+    };
+    let d = dist[position[v] as usize * lanes + lane].load(Relaxed);
+    let d = if d > bound { INFINITY } else { d };
+    let row = r * (n + crate::rows::ROW_FLAGS);
+    if d == crate::distance::SATURATED {
+        out[row + n].fetch_add(1, Relaxed);
+        out[row + n + 1].fetch_max(u32::MAX - v as u32, Relaxed);
+    }
+    out[row + v].store(d, Relaxed);
+}

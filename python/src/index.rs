@@ -1,14 +1,27 @@
 //! The contraction-hierarchy [`Index`]: trees, tables and point-to-point
 //! distances from one preprocessing of a road network.
 
-use numpy::{PyArray1, PyReadonlyArray1};
+use gpu_kernels::distance::INFINITY;
+use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use sssp::options::Timing;
+use rayon::prelude::*;
+use sssp::ch::Values;
+use sssp::options::Stop;
 
 use crate::rows::distance_value;
 use crate::solver::Solver;
-use crate::{device_name, owned_graph, to_py};
+use crate::{SCIPY_NO_PREDECESSOR, device_name, limit_word, owned_graph, to_py};
+
+/// Two arrays of a reduction and the device it ran on.
+type Pair<'py, A, B> = (
+    Bound<'py, PyArray1<A>>,
+    Bound<'py, PyArray1<B>>,
+    &'static str,
+);
+
+/// Distances one thread converts to float64 at a time.
+const CONVERT_CHUNK: usize = 1 << 16;
 
 /// A contraction-hierarchy index of one graph (`sssp::ch`): trees, tables
 /// and point-to-point distances from it.
@@ -85,23 +98,110 @@ impl Index {
 
     /// The trees of `sources` on the solver's device (GPU batches, or the
     /// CPU): a (sources × n) float64 array, inf where unreached, and the
-    /// device.
+    /// device. The rows stream from the library straight into the array,
+    /// each converted in parallel as it arrives.
     fn trees<'py>(
         &self,
         py: Python<'py>,
         solver: &Solver,
         sources: Vec<usize>,
-    ) -> PyResult<(Bound<'py, PyArray1<f64>>, &'static str)> {
+    ) -> PyResult<(Bound<'py, PyArray2<f64>>, &'static str)> {
         self.check_vertices(&sources)?;
-        let (dist, device) = py
+        let n = self.hierarchy.num_vertices();
+        let kind = self.hierarchy.weight_kind;
+        let dist = PyArray2::<f64>::zeros(py, [sources.len(), n], false);
+        let device = {
+            let mut array = dist.readwrite();
+            let out = array.as_slice_mut()?;
+            py.detach(|| -> sssp::Result<_> {
+                let mut trees = solver.inner.index_trees(&self.hierarchy, None)?;
+                trees.solve_rows(&sources, Stop::default(), &mut |i, row| {
+                    let target = &mut out[i * n..(i + 1) * n];
+                    target
+                        .par_chunks_mut(CONVERT_CHUNK)
+                        .zip(row.par_chunks(CONVERT_CHUNK))
+                        .for_each(|(o, words)| {
+                            for (o, &d) in o.iter_mut().zip(words) {
+                                *o = distance_value(d, kind);
+                            }
+                        });
+                    Ok(())
+                })?;
+                Ok(trees.device())
+            })
+            .map_err(to_py)?
+        };
+        Ok((dist, device_name(device)))
+    }
+
+    /// Per source, the vertices within `limit` (inf: every reached one)
+    /// and the sum of `values` (float64, one per vertex) over them: two
+    /// arrays (counts as uint64, sums as float64; sums 0 without values),
+    /// and the device. Reduced where the trees are; none is copied.
+    #[pyo3(signature = (solver, sources, limit, values=None))]
+    fn within<'py>(
+        &self,
+        py: Python<'py>,
+        solver: &Solver,
+        sources: Vec<usize>,
+        limit: f64,
+        values: Option<PyReadonlyArray1<'_, f64>>,
+    ) -> PyResult<Pair<'py, u64, f64>> {
+        self.check_vertices(&sources)?;
+        if limit.is_nan() || limit < 0.0 {
+            return Err(PyValueError::new_err(format!(
+                "limit {limit} is not a non-negative number"
+            )));
+        }
+        let limit = limit_word(limit, self.hierarchy.weight_kind).unwrap_or(INFINITY);
+        let values = values.as_ref().map(|v| v.as_slice()).transpose()?;
+        let (rows, device) = py
             .detach(|| -> sssp::Result<_> {
                 let mut trees = solver.inner.index_trees(&self.hierarchy, None)?;
-                let (rows, _) = trees.solve(&sources, Timing::default())?;
-                let dist: Vec<f64> = rows.iter().flat_map(|row| row.distances_f64()).collect();
-                Ok((dist, trees.device()))
+                let rows = trees.within(&sources, limit, values.map(Values::F64))?;
+                Ok((rows, trees.device()))
             })
             .map_err(to_py)?;
-        Ok((PyArray1::from_vec(py, dist), device_name(device)))
+        let counts = rows.iter().map(|&(c, _)| u64::from(c)).collect();
+        let sums = rows.iter().map(|&(_, s)| s).collect();
+        Ok((
+            PyArray1::from_vec(py, counts),
+            PyArray1::from_vec(py, sums),
+            device_name(device),
+        ))
+    }
+
+    /// Each vertex's distance from its nearest of `sources` (float64, inf
+    /// where none reaches it) and that source's vertex (int32, -9999 where
+    /// none; the first in `sources` on ties), and the device. Reduced
+    /// where the trees are; none is copied.
+    fn nearest<'py>(
+        &self,
+        py: Python<'py>,
+        solver: &Solver,
+        sources: Vec<usize>,
+    ) -> PyResult<Pair<'py, f64, i32>> {
+        self.check_vertices(&sources)?;
+        let (nearest, device) = py
+            .detach(|| -> sssp::Result<_> {
+                let mut trees = solver.inner.index_trees(&self.hierarchy, None)?;
+                Ok((trees.nearest(&sources)?, trees.device()))
+            })
+            .map_err(to_py)?;
+        let dist = nearest.dist.iter().map(|&d| self.to_f64(d)).collect();
+        let from = nearest
+            .source
+            .iter()
+            .map(|&s| match sources.get(s as usize) {
+                Some(&v) => v as i32,
+                None => SCIPY_NO_PREDECESSOR,
+            })
+            .collect();
+        Ok((
+            PyArray1::from_vec(py, dist),
+            PyArray1::from_vec(py, from),
+            device_name(device),
+        ))
     }
 
     /// The (sources × targets) distance table on the solver's device, as

@@ -521,7 +521,32 @@ class ContractionIndex:
         ``dijkstra(..., indices=indices)``)."""
         sources = [int(s) for s in _sources(indices, self.n).ravel()]
         dist, _ = self._index.trees(_solver(device)._native, sources)
-        return dist.reshape(len(sources), self.n)
+        return dist
+
+    def within(self, sources, limit, values=None, device: str = "auto"):
+        """Per source, the vertices within distance ``limit`` (``inf``: every
+        reached one) and the sum of ``values`` (one number per vertex) over
+        them (pandana-style accessibility, isochrone size): ``(counts,
+        sums)``, int64 and float64 arrays of ``len(sources)``; sums are 0
+        without values. Reduced where the trees are computed: no tree is
+        copied."""
+        s = [int(v) for v in _sources(sources, self.n).ravel()]
+        if values is not None:
+            values = _np.ascontiguousarray(values, dtype=_np.float64).ravel()
+            if values.shape[0] != self.n:
+                raise ValueError(f"{values.shape[0]} values for a graph of {self.n} vertices: one per vertex is needed")
+        counts, sums, _ = self._index.within(_solver(device)._native, s, float(limit), values)
+        return counts.astype(_np.int64), sums
+
+    def nearest(self, sources, device: str = "auto"):
+        """Each vertex's distance from its nearest of ``sources`` and that
+        source (scipy's ``dijkstra(..., min_only=True,
+        return_predecessors=True)`` distances and ``sources``): float64
+        ``inf`` and int32 ``-9999`` where no source reaches a vertex; on
+        ties the source listed first. No tree is copied."""
+        s = [int(v) for v in _sources(sources, self.n).ravel()]
+        dist, source, _ = self._index.nearest(_solver(device)._native, s)
+        return dist, source
 
     def table(self, sources, targets, device: str = "auto") -> _np.ndarray:
         """The ``(len(sources), len(targets))`` float64 distance table."""

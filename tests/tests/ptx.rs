@@ -161,6 +161,11 @@ fn every_entry_takes_the_fields_of_its_argument_struct() {
         PhastScatterArgs,
         PhastColumnsArgs,
         PhastSweepArgs,
+        RowsGatherArgs,
+        PhastRowsArgs,
+        ReductionsWithinPartArgs,
+        ReductionsWithinTotalArgs,
+        ReductionsNearestArgs,
     );
     for entry in entries(PTX) {
         assert!(

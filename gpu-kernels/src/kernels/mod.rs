@@ -27,6 +27,7 @@ mod near_far;
 mod parents;
 mod partition;
 mod phast;
+mod reductions;
 mod rows;
 mod stats;
 

@@ -4,7 +4,9 @@
 
 use core::sync::atomic::AtomicU32;
 
-use crate::args::{PhastClearArgs, PhastColumnsArgs, PhastScatterArgs, PhastSweepArgs};
+use crate::args::{
+    PhastClearArgs, PhastColumnsArgs, PhastRowsArgs, PhastScatterArgs, PhastSweepArgs,
+};
 use crate::device::grid::{GridBarrier, grid_dim_x, grid_sync};
 use crate::device::memory::slice;
 use crate::device::thread::{block_dim_x, block_idx_x, index_1d, sync_threads, thread_idx_x};
@@ -148,6 +150,40 @@ crate::args::phast_sweep_args! {
             // blocks and a zeroed barrier as the caller guarantees.
             unsafe { grid_sync(barrier) };
             level(l, index_1d() as usize, threads);
+        }
+    }
+}
+
+crate::args::phast_rows_args! {
+    /// `phast_rows`: a slot of `rows` whole trees in graph order, lanes
+    /// `first_lane..first_lane + rows` of the sweep's distances, bounded by
+    /// the stop, overflow counted into each row's flags
+    /// ([`phast::row_item`]).
+    ///
+    /// # Thread mapping
+    /// One thread per slot word `i = blockIdx.x * blockDim.x + threadIdx.x`
+    /// (vertex `i / rows`, row `i % rows`); threads with `i >= n * rows`
+    /// return.
+    ///
+    /// # Safety
+    /// `dist` holds `n * lanes` words; `position` holds `n` positions `< n`;
+    /// `first_lane + rows <= lanes`; `target` is `INFINITY` or `< n`; `out`
+    /// holds `rows * (n + ROW_FLAGS)` words.
+    fn phast_rows(args) {
+        let PhastRowsArgs { dist, n, lanes, position, first_lane, rows, limit, target, out } = args;
+        let (n, lanes, rows) = (n as usize, lanes as usize, rows as usize);
+        let i = index_1d() as usize;
+        if i < n * rows {
+            // SAFETY: as the caller guarantees.
+            let (dist, position, out) = unsafe {
+                (
+                    slice(dist, n * lanes),
+                    slice(position, n),
+                    slice(out, rows * (n + crate::rows::ROW_FLAGS)),
+                )
+            };
+            let slot = (first_lane as usize, rows);
+            phast::row_item(dist, (position, lanes), slot, (limit, target), out, i);
         }
     }
 }

@@ -28,8 +28,10 @@ mod frontier;
 pub mod index;
 pub mod phast;
 pub mod query;
+pub mod reductions;
 pub mod trees;
 
 pub use build::{BuildOptions, build};
 pub use index::{Arcs, Hierarchy, NO_MIDDLE};
+pub use reductions::{Nearest, Values};
 pub use trees::{TreeSolver, TreeTimes};

@@ -5,12 +5,14 @@
 use std::time::Instant;
 
 use super::index::Hierarchy;
-use crate::Result;
+use super::reductions::{Nearest, Values};
 use crate::algorithms::{Algorithm, Processor};
 use crate::gpu::context::Gpu;
 use crate::gpu::phast::{DEFAULT_LANES, GpuPhast};
 use crate::options::Timing;
+use crate::options::{RowSink, Stop};
 use crate::solution::{SourceSolution, Timer};
+use crate::{Error, Result};
 
 /// Trees from one hierarchy on the solver's device.
 pub struct TreeSolver<'a> {
@@ -173,5 +175,92 @@ impl<'a> TreeSolver<'a> {
             }
         }
         Ok((rows, times))
+    }
+
+    /// The trees of `sources` (graph vertices, checked by the caller),
+    /// bounded by `stop`, handed to `sink` as `(index in sources, row in
+    /// graph order)` in order, none kept: on the GPU each batch's trees are
+    /// put in graph order there and copied through two page-locked slots
+    /// while the sink takes the previous ones
+    /// ([`GpuPhast::stream_rows`]); on the CPU, batches of
+    /// [`super::phast::CPU_LANES`] per thread. Returns the wall time, ms.
+    pub fn solve_rows(
+        &mut self,
+        sources: &[usize],
+        stop: Stop,
+        sink: &mut RowSink<'_>,
+    ) -> Result<f64> {
+        let h = self.hierarchy;
+        if let Some(gpu) = &mut self.gpu {
+            return gpu.stream_rows(h, sources, stop, sink);
+        }
+        let start = Instant::now();
+        let chunk = super::phast::CPU_LANES * rayon::current_num_threads();
+        for (c, batch) in sources.chunks(chunk).enumerate() {
+            for (i, mut row) in super::phast::trees(h, batch).into_iter().enumerate() {
+                crate::distances::check_overflow(h.weight_kind, &row)?;
+                stop.apply(&mut row);
+                sink(c * chunk + i, &row)?;
+            }
+        }
+        Ok(start.elapsed().as_secs_f64() * 1e3)
+    }
+
+    /// For each of `sources` (graph vertices, checked by the caller), the
+    /// vertices whose distance is at most `limit` (a weight word; unreached
+    /// ones never count) and the sum of `values` (by graph vertex) over
+    /// them, 0 without values: `(count, sum)` in the order of `sources`,
+    /// summed as `f64`. No tree leaves the device.
+    pub fn within(
+        &mut self,
+        sources: &[usize],
+        limit: u32,
+        values: Option<Values<'_>>,
+    ) -> Result<Vec<(u32, f64)>> {
+        let h = self.hierarchy;
+        let values = match values {
+            Some(v) if v.len() != h.num_vertices() => {
+                return Err(Error::InvalidArgument(format!(
+                    "{} values for a graph of {} vertices: one value per vertex is needed",
+                    v.len(),
+                    h.num_vertices()
+                )));
+            }
+            Some(v) => Some(v.to_f64()),
+            None => None,
+        };
+        let parts = match &mut self.gpu {
+            Some(gpu) => gpu.within(h, sources, limit, values.as_deref())?,
+            None => super::reductions::within(h, sources, limit, values.as_deref().unwrap_or(&[])),
+        };
+        parts
+            .iter()
+            .zip(sources)
+            .map(|(part, &source)| match part.saturated {
+                0 => Ok((part.count, part.sum)),
+                count => Err(crate::distances::overflow(
+                    h.weight_kind,
+                    source,
+                    count as usize,
+                )),
+            })
+            .collect()
+    }
+
+    /// Each graph vertex's distance from its nearest of `sources` (graph
+    /// vertices, checked by the caller) and that source's index in
+    /// `sources`, the smallest on ties (scipy's `min_only`, nearest
+    /// facility). No tree leaves the device.
+    pub fn nearest(&mut self, sources: &[usize]) -> Result<Nearest> {
+        let h = self.hierarchy;
+        let nearest = match &mut self.gpu {
+            Some(gpu) => {
+                let (dist, source) = gpu.nearest(h, sources)?;
+                Nearest { dist, source }
+            }
+            None => super::reductions::nearest(h, sources),
+        };
+        crate::distances::check_overflow(h.weight_kind, &nearest.dist)?;
+        Ok(nearest)
     }
 }

@@ -16,6 +16,7 @@ use sssp::options::Timing;
 use sssp::{Error, Graph, Result, Solver, distances, oracle};
 
 use super::check::{RowCheck, SolvedRow, Verifier, check_row, index_verdict, report_check};
+use super::index_rows;
 use super::input::{Query, vertex_of};
 use super::output::{json_source, print_json, print_path, print_summary, tree_path, write_outputs};
 use super::report::{Human, JsonAbout, JsonAlgorithm, JsonDistance, JsonInput, JsonPath};
@@ -129,6 +130,18 @@ impl Indexed<'_> {
         gpu: Option<&Gpu>,
     ) -> Result<Option<Error>> {
         let (args, graph, query, out) = (self.args, self.graph, self.query, self.out);
+        if args.within.is_some() {
+            index_rows::within(args, query, trees, out)?;
+            return Ok(None);
+        }
+        if args.nearest {
+            index_rows::nearest(args, query, trees, out)?;
+            return Ok(None);
+        }
+        if index_rows::streams(args, query) {
+            index_rows::stream(args, query, trees, out)?;
+            return Ok(None);
+        }
         let on_gpu = trees.device() == Processor::Gpu;
         let timing = Timing {
             warmup: args.warmup.unwrap_or(if on_gpu { 1 } else { 0 }),
@@ -312,6 +325,8 @@ impl Indexed<'_> {
             (args.limit.is_some(), "--limit"),
             (args.certify, "--certify"),
             (args.json, "--json"),
+            (args.within.is_some(), "--within"),
+            (args.nearest, "--nearest"),
         ] {
             if given {
                 return Err(Error::InvalidArgument(format!(

@@ -242,7 +242,7 @@ pub fn vertex_of(loaded: &LoadedGraph, graph: &Graph, flag: &str, id: u64) -> Re
 /// weights) or `--limit` (`zero_ok` true: any non-negative number; for `u32`
 /// weights its integer part, so that `d <= limit` keeps its meaning; `inf`
 /// or a number past the largest distance bounds nothing).
-fn weight_word(flag: &str, text: &str, kind: WeightKind, zero_ok: bool) -> Result<u32> {
+pub(super) fn weight_word(flag: &str, text: &str, kind: WeightKind, zero_ok: bool) -> Result<u32> {
     if zero_ok {
         let value = text.trim().parse::<f64>().unwrap_or(f64::NAN);
         if value.is_nan() || value < 0.0 {

@@ -8,6 +8,7 @@ mod convert;
 mod device;
 mod generate;
 mod index;
+mod index_rows;
 mod input;
 mod output;
 mod preprocess;

@@ -167,6 +167,19 @@ pub struct SolveArgs {
     /// warps, at most 256).
     #[arg(long, value_name = "K", requires = "index", value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub batch: Option<u32>,
+    /// With --index: per source, the vertices within distance D and (with
+    /// --values) the sum of their values, reduced on the GPU; no tree is
+    /// copied.
+    #[arg(long, value_name = "D", requires = "index", value_parser = parse_limit)]
+    pub within: Option<String>,
+    /// With --within: a file of one number per vertex (whitespace
+    /// separated, in vertex order) to sum.
+    #[arg(long, value_name = "FILE", requires = "within")]
+    pub values: Option<PathBuf>,
+    /// With --index: each vertex's distance from its nearest source and
+    /// that source (smallest index on ties); --output gets the rows.
+    #[arg(long, requires = "index", conflicts_with = "within")]
+    pub nearest: bool,
 }
 
 /// Checks the syntax of `--delta` at once: a positive finite number (whether

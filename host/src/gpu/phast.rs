@@ -15,6 +15,9 @@ use crate::ch::index::Hierarchy;
 use crate::ch::query::upward_search;
 use crate::{Error, Result};
 
+mod reductions;
+mod stream;
+
 /// The sources a sweep serves at once unless told otherwise. A warp reads
 /// one contiguous row of 32 distances per arc; more lanes share each level's
 /// barrier among more trees. Measured on the H100 (docs/PERFORMANCE.md), the
@@ -35,6 +38,9 @@ pub struct GpuPhast<'a> {
     rows: Option<CudaSlice<u32>>,
     entries: CudaSlice<u32>,
     barrier: CudaSlice<u32>,
+    /// The slots of streamed trees ([`GpuPhast::stream_rows`]), allocated
+    /// by its first call.
+    slots: Option<stream::TreeSlots>,
 }
 
 /// Where the time of one batch went, ms.
@@ -102,6 +108,7 @@ impl<'a> GpuPhast<'a> {
             rows: None,
             entries: alloc_zeroed(gpu, 2, "the upward distances")?,
             barrier: alloc_zeroed(gpu, GRID_BARRIER_WORDS, "the grid barrier")?,
+            slots: None,
         })
     }
 
@@ -139,19 +146,7 @@ impl<'a> GpuPhast<'a> {
                 self.lanes
             )));
         }
-        let lanes = self.lanes();
-        Ok(sources
-            .par_iter()
-            .enumerate()
-            .flat_map_iter(|(lane, &s)| {
-                let space = upward_search(h, &h.up, h.position[s]);
-                space
-                    .vertices
-                    .into_iter()
-                    .zip(space.dist)
-                    .flat_map(move |(v, d)| [(v as usize * lanes + lane) as u32, d])
-            })
-            .collect())
+        Ok(upward_entries(h, self.lanes(), sources))
     }
 
     /// Queues a batch on the stream (no wait): the upload of its upward
@@ -294,4 +289,22 @@ impl<'a> GpuPhast<'a> {
         self.rows = Some(rows);
         trees
     }
+}
+
+/// The upward searches of a batch's `sources` (in parallel on the host) as
+/// (index into the distances of `lanes` interleaved sources, distance)
+/// pairs.
+fn upward_entries(h: &Hierarchy, lanes: usize, sources: &[usize]) -> Vec<u32> {
+    sources
+        .par_iter()
+        .enumerate()
+        .flat_map_iter(|(lane, &s)| {
+            let space = upward_search(h, &h.up, h.position[s]);
+            space
+                .vertices
+                .into_iter()
+                .zip(space.dist)
+                .flat_map(move |(v, d)| [(v as usize * lanes + lane) as u32, d])
+        })
+        .collect()
 }

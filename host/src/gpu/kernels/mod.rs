@@ -15,6 +15,7 @@ mod near_far;
 mod parents;
 mod partition;
 mod phast;
+mod reductions;
 mod rows;
 mod stats;
 
@@ -37,6 +38,7 @@ pub use partition::{
     PartitionKernels,
 };
 pub use phast::{DeviceDownArcs, PhastKernels};
+pub use reductions::{ReductionsKernels, WithinBuffers};
 pub use rows::RowsKernels;
 pub use stats::StatsKernels;
 
@@ -69,6 +71,8 @@ pub struct Kernels {
     pub phast: PhastKernels,
     /// Solved rows delivered in the caller's vertex order.
     pub rows: RowsKernels,
+    /// Reductions over PHAST's trees that need no tree copied.
+    pub reductions: ReductionsKernels,
 }
 
 impl Kernels {
@@ -108,6 +112,7 @@ impl Kernels {
             partition: PartitionKernels::load(module)?,
             phast: PhastKernels::load(module)?,
             rows: RowsKernels::load(module)?,
+            reductions: ReductionsKernels::load(module)?,
         })
     }
 }

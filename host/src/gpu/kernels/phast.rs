@@ -3,9 +3,12 @@
 use std::sync::Arc;
 
 use cudarc::driver::{CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, LaunchConfig};
-use gpu_kernels::args::{PhastClearArgs, PhastColumnsArgs, PhastScatterArgs, PhastSweepArgs};
-use gpu_kernels::distance::WeightKind;
+use gpu_kernels::args::{
+    PhastClearArgs, PhastColumnsArgs, PhastRowsArgs, PhastScatterArgs, PhastSweepArgs,
+};
+use gpu_kernels::distance::{INFINITY, WeightKind};
 use gpu_kernels::launch::{PHAST_BLOCK_SIZE, names};
+use gpu_kernels::rows::ROW_FLAGS;
 
 use super::launch::{
     Launch, Typed, check_lengths, device, grid_blocks, launch, load_function, one_thread_per,
@@ -39,6 +42,7 @@ pub struct PhastKernels {
     scatter: CudaFunction,
     sweep: Typed,
     columns: CudaFunction,
+    rows: CudaFunction,
 }
 
 impl PhastKernels {
@@ -49,6 +53,7 @@ impl PhastKernels {
             scatter: load_function(module, names::PHAST_SCATTER)?,
             sweep: Typed::load(module, names::PHAST_SWEEP)?,
             columns: load_function(module, names::PHAST_COLUMNS)?,
+            rows: load_function(module, names::PHAST_ROWS)?,
         })
     }
 
@@ -177,6 +182,73 @@ impl PhastKernels {
                 stream,
                 function,
                 one_thread_per(words),
+                &args,
+                Launch::Plain,
+            )
+        }
+    }
+
+    /// `phast_rows`: `rows` whole trees in graph order, lanes `first_lane..`
+    /// of the `lanes` interleaved trees in `dist`, into `out` (rows of
+    /// `n + ROW_FLAGS` words, the flags zeroed here first), bounded by
+    /// `limit` and the distance of the position `target` (`INFINITY`: none).
+    /// `position` holds each vertex's position (`< n`, from a validated
+    /// hierarchy).
+    #[allow(clippy::too_many_arguments)]
+    pub fn rows(
+        &self,
+        stream: &Arc<CudaStream>,
+        dist: &CudaSlice<u32>,
+        (position, lanes): (&CudaSlice<u32>, u32),
+        (first_lane, rows): (u32, u32),
+        (limit, target): (u32, u32),
+        out: &mut CudaSlice<u32>,
+    ) -> Result<()> {
+        let kernel = names::PHAST_ROWS;
+        let n = position.len();
+        let words = rows as usize * (n + ROW_FLAGS);
+        check_lengths(
+            kernel,
+            &[
+                ("dist", dist.len(), n * lanes as usize),
+                ("out", out.len(), words),
+            ],
+        )?;
+        let items = n * rows as usize;
+        if first_lane + rows > lanes
+            || items > u32::MAX as usize
+            || (target != INFINITY && target as usize >= n)
+        {
+            return Err(Error::Internal(format!(
+                "{kernel}: rows {first_lane}+{rows} of {lanes} lanes, {n} vertices, target {target}"
+            )));
+        }
+        if items == 0 {
+            return Ok(());
+        }
+        let mut slot = out.slice_mut(..words);
+        stream
+            .memset_zeros(&mut slot)
+            .map_err(Error::cuda("clearing the flags of a slot of trees"))?;
+        let args = PhastRowsArgs {
+            dist: device(stream, dist),
+            n: n as u32,
+            lanes,
+            position: device(stream, position),
+            first_lane,
+            rows,
+            limit,
+            target,
+            out: device(stream, out),
+        };
+        let function = (&self.rows, kernel);
+        // SAFETY: lengths and lanes checked above, positions `< n` as the
+        // caller guarantees.
+        unsafe {
+            launch(
+                stream,
+                function,
+                one_thread_per(items as u32),
                 &args,
                 Launch::Plain,
             )

@@ -1,0 +1,167 @@
+//! `--index` results that are not kept whole: many trees streamed from the
+//! library ([`TreeSolver::solve_rows`]), each summarized and written to
+//! `--output` as it comes; and the reductions that copy no tree,
+//! `--within` (per source: vertices within a distance, sum of values) and
+//! `--nearest` (each vertex's nearest source).
+
+use std::io::Write;
+use std::path::Path;
+use std::time::Instant;
+
+use sssp::ch::{TreeSolver, Values};
+use sssp::distances::{self, Summary};
+use sssp::formats::output::RowWriter;
+use sssp::{Error, Result};
+
+use super::input::{Query, weight_word};
+use super::report::Human;
+use super::solve_args::SolveArgs;
+
+/// Whether the trees of `query` can stream: many sources, timed once, no
+/// check, tree, path or JSON asked for.
+pub fn streams(args: &SolveArgs, query: &Query) -> bool {
+    query.many_sources
+        && args.runs == 1
+        && !args.verify
+        && !args.certify
+        && !args.json
+        && args.parents.is_none()
+        && query.path_target.is_none()
+}
+
+/// The trees of every source, streamed: summarized (and written) while the
+/// next ones are copied; a warm-up batch first unless `--warmup 0`.
+pub fn stream(args: &SolveArgs, query: &Query, trees: &mut TreeSolver, out: &Human) -> Result<()> {
+    let kind = trees.hierarchy().weight_kind;
+    if args.warmup.unwrap_or(1) > 0 {
+        let lanes = trees.gpu_shape().map_or(1, |(lanes, _)| lanes);
+        trees.trees_on_device(&query.sources[..lanes.min(query.sources.len())])?;
+    }
+    let mut writer = match &args.output {
+        Some(file) => Some(RowWriter::create(
+            file,
+            kind,
+            query.numbering,
+            args.output_format.into(),
+        )?),
+        None => None,
+    };
+    let mut summaries: Vec<Summary> = Vec::with_capacity(query.sources.len());
+    let wall_ms = trees.solve_rows(&query.sources, query.stop, &mut |i, row| {
+        summaries.push(distances::summarize(row));
+        match writer.as_mut() {
+            Some(writer) => writer.row(query.sources[i], row),
+            None => Ok(()),
+        }
+    })?;
+    let count = query.sources.len();
+    out.line(format_args!(
+        "trees        {count} in {wall_ms:.3} ms: {:.4} ms per tree (host timer; streamed: \
+         each tree in graph order on the GPU, copied through page-locked slots, summarized{} \
+         while the next are copied)",
+        wall_ms / count.max(1) as f64,
+        if writer.is_some() { " and written" } else { "" }
+    ));
+    for (summary, &source_id) in summaries.iter().zip(&query.source_ids) {
+        out.line(format_args!(
+            "source {source_id:<6} reached {}, max distance {}, checksum {:016x}",
+            summary.reached,
+            distances::display(kind, summary.max_distance),
+            summary.checksum,
+        ));
+    }
+    if let (Some(writer), Some(file)) = (writer, &args.output) {
+        writer.finish()?;
+        out.line(format_args!("output       {}", file.display()));
+    }
+    Ok(())
+}
+
+/// `--within D [--values FILE]`: per source, the vertices within `D` and
+/// the sum of their values.
+pub fn within(args: &SolveArgs, query: &Query, trees: &mut TreeSolver, out: &Human) -> Result<()> {
+    let kind = trees.hierarchy().weight_kind;
+    let text = args.within.as_deref().unwrap_or("0");
+    let limit = weight_word("--within", text, kind, true)?;
+    let values = args.values.as_deref().map(read_values).transpose()?;
+    let start = Instant::now();
+    let rows = trees.within(&query.sources, limit, values.as_deref().map(Values::F64))?;
+    let ms = start.elapsed().as_secs_f64() * 1e3;
+    out.line(format_args!(
+        "within       {} sources in {ms:.3} ms (reduced on the {}; no tree copied)",
+        rows.len(),
+        if trees.gpu_shape().is_some() {
+            "GPU"
+        } else {
+            "CPU"
+        }
+    ));
+    for ((count, sum), &source_id) in rows.iter().zip(&query.source_ids) {
+        match values {
+            Some(_) => out.line(format_args!(
+                "source {source_id:<6} within {text}: {count} vertices, sum {sum}"
+            )),
+            None => out.line(format_args!(
+                "source {source_id:<6} within {text}: {count} vertices"
+            )),
+        }
+    }
+    Ok(())
+}
+
+/// `--nearest`: each vertex's distance from its nearest source, and that
+/// source; written to `--output` as lines `vertex distance source`.
+pub fn nearest(args: &SolveArgs, query: &Query, trees: &mut TreeSolver, out: &Human) -> Result<()> {
+    let kind = trees.hierarchy().weight_kind;
+    let start = Instant::now();
+    let nearest = trees.nearest(&query.sources)?;
+    let ms = start.elapsed().as_secs_f64() * 1e3;
+    let summary = distances::summarize(&nearest.dist);
+    out.line(format_args!(
+        "nearest      {} sources in {ms:.3} ms: reached {}, max distance {}, checksum {:016x}",
+        query.sources.len(),
+        summary.reached,
+        distances::display(kind, summary.max_distance),
+        summary.checksum,
+    ));
+    let Some(path) = &args.output else {
+        return Ok(());
+    };
+    let write_error = |source| Error::Write {
+        path: path.clone(),
+        source,
+    };
+    let file = std::fs::File::create(path).map_err(write_error)?;
+    let mut file = std::io::BufWriter::new(file);
+    let numbering = query.numbering;
+    for (v, (&d, &s)) in nearest.dist.iter().zip(&nearest.source).enumerate() {
+        let vertex = numbering.external(v);
+        let line = match query.source_ids.get(s as usize) {
+            Some(source) => writeln!(file, "{vertex} {} {source}", distances::display(kind, d)),
+            None => writeln!(file, "{vertex} inf -"),
+        };
+        line.map_err(write_error)?;
+    }
+    file.flush().map_err(write_error)?;
+    out.line(format_args!("output       {}", path.display()));
+    Ok(())
+}
+
+/// One number per vertex from `path`, whitespace separated.
+fn read_values(path: &Path) -> Result<Vec<f64>> {
+    let text = std::fs::read_to_string(path).map_err(|source| Error::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    text.split_whitespace()
+        .enumerate()
+        .map(|(i, word)| {
+            word.parse::<f64>().map_err(|_| {
+                Error::InvalidArgument(format!(
+                    "{}: value {i} (`{word}`) is not a number",
+                    path.display()
+                ))
+            })
+        })
+        .collect()
+}

@@ -1,0 +1,99 @@
+//! Streamed trees and the reductions over an index's trees on the GPU,
+//! against the CPU sweep and the oracle: random graphs, a few hundred
+//! sources (several batches of lanes), every row and value compared.
+//! Values are small integers, so sums are exact in any order.
+//! Ignored unless run with `--include-ignored` on a machine with a CUDA GPU.
+
+use gpu_kernels::distance::INFINITY;
+use gpu_kernels::reductions::NO_SOURCE;
+use sssp::ch::{self, BuildOptions, Values};
+use sssp::options::Stop;
+use sssp::{Graph, Solver, oracle};
+use sssp_tests::{TestRng, random_graph};
+
+fn index_of(graph: &Graph) -> ch::Hierarchy {
+    let options = BuildOptions {
+        max_shortcut_ratio: usize::MAX / 4,
+        max_search_ratio: usize::MAX / 4,
+        ..BuildOptions::default()
+    };
+    ch::build(graph, &options).expect("build")
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn gpu_streamed_trees_and_reductions_match_the_oracle() {
+    let solver = Solver::new(sssp::Device::Gpu(0)).expect("a GPU");
+    let mut rng = TestRng::new("gpu_reductions");
+    for case in 0..12 {
+        let n = rng.range(50, 600) as usize;
+        let graph = random_graph(&mut rng, n, 3 * n, 1000);
+        let h = index_of(&graph);
+        let k = rng.range(100, 400) as usize;
+        let sources: Vec<usize> = (0..k).map(|_| rng.below(n as u64) as usize).collect();
+        let expected: Vec<Vec<u32>> = sources
+            .iter()
+            .map(|&s| oracle::dijkstra(&graph, s).expect("oracle"))
+            .collect();
+        let lanes = [32, 64, 100, 256][rng.below(4) as usize];
+        let mut trees = solver.index_trees(&h, Some(lanes)).expect("trees");
+        assert!(trees.gpu_shape().is_some(), "case {case}: on the GPU");
+        let limit = rng.below(3000) as u32;
+        let target = rng.below(n as u64) as usize;
+        let stop = [
+            Stop::default(),
+            Stop {
+                limit: Some(limit),
+                target: None,
+            },
+            Stop {
+                limit: None,
+                target: Some(target),
+            },
+        ][case % 3];
+        for _pass in 0..2 {
+            let mut next = 0;
+            trees
+                .solve_rows(&sources, stop, &mut |i, row| {
+                    assert_eq!(i, next, "case {case}: rows in order");
+                    let mut want = expected[i].clone();
+                    stop.apply(&mut want);
+                    assert!(row == &want[..], "case {case}: tree {i} differs");
+                    next += 1;
+                    Ok(())
+                })
+                .expect("rows");
+            assert_eq!(next, k, "case {case}: every tree");
+        }
+        let values: Vec<f64> = (0..n).map(|_| rng.below(20) as f64).collect();
+        for values in [None, Some(Values::F64(&values))] {
+            let within = trees.within(&sources, limit, values).expect("within");
+            assert_eq!(within.len(), k);
+            for (i, (&(count, sum), tree)) in within.iter().zip(&expected).enumerate() {
+                let near: Vec<usize> = (0..n).filter(|&v| tree[v] <= limit).collect();
+                let want: f64 = match values {
+                    Some(Values::F64(x)) => near.iter().map(|&v| x[v]).sum(),
+                    _ => 0.0,
+                };
+                assert_eq!(
+                    (count as usize, sum),
+                    (near.len(), want),
+                    "case {case}: source {i}"
+                );
+            }
+        }
+        let nearest = trees.nearest(&sources).expect("nearest");
+        for v in 0..n {
+            let best = expected.iter().map(|t| t[v]).min().unwrap_or(INFINITY);
+            let from = expected
+                .iter()
+                .position(|t| t[v] == best && best != INFINITY);
+            assert_eq!(nearest.dist[v], best, "case {case}: vertex {v}");
+            assert_eq!(
+                nearest.source[v],
+                from.map_or(NO_SOURCE, |i| i as u32),
+                "case {case}: vertex {v}'s source"
+            );
+        }
+    }
+}
