@@ -5,7 +5,7 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Instant;
 
 use cudarc::driver::sys::CUevent_flags;
-use cudarc::driver::{CudaContext, CudaStream};
+use cudarc::driver::{CudaContext, CudaEvent, CudaStream};
 
 use super::kernels::{Kernels, ModuleForm};
 use super::solver::RunStats;
@@ -214,6 +214,16 @@ impl Gpu {
             iterations,
             solve_ms,
         })
+    }
+
+    /// A timing event recorded on [`Gpu::stream`] now: waiting on it waits
+    /// for the work queued before. Page-locked buffers are not tracked by
+    /// the context ([`Gpu::new`] turns event tracking off), so the host waits
+    /// on such an event before it reads what an asynchronous copy wrote.
+    pub fn record_event(&self) -> Result<CudaEvent> {
+        self.stream
+            .record_event(Some(CUevent_flags::CU_EVENT_DEFAULT))
+            .map_err(Error::cuda("recording an event"))
     }
 
     /// Waits for all queued work; reports an error a kernel raised (a trap, say).

@@ -4,7 +4,6 @@
 //! slots, and handed to the caller's [`RowSink`] while the GPU already solves
 //! from the next source. The host does no per-vertex work of its own.
 
-use cudarc::driver::sys::CUevent_flags;
 use cudarc::driver::{CudaEvent, CudaSlice, PinnedHostSlice};
 use gpu_kernels::distance::INFINITY;
 use gpu_kernels::rows::{ROW_FLAGS, saturated};
@@ -23,9 +22,8 @@ struct Slot {
     device: CudaSlice<u32>,
     host: PinnedHostSlice<u32>,
     solve: Option<(CudaEvent, CudaEvent)>,
-    /// Recorded after the slot's copies to the host: the context does not
-    /// track page-locked buffers' events ([`Gpu::new`] turns that off), so
-    /// the host waits on this before it reads them.
+    /// Recorded after the slot's copies to the host, waited on before the
+    /// host reads them ([`Gpu::record_event`]).
     copied: Option<CudaEvent>,
     certified: CudaSlice<u64>,
     certified_host: PinnedHostSlice<u64>,
@@ -101,9 +99,9 @@ impl RowSlots {
         let target_new = stop.target.map_or(INFINITY, |t| solver.new_id(t));
         let mut times = Vec::with_capacity(sources.len());
         for (i, &source) in sources.iter().enumerate() {
-            let start = record(gpu)?;
+            let start = gpu.record_event()?;
             solver.queue_solve(source)?;
-            self.slots[i % 2].solve = Some((start, record(gpu)?));
+            self.slots[i % 2].solve = Some((start, gpu.record_event()?));
             let bounds = (stop.limit_word(), target_new);
             self.queue(gpu, i % 2, solver.result(), bounds)?;
             if let Some(certificate) = certificate.as_deref_mut() {
@@ -210,11 +208,4 @@ impl RowSlots {
             None => Err(Error::Internal("a row without its solve's events".into())),
         }
     }
-}
-
-/// A timing event recorded on `gpu`'s stream now.
-fn record(gpu: &Gpu) -> Result<CudaEvent> {
-    gpu.stream()
-        .record_event(Some(CUevent_flags::CU_EVENT_DEFAULT))
-        .map_err(Error::cuda("recording an event"))
 }

@@ -8,7 +8,7 @@
 
 use std::time::Instant;
 
-use cudarc::driver::{CudaSlice, PinnedHostSlice};
+use cudarc::driver::{CudaEvent, CudaSlice, PinnedHostSlice};
 use gpu_kernels::distance::INFINITY;
 use gpu_kernels::rows::{ROW_FLAGS, saturated};
 
@@ -27,6 +27,9 @@ pub const SLOT_ROWS: usize = 8;
 pub(super) struct TreeSlots {
     device: CudaSlice<u32>,
     host: [PinnedHostSlice<u32>; 2],
+    /// Recorded after each host buffer's copy, waited on before the host
+    /// reads it ([`crate::gpu::context::Gpu::record_event`]).
+    copied: [Option<CudaEvent>; 2],
     rows: usize,
 }
 
@@ -53,7 +56,7 @@ impl TreeSlots {
             .map_err(Error::cuda("allocating a slot of trees on the GPU"))?;
         let pinned = || {
             // SAFETY: a slot is written by a copy before the host reads it
-            // (`PinnedHostSlice::as_slice` waits for that copy). No
+            // (the host waits for that copy's event). No
             // write-combining (flags 0): the host reads it.
             unsafe {
                 gpu.stream()
@@ -65,6 +68,7 @@ impl TreeSlots {
         Ok(TreeSlots {
             device,
             host: [pinned()?, pinned()?],
+            copied: [None, None],
             rows,
         })
     }
@@ -77,6 +81,11 @@ impl TreeSlots {
         (n, kind): (usize, WeightKind),
         sink: &mut RowSink<'_>,
     ) -> Result<()> {
+        self.copied[pending.slot]
+            .take()
+            .ok_or_else(|| Error::Internal("trees delivered before their copy".into()))?
+            .synchronize()
+            .map_err(Error::cuda("waiting for a slot of trees"))?;
         let words = self.host[pending.slot]
             .as_slice()
             .map_err(Error::cuda("waiting for a slot of trees"))?;
@@ -186,6 +195,8 @@ impl GpuPhast<'_> {
         )?;
         stream
             .memcpy_dtoh(&slots.device.slice(..len), &mut slots.host[slot])
-            .map_err(Error::cuda("copying a slot of trees to the host"))
+            .map_err(Error::cuda("copying a slot of trees to the host"))?;
+        slots.copied[slot] = Some(self.gpu.record_event()?);
+        Ok(())
     }
 }
