@@ -161,7 +161,6 @@ fn every_entry_takes_the_fields_of_its_argument_struct() {
         PhastScatterArgs,
         PhastColumnsArgs,
         PhastSweepArgs,
-        RowsGatherArgs,
         PhastRowsArgs,
         ReductionsWithinPartArgs,
         ReductionsWithinTotalArgs,

@@ -112,6 +112,7 @@ impl RowSlots {
                     (source, stop.limit_word(), target),
                 )?;
             }
+            self.slots[i % 2].copied = Some(gpu.record_event()?);
             if i > 0 {
                 let delivered = (i - 1, sources[i - 1], kind);
                 times.push(self.deliver(gpu, delivered, sink, certificate.as_deref_mut())?);
