@@ -4,7 +4,8 @@
 //! shorter than the graph's, nor drops an arc of the graph.
 //!
 //! What is checked, beyond [`Hierarchy::validate`] (a permutation, levels,
-//! every arc upward, every middle lower, rows sorted):
+//! every arc upward, every middle lower, rows sorted), in the order 1, 4
+//! with 2 (each arc of the graph finds its one place in the index), 3:
 //! 1. the vertex count, the weight kind and the [`graph_checksum`] of the
 //!    graph's lightest arcs ([`Lightest`]);
 //! 2. every arc of the graph in the index is the graph's lightest arc of
@@ -77,38 +78,98 @@ impl Hierarchy {
     /// lightest arcs of a graph of as many vertices.
     fn check_arcs(&self, lightest: &Lightest) -> Result<(), String> {
         self.validate()?;
-        match self.weight_kind {
-            WeightKind::U32 => self.check_weights::<Exact>(lightest)?,
-            WeightKind::F32 => self.check_weights::<Rounded>(lightest)?,
+        // Each arc of the graph has one place in the index, so when as many
+        // arcs of the graph as the index has found theirs (of the same
+        // weight), every arc of the graph in the index is one.
+        let matched = self.check_cover(lightest)?;
+        let originals: usize = [&self.up, &self.down]
+            .iter()
+            .map(|arcs| arcs.middles.par_iter().filter(|&&m| m == NO_MIDDLE).count())
+            .sum();
+        if matched != originals {
+            return Err(self.original_not_in_graph(lightest));
         }
-        self.check_cover(lightest)
+        match self.weight_kind {
+            WeightKind::U32 => self.check_weights::<Exact>(),
+            WeightKind::F32 => self.check_weights::<Rounded>(),
+        }
     }
 
-    /// Checks 2 and 3, one level at a time from the bottom (a shortcut's
-    /// halves are arcs of its middle, on a lower level), the vertices of a
-    /// level in parallel.
-    fn check_weights<S: Sums>(&self, lightest: &Lightest) -> Result<(), String> {
+    /// The first arc of the index that claims to be an arc of the graph
+    /// and is none.
+    fn original_not_in_graph(&self, lightest: &Lightest) -> String {
+        for side in [Side::Up, Side::Down] {
+            let arcs = side.arcs(self);
+            for x in 0..self.num_vertices() {
+                for e in arcs.range(x) {
+                    let (tail, head) = self.graph_pair(side, x, arcs.ends[e]);
+                    if arcs.middles[e] == NO_MIDDLE
+                        && lightest.weight(tail as usize, head).is_none()
+                    {
+                        return format!("{} is no arc of the graph", self.describe(side, e, x));
+                    }
+                }
+            }
+        }
+        "an arc of the graph is in the index twice".into()
+    }
+
+    /// The arc of lower position `x` and higher `end` on `side` as graph
+    /// vertices, its tail first.
+    fn graph_pair(&self, side: Side, x: usize, end: u32) -> (u32, u32) {
+        let (tail, head) = side.pair(x as u32, end);
+        (self.vertex[tail as usize], self.vertex[head as usize])
+    }
+
+    /// Arc `e` of position `x` on `side`, for people.
+    fn describe(&self, side: Side, e: usize, x: usize) -> String {
+        let arcs = side.arcs(self);
+        let (tail, head) = self.graph_pair(side, x, arcs.ends[e]);
+        format!(
+            "{} arc {e} (graph vertices {tail} → {head}, counted from 0, weight {})",
+            side.name(),
+            shown(self.weight_kind, arcs.weights[e])
+        )
+    }
+
+    /// Checks 3, one level at a time from the bottom (a shortcut's halves
+    /// are arcs of its middle, on a lower level), the vertices of a level in
+    /// parallel. The down arcs of a symmetric index are its up arcs, their
+    /// lengths the same: they are computed once.
+    fn check_weights<S: Sums>(&self) -> Result<(), String> {
+        let symmetric = self.is_symmetric();
         let mut up_lengths = vec![S::Length::default(); self.up.len()];
-        let mut down_lengths = vec![S::Length::default(); self.down.len()];
+        let mut down_lengths =
+            vec![S::Length::default(); if symmetric { 0 } else { self.down.len() }];
         for level in (0..self.num_levels()).rev() {
             let (first, end) = (
                 self.level_starts[level] as usize,
                 self.level_starts[level + 1] as usize,
             );
             let (up_here, up_below) = level_split(&self.up, &mut up_lengths, first, end);
-            let (down_here, down_below) = level_split(&self.down, &mut down_lengths, first, end);
+            let (down_here, down_below) = if symmetric {
+                (Vec::new(), up_below)
+            } else {
+                level_split(&self.down, &mut down_lengths, first, end)
+            };
             let below = Below {
                 up: up_below,
                 up_from: self.up.offsets[end] as usize,
                 down: down_below,
                 down_from: self.down.offsets[end] as usize,
             };
+            let mut down_rows: Vec<Option<&mut [S::Length]>> =
+                down_here.into_iter().map(Some).collect();
+            down_rows.resize_with(end - first, || None);
             let failure = (first..end)
                 .into_par_iter()
-                .zip(up_here.into_par_iter().zip(down_here))
+                .zip(up_here.into_par_iter().zip(down_rows))
                 .map(|(x, (up, down))| {
-                    self.row_lengths::<S>(lightest, &below, x, Side::Up, up)?;
-                    self.row_lengths::<S>(lightest, &below, x, Side::Down, down)
+                    self.row_lengths::<S>(&below, x, Side::Up, up)?;
+                    match down {
+                        Some(down) => self.row_lengths::<S>(&below, x, Side::Down, down),
+                        None => Ok(()),
+                    }
                 })
                 .find_map_first(Result::err);
             if let Some(reason) = failure {
@@ -122,7 +183,6 @@ impl Hierarchy {
     /// checked against its word.
     fn row_lengths<S: Sums>(
         &self,
-        lightest: &Lightest,
         below: &Below<S::Length>,
         x: usize,
         side: Side,
@@ -131,28 +191,10 @@ impl Hierarchy {
         let arcs = side.arcs(self);
         for (e, length) in arcs.range(x).zip(lengths) {
             let (end, word, middle) = (arcs.ends[e], arcs.weights[e], arcs.middles[e]);
-            // The arc as a pair of graph vertices, its tail first.
-            let (tail, head) = side.pair(x as u32, end);
-            let (tail, head) = (self.vertex[tail as usize], self.vertex[head as usize]);
-            let arc = || {
-                format!(
-                    "{} arc {e} (graph vertices {tail} → {head}, counted from 0, weight {})",
-                    side.name(),
-                    shown(self.weight_kind, word)
-                )
-            };
+            let arc = || self.describe(side, e, x);
             if middle == NO_MIDDLE {
-                match lightest.weight(tail as usize, head) {
-                    None => return Err(format!("{} is no arc of the graph", arc())),
-                    Some(weight) if weight != word => {
-                        return Err(format!(
-                            "{}: the graph's lightest arc {tail} → {head} has weight {}",
-                            arc(),
-                            shown(self.weight_kind, weight)
-                        ));
-                    }
-                    Some(_) => *length = S::length(word),
-                }
+                // Its weight is the graph's: `check_cover` checks it.
+                *length = S::length(word);
                 continue;
             }
             // A shortcut `t → h` through `m`: `t → m` is a down arc of `m`,
@@ -193,12 +235,13 @@ impl Hierarchy {
         Ok(())
     }
 
-    /// Checks 4: every lightest arc of the graph is in the index, no heavier
-    /// (in parallel over the graph's vertices).
-    fn check_cover(&self, lightest: &Lightest) -> Result<(), String> {
-        let failure = (0..lightest.num_vertices())
+    /// Checks 4 (in parallel over the graph's vertices), and 2 for the arcs
+    /// of the index that the graph's arcs find: the number of those.
+    fn check_cover(&self, lightest: &Lightest) -> Result<usize, String> {
+        let counts = (0..lightest.num_vertices())
             .into_par_iter()
             .map(|u| {
+                let mut matched = 0;
                 let pu = self.position[u];
                 for &(v, weight) in lightest.row(u) {
                     let pv = self.position[v as usize];
@@ -212,10 +255,18 @@ impl Hierarchy {
                     let range = arcs.range(lower as usize);
                     let found = arcs.ends[range.clone()]
                         .binary_search(&higher)
-                        .map(|i| arcs.weights[range.start + i]);
-                    match found {
-                        Ok(word) if word <= weight => {}
-                        Ok(word) => {
+                        .map(|i| range.start + i);
+                    match found.map(|e| (e, arcs.weights[e], arcs.middles[e])) {
+                        Ok((_, word, NO_MIDDLE)) if word == weight => matched += 1,
+                        Ok((e, _, NO_MIDDLE)) => {
+                            return Err(format!(
+                                "{}: the graph's lightest arc {u} → {v} has weight {}",
+                                self.describe(side, e, lower as usize),
+                                shown(self.weight_kind, weight)
+                            ));
+                        }
+                        Ok((_, word, _)) if word <= weight => {}
+                        Ok((_, word, _)) => {
                             return Err(format!(
                                 "the graph's arc {u} → {v} (counted from 0) has weight {}; \
                                  the index's arc between them is heavier ({})",
@@ -232,10 +283,10 @@ impl Hierarchy {
                         }
                     }
                 }
-                Ok(())
+                Ok(matched)
             })
-            .find_map_first(Result::err);
-        failure.map_or(Ok(()), Err)
+            .collect::<Vec<Result<usize, String>>>();
+        counts.into_iter().sum()
     }
 }
 
