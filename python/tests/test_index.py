@@ -107,3 +107,61 @@ def test_bad_vertices_raise():
         index.trees([2])
     with pytest.raises(ValueError):
         index.distance(0, 5)
+
+
+def dimacs_arcs(path):
+    """The arcs of a DIMACS file as 0-based numpy columns, and n."""
+    arcs = [line.split()[1:] for line in open(path) if line.startswith("a ")]
+    n = next(int(line.split()[2]) for line in open(path) if line.startswith("p "))
+    u, v, w = (np.array(column, dtype=np.int64) for column in zip(*arcs))
+    return n, u - 1, v - 1, w
+
+
+def test_one_index_file_for_the_lightest_arcs_however_built(tmp_path):
+    """An index of the file read by ``load`` (parallel arcs reduced to the
+    lightest, as the CLI counts them) serves the matrix built by hand with the
+    lightest of parallel arcs kept (docs/ROAD-INDEX.md), and the reverse; the
+    matrix scipy builds from the arcs as they are (duplicates summed) is
+    another graph."""
+    n, u, v, w = dimacs_arcs(ROME)
+    order = np.lexsort((w, v, u))
+    u, v, w = u[order], v[order], w[order]
+    first = np.r_[True, (u[1:] != u[:-1]) | (v[1:] != v[:-1])]
+    by_hand = sp.csr_matrix((w[first].astype(np.uint32), (u[first], v[first])), shape=(n, n))
+    summed = sp.csr_matrix((w.astype(np.uint32), (u, v)), shape=(n, n))
+    assert summed.nnz == by_hand.nnz and (summed != by_hand).nnz > 0, "rome99 has parallel arcs"
+    loaded = sssp_gpu.load(ROME)
+    expected = csgraph.dijkstra(by_hand, indices=[0, 1234])
+    for built, used in [(loaded, by_hand), (by_hand, loaded)]:
+        path = tmp_path / "rome.ch"
+        sssp_gpu.ContractionIndex(built).save(path)
+        index = sssp_gpu.ContractionIndex.load(path, used)
+        np.testing.assert_array_equal(index.trees([0, 1234]), expected)
+    with pytest.raises(ValueError, match="the same vertices but other arcs"):
+        sssp_gpu.ContractionIndex.load(path, summed)
+
+
+def test_an_edited_index_file_is_refused(tmp_path):
+    """An index with one weight lowered and its trailer checksum recomputed
+    reads as a sound file, and is refused against the graph."""
+    graph = sssp_gpu.load(ROME)
+    path = tmp_path / "rome.ch"
+    sssp_gpu.ContractionIndex(graph).save(path)
+    data = bytearray(path.read_bytes())
+    n = graph.shape[0]
+    levels = int.from_bytes(data[28:32], "little")
+    up = int.from_bytes(data[32:36], "little")
+    # The up weights follow the header (44 bytes), the vertex order, the
+    # level starts, the up offsets and the up ends.
+    weights = 44 + 4 * (n + levels + 1 + n + 1 + up)
+    words = np.frombuffer(bytes(data[weights : weights + 4 * up]), dtype=np.uint32)
+    e = int(np.flatnonzero(words > 0)[0])
+    at = weights + 4 * e
+    data[at : at + 4] = (int(words[e]) - 1).to_bytes(4, "little")
+    trailer = 0xCBF29CE484222325
+    for byte in data[:-8]:
+        trailer = ((trailer ^ byte) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    data[-8:] = trailer.to_bytes(8, "little")
+    path.write_bytes(bytes(data))
+    with pytest.raises(ValueError, match="arc"):
+        sssp_gpu.ContractionIndex.load(path, graph)

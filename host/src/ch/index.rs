@@ -31,6 +31,8 @@ use std::path::Path;
 
 use gpu_kernels::distance::{Weight, WeightKind};
 
+use super::fnv::{FNV_OFFSET, fnv1a};
+use super::lightest::Lightest;
 use crate::graph::{Graph, with_weight_type};
 use crate::{Error, Result};
 
@@ -38,7 +40,11 @@ use crate::{Error, Result};
 pub const NO_MIDDLE: u32 = u32::MAX;
 
 /// Version of the index file; a file of another version is refused.
-pub const FORMAT_VERSION: u32 = 2;
+pub const FORMAT_VERSION: u32 = 3;
+
+/// The last version whose graph checksum covered the file's arcs as they
+/// were (parallel arcs and self-loops included).
+const RAW_CHECKSUM_VERSION: u32 = 2;
 
 const MAGIC: &[u8; 8] = b"SSSPCH\0\0";
 
@@ -136,36 +142,6 @@ impl Hierarchy {
         self.up == self.down
     }
 
-    /// An error unless this index was built from `graph`.
-    pub fn check_graph(&self, graph: &Graph, path: &Path) -> Result<()> {
-        let index = |reason: String| Error::Index {
-            path: path.to_path_buf(),
-            reason,
-        };
-        if self.num_vertices() != graph.num_vertices() {
-            return Err(index(format!(
-                "it was built for a graph of {} vertices; this graph has {}",
-                self.num_vertices(),
-                graph.num_vertices()
-            )));
-        }
-        if self.weight_kind != graph.weight_kind() {
-            return Err(index(format!(
-                "it was built for {} weights; this graph has {} weights",
-                self.weight_kind.name(),
-                graph.weight_kind().name()
-            )));
-        }
-        let checksum = graph_checksum(graph);
-        if self.graph_checksum != checksum {
-            return Err(index(format!(
-                "it was built from another graph (graph checksum {:016x}, this graph's {checksum:016x})",
-                self.graph_checksum
-            )));
-        }
-        Ok(())
-    }
-
     /// Writes the index file.
     pub fn save(&self, path: &Path) -> Result<()> {
         let io = |source| Error::Io {
@@ -229,6 +205,12 @@ impl Hierarchy {
         }
         let word = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
         let version = word(8);
+        if version <= RAW_CHECKSUM_VERSION {
+            return Err(format!(
+                "format version {version}, whose graph checksum this program no longer \
+                 computes (version {FORMAT_VERSION}): rebuild the index with `host preprocess`"
+            ));
+        }
         if version != FORMAT_VERSION {
             return Err(format!(
                 "format version {version}; this program reads version {FORMAT_VERSION}"
@@ -314,8 +296,10 @@ impl Hierarchy {
 
     /// Checks the invariants the queries rely on: the renumbering is a
     /// permutation, levels cover every position in order, every arc joins a
-    /// vertex to a higher one of another level and every middle is lower
-    /// than both ends.
+    /// vertex to a higher one of another level, each vertex's arcs are
+    /// sorted by that higher end (one arc per pair) and every middle is
+    /// lower than both ends. Whether the arcs are those of a graph is
+    /// [`Hierarchy::check_graph`]'s part.
     pub fn validate(&self) -> Result<(), String> {
         let n = self.vertex.len();
         if self.position.len() != n {
@@ -352,6 +336,14 @@ impl Hierarchy {
                 return Err(format!("the {name} arcs are not a valid CSR"));
             }
             for v in 0..n {
+                let row = &arcs.ends[arcs.range(v)];
+                if let Some(i) = row.windows(2).position(|w| w[1] <= w[0]) {
+                    return Err(format!(
+                        "the {name} arcs of position {v} are not sorted by their higher end \
+                         (arc {})",
+                        arcs.offsets[v] as usize + i + 1
+                    ));
+                }
                 for e in arcs.range(v) {
                     let end = arcs.ends[e] as usize;
                     let middle = arcs.middles[e];
@@ -407,26 +399,16 @@ fn push_u32(bytes: &mut Vec<u8>, word: u32) {
     bytes.extend_from_slice(&word.to_le_bytes());
 }
 
-const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
-
-fn fnv1a(mut hash: u64, bytes: &[u8]) -> u64 {
-    for &b in bytes {
-        hash ^= b as u64;
-        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    hash
+/// The checksum of a graph stored in its index ([`Lightest::checksum`]:
+/// the weight kind, the vertex count and the lightest arc of every pair of
+/// vertices, self-loops left out), so that an index is never used with
+/// another graph, and is used with every file of the same graph however its
+/// parallel arcs and self-loops read.
+pub fn graph_checksum(graph: &Graph) -> u64 {
+    lightest_checksum(&Lightest::new(graph), graph.weight_kind())
 }
 
-/// A checksum of a graph (FNV-1a over its weight kind, offsets, targets and
-/// weights), stored in its index so that an index is never used with another
-/// graph.
-pub fn graph_checksum(graph: &Graph) -> u64 {
-    let mut hash = fnv1a(
-        FNV_OFFSET,
-        &weight_kind_code(graph.weight_kind()).to_le_bytes(),
-    );
-    for array in [graph.offsets(), graph.targets(), graph.weights()] {
-        hash = fnv1a(hash, bytemuck::cast_slice(array));
-    }
-    hash
+/// [`graph_checksum`] of a graph of `kind` weights from its lightest arcs.
+pub fn lightest_checksum(lightest: &Lightest, kind: WeightKind) -> u64 {
+    lightest.checksum(weight_kind_code(kind))
 }

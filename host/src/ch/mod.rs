@@ -24,8 +24,11 @@
 //! oracle's bit for bit. The GPU and CPU sweeps give the same words.
 
 pub mod build;
+mod fnv;
 mod frontier;
+mod graph_check;
 pub mod index;
+pub mod lightest;
 pub mod phast;
 pub mod query;
 pub mod reductions;
