@@ -534,6 +534,52 @@ kernel_args! {
         pub flags: *const AtomicU64,
     }
 
+    /// `certificate_push`.
+    pub struct CertificatePushArgs for [
+        names::CERTIFICATE_PUSH.u32,
+        names::CERTIFICATE_PUSH.f32,
+    ], entry macro certificate_push_args {
+        /// Successor CSR row offsets, `n + 1`.
+        pub offsets: *const u32,
+        /// Successor CSR targets, `m`.
+        pub targets: *const u32,
+        /// Successor CSR weights, `m`.
+        pub weights: *const u32,
+        /// Vertices.
+        pub n: u32,
+        /// Edges.
+        pub m: u32,
+        /// The stop's limit word (`INFINITY` for none).
+        pub limit: u32,
+        /// The stop's target (`INFINITY` for none).
+        pub target: u32,
+        /// The solver's distances, `n`.
+        pub dist: *const u32,
+        /// Marks of a tight in-arc from a closer vertex, `n`, zeroed.
+        pub closer: *const AtomicU32,
+        /// The failure word and the rounds flag, 2.
+        pub flags: *const AtomicU64,
+    }
+
+    /// `certificate_verdict`.
+    pub struct CertificateVerdictArgs for [names::CERTIFICATE_VERDICT],
+        entry macro certificate_verdict_args {
+        /// Vertices.
+        pub n: u32,
+        /// The source vertex.
+        pub source: u32,
+        /// The stop's limit word (`INFINITY` for none).
+        pub limit: u32,
+        /// The stop's target (`INFINITY` for none).
+        pub target: u32,
+        /// The solver's distances, `n`.
+        pub dist: *const u32,
+        /// The marks `certificate_push` left, `n`.
+        pub closer: *const AtomicU32,
+        /// The failure word and the rounds flag, 2.
+        pub flags: *const AtomicU64,
+    }
+
     /// `near_far_initialize`.
     pub struct NearFarInitializeArgs for [names::NEAR_FAR_INITIALIZE],
         entry macro near_far_initialize_args {

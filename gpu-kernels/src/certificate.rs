@@ -183,6 +183,97 @@ pub fn check_tree<W: Weight>(
     (!tight).then_some(Reason::BadParent)
 }
 
+/// A distance as a solve bounded by `bound` reports it: unreached above the
+/// bound (where a bounded solve may leave tentative values).
+#[inline(always)]
+pub fn reported(d: u32, bound: u32) -> u32 {
+    if d > bound { INFINITY } else { d }
+}
+
+/// The push form of (2) and the first half of (3), for distances whose
+/// solver holds the forward CSR `successors` (no predecessor CSR needed),
+/// as [`reported`] within `bound`: vertex `u`'s thread checks `u`'s
+/// out-arcs, records a head that an arc improves into `failure`, and marks
+/// in `closer` each head that a tight arc reaches from a strictly closer
+/// `u`. [`push_verdict`] concludes per vertex once every thread is done;
+/// together they decide exactly what [`check_vertex`] decides.
+#[inline(always)]
+pub fn push_out_arcs<W: Weight>(
+    u: usize,
+    bound: u32,
+    successors: Csr<'_>,
+    dist: &[u32],
+    (closer, failure): (&[AtomicU32], &AtomicU64),
+) {
+    let dist_u = reported(dist[u], bound);
+    if dist_u == INFINITY {
+        return;
+    }
+    for (v, w) in successors.edges(u) {
+        let d = reported(dist[v], bound);
+        let through_u = W::extend(dist_u, w);
+        if through_u < d && (d != INFINITY || through_u <= bound) {
+            record(failure, v, Reason::ArcImproves);
+        } else if dist_u < d && through_u == d {
+            closer[v].store(1, Ordering::Relaxed);
+        }
+    }
+}
+
+/// Vertex `v`'s verdict after [`push_out_arcs`] ran on every vertex: (1),
+/// and (3) from the marks in `closer`, as [`check_vertex`] decides them.
+#[inline(always)]
+pub fn push_verdict(
+    v: usize,
+    (source, bound): (usize, u32),
+    dist: &[u32],
+    closer: &[AtomicU32],
+) -> Verdict {
+    let d = reported(dist[v], bound);
+    if v == source && d != 0 {
+        Verdict::Bad(Reason::SourceDistance)
+    } else if d == INFINITY || v == source || closer[v].load(Ordering::Relaxed) != 0 {
+        Verdict::Proven
+    } else if d == SATURATED {
+        Verdict::Bad(Reason::NoTightPath)
+    } else {
+        Verdict::NeedsRounds
+    }
+}
+
+/// The push form on one thread, for the CPU: [`push_out_arcs`] on every
+/// vertex, then [`push_verdict`] on every vertex. `Ok(true)`: proven;
+/// `Ok(false)`: some vertex needs the tree's rounds ([`certify`] decides);
+/// otherwise the first failing vertex and why.
+pub fn certify_push<W: Weight>(
+    source: usize,
+    bound: u32,
+    successors: Csr<'_>,
+    dist: &[u32],
+    closer: &[AtomicU32],
+) -> Result<bool, (usize, Reason)> {
+    let n = successors.num_vertices();
+    let failure = AtomicU64::new(NO_FAILURE);
+    for u in 0..n {
+        push_out_arcs::<W>(u, bound, successors, dist, (closer, &failure));
+    }
+    let mut rounds = false;
+    for v in 0..n {
+        match push_verdict(v, (source, bound), dist, closer) {
+            Verdict::Proven => {}
+            Verdict::NeedsRounds => rounds = true,
+            Verdict::Bad(reason) => record(&failure, v, reason),
+        }
+    }
+    match failure.load(Ordering::Relaxed) {
+        NO_FAILURE => Ok(!rounds),
+        word => {
+            let (v, reason) = decode(word);
+            Err((v, reason.unwrap_or(Reason::NoTightPath)))
+        }
+    }
+}
+
 /// Records vertex `v` failing for `reason` in the failure word `failure`.
 #[inline(always)]
 pub fn record(failure: &AtomicU64, v: usize, reason: Reason) {

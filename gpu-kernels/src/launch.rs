@@ -248,6 +248,12 @@ pub mod names {
     /// tree, every parent a tight arc.
     pub const CERTIFICATE_TREE: PerWeight =
         PerWeight::new("certificate_tree_u32", "certificate_tree_f32");
+    /// The certificate's push form over the forward CSR: (2) and closer
+    /// tight arcs, from each tail.
+    pub const CERTIFICATE_PUSH: PerWeight =
+        PerWeight::new("certificate_push_u32", "certificate_push_f32");
+    /// The push form's verdict per vertex: (1) and (3).
+    pub const CERTIFICATE_VERDICT: &str = "certificate_verdict";
 
     /// Near-far: distances, stamps and the state of a new solve.
     pub const NEAR_FAR_INITIALIZE: &str = "near_far_initialize";
@@ -340,6 +346,9 @@ pub mod names {
         CERTIFICATE_CHECK.f32,
         CERTIFICATE_TREE.u32,
         CERTIFICATE_TREE.f32,
+        CERTIFICATE_PUSH.u32,
+        CERTIFICATE_PUSH.f32,
+        CERTIFICATE_VERDICT,
         NEAR_FAR_INITIALIZE,
         NEAR_FAR_BLOCK_LOOP.u32,
         NEAR_FAR_BLOCK_LOOP.f32,

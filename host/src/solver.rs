@@ -419,7 +419,16 @@ impl<'a> Prepared<'a> {
                 solver.stop_early(stop);
                 let timed = solver.time_runs(source as u32, timing.warmup, timing.runs)?;
                 let mut dist = solver.distances()?;
-                let check = (source, stop, self.tuning.skip_certificate);
+                // The push form where the solver allows it; the pull form
+                // (a predecessor CSR, the distances uploaded) otherwise.
+                let proven = match self.tuning.skip_certificate {
+                    true => true,
+                    false => solver
+                        .certify_in_place(source as u32, stop)
+                        .transpose()?
+                        .unwrap_or(false),
+                };
+                let check = (source, stop, proven);
                 certify_solve(gpu, graph, &mut self.certificate, check, &mut dist)?;
                 (
                     dist,

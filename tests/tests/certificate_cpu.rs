@@ -7,7 +7,7 @@
 
 use std::sync::atomic::AtomicU32;
 
-use gpu_kernels::certificate::{Reason, certify, check_tree};
+use gpu_kernels::certificate::{Reason, certify, certify_push, check_tree, reported};
 use gpu_kernels::distance::{INFINITY, MAX_DISTANCE, SATURATED};
 use gpu_kernels::parents::{NO_PARENT, NOT_IN_TREE};
 use sssp::graph::WeightKind;
@@ -26,6 +26,23 @@ fn check(graph: &Graph, source: usize, bound: u32, dist: &[u32]) -> Result<(), (
     match graph.weight_kind() {
         WeightKind::U32 => certify::<u32>(source, bound, predecessors.csr(), dist, scratch),
         WeightKind::F32 => certify::<f32>(source, bound, predecessors.csr(), dist, scratch),
+    }
+}
+
+/// The push form of `dist` from `source` on `graph` within `bound`
+/// (`Ok(false)`: the tree's rounds must decide).
+fn check_push(
+    graph: &Graph,
+    source: usize,
+    bound: u32,
+    dist: &[u32],
+) -> Result<bool, (usize, Reason)> {
+    let closer: Vec<AtomicU32> = (0..graph.num_vertices())
+        .map(|_| AtomicU32::new(0))
+        .collect();
+    match graph.weight_kind() {
+        WeightKind::U32 => certify_push::<u32>(source, bound, graph.csr(), dist, &closer),
+        WeightKind::F32 => certify_push::<f32>(source, bound, graph.csr(), dist, &closer),
     }
 }
 
@@ -214,4 +231,61 @@ fn rejects_bad_parents() {
     assert_eq!(tree(1, 2), Some(Reason::BadParent)); // same distance, later level
     assert_eq!(tree(2, 0), Some(Reason::BadParent)); // no such arc
     assert_eq!(tree(2, NO_PARENT), Some(Reason::BadParent));
+}
+
+/// The push form (over the forward CSR, as a solver holds it) decides what
+/// the pull form decides, the first bad vertex and its reason included, on
+/// the oracle's distances, bounded ones, and single entries corrupted; where
+/// it leaves the decision to the tree's rounds, the pull form needed them
+/// too. The push form reads the solver's buffer, where tentative values
+/// above the bound (as a bounded solve leaves) count as unreached; the pull
+/// form reads the answer, where they are unreached.
+#[test]
+fn the_push_form_decides_what_the_pull_form_decides() {
+    let mut rng = TestRng::new("certificate_cpu::push_form");
+    for case in 0..4000 {
+        let graph = random_graph(&mut rng);
+        let n = graph.num_vertices();
+        let source = rng.below(n as u64) as usize;
+        let Ok(full) = oracle::dijkstra(&graph, source) else {
+            continue;
+        };
+        let stop = Stop {
+            limit: rng.chance(0.3).then(|| rng.below(40) as u32),
+            target: rng.chance(0.3).then(|| rng.below(n as u64) as usize),
+        };
+        let bound = stop.bound(&full);
+        let mut dist = bounded(&full, stop);
+        if rng.chance(0.7) {
+            let v = rng.below(n as u64) as usize;
+            dist[v] = match rng.below(3) {
+                0 => dist[v].wrapping_sub(1).min(SATURATED),
+                1 => dist[v].saturating_add(1),
+                _ => rng.below(MAX_DISTANCE as u64) as u32,
+            };
+        }
+        let context = format!("case {case}: {n} vertices, source {source}, {stop:?}");
+        // What the caller gets: nothing above the bound.
+        let answer: Vec<u32> = dist.iter().map(|&d| reported(d, bound)).collect();
+        let pull = check(&graph, source, bound, &answer);
+        // Above the bound, what a bounded solve may leave is unreached.
+        let mut raw = dist.clone();
+        for d in raw.iter_mut().filter(|d| **d == INFINITY) {
+            if bound < MAX_DISTANCE && rng.chance(0.5) {
+                *d = rng.range(bound as u64 + 1, MAX_DISTANCE as u64) as u32;
+            }
+        }
+        match check_push(&graph, source, bound, &raw) {
+            Ok(true) => assert_eq!(pull, Ok(()), "{context}: push proved it"),
+            Ok(false) => {}
+            Err(bad) => assert_eq!(pull, Err(bad), "{context}: push rejected it"),
+        }
+        if pull.is_err() {
+            assert_ne!(
+                check_push(&graph, source, bound, &raw),
+                Ok(true),
+                "{context}"
+            );
+        }
+    }
 }

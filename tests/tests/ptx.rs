@@ -151,6 +151,8 @@ fn every_entry_takes_the_fields_of_its_argument_struct() {
         ParentsJoinRoundArgs,
         CertificateCheckArgs,
         CertificateTreeArgs,
+        CertificatePushArgs,
+        CertificateVerdictArgs,
         RowsGatherArgs,
         NearFarInitializeArgs,
         NearFarBlockLoopArgs,

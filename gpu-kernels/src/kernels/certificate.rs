@@ -3,7 +3,9 @@
 
 use core::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 
-use crate::args::{CertificateCheckArgs, CertificateTreeArgs};
+use crate::args::{
+    CertificateCheckArgs, CertificatePushArgs, CertificateTreeArgs, CertificateVerdictArgs,
+};
 use crate::certificate::{self, Verdict};
 use crate::device::memory::slice;
 use crate::device::thread::index_1d;
@@ -80,6 +82,75 @@ crate::args::certificate_tree_args! {
                 certificate::check_tree::<W>(v, source as usize, predecessors, dist, parent_v, level)
             {
                 certificate::record(&slice(flags, 2)[0], v, reason);
+            }
+        }
+    }
+}
+
+crate::args::certificate_push_args! {
+    /// The push form over the forward CSR ([`certificate::push_out_arcs`]):
+    /// vertex `u`'s thread checks its out-arcs within the stop's bound,
+    /// records a head an arc improves in `flags[0]`, and marks heads of
+    /// closer tight arcs in `closer` (zeroed by the host, as `flags` is set
+    /// to `[NO_FAILURE, 0]`).
+    ///
+    /// # Thread mapping
+    /// One thread per vertex `u`; threads with `u >= n` return.
+    ///
+    /// # Safety
+    /// `offsets` holds `n + 1` elements, `targets` and `weights` `m`, `dist`
+    /// and `closer` `n`, `flags` two (module contract), `target` is
+    /// `INFINITY` or below `n`. Nothing is written but `closer` and `flags`,
+    /// atomically.
+    fn certificate_push<W> as certificate_push_u32, certificate_push_f32 (args) {
+        let CertificatePushArgs {
+            offsets, targets, weights, n, m, limit, target, dist, closer, flags,
+        } = args;
+        let u = index_1d();
+        if u >= n {
+            return;
+        }
+        let (u, n, m) = (u as usize, n as usize, m as usize);
+        // SAFETY: lengths as documented; `closer` and `flags` are only
+        // accessed atomically.
+        unsafe {
+            let successors = csr(offsets, targets, weights, n, m);
+            let dist = slice(dist, n);
+            let bound = rows::stop_bound(limit, target, dist);
+            let marks = (slice(closer, n), &slice(flags, 2)[0]);
+            certificate::push_out_arcs::<W>(u, bound, successors, dist, marks);
+        }
+    }
+}
+
+crate::args::certificate_verdict_args! {
+    /// Each vertex's verdict after `certificate_push`
+    /// ([`certificate::push_verdict`]): a failing vertex lowers `flags[0]`,
+    /// one that needs the tree's rounds sets `flags[1]` to 1.
+    ///
+    /// # Thread mapping
+    /// One thread per vertex `v`; threads with `v >= n` return.
+    ///
+    /// # Safety
+    /// `dist` and `closer` hold `n` elements, `flags` two, `target` is
+    /// `INFINITY` or below `n`. Nothing is written but `flags`, atomically.
+    fn certificate_verdict(args) {
+        let CertificateVerdictArgs { n, source, limit, target, dist, closer, flags } = args;
+        let v = index_1d();
+        if v >= n {
+            return;
+        }
+        let (v, n) = (v as usize, n as usize);
+        // SAFETY: lengths as documented; `closer` is read and `flags`
+        // written atomically only.
+        unsafe {
+            let dist = slice(dist, n);
+            let bound = rows::stop_bound(limit, target, dist);
+            let flags = slice(flags, 2);
+            match certificate::push_verdict(v, (source as usize, bound), dist, slice(closer, n)) {
+                Verdict::Proven => {}
+                Verdict::NeedsRounds => flags[1].store(1, Ordering::Relaxed),
+                Verdict::Bad(reason) => certificate::record(&flags[0], v, reason),
             }
         }
     }

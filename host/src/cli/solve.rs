@@ -367,6 +367,20 @@ fn kept_to_exit(solver: Solver) -> std::mem::ManuallyDrop<Solver> {
     std::mem::ManuallyDrop::new(solver)
 }
 
+/// The fewest bytes of a graph file per vertex or arc it can describe, so
+/// that its size bounds the graph before it is read: a DIMACS `.gr` arc is a
+/// line "a u v w" of at least 8 bytes; counting up to one vertex for every
+/// three arcs (as road networks and meshes have; a file that declares more
+/// makes [`solve`] open the device after the read), 6 bytes per element.
+/// Other text lines ("u v w") and a g.csr's target and weight take at least
+/// 4 bytes an arc.
+fn min_bytes_per_element(path: &Path) -> u64 {
+    match path.extension().and_then(|e| e.to_str()) {
+        Some("gr") => 6,
+        _ => 4,
+    }
+}
+
 /// Whether `auto` runs alone under `--device auto` (no `--streams`): the
 /// calls whose one-off solves may run on the CPU at once.
 fn auto_alone(args: &SolveArgs, algorithms: &[Algorithm]) -> bool {
@@ -383,10 +397,8 @@ fn small_one_off(args: &SolveArgs, algorithms: &[Algorithm], path: &Path) -> Opt
     if !auto_alone(args, algorithms) || !one_off || gzip {
         return None;
     }
-    // Every arc takes at least 4 bytes of a file (a text line "1 2 3\n", or a
-    // g.csr's target and weight): the file's size bounds the arcs.
     let bytes = std::fs::metadata(path).ok()?.len();
-    let elements = usize::try_from(bytes / 4).ok()?;
+    let elements = usize::try_from(bytes / min_bytes_per_element(path)).ok()?;
     let solves = args.sources.as_ref().map_or(1, Vec::len) * args.runs as usize;
     cpu_one_off(elements, solves)
 }

@@ -135,6 +135,61 @@ impl Certificate {
     }
 }
 
+/// The push form's device state ([`gpu_kernels::certificate::push_out_arcs`]):
+/// for a solver whose forward CSR and distances on the device are in the
+/// caller's numbering, the certificate needs no predecessor CSR and no copy
+/// of the distances: two kernels and one read of two words.
+pub struct PushCheck {
+    closer: CudaSlice<u32>,
+    flags: CudaSlice<u64>,
+    fresh: CudaSlice<u64>,
+}
+
+impl PushCheck {
+    /// The state for graphs of `n` vertices on `gpu`.
+    pub fn new(gpu: &Gpu, n: usize) -> Result<PushCheck> {
+        Ok(PushCheck {
+            closer: alloc_zeroed(gpu, n, "the certificate's marks")?,
+            flags: gpu_flags(gpu)?,
+            fresh: gpu
+                .stream()
+                .clone_htod(&[NO_FAILURE, 0])
+                .map_err(Error::cuda("copying the certificate's flags to the GPU"))?,
+        })
+    }
+
+    /// Checks the solver's distances `dist` from `source` over its forward
+    /// CSR `successors`, as `stop` reports them (above its bound unreached):
+    /// `Ok(true)` proven, `Ok(false)` where some vertex needs the tree's
+    /// rounds (the pull form, [`certify_solve`], decides then), a failure
+    /// an error.
+    pub fn check(
+        &mut self,
+        gpu: &Gpu,
+        successors: &DeviceGraph,
+        (source, stop): (u32, Stop),
+        dist: &CudaSlice<u32>,
+    ) -> Result<bool> {
+        let stream = gpu.stream();
+        stream
+            .memset_zeros(&mut self.closer)
+            .map_err(Error::cuda("clearing the certificate's marks"))?;
+        reset(gpu, &self.fresh, &mut self.flags)?;
+        let target = stop.target.map_or(INFINITY, |t| t as u32);
+        gpu.kernels().certificate.push(
+            stream,
+            successors,
+            (source, stop.limit_word(), target),
+            dist,
+            (&mut self.closer, &mut self.flags),
+        )?;
+        match read(gpu, &self.flags)? {
+            [NO_FAILURE, rounds] => Ok(rounds == 0),
+            [failure, _] => Err(failed(source, failure)),
+        }
+    }
+}
+
 /// Two words for a certificate's flags on `gpu`.
 pub fn gpu_flags(gpu: &Gpu) -> Result<CudaSlice<u64>> {
     alloc_zeroed(gpu, 2, "the certificate's flags")
@@ -189,7 +244,9 @@ pub fn check_tree(
 /// Certifies the distances `dist` of a GPU solve from `source` on `graph`
 /// that stopped as `stop` says, after marking unreached what lies beyond its
 /// bound ([`Stop::apply`]); `state` holds the certificate's device state
-/// between solves (created on the first). Skipped with `skip`.
+/// between solves (created on the first). Skipped with `skip`: the
+/// certificate turned off, or the solve proven already
+/// ([`PushCheck`]).
 pub fn certify_solve(
     gpu: &Gpu,
     graph: &Graph,

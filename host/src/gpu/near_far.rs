@@ -9,6 +9,7 @@ use gpu_kernels::near_far::{
     HUB_DEGREE, NEAR_FAR_STATE_WORDS, NearFarState, hub_slots, wants_hubs,
 };
 
+use super::certificate::PushCheck;
 use super::context::Gpu;
 use super::kernels::{LoopForm, NearFarBuffers};
 use super::memory::{
@@ -32,6 +33,8 @@ pub struct NearFar<'a> {
     launches: u32,
     /// The bound of the next solves ([`GpuSolver::stop_early`]).
     stop: Stop,
+    /// The certificate's push form, from the first certified solve on.
+    push: Option<PushCheck>,
 }
 
 impl<'a> NearFar<'a> {
@@ -122,6 +125,7 @@ impl<'a> NearFar<'a> {
             limits,
             launches: 0,
             stop: Stop::default(),
+            push: None,
         })
     }
 
@@ -167,6 +171,21 @@ impl GpuSolver for NearFar<'_> {
     /// [`gpu_kernels::near_far`], *Early stop*).
     fn stop_early(&mut self, stop: Stop) {
         self.stop = stop;
+    }
+
+    /// The push form ([`PushCheck`]): the distances and the successor CSR
+    /// are on the device in the graph's numbering.
+    fn certify_in_place(&mut self, source: u32, stop: Stop) -> Option<Result<bool>> {
+        let n = self.graph.num_vertices() as usize;
+        let push = match self.push.take() {
+            Some(push) => push,
+            None => match PushCheck::new(self.gpu, n) {
+                Ok(push) => push,
+                Err(e) => return Some(Err(e)),
+            },
+        };
+        let push = self.push.insert(push);
+        Some(push.check(self.gpu, &self.graph, (source, stop), &self.buffers.dist))
     }
 
     fn distances(&self) -> Result<Vec<u32>> {

@@ -31,6 +31,16 @@ pub trait GpuSolver: Send {
     fn stop_early(&mut self, stop: Stop) {
         let _ = stop;
     }
+    /// Certifies the last solve (from `source`, bounded by `stop`) where its
+    /// distances lie on the device in the caller's numbering next to the
+    /// forward CSR ([`super::certificate::PushCheck`]): `Some(Ok(true))`
+    /// proven, `Some(Ok(false))` undecided (zero-weight ties: the pull form
+    /// decides), `None` where the solver cannot (by default).
+    fn certify_in_place(&mut self, source: u32, stop: Stop) -> Option<Result<bool>> {
+        let _ = (source, stop);
+        None
+    }
+
     /// Solves from each of `sources` in turn within `stop` and hands each
     /// row to `sink` ([`RowSink`]), bounded by `stop`, checked for overflow
     /// and, with a `certifier`, certified; returns each solve's GPU time, ms. By default one solve,
@@ -50,7 +60,10 @@ pub trait GpuSolver: Send {
             let mut dist = self.distances()?;
             stop.apply(&mut dist);
             if let Some(certifier) = certifier.as_mut() {
-                certifier.check_row(source, stop, &dist)?;
+                let proven = self.certify_in_place(source, stop).transpose()?;
+                if proven != Some(true) {
+                    certifier.check_row(source, stop, &dist)?;
+                }
             }
             sink(i, &dist)?;
         }
