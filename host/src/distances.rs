@@ -5,6 +5,7 @@
 use std::sync::atomic::AtomicU32;
 
 use gpu_kernels::distance::{INFINITY, MAX_DISTANCE, SATURATED, Weight};
+use rayon::prelude::*;
 
 use crate::graph::{Graph, WeightKind, with_weight_type};
 use crate::{Error, Result};
@@ -128,48 +129,71 @@ pub struct Summary {
     pub checksum: u64,
 }
 
-/// Summarizes a distance array.
+/// Summarizes a distance array: its blocks of [`CHECKSUM_BLOCK`] words on
+/// all cores at once.
 pub fn summarize(dist: &[u32]) -> Summary {
-    let mut reached = 0;
-    let mut max_distance = 0;
-    for &d in dist {
-        if d < SATURATED {
-            reached += 1;
-            max_distance = max_distance.max(d);
-        }
-    }
+    let blocks: Vec<(usize, u32, u64)> = dist
+        .par_chunks(CHECKSUM_BLOCK)
+        .map(|block| {
+            let reached = block.iter().filter(|&&d| d < SATURATED);
+            let (count, max) = reached.fold((0, 0), |(c, m), &d| (c + 1, m.max(d)));
+            (count, max, block_checksum(block))
+        })
+        .collect();
     Summary {
-        reached,
-        max_distance,
-        checksum: checksum(dist),
+        reached: blocks.iter().map(|b| b.0).sum(),
+        max_distance: blocks.iter().map(|b| b.1).max().unwrap_or(0),
+        checksum: combine(dist.len(), blocks.iter().map(|b| b.2)),
     }
 }
 
-/// Lanes of [`checksum`].
+/// Words of a block of [`checksum`].
+pub const CHECKSUM_BLOCK: usize = 1 << 16;
+
+/// Lanes of a block's hash.
 const CHECKSUM_LANES: usize = 4;
 
-/// FNV-1a over 32-bit words in [`CHECKSUM_LANES`] interleaved lanes (word
-/// `i` into lane `i mod 4`, each lane from the FNV offset basis), then the
-/// row's length and the lanes' hashes, in order, as the words of one more
-/// FNV-1a hash. Four
-/// independent multiply chains: a few times faster than byte-wise FNV-1a,
-/// so that a row's checksum costs less than a solve.
+const FNV_BASIS: u64 = 0xcbf2_9ce4_8422_2325;
+const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
+
+/// One step of FNV-1a on a 64-bit word.
+fn fnv_step(hash: u64, word: u64) -> u64 {
+    (hash ^ word).wrapping_mul(FNV_PRIME)
+}
+
+/// A hash of 32-bit words: each block of [`CHECKSUM_BLOCK`] words hashed by
+/// FNV-1a in [`CHECKSUM_LANES`] interleaved lanes (word `i` of a block into
+/// lane `i mod 4`, each lane from the FNV offset basis, then the lanes in
+/// order as the words of one more FNV-1a hash), and the length and the
+/// blocks' hashes, in order, as the words of a last FNV-1a hash. Blocks and
+/// lanes are independent: a row's checksum costs far less than its solve.
 pub fn checksum(words: &[u32]) -> u64 {
-    const BASIS: u64 = 0xcbf2_9ce4_8422_2325;
-    const PRIME: u64 = 0x0000_0100_0000_01b3;
-    let step = |hash: u64, word: u64| (hash ^ word).wrapping_mul(PRIME);
-    let mut lanes = [BASIS; CHECKSUM_LANES];
-    let mut chunks = words.chunks_exact(CHECKSUM_LANES);
+    combine(
+        words.len(),
+        words.chunks(CHECKSUM_BLOCK).map(block_checksum),
+    )
+}
+
+/// The checksum of `len` words from their blocks' hashes.
+fn combine(len: usize, blocks: impl Iterator<Item = u64>) -> u64 {
+    blocks.fold(fnv_step(FNV_BASIS, len as u64), fnv_step)
+}
+
+/// One block's hash ([`checksum`]).
+fn block_checksum(block: &[u32]) -> u64 {
+    let mut lanes = [FNV_BASIS; CHECKSUM_LANES];
+    let mut chunks = block.chunks_exact(CHECKSUM_LANES);
     for chunk in &mut chunks {
         for (lane, &word) in lanes.iter_mut().zip(chunk) {
-            *lane = step(*lane, word as u64);
+            *lane = fnv_step(*lane, word as u64);
         }
     }
     for (lane, &word) in lanes.iter_mut().zip(chunks.remainder()) {
-        *lane = step(*lane, word as u64);
+        *lane = fnv_step(*lane, word as u64);
     }
-    let length = step(BASIS, words.len() as u64);
-    lanes.iter().fold(length, |hash, &lane| step(hash, lane))
+    lanes
+        .iter()
+        .fold(FNV_BASIS, |hash, &lane| fnv_step(hash, lane))
 }
 
 /// Checks that [`certify`] can judge distances over `graph`: its weights are

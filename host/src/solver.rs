@@ -185,7 +185,7 @@ impl Solver {
     ) -> Result<Prepared<'a>> {
         distances::check_source(graph, first_source)?;
         let (mut resolved, mut auto) = self.resolve(graph, algorithm, first_source);
-        let (engine, prepare_ms) = match (&self.gpu, resolved.spec().device) {
+        let (engine, prepare_ms, certificate) = match (&self.gpu, resolved.spec().device) {
             (Some(gpu), Processor::Gpu) => {
                 let start = Instant::now();
                 let trial = auto.as_ref().map_or(&[][..], |choice| choice.trial);
@@ -214,13 +214,22 @@ impl Solver {
                     solver.calibrate(first_source as u32, &mut tuning)?;
                     solver
                 };
+                // The partition solver's rows are certified over the
+                // predecessor CSR (its own graph is renumbered): made now
+                // for a solver kept for many solves, as part of preparing.
+                let partition = matches!(resolved.spec().family, Family::Partition(_));
+                let certificate =
+                    (partition && !tuning.skip_certificate && solves != Solves::Count(1))
+                        .then(|| Certificate::new(gpu, graph))
+                        .transpose()?;
                 gpu.synchronize()?;
                 (
                     Engine::Gpu(gpu, solver),
                     Some(start.elapsed().as_secs_f64() * 1e3),
+                    certificate,
                 )
             }
-            _ => (Engine::Cpu, None),
+            _ => (Engine::Cpu, None, None),
         };
         Ok(Prepared {
             graph,
@@ -230,7 +239,7 @@ impl Solver {
             tuning,
             engine,
             prepare_ms,
-            certificate: None,
+            certificate,
         })
     }
 
