@@ -1,10 +1,14 @@
 //! Many solves' rows delivered at the solver's speed: each row is finished
 //! on the GPU (gathered into the caller's vertex order, bounded, checked for
-//! overflow: [`gpu_kernels::rows`]), copied into one of two page-locked
-//! slots, and handed to the caller's [`RowSink`] while the GPU already solves
-//! from the next source. The host does no per-vertex work of its own.
+//! overflow: [`gpu_kernels::rows`]; certified: [`Certificate`]), copied on
+//! a second stream into one of two page-locked slots while the GPU already
+//! solves from the next source, and handed to the caller's [`RowSink`]. The
+//! host does no per-vertex work of its own.
 
-use cudarc::driver::{CudaEvent, CudaSlice, PinnedHostSlice};
+use std::sync::Arc;
+
+use cudarc::driver::sys::CUevent_flags;
+use cudarc::driver::{CudaEvent, CudaSlice, CudaStream, PinnedHostSlice};
 use gpu_kernels::distance::INFINITY;
 use gpu_kernels::rows::{ROW_FLAGS, saturated};
 
@@ -34,6 +38,9 @@ struct Slot {
 pub struct RowSlots {
     new_of_old: CudaSlice<u32>,
     slots: [Slot; 2],
+    /// The stream the rows are copied on, so that a row's copy overlaps the
+    /// next solve.
+    copier: Arc<CudaStream>,
 }
 
 /// A solver that renumbers the graph, as [`RowSlots::stream`] drives it.
@@ -60,7 +67,7 @@ impl RowSlots {
                 .alloc_zeros::<u32>(len)
                 .map_err(Error::cuda("allocating a row on the GPU"))?;
             // SAFETY: the slot is written by a copy before the host reads it
-            // (`PinnedHostSlice::as_slice` waits for that copy). No
+            // (the host waits for the copy's event first). No
             // write-combining (flags 0): the host reads it.
             let host = unsafe { stream.context().alloc_pinned_with_flags::<u32>(len, 0) }
                 .map_err(Error::cuda("allocating page-locked memory for rows"))?;
@@ -79,6 +86,9 @@ impl RowSlots {
         Ok(RowSlots {
             new_of_old: upload(stream, new_of_old, "the vertex numbering")?,
             slots: [slot()?, slot()?],
+            copier: stream
+                .fork()
+                .map_err(Error::cuda("creating a stream for the rows' copies"))?,
         })
     }
 
@@ -112,7 +122,7 @@ impl RowSlots {
                     (source, stop.limit_word(), target),
                 )?;
             }
-            self.slots[i % 2].copied = Some(gpu.record_event()?);
+            self.queue_copies(gpu, i % 2)?;
             if i > 0 {
                 let delivered = (i - 1, sources[i - 1], kind);
                 times.push(self.deliver(gpu, delivered, sink, certificate.as_deref_mut())?);
@@ -126,8 +136,7 @@ impl RowSlots {
     }
 
     /// Queues the certificate of the row in slot `slot` (from `source`,
-    /// within the limit and the target by original id) and the copy of its
-    /// words to the host.
+    /// within the limit and the target by original id).
     fn queue_certificate(
         &mut self,
         gpu: &Gpu,
@@ -137,21 +146,45 @@ impl RowSlots {
     ) -> Result<()> {
         let n = self.new_of_old.len();
         let Slot {
-            device,
-            certified,
-            certified_host,
-            ..
+            device, certified, ..
         } = &mut self.slots[slot];
         let row = device.slice(..n);
-        certificate.queue_check(gpu, source, (limit, target), &row, certified)?;
-        gpu.stream()
-            .memcpy_dtoh(certified, certified_host)
-            .map_err(Error::cuda("copying a certificate's words to the host"))
+        certificate.queue_check(gpu, source, (limit, target), &row, certified)
+    }
+
+    /// Queues the copies of slot `slot` (its row and flags, its certificate's
+    /// words) on the copier stream once the GPU's stream has finished them,
+    /// and the event the host waits on: the next solve does not wait for
+    /// them. (The slot is written again two rows later, after the host
+    /// waited on this event.)
+    fn queue_copies(&mut self, gpu: &Gpu, slot: usize) -> Result<()> {
+        let finished = gpu.record_event()?;
+        let copier = &self.copier;
+        copier
+            .wait(&finished)
+            .map_err(Error::cuda("ordering a row's copy after its row"))?;
+        let Slot {
+            device,
+            host,
+            certified,
+            certified_host,
+            copied,
+            ..
+        } = &mut self.slots[slot];
+        copier
+            .memcpy_dtoh(device, host)
+            .and_then(|()| copier.memcpy_dtoh(certified, certified_host))
+            .map_err(Error::cuda("copying a row to the host"))?;
+        let event = copier
+            .record_event(Some(CUevent_flags::CU_EVENT_DISABLE_TIMING))
+            .map_err(Error::cuda("recording an event"))?;
+        *copied = Some(event);
+        Ok(())
     }
 
     /// Queues the finishing of the row in `dist` (by new id) into slot
     /// `slot`, within `bounds` (the limit word, the target's new id or
-    /// `INFINITY`), and its copy to the host.
+    /// `INFINITY`).
     fn queue(
         &mut self,
         gpu: &Gpu,
@@ -159,14 +192,10 @@ impl RowSlots {
         dist: &CudaSlice<u32>,
         bounds: (u32, u32),
     ) -> Result<()> {
-        let stream = gpu.stream();
-        let Slot { device, host, .. } = &mut self.slots[slot];
+        let device = &mut self.slots[slot].device;
         gpu.kernels()
             .rows
-            .gather(stream, (dist, &self.new_of_old), bounds, device)?;
-        stream
-            .memcpy_dtoh(device, host)
-            .map_err(Error::cuda("copying a row to the host"))
+            .gather(gpu.stream(), (dist, &self.new_of_old), bounds, device)
     }
 
     /// Waits for row `i`'s copy (from `source`), checks its flags and its
