@@ -608,14 +608,11 @@ impl<'a> Prepared<'a> {
         stop.check(self.graph.num_vertices())?;
         let solve_ms = if let Engine::Gpu(gpu, solver) = &mut self.engine {
             let sources: Vec<u32> = sources.iter().map(|&s| s as u32).collect();
-            let certifier = match (self.tuning.skip_certificate, &mut self.certificate) {
-                (true, _) => None,
-                (false, Some(state)) => Some(Certifier { gpu, state }),
-                (false, state) => Some(Certifier {
-                    gpu,
-                    state: state.insert(Certificate::new(gpu, self.graph)?),
-                }),
-            };
+            let certifier = (!self.tuning.skip_certificate).then_some(Certifier {
+                gpu,
+                graph: self.graph,
+                state: &mut self.certificate,
+            });
             let times = solver.stream_rows(&sources, stop, sink, certifier)?;
             times.into_iter().map(f64::from).collect()
         } else {

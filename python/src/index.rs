@@ -5,11 +5,10 @@ use gpu_kernels::distance::INFINITY;
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use rayon::prelude::*;
 use sssp::ch::Values;
 use sssp::options::Stop;
 
-use crate::rows::distance_value;
+use crate::rows::{distance_value, write_values};
 use crate::solver::Solver;
 use crate::{SCIPY_NO_PREDECESSOR, device_name, limit_word, owned_graph, to_py};
 
@@ -19,9 +18,6 @@ type Pair<'py, A, B> = (
     Bound<'py, PyArray1<B>>,
     &'static str,
 );
-
-/// Distances one thread converts to float64 at a time.
-const CONVERT_CHUNK: usize = 1 << 16;
 
 /// A contraction-hierarchy index of one graph (`sssp::ch`): trees, tables
 /// and point-to-point distances from it.
@@ -116,15 +112,7 @@ impl Index {
             py.detach(|| -> sssp::Result<_> {
                 let mut trees = solver.inner.index_trees(&self.hierarchy, None)?;
                 trees.solve_rows(&sources, Stop::default(), &mut |i, row| {
-                    let target = &mut out[i * n..(i + 1) * n];
-                    target
-                        .par_chunks_mut(CONVERT_CHUNK)
-                        .zip(row.par_chunks(CONVERT_CHUNK))
-                        .for_each(|(o, words)| {
-                            for (o, &d) in o.iter_mut().zip(words) {
-                                *o = distance_value(d, kind);
-                            }
-                        });
+                    write_values(row, kind, &mut out[i * n..(i + 1) * n]);
                     Ok(())
                 })?;
                 Ok(trees.device())

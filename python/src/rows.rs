@@ -5,6 +5,7 @@
 
 use gpu_kernels::distance::{INFINITY, Weight};
 use numpy::{PyArray1, PyArray2, PyArrayMethods};
+use rayon::prelude::*;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use sssp::graph::WeightKind;
@@ -116,12 +117,21 @@ pub(crate) fn distance_value(d: u32, kind: WeightKind) -> f64 {
     }
 }
 
-/// `words` as float64 values in `out` (one type dispatch per row).
-fn write_values(words: &[u32], kind: WeightKind, out: &mut [f64]) {
+/// Distances one thread converts to float64 at a time.
+const CONVERT_CHUNK: usize = 1 << 16;
+
+/// `words` as float64 values in `out` (one type dispatch per row), in
+/// chunks on all cores: a fresh array's pages are first touched here, and
+/// on one thread that costs more than a solve.
+pub(crate) fn write_values(words: &[u32], kind: WeightKind, out: &mut [f64]) {
     fn convert<W: Weight>(words: &[u32], out: &mut [f64]) {
-        for (o, &d) in out.iter_mut().zip(words) {
-            *o = value::<W>(d);
-        }
+        out.par_chunks_mut(CONVERT_CHUNK)
+            .zip(words.par_chunks(CONVERT_CHUNK))
+            .for_each(|(out, words)| {
+                for (o, &d) in out.iter_mut().zip(words) {
+                    *o = value::<W>(d);
+                }
+            });
     }
     match kind {
         WeightKind::U32 => convert::<u32>(words, out),

@@ -195,16 +195,27 @@ pub fn gpu_flags(gpu: &Gpu) -> Result<CudaSlice<u64>> {
     alloc_zeroed(gpu, 2, "the certificate's flags")
 }
 
-/// The certificate of one prepared solver and its GPU, as the solvers'
-/// streamed rows take it.
+/// The certificate of one prepared solver, as the solvers' streamed rows
+/// take it: its GPU, its graph and its device state, made on first use (a
+/// solver that proves its rows in place never needs it).
 pub struct Certifier<'c> {
     /// The GPU the solves run on.
     pub gpu: &'c Gpu,
-    /// The certificate's device state.
-    pub state: &'c mut Certificate,
+    /// The graph solved.
+    pub graph: &'c Graph<'c>,
+    /// The certificate's device state, if made yet.
+    pub state: &'c mut Option<Certificate>,
 }
 
 impl Certifier<'_> {
+    /// The device state, made now if not yet.
+    pub fn state(&mut self) -> Result<&mut Certificate> {
+        match self.state {
+            Some(state) => Ok(state),
+            None => Ok(self.state.insert(Certificate::new(self.gpu, self.graph)?)),
+        }
+    }
+
     /// Checks a row `dist` from `source` on the host, already bounded as
     /// `stop` says ([`Stop::apply`]).
     pub fn check_row(&mut self, source: u32, stop: Stop, dist: &[u32]) -> Result<()> {
@@ -213,7 +224,8 @@ impl Certifier<'_> {
         } else {
             INFINITY
         };
-        self.state.check(self.gpu, source as usize, bound, dist)
+        let gpu = self.gpu;
+        self.state()?.check(gpu, source as usize, bound, dist)
     }
 }
 

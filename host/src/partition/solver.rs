@@ -556,7 +556,8 @@ impl GpuSolver for Partition<'_> {
             None => RowSlots::new(self.gpu, self.permutation.new_of_old())?,
         };
         let (gpu, kind) = (self.gpu, self.graph.weight_kind());
-        let certificate = certifier.map(|c| c.state);
+        let mut certifier = certifier;
+        let certificate = certifier.as_mut().map(Certifier::state).transpose()?;
         let streamed = slots.stream(gpu, (sources, stop, kind), (sink, certificate), self);
         self.rows = Some(slots);
         streamed
