@@ -8,7 +8,7 @@ use gpu_kernels::launch::names;
 
 use super::da2cf::launch_vertex_flags;
 use super::launch::{
-    Launch, Typed, check_vertex_lengths, checked_minimum_launch, device, launch, load_function,
+    Launch, Typed, check_vertex_lengths, device, launch, launch_minimum, load_function,
     one_thread_per,
 };
 use crate::Result;
@@ -71,14 +71,11 @@ impl CrauserKernels {
         n: u32,
         block_minima: &mut CudaSlice<u32>,
     ) -> Result<()> {
-        let function = self.minimum1.of(kind);
-        let kernel = function.1;
         let buffers = [
             ("dist", dist.len()),
             ("delta_node", delta_node.len()),
             ("unsettled", unsettled.len()),
         ];
-        let config = checked_minimum_launch(kernel, n, &buffers, block_minima.len())?;
         let args = CrauserMinimum1Args {
             dist: device(stream, dist),
             delta_node: device(stream, delta_node),
@@ -86,10 +83,10 @@ impl CrauserKernels {
             n,
             block_minima: device(stream, block_minima),
         };
-        // SAFETY: the arrays hold n elements and block_minima one per block
-        // (checked above); power-of-two blocks with 4 bytes of shared memory
-        // per thread.
-        unsafe { launch(stream, function, config, &args, Launch::Plain) }
+        let function = self.minimum1.of(kind);
+        // SAFETY: `function` is Crauser's `minimum1`; `args` points to `buffers`
+        // and block_minima.
+        unsafe { launch_minimum(stream, function, n, &buffers, block_minima.len(), &args) }
     }
 
     /// Crauser's `update`: unsettled vertices with `dist <= delta` become the frontier.

@@ -7,7 +7,7 @@ use gpu_kernels::args::{Da2cfMinimum1Args, Da2cfMinimum2Args, Da2cfRelaxArgs, Ve
 use gpu_kernels::launch::{RELAX_PLUS_SHARED_BYTES, names};
 
 use super::launch::{
-    Launch, Typed, check_vertex_lengths, checked_minimum_launch, device, launch, load_function,
+    Launch, Typed, check_vertex_lengths, device, launch, launch_minimum, load_function,
     one_thread_per,
 };
 use crate::Result;
@@ -92,20 +92,17 @@ impl Da2cfKernels {
         n: u32,
         block_minima: &mut CudaSlice<u32>,
     ) -> Result<()> {
-        let kernel = names::DA2CF_MINIMUM1;
         let buffers = [("dist", dist.len()), ("unsettled", unsettled.len())];
-        let config = checked_minimum_launch(kernel, n, &buffers, block_minima.len())?;
         let args = Da2cfMinimum1Args {
             dist: device(stream, dist),
             unsettled: device(stream, unsettled),
             n,
             block_minima: device(stream, block_minima),
         };
-        let function = (&self.minimum1, kernel);
-        // SAFETY: dist/unsettled hold n elements and block_minima one per block
-        // (checked above); the block size is a power of two with 4 bytes of
-        // shared memory per thread.
-        unsafe { launch(stream, function, config, &args, Launch::Plain) }
+        let function = (&self.minimum1, names::DA2CF_MINIMUM1);
+        // SAFETY: `function` is `minimum1`; `args` points to `buffers` and
+        // block_minima.
+        unsafe { launch_minimum(stream, function, n, &buffers, block_minima.len(), &args) }
     }
 
     /// `minimum2`: the first `len` values of `values` reduced to per-block minima.
@@ -116,19 +113,16 @@ impl Da2cfKernels {
         len: u32,
         block_minima: &mut CudaSlice<u32>,
     ) -> Result<()> {
-        let kernel = names::DA2CF_MINIMUM2;
         let buffers = [("values", values.len())];
-        let config = checked_minimum_launch(kernel, len, &buffers, block_minima.len())?;
         let args = Da2cfMinimum2Args {
             values: device(stream, values),
             len,
             block_minima: device(stream, block_minima),
         };
-        let function = (&self.minimum2, kernel);
-        // SAFETY: values holds len elements and block_minima one per block
-        // (checked above); the block size is a power of two with 4 bytes of
-        // shared memory per thread.
-        unsafe { launch(stream, function, config, &args, Launch::Plain) }
+        let function = (&self.minimum2, names::DA2CF_MINIMUM2);
+        // SAFETY: `function` is `minimum2`; `args` points to `buffers` and
+        // block_minima.
+        unsafe { launch_minimum(stream, function, len, &buffers, block_minima.len(), &args) }
     }
 
     /// `update` (Fig. 4): the unsettled vertices at distance `mssp` become the frontier.
