@@ -15,15 +15,13 @@
 //! Weight types: `integer` and `pattern` files give `u32` weights, `real` (or
 //! `double`) files `f32` weights: each value rounded to the nearest `f32`
 //! (`-0` read as `0`; negative values, NaN, infinities and values beyond
-//! `f32::MAX` rejected). [`LoadOptions::weights`] = `f32` (`--weights f32`)
+//! `f32::MAX` rejected). [`LoadOptions::weights`](super::options::LoadOptions::weights) = `f32` (`--weights f32`)
 //! reads `integer` and `pattern` files as `f32` too; `u32` is refused for a
 //! `real` file, whose values it would truncate.
 
 use std::io::BufRead;
-use std::path::Path;
 
-use super::options::LoadOptions;
-use super::text::{self, Arcs, Lines, WeightSyntax, shown, tokens};
+use super::text::{self, Arcs, TextInput, WeightSyntax, shown, tokens};
 use crate::Result;
 use crate::graph::{Graph, WeightKind};
 
@@ -48,17 +46,15 @@ struct Header {
     line: u64,
 }
 
-/// Parses a Matrix Market coordinate text. `path` is for error messages;
-/// `text_bytes`, the size of the text when known, bounds what is reserved for
-/// the declared entries; `options` may change the weight type (see the module
-/// documentation).
-pub fn parse<R: BufRead>(
-    reader: R,
-    path: &Path,
-    text_bytes: Option<u64>,
-    options: LoadOptions,
-) -> Result<Graph<'static>> {
-    let mut lines = Lines::new(reader, path);
+/// Parses a Matrix Market coordinate text. The size of the text, when known,
+/// bounds what is reserved for the declared entries; the options may change the
+/// weight type (see the module documentation).
+pub fn parse<R: BufRead>(input: TextInput<'_, R>) -> Result<Graph<'static>> {
+    let TextInput {
+        mut lines,
+        text_bytes,
+        options,
+    } = input;
     if !lines.advance()? {
         return Err(lines.error_at_end(format!("the file is empty: expected the banner {BANNER}")));
     }
@@ -209,18 +205,7 @@ fn size_line(line: &[u8]) -> std::result::Result<(u64, u64), String> {
             "the matrix is {rows} × {cols}: an adjacency matrix must be square (ROWS = COLS)"
         ));
     }
-    if rows > u32::MAX as u64 {
-        return Err(format!(
-            "{rows} vertices are too many: vertex ids are u32, at most {} vertices",
-            u32::MAX
-        ));
-    }
-    if entries > u32::MAX as u64 {
-        return Err(format!(
-            "{entries} entries are too many: the CSR's offsets are u32, at most {} arcs",
-            u32::MAX
-        ));
-    }
+    text::check_declared(rows, entries, "entries")?;
     Ok((rows, entries))
 }
 
