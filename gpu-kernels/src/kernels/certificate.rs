@@ -6,10 +6,9 @@ use core::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use crate::args::{CertificateCheckArgs, CertificateTreeArgs};
 use crate::certificate::{self, Verdict};
 use crate::device::memory::slice;
-use crate::device::thread::index_1d;
 use crate::rows;
 
-use super::csr;
+use super::for_vertex;
 
 crate::args::certificate_check_args! {
     /// Checks each vertex ([`certificate::check_vertex`]): a failing vertex
@@ -29,22 +28,19 @@ crate::args::certificate_check_args! {
         let CertificateCheckArgs {
             offsets, targets, weights, n, m, source, bound, target, dist, flags,
         } = args;
-        let v = index_1d();
-        if v >= n {
-            return;
-        }
-        let (v, n, m) = (v as usize, n as usize, m as usize);
-        // SAFETY: lengths as documented; everything but `flags` is read-only.
+        let graph = (offsets, targets, weights);
+        // SAFETY: lengths as documented; everything but `flags` is read-only,
+        // and `flags` is only accessed atomically.
         unsafe {
-            let predecessors = csr(offsets, targets, weights, n, m);
-            let flags = slice(flags, 2);
-            let dist = slice(dist, n);
-            let bound = rows::stop_bound(bound, target, dist);
-            match certificate::check_vertex::<W>(v, source as usize, bound, predecessors, dist) {
-                Verdict::Proven => {}
-                Verdict::NeedsRounds => flags[1].store(1, Ordering::Relaxed),
-                Verdict::Bad(reason) => certificate::record(&flags[0], v, reason),
-            }
+            for_vertex(graph, (n, m), dist, |v, graph, dist| {
+                let flags = slice(flags, 2);
+                let bound = rows::stop_bound(bound, target, dist);
+                match certificate::check_vertex::<W>(v, source as usize, bound, graph, dist) {
+                    Verdict::Proven => {}
+                    Verdict::NeedsRounds => flags[1].store(1, Ordering::Relaxed),
+                    Verdict::Bad(reason) => certificate::record(&flags[0], v, reason),
+                }
+            })
         }
     }
 }
@@ -55,8 +51,7 @@ crate::args::certificate_tree_args! {
     /// lowers the failure word `flags[0]`.
     ///
     /// # Thread mapping
-    /// One thread per vertex `v = blockIdx.x * blockDim.x + threadIdx.x`; threads
-    /// with `v >= n` return.
+    /// As `certificate_check`'s.
     ///
     /// # Safety
     /// `offsets` holds `n + 1` elements, `targets` and `weights` `m`, `dist`,
@@ -66,21 +61,17 @@ crate::args::certificate_tree_args! {
         let CertificateTreeArgs {
             offsets, targets, weights, n, m, source, dist, parent, level, flags,
         } = args;
-        let v = index_1d();
-        if v >= n {
-            return;
-        }
-        let (v, n, m) = (v as usize, n as usize, m as usize);
-        // SAFETY: lengths as documented; everything but `flags` is read-only.
+        // SAFETY: lengths as documented; everything but `flags` is read-only,
+        // and `flags` is only accessed atomically.
         unsafe {
-            let predecessors = csr(offsets, targets, weights, n, m);
-            let parent_v = *parent.add(v);
-            let (dist, level) = (slice(dist, n), slice(level, n));
-            if let Some(reason) =
-                certificate::check_tree::<W>(v, source as usize, predecessors, dist, parent_v, level)
-            {
-                certificate::record(&slice(flags, 2)[0], v, reason);
-            }
+            for_vertex((offsets, targets, weights), (n, m), dist, |v, graph, dist| {
+                let (parent_v, level) = (*parent.add(v), slice(level, n as usize));
+                if let Some(reason) =
+                    certificate::check_tree::<W>(v, source as usize, graph, dist, parent_v, level)
+                {
+                    certificate::record(&slice(flags, 2)[0], v, reason);
+                }
+            })
         }
     }
 }

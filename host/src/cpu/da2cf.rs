@@ -149,7 +149,14 @@ fn da2cf_with<W: Weight>(
                 Relax::Pull => {
                     da2cf::relax_unsettled::<W>(i, lists, a.dist, a.frontier, a.unsettled)
                 }
-                _ => da2cf::relax_frontier::<W>(i, lists, a.dist, a.frontier, a.unsettled),
+                _ => da2cf::relax_frontier::<W>(
+                    i,
+                    lists,
+                    a.dist,
+                    a.frontier,
+                    a.unsettled,
+                    da2cf::atomic_min,
+                ),
             }
         }
         if model.settle::<W>() {
