@@ -31,13 +31,10 @@ struct Problem {
 /// reserved for the declared arcs; the options give the weight type (default
 /// `u32`).
 pub fn parse<R: BufRead>(input: TextInput<'_, R>) -> Result<Graph<'static>> {
-    let TextInput {
-        mut lines,
-        text_bytes,
-        options,
-    } = input;
+    let mut lines = input.lines;
     // Integers are these formats' own weights; --weights may ask for f32.
-    let weights = options
+    let weights = input
+        .options
         .text_weights(WeightKind::U32)
         .map_err(|m| lines.error(m))?;
     let mut problem: Option<Problem> = None;
@@ -58,7 +55,7 @@ pub fn parse<R: BufRead>(input: TextInput<'_, R>) -> Result<Graph<'static>> {
                     )));
                 }
                 let p = problem_line(fields).map_err(|m| lines.error(m))?;
-                arcs = Arcs::with_declared(p.1, text_bytes, MIN_ARC_LINE);
+                arcs = Arcs::with_declared(p.1, input.text_bytes, MIN_ARC_LINE);
                 problem = Some(Problem {
                     vertices: p.0,
                     arcs: p.1,

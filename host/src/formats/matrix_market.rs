@@ -50,11 +50,7 @@ struct Header {
 /// bounds what is reserved for the declared entries; the options may change the
 /// weight type (see the module documentation).
 pub fn parse<R: BufRead>(input: TextInput<'_, R>) -> Result<Graph<'static>> {
-    let TextInput {
-        mut lines,
-        text_bytes,
-        options,
-    } = input;
+    let mut lines = input.lines;
     if !lines.advance()? {
         return Err(lines.error_at_end(format!("the file is empty: expected the banner {BANNER}")));
     }
@@ -63,7 +59,8 @@ pub fn parse<R: BufRead>(input: TextInput<'_, R>) -> Result<Graph<'static>> {
         Field::Real => WeightKind::F32,
         Field::Integer | Field::Pattern => WeightKind::U32,
     };
-    let kind = options
+    let kind = input
+        .options
         .text_weights(native)
         .map_err(|m| lines.error(format!("the banner declares `real` values: {m}")))?;
 
@@ -94,7 +91,7 @@ pub fn parse<R: BufRead>(input: TextInput<'_, R>) -> Result<Graph<'static>> {
     let arcs_per_entry = if header.symmetric { 2 } else { 1 };
     let mut arcs = Arcs::with_declared(
         header.entries.saturating_mul(arcs_per_entry),
-        text_bytes.map(|b| b.saturating_mul(arcs_per_entry)),
+        input.text_bytes.map(|b| b.saturating_mul(arcs_per_entry)),
         min_line,
     );
     let mut seen: u64 = 0;

@@ -6,7 +6,7 @@ use cudarc::driver::{CudaFunction, CudaModule, CudaSlice, CudaStream};
 use gpu_kernels::args::{CrauserDeltaNodeArgs, CrauserMinimum1Args};
 use gpu_kernels::launch::names;
 
-use super::da2cf::launch_vertex_flags;
+use super::da2cf::VertexFlagsKernel;
 use super::launch::{
     Launch, Typed, check_vertex_lengths, device, launch, launch_minimum, load_function,
     one_thread_per,
@@ -20,7 +20,9 @@ pub struct CrauserKernels {
     delta_node_succ: CudaFunction,
     delta_node_pred: CudaFunction,
     minimum1: Typed,
-    update: CudaFunction,
+    /// Crauser's `update`: unsettled vertices with `dist <= delta` (the
+    /// launch's value) become the frontier.
+    pub update: VertexFlagsKernel,
 }
 
 impl CrauserKernels {
@@ -31,7 +33,7 @@ impl CrauserKernels {
             delta_node_succ: function(names::CRAUSER_DELTA_NODE_SUCC)?,
             delta_node_pred: function(names::CRAUSER_DELTA_NODE_PRED)?,
             minimum1: Typed::load(module, names::CRAUSER_MINIMUM1)?,
-            update: function(names::CRAUSER_UPDATE)?,
+            update: VertexFlagsKernel::load(module, names::CRAUSER_UPDATE)?,
         })
     }
 
@@ -87,20 +89,6 @@ impl CrauserKernels {
         // SAFETY: `function` is Crauser's `minimum1`; `args` points to `buffers`
         // and block_minima.
         unsafe { launch_minimum(stream, function, n, &buffers, block_minima.len(), &args) }
-    }
-
-    /// Crauser's `update`: unsettled vertices with `dist <= delta` become the frontier.
-    pub fn update(
-        &self,
-        stream: &Arc<CudaStream>,
-        dist: &CudaSlice<u32>,
-        frontier: &mut CudaSlice<u8>,
-        unsettled: &mut CudaSlice<u8>,
-        n: u32,
-        delta: u32,
-    ) -> Result<()> {
-        let function = (&self.update, names::CRAUSER_UPDATE);
-        launch_vertex_flags(stream, function, dist, (frontier, unsettled), n, delta)
     }
 }
 

@@ -16,14 +16,18 @@ use crate::variants::Relax;
 
 /// The DA2CF kernels.
 pub struct Da2cfKernels {
-    initialize: CudaFunction,
+    /// `initialize` (Fig. 2) of all `n = dist.len()` vertices for the source
+    /// (the launch's value).
+    pub initialize: VertexFlagsKernel,
     relax_f: Typed,
     relax_f_no_atomic: Typed,
     relax_u: Typed,
     relax_u_plus: Typed,
     minimum1: CudaFunction,
     minimum2: CudaFunction,
-    update: CudaFunction,
+    /// `update` (Fig. 4): the unsettled vertices at distance `mssp` (the
+    /// launch's value) become the frontier.
+    pub update: VertexFlagsKernel,
 }
 
 impl Da2cfKernels {
@@ -31,29 +35,15 @@ impl Da2cfKernels {
     pub fn load(module: &Arc<CudaModule>) -> Result<Self> {
         let function = |name| load_function(module, name);
         Ok(Da2cfKernels {
-            initialize: function(names::DA2CF_INITIALIZE)?,
+            initialize: VertexFlagsKernel::load(module, names::DA2CF_INITIALIZE)?,
             relax_f: Typed::load(module, names::DA2CF_RELAX_F)?,
             relax_f_no_atomic: Typed::load(module, names::DA2CF_RELAX_F_NO_ATOMIC)?,
             relax_u: Typed::load(module, names::DA2CF_RELAX_U)?,
             relax_u_plus: Typed::load(module, names::DA2CF_RELAX_U_PLUS)?,
             minimum1: function(names::DA2CF_MINIMUM1)?,
             minimum2: function(names::DA2CF_MINIMUM2)?,
-            update: function(names::DA2CF_UPDATE)?,
+            update: VertexFlagsKernel::load(module, names::DA2CF_UPDATE)?,
         })
-    }
-
-    /// `initialize` (Fig. 2) of all `n = dist.len()` vertices for `source`.
-    pub fn initialize(
-        &self,
-        stream: &Arc<CudaStream>,
-        dist: &mut CudaSlice<u32>,
-        frontier: &mut CudaSlice<u8>,
-        unsettled: &mut CudaSlice<u8>,
-        n: u32,
-        source: u32,
-    ) -> Result<()> {
-        let function = (&self.initialize, names::DA2CF_INITIALIZE);
-        launch_vertex_flags(stream, function, dist, (frontier, unsettled), n, source)
     }
 
     /// One of the four relax kernels (Fig. 3), as `form` says:
@@ -124,50 +114,53 @@ impl Da2cfKernels {
         // block_minima.
         unsafe { launch_minimum(stream, function, len, &buffers, block_minima.len(), &args) }
     }
+}
 
-    /// `update` (Fig. 4): the unsettled vertices at distance `mssp` become the frontier.
-    pub fn update(
+/// A kernel that takes [`VertexFlagsArgs`] (`da2cf_initialize`,
+/// `da2cf_update`, `crauser_update`): one thread per vertex over its distance
+/// and flags, with one value.
+pub struct VertexFlagsKernel {
+    function: CudaFunction,
+    name: &'static str,
+}
+
+impl VertexFlagsKernel {
+    /// Resolves the kernel `name` in `module`.
+    pub(super) fn load(module: &Arc<CudaModule>, name: &'static str) -> Result<Self> {
+        let function = load_function(module, name)?;
+        Ok(VertexFlagsKernel { function, name })
+    }
+
+    /// Launches the kernel over the `n` vertices' distances and flags, with
+    /// `value`.
+    pub fn launch(
         &self,
         stream: &Arc<CudaStream>,
         dist: &CudaSlice<u32>,
         frontier: &mut CudaSlice<u8>,
         unsettled: &mut CudaSlice<u8>,
         n: u32,
-        mssp: u32,
+        value: u32,
     ) -> Result<()> {
-        let function = (&self.update, names::DA2CF_UPDATE);
-        launch_vertex_flags(stream, function, dist, (frontier, unsettled), n, mssp)
+        let buffers = [
+            ("dist", dist.len()),
+            ("frontier", frontier.len()),
+            ("unsettled", unsettled.len()),
+        ];
+        check_vertex_lengths(self.name, n, &buffers)?;
+        let args = VertexFlagsArgs {
+            dist: device(stream, dist),
+            frontier: device(stream, frontier),
+            unsettled: device(stream, unsettled),
+            n,
+            value,
+        };
+        let function = (&self.function, self.name);
+        // SAFETY: `function` is one of the kernels of `VertexFlagsArgs`, and
+        // every buffer holds n elements (checked above), as their `# Safety`
+        // sections require.
+        unsafe { launch(stream, function, one_thread_per(n), &args, Launch::Plain) }
     }
-}
-
-/// The one launch of the kernels that take [`VertexFlagsArgs`]
-/// (`da2cf_initialize`, `da2cf_update`, `crauser_update`): one thread per
-/// vertex over its distance and flags, with `value`.
-pub(super) fn launch_vertex_flags(
-    stream: &Arc<CudaStream>,
-    function: (&CudaFunction, &'static str),
-    dist: &CudaSlice<u32>,
-    (frontier, unsettled): (&mut CudaSlice<u8>, &mut CudaSlice<u8>),
-    n: u32,
-    value: u32,
-) -> Result<()> {
-    let buffers = [
-        ("dist", dist.len()),
-        ("frontier", frontier.len()),
-        ("unsettled", unsettled.len()),
-    ];
-    check_vertex_lengths(function.1, n, &buffers)?;
-    let args = VertexFlagsArgs {
-        dist: device(stream, dist),
-        frontier: device(stream, frontier),
-        unsettled: device(stream, unsettled),
-        n,
-        value,
-    };
-    // SAFETY: `function` is one of the kernels of `VertexFlagsArgs`, and every
-    // buffer holds n elements (checked above), as their `# Safety` sections
-    // require.
-    unsafe { launch(stream, function, one_thread_per(n), &args, Launch::Plain) }
 }
 
 /// The one launch of the four `relax` kernels, which share their arguments
