@@ -14,8 +14,8 @@ use sssp::{Error, Result, parents};
 
 use super::check::{RowCheck, SolvedRow};
 use super::report::{
-    Human, JsonAlgorithm, JsonDistance, JsonInput, JsonPath, JsonSource, JsonStartup, JsonSummary,
-    JsonTimes,
+    Human, JsonAlgorithm, JsonCheck, JsonDistance, JsonInput, JsonPath, JsonSource, JsonStartup,
+    JsonSummary, JsonTimes,
 };
 use super::solve_args::SolveArgs;
 use sssp::gpu::context::Gpu;
@@ -88,12 +88,12 @@ pub fn json_source(
         source: source_id,
         iterations: row.iterations,
         solve_ms: JsonTimes::of(&row.times_ms),
-        reached: summary.reached,
-        max_distance: JsonDistance::new(row.weight_kind(), summary.max_distance),
-        checksum: format!("{:016x}", summary.checksum),
-        verified: check.verified,
-        mismatches: check.mismatches,
-        tree_verified: check.tree_verified,
+        check: JsonCheck {
+            verified: check.verified,
+            mismatches: check.mismatches,
+            tree_verified: check.tree_verified,
+            ..JsonCheck::new(row.weight_kind(), summary)
+        },
     }
 }
 

@@ -12,9 +12,7 @@ use sssp::options::Timing;
 use sssp::solver::{Prepared, Timer};
 
 use super::input::Query;
-use super::report::{
-    Human, JsonAbout, JsonAlgorithm, JsonDistance, JsonSource, JsonTimes, TableRow,
-};
+use super::report::{Human, JsonAbout, JsonAlgorithm, JsonCheck, JsonSource, JsonTimes, TableRow};
 use super::solve_args::SolveArgs;
 
 /// Whether `prepared`'s rows for `query` can stream: many sources, each row
@@ -94,12 +92,7 @@ pub fn solve(
             source: source_id,
             iterations: None,
             solve_ms: JsonTimes::of(&[solve_ms]),
-            reached: summary.reached,
-            max_distance: JsonDistance::new(kind, summary.max_distance),
-            checksum: format!("{:016x}", summary.checksum),
-            verified: None,
-            mismatches: None,
-            tree_verified: None,
+            check: JsonCheck::new(kind, summary),
         });
     }
     let algorithm = prepared.algorithm();

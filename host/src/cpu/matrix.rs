@@ -11,7 +11,6 @@
 //! `initialize`, `minimum` (the GPU's two-pass block reduction) and `update`
 //! are the list forms' ([`super::da2cf::VertexModel`]).
 
-
 use gpu_kernels::da2cf;
 use gpu_kernels::distance::{INFINITY, Weight};
 use gpu_kernels::launch::BLOCK_SIZE;
