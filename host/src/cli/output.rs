@@ -20,6 +20,17 @@ use super::report::{
 use super::solve_args::SolveArgs;
 use sssp::gpu::context::Gpu;
 
+/// One source's figures on one line, as printed with several sources (the
+/// line's start: callers may add to it).
+pub fn source_figures(source_id: u64, kind: WeightKind, summary: &distances::Summary) -> String {
+    format!(
+        "source {source_id:<6} reached {}, max distance {}, checksum {:016x}",
+        summary.reached,
+        distances::display(kind, summary.max_distance),
+        summary.checksum,
+    )
+}
+
 /// The `reached`, `max distance` and `checksum` lines of one source.
 pub fn print_summary(out: &Human, n: usize, kind: WeightKind, summary: &distances::Summary) {
     out.line(format_args!(
