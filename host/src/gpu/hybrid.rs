@@ -152,7 +152,7 @@ impl<'a> Hybrid<'a> {
             }
             HybridKind::H3 => kernels.initialize.launch(
                 stream,
-                &mut self.device_dist,
+                &self.device_dist,
                 &mut self.device_frontier,
                 &mut self.device_unsettled,
                 n,

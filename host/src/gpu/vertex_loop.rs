@@ -103,7 +103,7 @@ impl VertexState {
         self.iterations = 0;
         gpu.kernels().da2cf.initialize.launch(
             gpu.stream(),
-            &mut self.dist,
+            &self.dist,
             &mut self.frontier,
             &mut self.unsettled,
             self.n,

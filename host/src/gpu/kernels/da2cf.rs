@@ -132,7 +132,7 @@ impl VertexFlagsKernel {
     }
 
     /// Launches the kernel over the `n` vertices' distances and flags, with
-    /// `value`.
+    /// `value` (`da2cf_initialize` also writes the distances).
     pub fn launch(
         &self,
         stream: &Arc<CudaStream>,
