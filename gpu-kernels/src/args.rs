@@ -59,12 +59,35 @@ pub unsafe trait KernelArgs: Copy {
 /// The invocation starts with `($)`: the entry macros it defines need a `$`
 /// of their own, which stable Rust's `macro_rules!` cannot write otherwise.
 macro_rules! kernel_args {
-    (($d:tt) $(
+    (($d:tt)) => {};
+    (
+        ($d:tt)
+        $(#[$attr:meta])*
+        pub struct $name:ident for [$($entry:expr),+ $(,)?], entry macro $entry_macro:ident {
+            graph: $which:literal;
+            $($fields:tt)*
+        }
+        $($more:tt)*
+    ) => {
+        with_graph_fields! {
+            $which,
+            kernel_args! {
+                ($d)
+                $(#[$attr])*
+                pub struct $name for [$($entry),+], entry macro $entry_macro
+            }
+            { $($fields)* }
+            { $($more)* }
+        }
+    };
+    (
+        ($d:tt)
         $(#[$attr:meta])*
         pub struct $name:ident for [$($entry:expr),+ $(,)?], entry macro $entry_macro:ident {
             $($(#[$field_attr:meta])* pub $field:ident: $ty:ty),+ $(,)?
         }
-    )*) => {$(
+        $($more:tt)*
+    ) => {
         $(#[$attr])*
         #[repr(C)]
         #[derive(Clone, Copy, Debug)]
@@ -90,50 +113,115 @@ macro_rules! kernel_args {
         }
         #[cfg(target_arch = "nvptx64")]
         pub(crate) use $entry_macro;
-    )*};
+
+        kernel_args! { ($d) $($more)* }
+    };
 }
 
-/// Defines a block loop's argument struct and its grid loop's, which takes
-/// the same fields and a grid barrier last (the PTX parameters stay flat),
-/// through [`kernel_args!`], from one field list; and on the grid loop's,
-/// `new` from the block loop's and the barrier and `split` back.
-macro_rules! block_and_grid_args {
+/// A field list that starts with `graph: "Successor";` (or another name of
+/// the CSR) starts with a graph's five fields in CSR form instead: `offsets`
+/// (`n + 1`), `targets` and `weights` (`m` each), `n` and `m`. Hands
+/// `$callback!` the tokens `$before`, the field list with those fields, then
+/// `$after`.
+macro_rules! with_graph_fields {
+    (
+        $which:literal,
+        $callback:ident ! { $($before:tt)* }
+        { $($fields:tt)* }
+        { $($after:tt)* }
+    ) => {
+        $callback! {
+            $($before)*
+            {
+                #[doc = concat!($which, " CSR row offsets, `n + 1`.")]
+                pub offsets: *const u32,
+                #[doc = concat!($which, " CSR targets, `m`.")]
+                pub targets: *const u32,
+                #[doc = concat!($which, " CSR weights, `m`.")]
+                pub weights: *const u32,
+                /// Vertices.
+                pub n: u32,
+                /// Edges.
+                pub m: u32,
+                $($fields)*
+            }
+            $($after)*
+        }
+    };
+}
+
+/// Defines a base argument struct and the structs that extend it, each with
+/// the base's fields and its own extra fields last (the PTX parameters stay
+/// flat), through [`kernel_args!`], from one field list (given first); and on
+/// each extension, `new` from the base's arguments and the extras, and `split`
+/// back. A grid loop's arguments extend its block loop's with a grid barrier.
+macro_rules! extended_args {
     (
         ($d:tt)
-        $(#[$block_attr:meta])*
-        pub struct $block:ident for [$($block_entry:expr),+ $(,)?], entry macro $block_macro:ident;
-        $(#[$grid_attr:meta])*
-        pub struct $grid:ident for [$($grid_entry:expr),+ $(,)?], entry macro $grid_macro:ident;
-        {
-            $($(#[$field_attr:meta])* pub $field:ident: $ty:ty),+ $(,)?
+        fields { graph: $which:literal; $($fields:tt)* }
+        $($rest:tt)*
+    ) => {
+        with_graph_fields! {
+            $which,
+            extended_args! { ($d) fields }
+            { $($fields)* }
+            { $($rest)* }
         }
+    };
+    (
+        ($d:tt)
+        fields $fields:tt
+        $(#[$base_attr:meta])*
+        pub struct $base:ident for [$($base_entry:expr),+ $(,)?], entry macro $base_macro:ident;
+        $(
+            $(#[$ext_attr:meta])*
+            pub struct $ext:ident for [$($ext_entry:expr),+ $(,)?], entry macro $ext_macro:ident
+                $extras:tt
+        )+
     ) => {
         kernel_args! {
             ($d)
-            $(#[$block_attr])*
-            pub struct $block for [$($block_entry),+], entry macro $block_macro {
-                $($(#[$field_attr])* pub $field: $ty),+
+            $(#[$base_attr])*
+            pub struct $base for [$($base_entry),+], entry macro $base_macro $fields
+        }
+        $(
+            extension_args! {
+                ($d) $base $fields
+                $(#[$ext_attr])*
+                pub struct $ext for [$($ext_entry),+], entry macro $ext_macro $extras
             }
+        )+
+    };
+}
 
-            $(#[$grid_attr])*
-            pub struct $grid for [$($grid_entry),+], entry macro $grid_macro {
+/// One extension of [`extended_args!`].
+macro_rules! extension_args {
+    (
+        ($d:tt) $base:ident { $($(#[$field_attr:meta])* pub $field:ident: $ty:ty),+ $(,)? }
+        $(#[$attr:meta])*
+        pub struct $ext:ident for [$($entry:expr),+], entry macro $entry_macro:ident
+        { $($(#[$extra_attr:meta])* pub $extra:ident: $extra_ty:ty),+ $(,)? }
+    ) => {
+        kernel_args! {
+            ($d)
+            $(#[$attr])*
+            pub struct $ext for [$($entry),+], entry macro $entry_macro {
                 $($(#[$field_attr])* pub $field: $ty,)+
-                /// The grid barrier, zeroed.
-                pub barrier: *const GridBarrier,
+                $($(#[$extra_attr])* pub $extra: $extra_ty,)+
             }
         }
 
-        impl $grid {
-            /// The grid loop's arguments: the block loop's, and `barrier`.
-            pub fn new(block: $block, barrier: *const GridBarrier) -> Self {
-                let $block { $($field),+ } = block;
-                $grid { $($field,)+ barrier }
+        impl $ext {
+            #[doc = concat!("These arguments: [`", stringify!($base), "`]'s and the extra ones.")]
+            pub fn new(base: $base, $($extra: $extra_ty),+) -> Self {
+                let $base { $($field),+ } = base;
+                $ext { $($field,)+ $($extra),+ }
             }
 
-            /// The block loop's arguments, and the barrier.
-            pub fn split(self) -> ($block, *const GridBarrier) {
-                let $grid { $($field,)+ barrier } = self;
-                ($block { $($field),+ }, barrier)
+            #[doc = concat!("[`", stringify!($base), "`]'s arguments, and the extra ones.")]
+            pub fn split(self) -> ($base, $($extra_ty),+) {
+                let $ext { $($field,)+ $($extra),+ } = self;
+                ($base { $($field),+ }, $($extra),+)
             }
         }
     };
@@ -174,16 +262,7 @@ kernel_args! {
         names::DA2CF_RELAX_U_PLUS.u32,
         names::DA2CF_RELAX_U_PLUS.f32,
     ], entry macro da2cf_relax_args {
-        /// CSR row offsets, `n + 1`.
-        pub offsets: *const u32,
-        /// CSR targets, `m`.
-        pub targets: *const u32,
-        /// CSR weights, `m` (words of the kernel's weight type).
-        pub weights: *const u32,
-        /// Vertices.
-        pub n: u32,
-        /// Edges.
-        pub m: u32,
+        graph: "The";
         /// Distances, `n`.
         pub dist: *const AtomicU32,
         /// Frontier flags, `n`.
@@ -220,16 +299,7 @@ kernel_args! {
         names::CRAUSER_DELTA_NODE_SUCC,
         names::CRAUSER_DELTA_NODE_PRED,
     ], entry macro crauser_delta_node_args {
-        /// CSR row offsets, `n + 1`.
-        pub offsets: *const u32,
-        /// CSR targets, `m`.
-        pub targets: *const u32,
-        /// CSR weights, `m`.
-        pub weights: *const u32,
-        /// Vertices.
-        pub n: u32,
-        /// Edges.
-        pub m: u32,
+        graph: "The";
         /// `Δ_node`, `n` (`crauser_delta_node_pred`: infinite on entry, only
         /// accessed atomically).
         pub delta_node: *mut u32,
@@ -250,64 +320,6 @@ kernel_args! {
         pub n: u32,
         /// One minimum per block.
         pub block_minima: *mut u32,
-    }
-
-    /// `bellman_ford_block`.
-    pub struct BellmanFordBlockArgs for [
-        names::BELLMAN_FORD_BLOCK.u32,
-        names::BELLMAN_FORD_BLOCK.f32,
-    ], entry macro bellman_ford_block_args {
-        /// Predecessor CSR row offsets, `n + 1`.
-        pub offsets: *const u32,
-        /// Predecessor CSR targets, `m`.
-        pub targets: *const u32,
-        /// Predecessor CSR weights, `m`.
-        pub weights: *const u32,
-        /// Vertices.
-        pub n: u32,
-        /// Edges.
-        pub m: u32,
-        /// The source vertex.
-        pub source: u32,
-        /// Distances, `n`.
-        pub dist: *const AtomicU32,
-        /// Distances of the previous round, `n`.
-        pub predist: *const AtomicU32,
-        /// Per-vertex change flags, `n`.
-        pub changed: *const AtomicU8,
-        /// Out: rounds run.
-        pub rounds: *mut u32,
-    }
-
-    /// `bellman_ford_grid`.
-    pub struct BellmanFordGridArgs for [
-        names::BELLMAN_FORD_GRID.u32,
-        names::BELLMAN_FORD_GRID.f32,
-    ], entry macro bellman_ford_grid_args {
-        /// Predecessor CSR row offsets, `n + 1`.
-        pub offsets: *const u32,
-        /// Predecessor CSR targets, `m`.
-        pub targets: *const u32,
-        /// Predecessor CSR weights, `m`.
-        pub weights: *const u32,
-        /// Vertices.
-        pub n: u32,
-        /// Edges.
-        pub m: u32,
-        /// The source vertex.
-        pub source: u32,
-        /// Distances, `n`.
-        pub dist: *const AtomicU32,
-        /// Distances of the previous round, `n`.
-        pub predist: *const AtomicU32,
-        /// Per-vertex change flags, `n`.
-        pub changed: *const AtomicU8,
-        /// The round flags.
-        pub flags: *const RoundFlags,
-        /// The grid barrier, zeroed.
-        pub barrier: *const GridBarrier,
-        /// Out: rounds run.
-        pub rounds: *mut u32,
     }
 
     /// `stats_count_flags`.
@@ -367,66 +379,43 @@ kernel_args! {
     }
 }
 
-impl BellmanFordGridArgs {
-    /// The grid form's arguments: the block form's, the round flags and the
-    /// barrier.
-    pub fn new(
-        block: BellmanFordBlockArgs,
-        flags: *const RoundFlags,
-        barrier: *const GridBarrier,
-    ) -> Self {
-        let BellmanFordBlockArgs {
-            offsets,
-            targets,
-            weights,
-            n,
-            m,
-            source,
-            dist,
-            predist,
-            changed,
-            rounds,
-        } = block;
-        BellmanFordGridArgs {
-            offsets,
-            targets,
-            weights,
-            n,
-            m,
-            source,
-            dist,
-            predist,
-            changed,
-            flags,
-            barrier,
-            rounds,
-        }
+extended_args! {
+    ($)
+    fields {
+        graph: "Predecessor";
+        /// The source vertex.
+        pub source: u32,
+        /// Distances, `n`.
+        pub dist: *const AtomicU32,
+        /// Distances of the previous round, `n`.
+        pub predist: *const AtomicU32,
+        /// Per-vertex change flags, `n`.
+        pub changed: *const AtomicU8,
+        /// Out: rounds run.
+        pub rounds: *mut u32,
+    }
+    /// `bellman_ford_block`.
+    pub struct BellmanFordBlockArgs for [
+        names::BELLMAN_FORD_BLOCK.u32,
+        names::BELLMAN_FORD_BLOCK.f32,
+    ], entry macro bellman_ford_block_args;
+    /// `bellman_ford_grid`: the block form's arguments, the round flags and
+    /// a grid barrier.
+    pub struct BellmanFordGridArgs for [
+        names::BELLMAN_FORD_GRID.u32,
+        names::BELLMAN_FORD_GRID.f32,
+    ], entry macro bellman_ford_grid_args {
+        /// The round flags.
+        pub flags: *const RoundFlags,
+        /// The grid barrier, zeroed.
+        pub barrier: *const GridBarrier,
     }
 }
 
-block_and_grid_args! {
+extended_args! {
     ($)
-    /// `compact_block_loop`.
-    pub struct CompactBlockLoopArgs for [
-        names::COMPACT_BLOCK_LOOP.u32,
-        names::COMPACT_BLOCK_LOOP.f32,
-    ], entry macro compact_block_loop_args;
-    /// `compact_grid_loop`: the block loop's arguments and a grid barrier.
-    pub struct CompactGridLoopArgs for [
-        names::COMPACT_GRID_LOOP.u32,
-        names::COMPACT_GRID_LOOP.f32,
-    ], entry macro compact_grid_loop_args;
-    {
-        /// Successor CSR row offsets, `n + 1`.
-        pub offsets: *const u32,
-        /// Successor CSR targets, `m`.
-        pub targets: *const u32,
-        /// Successor CSR weights, `m`.
-        pub weights: *const u32,
-        /// Vertices.
-        pub n: u32,
-        /// Edges.
-        pub m: u32,
+    fields {
+        graph: "Successor";
         /// `Δ_node` for Crauser's rule.
         pub delta_node: *const u32,
         /// `n` for Crauser's rule, 0 for Martín's.
@@ -446,6 +435,19 @@ block_and_grid_args! {
         /// Above this much work the loop hands over.
         pub max_work: u32,
     }
+    /// `compact_block_loop`.
+    pub struct CompactBlockLoopArgs for [
+        names::COMPACT_BLOCK_LOOP.u32,
+        names::COMPACT_BLOCK_LOOP.f32,
+    ], entry macro compact_block_loop_args;
+    /// `compact_grid_loop`: the block loop's arguments and a grid barrier.
+    pub struct CompactGridLoopArgs for [
+        names::COMPACT_GRID_LOOP.u32,
+        names::COMPACT_GRID_LOOP.f32,
+    ], entry macro compact_grid_loop_args {
+        /// The grid barrier, zeroed.
+        pub barrier: *const GridBarrier,
+    }
 }
 
 kernel_args! {
@@ -455,16 +457,7 @@ kernel_args! {
         names::PARENTS_JOIN_ROUND.u32,
         names::PARENTS_JOIN_ROUND.f32,
     ], entry macro parents_join_round_args {
-        /// Predecessor CSR row offsets, `n + 1`.
-        pub offsets: *const u32,
-        /// Predecessor CSR targets, `m`.
-        pub targets: *const u32,
-        /// Predecessor CSR weights, `m`.
-        pub weights: *const u32,
-        /// Vertices.
-        pub n: u32,
-        /// Edges.
-        pub m: u32,
+        graph: "Predecessor";
         /// The source vertex.
         pub source: u32,
         /// This round's number.
@@ -484,16 +477,7 @@ kernel_args! {
         names::CERTIFICATE_CHECK.u32,
         names::CERTIFICATE_CHECK.f32,
     ], entry macro certificate_check_args {
-        /// Predecessor CSR row offsets, `n + 1`.
-        pub offsets: *const u32,
-        /// Predecessor CSR targets, `m`.
-        pub targets: *const u32,
-        /// Predecessor CSR weights, `m`.
-        pub weights: *const u32,
-        /// Vertices.
-        pub n: u32,
-        /// Edges.
-        pub m: u32,
+        graph: "Predecessor";
         /// The source vertex.
         pub source: u32,
         /// The reporting bound (a distance word; `INFINITY` for none).
@@ -512,16 +496,7 @@ kernel_args! {
         names::CERTIFICATE_TREE.u32,
         names::CERTIFICATE_TREE.f32,
     ], entry macro certificate_tree_args {
-        /// Predecessor CSR row offsets, `n + 1`.
-        pub offsets: *const u32,
-        /// Predecessor CSR targets, `m`.
-        pub targets: *const u32,
-        /// Predecessor CSR weights, `m`.
-        pub weights: *const u32,
-        /// Vertices.
-        pub n: u32,
-        /// Edges.
-        pub m: u32,
+        graph: "Predecessor";
         /// The source vertex.
         pub source: u32,
         /// The distances to check, `n`.
@@ -579,115 +554,12 @@ kernel_args! {
         /// The failure word and the rounds flag, 2.
         pub flags: *const AtomicU64,
     }
-
-    /// `near_far_initialize`.
-    pub struct NearFarInitializeArgs for [names::NEAR_FAR_INITIALIZE],
-        entry macro near_far_initialize_args {
-        /// Successor CSR row offsets, `n + 1`.
-        pub offsets: *const u32,
-        /// Successor CSR targets, `m`.
-        pub targets: *const u32,
-        /// Successor CSR weights, `m`.
-        pub weights: *const u32,
-        /// Vertices.
-        pub n: u32,
-        /// Edges.
-        pub m: u32,
-        /// Distances, `n`.
-        pub dist: *const AtomicU32,
-        /// Near-list stamps, `n`.
-        pub stamp: *const AtomicU32,
-        /// Far-list stamps, `n`.
-        pub far_stamp: *const AtomicU32,
-        /// The near list of even rounds.
-        pub near0: *const AtomicU32,
-        /// The near list of odd rounds.
-        pub near1: *const AtomicU32,
-        /// The far list being read.
-        pub far0: *const AtomicU32,
-        /// The far list being written.
-        pub far1: *const AtomicU32,
-        /// The loop state.
-        pub state: *const NearFarState<AtomicU32>,
-        /// The source vertex.
-        pub source: u32,
-        /// The bucket width, a weight word.
-        pub delta: u32,
-    }
 }
 
-impl NearFarInitializeArgs {
-    /// The arguments of `near_far_initialize` from a loop's (the same graph,
-    /// state and bucket width) and the source.
-    pub fn new(loop_args: NearFarBlockLoopArgs, source: u32) -> Self {
-        let NearFarBlockLoopArgs {
-            offsets,
-            targets,
-            weights,
-            n,
-            m,
-            dist,
-            stamp,
-            far_stamp,
-            ..
-        } = loop_args;
-        let NearFarBlockLoopArgs {
-            near0,
-            near1,
-            far0,
-            far1,
-            state,
-            delta,
-            ..
-        } = loop_args;
-        NearFarInitializeArgs {
-            offsets,
-            targets,
-            weights,
-            n,
-            m,
-            dist,
-            stamp,
-            far_stamp,
-            near0,
-            near1,
-            far0,
-            far1,
-            state,
-            source,
-            delta,
-        }
-    }
-}
-
-block_and_grid_args! {
+extended_args! {
     ($)
-    /// `near_far_block_loop`, with or without hubs.
-    pub struct NearFarBlockLoopArgs for [
-        names::NEAR_FAR_BLOCK_LOOP.u32,
-        names::NEAR_FAR_BLOCK_LOOP.f32,
-        names::NEAR_FAR_BLOCK_LOOP_HUBS.u32,
-        names::NEAR_FAR_BLOCK_LOOP_HUBS.f32,
-    ], entry macro near_far_block_loop_args;
-    /// `near_far_grid_loop`, with or without hubs: the block loop's arguments
-    /// and a grid barrier.
-    pub struct NearFarGridLoopArgs for [
-        names::NEAR_FAR_GRID_LOOP.u32,
-        names::NEAR_FAR_GRID_LOOP.f32,
-        names::NEAR_FAR_GRID_LOOP_HUBS.u32,
-        names::NEAR_FAR_GRID_LOOP_HUBS.f32,
-    ], entry macro near_far_grid_loop_args;
-    {
-        /// Successor CSR row offsets, `n + 1`.
-        pub offsets: *const u32,
-        /// Successor CSR targets, `m`.
-        pub targets: *const u32,
-        /// Successor CSR weights, `m`.
-        pub weights: *const u32,
-        /// Vertices.
-        pub n: u32,
-        /// Edges.
-        pub m: u32,
+    fields {
+        graph: "Successor";
         /// Distances, `n`.
         pub dist: *const AtomicU32,
         /// Near-list stamps, `n`.
@@ -725,6 +597,31 @@ block_and_grid_args! {
         /// Above this much work the loop hands over.
         pub max_work: u32,
     }
+    /// `near_far_block_loop`, with or without hubs.
+    pub struct NearFarBlockLoopArgs for [
+        names::NEAR_FAR_BLOCK_LOOP.u32,
+        names::NEAR_FAR_BLOCK_LOOP.f32,
+        names::NEAR_FAR_BLOCK_LOOP_HUBS.u32,
+        names::NEAR_FAR_BLOCK_LOOP_HUBS.f32,
+    ], entry macro near_far_block_loop_args;
+    /// `near_far_grid_loop`, with or without hubs: the block loop's arguments
+    /// and a grid barrier.
+    pub struct NearFarGridLoopArgs for [
+        names::NEAR_FAR_GRID_LOOP.u32,
+        names::NEAR_FAR_GRID_LOOP.f32,
+        names::NEAR_FAR_GRID_LOOP_HUBS.u32,
+        names::NEAR_FAR_GRID_LOOP_HUBS.f32,
+    ], entry macro near_far_grid_loop_args {
+        /// The grid barrier, zeroed.
+        pub barrier: *const GridBarrier,
+    }
+    /// `near_far_initialize`: a loop's arguments (the same graph, state and
+    /// bucket width; the hub lists and limits unused) and the source.
+    pub struct NearFarInitializeArgs for [names::NEAR_FAR_INITIALIZE],
+        entry macro near_far_initialize_args {
+        /// The source vertex.
+        pub source: u32,
+    }
 }
 
 kernel_args! {
@@ -760,17 +657,9 @@ kernel_args! {
         names::PARTITION_PAGED.u32,
         names::PARTITION_PAGED.f32,
     ], entry macro partition_solve_args {
-        /// Successor CSR row offsets, `n + 1`, pieces numbered contiguously.
-        pub offsets: *const u32,
-        /// Successor CSR targets, `m`.
-        pub targets: *const u32,
-        /// Successor CSR weights, `m`.
-        pub weights: *const u32,
-        /// Vertices.
-        pub n: u32,
-        /// Edges.
-        pub m: u32,
-        /// First vertex of each piece, `k + 1`.
+        graph: "Successor";
+        /// First vertex of each piece, `k + 1` (the CSR numbers each piece's
+        /// vertices contiguously).
         pub starts: *const u32,
         /// End of each piece's boundary vertices, `k`.
         pub boundary_ends: *const u32,

@@ -116,7 +116,7 @@ const _: () = assert!(LOOP_STATE_WORDS == 13);
 /// the block's copy of the loop state.
 pub const COMPACT_SHARED_BYTES: u32 = loop_shared_bytes(LOOP_STATE_WORDS);
 
-/// The arrays of one solve, as every thread sees them.
+/// The arrays of one compact-frontier solve, as every thread sees them.
 #[derive(Clone, Copy, Debug)]
 pub struct Arrays<'a> {
     /// The successor CSR (`n` vertices).

@@ -31,46 +31,11 @@ pub fn initialize(i: usize, source: usize, dist: &mut u32, frontier: &mut u8, un
 }
 
 /// `relax_F` (Fig. 3, left) for vertex `i` of a successor CSR: if `i` is in the
-/// frontier, lower the distance of each unsettled successor `j` to
-/// `dist[i] + w(i, j)` with an atomic minimum, since several frontier vertices may
-/// share a successor.
+/// frontier, `lower(&dist[j], dist[i] + w(i, j))` for each unsettled successor
+/// `j`. `lower` is [`atomic_min`], since several frontier vertices may share a
+/// successor, or [`racy_min`] (F^GPU_no_Atomic).
 #[inline(always)]
 pub fn relax_frontier<W: Weight>(
-    i: usize,
-    successors: Csr<'_>,
-    dist: &[AtomicU32],
-    frontier: &[u8],
-    unsettled: &[u8],
-) {
-    relax_frontier_with::<W>(i, successors, dist, frontier, unsettled, |d, candidate| {
-        d.fetch_min(candidate, Ordering::Relaxed);
-    });
-}
-
-/// `relax_F` without the atomic minimum (the paper's F^GPU_no_Atomic, and the
-/// bug of Harish & Narayanan that Fig. 5 exposes): a load, a compare and a
-/// store, so two frontier vertices relaxing the same successor at once can leave
-/// the larger value. For measurement only; distances can come out wrong.
-#[inline(always)]
-pub fn relax_frontier_no_atomic<W: Weight>(
-    i: usize,
-    successors: Csr<'_>,
-    dist: &[AtomicU32],
-    frontier: &[u8],
-    unsettled: &[u8],
-) {
-    relax_frontier_with::<W>(i, successors, dist, frontier, unsettled, |d, candidate| {
-        // Another thread may store between this load and this store.
-        if candidate < d.load(Ordering::Relaxed) {
-            d.store(candidate, Ordering::Relaxed);
-        }
-    });
-}
-
-/// The body of both `relax_F`s: if `i` is in the frontier, `lower(&dist[j],
-/// dist[i] + w(i, j))` for each unsettled successor `j`.
-#[inline(always)]
-fn relax_frontier_with<W: Weight>(
     i: usize,
     successors: Csr<'_>,
     dist: &[AtomicU32],
@@ -86,6 +51,25 @@ fn relax_frontier_with<W: Weight>(
         if unsettled[j] != FALSE {
             lower(&dist[j], W::extend(dist_i, w));
         }
+    }
+}
+
+/// `relax_F`'s minimum: atomic.
+#[inline(always)]
+pub fn atomic_min(d: &AtomicU32, candidate: u32) {
+    d.fetch_min(candidate, Ordering::Relaxed);
+}
+
+/// `relax_F`'s minimum without the atomic minimum (the paper's
+/// F^GPU_no_Atomic, and the bug of Harish & Narayanan that Fig. 5 exposes): a
+/// load, a compare and a store, so two frontier vertices relaxing the same
+/// successor at once can leave the larger value. For measurement only;
+/// distances can come out wrong.
+#[inline(always)]
+pub fn racy_min(d: &AtomicU32, candidate: u32) {
+    // Another thread may store between this load and this store.
+    if candidate < d.load(Ordering::Relaxed) {
+        d.store(candidate, Ordering::Relaxed);
     }
 }
 

@@ -130,7 +130,7 @@ impl NearFarState<u32> {
     }
 }
 
-/// The arrays of one solve, as every thread sees them.
+/// The arrays of one near-far solve, as every thread sees them.
 #[derive(Clone, Copy, Debug)]
 pub struct Arrays<'a> {
     /// The successor CSR (`n` vertices).

@@ -54,6 +54,7 @@
 //! ```
 
 use std::fmt;
+use std::ops::Range;
 use std::str::FromStr;
 use std::sync::atomic::AtomicU32;
 use std::sync::atomic::Ordering::Relaxed;
@@ -556,15 +557,9 @@ pub fn bfs(graph: &Graph, root: usize) -> Result<Permutation> {
         let mut head = order.len();
         order.push(start as u32);
         while head < order.len() {
-            view.prefetch_ahead(order, head);
-            let u = order[head] as usize;
-            head += 1;
-            for &v in view.neighbors(u) {
-                if !visited[v as usize] {
-                    visited[v as usize] = true;
-                    order.push(v);
-                }
-            }
+            let end = order.len();
+            visit_level(&view, order, head..end, visited);
+            head = end;
         }
     };
     search(root, &mut order, &mut visited);
@@ -646,6 +641,22 @@ pub fn rcm(graph: &Graph) -> Permutation {
     Permutation::from_order(order)
 }
 
+/// One step of a breadth-first search over `view`: the vertices at
+/// `queue[range]`, in order, mark their unmarked neighbours and append them to
+/// `queue`.
+fn visit_level(view: &Undirected, queue: &mut Vec<u32>, range: Range<usize>, mark: &mut [bool]) {
+    for head in range {
+        view.prefetch_ahead(queue, head);
+        let u = queue[head] as usize;
+        for &v in view.neighbors(u) {
+            if !mark[v as usize] {
+                mark[v as usize] = true;
+                queue.push(v);
+            }
+        }
+    }
+}
+
 /// A BFS of `root`'s component over `view`: fills `queue` with the component in
 /// BFS order and returns its eccentricity and where the last level starts in
 /// `queue`. `mark` is all false before and after.
@@ -661,17 +672,8 @@ fn levels(
     let (mut level_start, mut depth, mut head) = (0, 0, 0);
     loop {
         let level_end = queue.len();
-        while head < level_end {
-            view.prefetch_ahead(queue, head);
-            let u = queue[head] as usize;
-            head += 1;
-            for &v in view.neighbors(u) {
-                if !mark[v as usize] {
-                    mark[v as usize] = true;
-                    queue.push(v);
-                }
-            }
-        }
+        visit_level(view, queue, head..level_end, mark);
+        head = level_end;
         if queue.len() == level_end {
             break;
         }

@@ -1,4 +1,4 @@
-//! The partition-local solver without a GPU: the kernel's per-block logic run by emulated blocks of OS threads, all at once as on the GPU, in resident mode (`gpu_kernels::partition::block_loop`, one block per piece) and paged mode (`paged_loop`, fewer blocks than pieces, claiming them in turn). Every distance against the oracle, on small random graphs with random piece sizes, block and thread counts and window widths, zero weights and unreachable vertices, `f32` weights, grids and rome99.
+//! The partition-local solver without a GPU: the kernel's per-block logic run by emulated blocks of OS threads, all at once as on the GPU, in resident mode (`gpu_kernels::partition::block_solve`, one block per piece) and paged mode (fewer blocks than pieces, claiming them in turn). Every distance against the oracle, on small random graphs with random piece sizes, block and thread counts and window widths, zero weights and unreachable vertices, `f32` weights, grids and rome99.
 
 mod partition_helpers;
 

@@ -11,7 +11,7 @@ use crate::device::memory::slice;
 use crate::device::thread::index_1d;
 use crate::rows;
 
-use super::csr;
+use super::for_vertex;
 
 crate::args::certificate_check_args! {
     /// Checks each vertex ([`certificate::check_vertex`]): a failing vertex
@@ -31,22 +31,19 @@ crate::args::certificate_check_args! {
         let CertificateCheckArgs {
             offsets, targets, weights, n, m, source, bound, target, dist, flags,
         } = args;
-        let v = index_1d();
-        if v >= n {
-            return;
-        }
-        let (v, n, m) = (v as usize, n as usize, m as usize);
-        // SAFETY: lengths as documented; everything but `flags` is read-only.
+        let graph = (offsets, targets, weights);
+        // SAFETY: lengths as documented; everything but `flags` is read-only,
+        // and `flags` is only accessed atomically.
         unsafe {
-            let predecessors = csr(offsets, targets, weights, n, m);
-            let flags = slice(flags, 2);
-            let dist = slice(dist, n);
-            let bound = rows::stop_bound(bound, target, dist);
-            match certificate::check_vertex::<W>(v, source as usize, bound, predecessors, dist) {
-                Verdict::Proven => {}
-                Verdict::NeedsRounds => flags[1].store(1, Ordering::Relaxed),
-                Verdict::Bad(reason) => certificate::record(&flags[0], v, reason),
-            }
+            for_vertex(graph, (n, m), dist, |v, graph, dist| {
+                let flags = slice(flags, 2);
+                let bound = rows::stop_bound(bound, target, dist);
+                match certificate::check_vertex::<W>(v, source as usize, bound, graph, dist) {
+                    Verdict::Proven => {}
+                    Verdict::NeedsRounds => flags[1].store(1, Ordering::Relaxed),
+                    Verdict::Bad(reason) => certificate::record(&flags[0], v, reason),
+                }
+            })
         }
     }
 }
@@ -57,8 +54,7 @@ crate::args::certificate_tree_args! {
     /// lowers the failure word `flags[0]`.
     ///
     /// # Thread mapping
-    /// One thread per vertex `v = blockIdx.x * blockDim.x + threadIdx.x`; threads
-    /// with `v >= n` return.
+    /// As `certificate_check`'s.
     ///
     /// # Safety
     /// `offsets` holds `n + 1` elements, `targets` and `weights` `m`, `dist`,
@@ -68,21 +64,17 @@ crate::args::certificate_tree_args! {
         let CertificateTreeArgs {
             offsets, targets, weights, n, m, source, dist, parent, level, flags,
         } = args;
-        let v = index_1d();
-        if v >= n {
-            return;
-        }
-        let (v, n, m) = (v as usize, n as usize, m as usize);
-        // SAFETY: lengths as documented; everything but `flags` is read-only.
+        // SAFETY: lengths as documented; everything but `flags` is read-only,
+        // and `flags` is only accessed atomically.
         unsafe {
-            let predecessors = csr(offsets, targets, weights, n, m);
-            let parent_v = *parent.add(v);
-            let (dist, level) = (slice(dist, n), slice(level, n));
-            if let Some(reason) =
-                certificate::check_tree::<W>(v, source as usize, predecessors, dist, parent_v, level)
-            {
-                certificate::record(&slice(flags, 2)[0], v, reason);
-            }
+            for_vertex((offsets, targets, weights), (n, m), dist, |v, graph, dist| {
+                let (parent_v, level) = (*parent.add(v), slice(level, n as usize));
+                if let Some(reason) =
+                    certificate::check_tree::<W>(v, source as usize, graph, dist, parent_v, level)
+                {
+                    certificate::record(&slice(flags, 2)[0], v, reason);
+                }
+            })
         }
     }
 }
@@ -106,19 +98,15 @@ crate::args::certificate_push_args! {
         let CertificatePushArgs {
             offsets, targets, weights, n, m, limit, target, dist, closer, flags,
         } = args;
-        let u = index_1d();
-        if u >= n {
-            return;
-        }
-        let (u, n, m) = (u as usize, n as usize, m as usize);
+        let graph = (offsets, targets, weights);
         // SAFETY: lengths as documented; `closer` and `flags` are only
         // accessed atomically.
         unsafe {
-            let successors = csr(offsets, targets, weights, n, m);
-            let dist = slice(dist, n);
-            let bound = rows::stop_bound(limit, target, dist);
-            let marks = (slice(closer, n), &slice(flags, 2)[0]);
-            certificate::push_out_arcs::<W>(u, bound, successors, dist, marks);
+            for_vertex(graph, (n, m), dist, |u, successors, dist| {
+                let bound = rows::stop_bound(limit, target, dist);
+                let marks = (slice(closer, n as usize), &slice(flags, 2)[0]);
+                certificate::push_out_arcs::<W>(u, bound, successors, dist, marks);
+            })
         }
     }
 }

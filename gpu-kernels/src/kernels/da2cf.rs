@@ -42,12 +42,13 @@ crate::args::vertex_flags_args! {
 }
 
 /// The body of `relax_F`, its racy twin and `relax_U`: thread `i < n` calls
-/// `$relax` for vertex `i` over the arguments `$args` as slices; threads with
-/// `i >= n` return. A macro rather than a function taking `$relax`, which
-/// compiles to other (longer) PTX. Its caller's `# Safety` section is
+/// `$relax` for vertex `i` over the arguments `$args` as slices (and `$lower`,
+/// `relax_F`'s minimum, when given); threads with `i >= n` return. A macro
+/// rather than a function taking `$relax`, which compiles to other (longer)
+/// PTX. Its caller's `# Safety` section is
 /// `da2cf_relax_f`'s.
 macro_rules! relax_vertex {
-    ($args:expr, $relax:expr) => {{
+    ($args:expr, $relax:expr $(, $lower:expr)?) => {{
         let Da2cfRelaxArgs {
             offsets,
             targets,
@@ -71,6 +72,7 @@ macro_rules! relax_vertex {
                 slice(dist, n),
                 slice(frontier, n),
                 slice(unsettled, n),
+                $($lower)?
             )
         }
     }};
@@ -89,7 +91,7 @@ crate::args::da2cf_relax_args! {
     /// `frontier` and `unsettled` `n` (module contract). `dist` is only accessed
     /// atomically during the launch.
     fn da2cf_relax_f<W> as da2cf_relax_f_u32, da2cf_relax_f_f32 (args) {
-        relax_vertex!(args, da2cf::relax_frontier::<W>);
+        relax_vertex!(args, da2cf::relax_frontier::<W>, da2cf::atomic_min);
     }
 }
 
@@ -104,7 +106,7 @@ crate::args::da2cf_relax_args! {
     /// every access is a relaxed atomic load or store.
     fn da2cf_relax_f_no_atomic<W> as da2cf_relax_f_no_atomic_u32,
         da2cf_relax_f_no_atomic_f32 (args) {
-        relax_vertex!(args, da2cf::relax_frontier_no_atomic::<W>);
+        relax_vertex!(args, da2cf::relax_frontier::<W>, da2cf::racy_min);
     }
 }
 

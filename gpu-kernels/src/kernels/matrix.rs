@@ -78,6 +78,39 @@ impl Votes<'_> {
         sync_threads();
         self.raised(Self::BLOCK)
     }
+
+    /// Step 3 of the protocol: the walk over the chunks of `n` slots, `b` at a
+    /// time, the same in the whole block. `stage(chunk)` stages this thread's
+    /// slot of the chunk and says whether it set a flag; after the barrier, a
+    /// thread with a `start` runs `scan(start, chunk, len)` over the chunk's
+    /// `len` slots if any thread set a flag; a second barrier frees the slots.
+    #[inline(always)]
+    fn walk_chunks(
+        &self,
+        (n, b, thread): (usize, usize, usize),
+        start: Option<u32>,
+        mut stage: impl FnMut(usize) -> bool,
+        mut scan: impl FnMut(u32, usize, usize),
+    ) {
+        // The vote word of the current chunk, `chunk / b % 2`.
+        let mut vote = 0;
+        let mut chunk = 0;
+        while chunk < n {
+            if stage(chunk) {
+                self.raise(vote);
+            }
+            sync_threads();
+            if let Some(start) = start.filter(|_| self.raised(vote)) {
+                scan(start, chunk, b.min(n - chunk));
+            }
+            if thread == 0 {
+                self.clear(1 - vote);
+            }
+            sync_threads();
+            chunk += b;
+            vote = 1 - vote;
+        }
+    }
 }
 
 /// The block's shared memory: the votes, then `words` `u32` slots, then the
@@ -101,28 +134,47 @@ unsafe fn layout<'a>(words: usize) -> (Votes<'a>, *mut u32, *mut u8) {
     }
 }
 
-/// The arrays of a matrix `relax` kernel from its arguments: the `n × n`
-/// weights and the three vertex arrays.
+/// What both matrix `relax` kernels start from: `n`, the block size `b`, the
+/// thread's index in its block and its vertex `t` (its column in `relax_U`,
+/// its row in `relax_F`), and the `n × n` weights and the three vertex arrays.
+struct RelaxView<'a> {
+    n: usize,
+    b: usize,
+    thread: usize,
+    t: usize,
+    weights: &'a [u32],
+    dist: &'a [AtomicU32],
+    frontier: &'a [u8],
+    unsettled: &'a [u8],
+}
+
+/// The [`RelaxView`] of a matrix `relax` kernel's arguments.
 ///
 /// # Safety
 /// `weights` holds `n * n` elements, `dist`, `frontier` and `unsettled` `n`;
 /// none but `dist` is written during the kernel, and `dist` only atomically.
 #[inline(always)]
-unsafe fn relax_arrays<'a>(
-    weights: *const u32,
-    n: usize,
-    dist: *const AtomicU32,
-    frontier: *const u8,
-    unsettled: *const u8,
-) -> (&'a [u32], &'a [AtomicU32], &'a [u8], &'a [u8]) {
+unsafe fn relax_view<'a>(args: MatrixRelaxArgs) -> RelaxView<'a> {
+    let MatrixRelaxArgs {
+        weights,
+        n,
+        dist,
+        frontier,
+        unsettled,
+    } = args;
+    let n = n as usize;
     // SAFETY: as the caller guarantees.
     unsafe {
-        (
-            slice(weights, n * n),
-            slice(dist, n),
-            slice(frontier, n),
-            slice(unsettled, n),
-        )
+        RelaxView {
+            n,
+            b: block_dim_x() as usize,
+            thread: thread_idx_x() as usize,
+            t: index_1d() as usize,
+            weights: slice(weights, n * n),
+            dist: slice(dist, n),
+            frontier: slice(frontier, n),
+            unsettled: slice(unsettled, n),
+        }
     }
 }
 
@@ -156,15 +208,10 @@ crate::args::matrix_relax_args! {
     /// for blocks of [`BLOCK_SIZE`](crate::launch::BLOCK_SIZE)). `dist` is only
     /// accessed atomically (relaxed loads and stores) during the launch.
     fn matrix_relax_u<W> as matrix_relax_u_u32, matrix_relax_u_f32 (args) {
-        let MatrixRelaxArgs { weights, n, dist, frontier, unsettled } = args;
-        let n = n as usize;
-        let b = block_dim_x() as usize;
-        let thread = thread_idx_x() as usize;
-        let column = index_1d() as usize;
         // SAFETY: lengths as documented; `weights`, `frontier` and `unsettled` are
         // read-only during the kernel, `dist` is accessed atomically.
-        let (weights, dist, frontier, unsettled) =
-            unsafe { relax_arrays(weights, n, dist, frontier, unsettled) };
+        let RelaxView { n, b, thread, t: column, weights, dist, frontier, unsettled } =
+            unsafe { relax_view(args) };
         // SAFETY: the launch gives `8 + 5 * b` bytes: the votes, `b` staged
         // distances, `b` staged frontier flags.
         let (votes, staged_dist, staged_frontier) = unsafe { layout(b) };
@@ -173,10 +220,7 @@ crate::args::matrix_relax_args! {
             return;
         }
         let mut best = start.unwrap_or(INFINITY);
-        // The vote word of the current chunk, `chunk / b % 2`.
-        let mut vote = 0;
-        let mut chunk = 0;
-        while chunk < n {
+        let stage = |chunk| {
             let (flag, d) = matrix::stage_frontier(chunk + thread, dist, frontier);
             // SAFETY: `thread < b`, so both slots are within the launch's shared
             // memory; this thread alone writes them, and the barrier that ended the
@@ -185,30 +229,20 @@ crate::args::matrix_relax_args! {
                 *staged_dist.add(thread) = d;
                 *staged_frontier.add(thread) = flag;
             }
-            if flag != FALSE {
-                votes.raise(vote);
-            }
-            sync_threads();
-            if start.is_some() && votes.raised(vote) {
-                let len = b.min(n - chunk);
-                // SAFETY: `len <= b` slots, written by the block's threads before the
-                // barrier above and not written again before the barrier below,
-                // after which these views are no longer used.
-                let (flags, dists) = unsafe {
-                    (
-                        from_raw_parts(staged_frontier, len),
-                        from_raw_parts(staged_dist, len),
-                    )
-                };
-                best = matrix::relax_column_chunk::<W>(best, column, chunk, weights, n, flags, dists);
-            }
-            if thread == 0 {
-                votes.clear(1 - vote);
-            }
-            sync_threads();
-            chunk += b;
-            vote = 1 - vote;
-        }
+            flag != FALSE
+        };
+        votes.walk_chunks((n, b, thread), start, stage, |_, chunk, len| {
+            // SAFETY: `len <= b` slots, written by the block's threads before the
+            // barrier above and not written again before the barrier below,
+            // after which these views are no longer used.
+            let (flags, dists) = unsafe {
+                (
+                    from_raw_parts(staged_frontier, len),
+                    from_raw_parts(staged_dist, len),
+                )
+            };
+            best = matrix::relax_column_chunk::<W>(best, column, chunk, weights, n, flags, dists);
+        });
         if let Some(current) = start {
             matrix::column_finish(column, current, best, dist);
         }
@@ -227,63 +261,41 @@ crate::args::matrix_relax_args! {
     /// column are not scanned ([`Votes`]).
     ///
     /// # Thread mapping
-    /// `ceil(n / blockDim.x)` blocks; thread `threadIdx.x` of block `blockIdx.x`
-    /// owns row `t = blockIdx.x * blockDim.x + threadIdx.x`. Every thread, also
-    /// those with `t >= n` and those outside the frontier, stages its slot of every
-    /// chunk (`false` past `n`) and reaches every barrier; a block returns early
-    /// only as a whole.
+    /// As `matrix_relax_u`'s, with rows for columns: thread `threadIdx.x` of
+    /// block `blockIdx.x` owns row `t`; every thread stages its slot of every
+    /// chunk (`false` past `n`), also those outside the frontier.
     ///
     /// # Safety
-    /// `weights` holds `n * n` elements and is not written during the kernel;
-    /// `dist`, `frontier` and `unsettled` hold `n` elements (module contract); the
-    /// launch gives at least `8 + blockDim.x` bytes of dynamic shared memory
+    /// The arrays as for `matrix_relax_u`; the launch gives at least
+    /// `8 + blockDim.x` bytes of dynamic shared memory
     /// ([`MATRIX_RELAX_F_SHARED_BYTES`](crate::launch::MATRIX_RELAX_F_SHARED_BYTES)
     /// for blocks of [`BLOCK_SIZE`](crate::launch::BLOCK_SIZE)). `dist` is only
     /// accessed atomically during the launch.
     fn matrix_relax_f<W> as matrix_relax_f_u32, matrix_relax_f_f32 (args) {
-        let MatrixRelaxArgs { weights, n, dist, frontier, unsettled } = args;
-        let n = n as usize;
-        let b = block_dim_x() as usize;
-        let thread = thread_idx_x() as usize;
-        let row = index_1d() as usize;
-        // SAFETY: lengths as documented; `weights`, `frontier` and `unsettled` are
-        // read-only during the kernel, `dist` is accessed atomically.
-        let (weights, dist, frontier, unsettled) =
-            unsafe { relax_arrays(weights, n, dist, frontier, unsettled) };
+        // SAFETY: as in `matrix_relax_u`.
+        let RelaxView { n, b, thread, t: row, weights, dist, frontier, unsettled } =
+            unsafe { relax_view(args) };
         // SAFETY: the launch gives `8 + b` bytes: the votes and `b` staged flags.
         let (votes, _, staged_unsettled) = unsafe { layout(0) };
         let start = matrix::row_start(row, dist, frontier);
         if !votes.block_has_work(thread, start.is_some()) {
             return;
         }
-        // The vote word of the current chunk, `chunk / b % 2`.
-        let mut vote = 0;
-        let mut chunk = 0;
-        while chunk < n {
+        let stage = |chunk| {
             let flag = matrix::stage_unsettled(chunk + thread, unsettled);
             // SAFETY: `thread < b`, within the launch's `b` staging bytes; this
             // thread alone writes the slot, and the barrier that ended the previous
             // chunk ordered every read of it before this write.
             unsafe { *staged_unsettled.add(thread) = flag };
-            if flag != FALSE {
-                votes.raise(vote);
-            }
-            sync_threads();
-            if let Some(dist_row) = start.filter(|_| votes.raised(vote)) {
-                let len = b.min(n - chunk);
-                // SAFETY: `len <= b` slots, written before the barrier above and not
-                // written again before the barrier below, after which the view is
-                // no longer used.
-                let flags = unsafe { from_raw_parts(staged_unsettled, len) };
-                matrix::relax_row_chunk::<W>(row, dist_row, chunk, weights, n, flags, dist);
-            }
-            if thread == 0 {
-                votes.clear(1 - vote);
-            }
-            sync_threads();
-            chunk += b;
-            vote = 1 - vote;
-        }
+            flag != FALSE
+        };
+        votes.walk_chunks((n, b, thread), start, stage, |dist_row, chunk, len| {
+            // SAFETY: `len <= b` slots, written before the barrier above and not
+            // written again before the barrier below, after which the view is no
+            // longer used.
+            let flags = unsafe { from_raw_parts(staged_unsettled, len) };
+            matrix::relax_row_chunk::<W>(row, dist_row, chunk, weights, n, flags, dist);
+        });
     }
 }
 

@@ -34,7 +34,7 @@ mod stats;
 use crate::csr::Csr;
 use crate::device::memory::slice;
 use crate::device::shared::dynamic_shared_mem;
-use crate::device::thread::{block_dim_x, block_idx_x, sync_threads, thread_idx_x};
+use crate::device::thread::{block_dim_x, block_idx_x, index_1d, sync_threads, thread_idx_x};
 use crate::reduce::tree_step;
 
 /// The CSR view of three kernel arguments.
@@ -57,6 +57,36 @@ unsafe fn csr<'a>(
             targets: slice(targets, m),
             weights: slice(weights, m),
         }
+    }
+}
+
+/// Runs `body(v, graph, dist)` for the vertex of this thread,
+/// `v = blockIdx.x * blockDim.x + threadIdx.x`, if `v < n` (threads with
+/// `v >= n` return), with the CSR view of the graph arguments and the `n`
+/// distances: the start of the kernels that check or walk a solve's result one
+/// vertex per thread.
+///
+/// # Safety
+/// As [`csr`]'s, and `dist` holds `n` elements, not written during the kernel.
+#[inline(always)]
+unsafe fn for_vertex<'a>(
+    (offsets, targets, weights): (*const u32, *const u32, *const u32),
+    (n, m): (u32, u32),
+    dist: *const u32,
+    body: impl FnOnce(usize, Csr<'a>, &'a [u32]),
+) {
+    let v = index_1d();
+    if v >= n {
+        return;
+    }
+    let (n, m) = (n as usize, m as usize);
+    // SAFETY: as the caller guarantees.
+    unsafe {
+        body(
+            v as usize,
+            csr(offsets, targets, weights, n, m),
+            slice(dist, n),
+        )
     }
 }
 

@@ -4,7 +4,7 @@
 
 use core::sync::atomic::AtomicU32;
 
-use crate::args::{NearFarBlockLoopArgs, NearFarGridLoopArgs, NearFarInitializeArgs};
+use crate::args::{NearFarBlockLoopArgs, NearFarGridLoopArgs};
 use crate::device::grid::GridBarrier;
 use crate::device::memory::slice;
 use crate::device::thread::index_1d;
@@ -54,25 +54,21 @@ crate::args::near_far_initialize_args! {
     /// # Safety
     /// As `near_far_block_loop`'s arrays, `n >= 1` and `source < n`.
     fn near_far_initialize(args) {
-        let NearFarInitializeArgs {
-            offsets, targets, weights, n, m, dist, stamp, far_stamp, near0, near1, far0, far1,
-            state, source, delta,
-        } = args;
+        let (loop_args, source) = args.split();
         let v = index_1d();
-        if v >= n {
+        if v >= loop_args.n {
             return;
         }
         // The loops' arrays without hub lists (none is touched here).
         let loop_args = NearFarBlockLoopArgs {
-            offsets, targets, weights, n, m, dist, stamp, far_stamp, near0, near1, far0, far1,
-            state, hubs0: core::ptr::null(), hubs1: core::ptr::null(), hub_slots: 0,
-            hub_degree: 0, limit: INFINITY, target: NO_TARGET, delta, min_work: 0, max_work: 0,
+            hubs0: core::ptr::null(), hubs1: core::ptr::null(), hub_slots: 0, hub_degree: 0,
+            limit: INFINITY, target: NO_TARGET, min_work: 0, max_work: 0, ..loop_args
         };
         // SAFETY: lengths as documented; accessed only atomically.
         let arrays = unsafe { arrays(&loop_args) };
         near_far::initialize_vertex(v as usize, source as usize, &arrays);
         if v == 0 {
-            near_far::initialize_state(source, delta, arrays.near[0], arrays.state);
+            near_far::initialize_state(source, loop_args.delta, arrays.near[0], arrays.state);
         }
     }
 }

@@ -4,10 +4,9 @@ use core::sync::atomic::{AtomicU32, Ordering};
 
 use crate::args::ParentsJoinRoundArgs;
 use crate::device::memory::slice;
-use crate::device::thread::index_1d;
 use crate::parents;
 
-use super::csr;
+use super::for_vertex;
 
 crate::args::parents_join_round_args! {
     /// One round of the shortest-path tree ([`parents::join_round`]): each vertex
@@ -29,26 +28,25 @@ crate::args::parents_join_round_args! {
         let ParentsJoinRoundArgs {
             offsets, targets, weights, n, m, source, round, dist, parent, level, more,
         } = args;
-        let v = index_1d();
-        if v >= n {
-            return;
-        }
-        let (v, n, m) = (v as usize, n as usize, m as usize);
-        // SAFETY: lengths as documented; `dist` is read-only here, and element `v`
-        // of `parent` is this thread's alone.
+        let graph = (offsets, targets, weights);
+        // SAFETY: lengths as documented; `dist` is read-only here, element `v`
+        // of `parent` is this thread's alone, `level` and `more` are accessed
+        // atomically.
         unsafe {
-            let another_round = parents::join_round::<W>(
-                v,
-                source as usize,
-                round,
-                csr(offsets, targets, weights, n, m),
-                slice(dist, n),
-                &mut *parent.add(v),
-                slice(level, n),
-            );
-            if another_round {
-                (*more).store(1, Ordering::Relaxed);
-            }
+            for_vertex((offsets, targets, weights), (n, m), dist, |v, graph, dist| {
+                let another_round = parents::join_round::<W>(
+                    v,
+                    source as usize,
+                    round,
+                    graph,
+                    dist,
+                    &mut *parent.add(v),
+                    slice(level, n as usize),
+                );
+                if another_round {
+                    (*more).store(1, Ordering::Relaxed);
+                }
+            })
         }
     }
 }

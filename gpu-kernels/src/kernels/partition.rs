@@ -11,8 +11,9 @@ use crate::device::memory::slice;
 use crate::device::shared::dynamic_shared_mem;
 use crate::device::thread::{block_dim_x, block_idx_x, index_1d};
 use crate::distance::NO_TARGET;
+use crate::distance::Weight;
 use crate::launch::partition_compute_warps;
-use crate::partition::{self, Global, Local, Pieces, RoundSettings};
+use crate::partition::{self, Global, Local, Pieces, Placement, RoundSettings};
 use crate::team::gpu::PartitionBlock;
 
 use super::csr;
@@ -47,6 +48,29 @@ unsafe fn global<'a>(
     }
 }
 
+/// The body of `partition_solve` and `partition_paged`: the block's solve
+/// over the arguments' arrays, its pieces placed as `placement` says.
+///
+/// # Safety
+/// `partition_solve`'s contract, or with paged placement `partition_paged`'s.
+#[inline(always)]
+unsafe fn solve<W: Weight>(args: &PartitionSolveArgs, placement: Placement) {
+    // SAFETY: as the caller guarantees.
+    let Some((pieces, global, local)) = (unsafe { state(args) }) else {
+        return;
+    };
+    partition::block_solve::<W>(
+        block_idx_x() as usize,
+        placement,
+        args.source as usize,
+        settings(args),
+        &pieces,
+        &global,
+        &local,
+        &PartitionBlock,
+    );
+}
+
 crate::args::partition_initialize_args! {
     /// `partition_initialize`: every distance infinite (also in `backing`),
     /// the notification words clear but the source piece's, every piece free,
@@ -79,7 +103,7 @@ crate::args::partition_initialize_args! {
 
 crate::args::partition_solve_args! {
     /// `partition_solve`: the whole resident solve
-    /// ([`partition::block_loop`]), block `b` owning piece `b`.
+    /// ([`partition::block_solve`], resident), block `b` owning piece `b`.
     ///
     /// # Thread mapping
     /// `k` blocks (one per piece) of 64 to
@@ -105,23 +129,12 @@ crate::args::partition_solve_args! {
     /// of dynamic shared memory.
     fn partition_solve<W> as partition_solve_u32, partition_solve_f32 (args) {
         // SAFETY: as documented.
-        let Some((pieces, global, local)) = (unsafe { state(&args) }) else {
-            return;
-        };
-        partition::block_loop::<W>(
-            block_idx_x() as usize,
-            args.source as usize,
-            settings(&args),
-            &pieces,
-            &global,
-            &local,
-            &PartitionBlock,
-        );
+        unsafe { solve::<W>(&args, Placement::Resident) }
     }
 }
 
 crate::args::partition_solve_args! {
-    /// `partition_paged`: the whole paged solve ([`partition::paged_loop`]),
+    /// `partition_paged`: the whole paged solve ([`partition::block_solve`], paged),
     /// blocks claiming pieces in turn.
     ///
     /// # Thread mapping
@@ -134,20 +147,9 @@ crate::args::partition_solve_args! {
     /// As `partition_solve`, except that the grid may have fewer blocks than
     /// `k`, all resident at once (a cooperative launch).
     fn partition_paged<W> as partition_paged_u32, partition_paged_f32 (args) {
+        let placement = Placement::Paged { blocks: grid_dim_x() as usize };
         // SAFETY: as documented.
-        let Some((pieces, global, local)) = (unsafe { state(&args) }) else {
-            return;
-        };
-        partition::paged_loop::<W>(
-            block_idx_x() as usize,
-            grid_dim_x() as usize,
-            args.source as usize,
-            settings(&args),
-            &pieces,
-            &global,
-            &local,
-            &PartitionBlock,
-        );
+        unsafe { solve::<W>(&args, placement) }
     }
 }
 

@@ -41,12 +41,8 @@ pub(super) fn compute_loop<W: Weight>(
     let local = &local.of_piece(len);
     let control = local.control;
     let delta = settings.delta.max(1);
-    let lanes = EdgeLanes::new(
-        thread,
-        threads,
-        settings.edge_lanes as usize,
-        team.warp_size(),
-    );
+    let edge_lanes = settings.edge_lanes as usize;
+    let lanes = EdgeLanes::new(thread, threads, edge_lanes, team.warp_size());
 
     // Compute thread 0's count of the notifications it pulled.
     let mut pulled = 0u32;
@@ -71,98 +67,128 @@ pub(super) fn compute_loop<W: Weight>(
         // thread's word, which may fall while they read it.
         let bound = control[STEP_BOUND + step % 2].load(Relaxed);
         step += 1;
-        let minimum = &control[MINIMUM + round % 3];
-        let next_minimum = &control[MINIMUM + (round + 1) % 3];
-        let entry_minimum = &control[ENTRY_MINIMUM + round % 3];
-        let next_entry_minimum = &control[ENTRY_MINIMUM + (round + 1) % 3];
-        let frontier_len = &control[FRONTIER_LEN + round % 2];
-        let (outbox_state, outbox_len) = (
-            &control[OUTBOX_STATE + round % 2],
-            &control[OUTBOX_LEN + round % 2],
-        );
-        let outbox = &local.outbox[round % 2 * 2 * OUTBOX_SLOTS..][..2 * OUTBOX_SLOTS];
+        let words = RoundWords::of(round, local);
         if word & EXIT != 0 {
             return round as u32;
         }
+        let outbox_open = word & OUTBOX_OPEN != 0;
         if word & PULL != 0 {
-            pull(
-                boundary,
-                start,
-                (minimum, entry_minimum),
-                global,
-                local,
-                team,
-            );
+            let minima = (words.minimum, words.entry_minimum);
+            pull(boundary, start, minima, global, local, team);
         }
-        let lowest = minimum.load(Relaxed);
+        let lowest = words.minimum.load(Relaxed);
         // Dirty vertices beyond the bound are left (module docs, *Early
         // stop*).
         if lowest == INFINITY || lowest > bound {
             if thread == 0 {
-                let outbox = (word & OUTBOX_OPEN != 0, outbox_state);
-                idle_step(
-                    control,
-                    outbox,
-                    (step, round, idle_steps),
-                    &mut pulled,
-                    team,
-                );
+                let outbox = (outbox_open, words.outbox_state);
+                let counts = (step, round, idle_steps);
+                idle_step(control, outbox, counts, &mut pulled, team);
                 idle_steps += 1;
             }
             team.compute_barrier();
             continue;
         }
         idle_steps = 0;
-        // The word after the minimum always moves on (`f32` sums may round
-        // back to the minimum).
-        let window = W::extend(lowest, delta)
-            .max(lowest.saturating_add(1))
-            .min(bound.saturating_add(1));
-        let interior_window = if settings.entries_first {
-            window.min(entry_minimum.load(Relaxed))
-        } else {
-            window
-        };
-        // What the select and relax phases compare with and write to, chosen
-        // once per round, not per vertex or edge.
-        let round_targets = RoundTargets {
-            start: start as u32,
-            len: len as u32,
-            boundary: boundary as u32,
-            window,
-            interior_window,
-            bound,
-            outbox_open: word & OUTBOX_OPEN != 0,
-            outbox,
-            outbox_len,
-            next_minimum,
-            next_entry_minimum,
-            pending: Cell::new(INFINITY),
-            pending_entries: Cell::new(INFINITY),
-        };
+        let piece_range = (start, len, boundary);
+        let window = (lowest, delta, bound, settings.entries_first);
+        let round_targets = words.targets::<W>(piece_range, window, outbox_open);
 
-        select(len, frontier_len, &round_targets, local, team);
+        select(len, words.frontier_len, &round_targets, local, team);
 
         // Relax.
-        let selected = frontier_len.load(Relaxed) as usize;
+        let selected = words.frontier_len.load(Relaxed) as usize;
         let phase = RelaxPhase {
             start,
             selected,
             lanes: &lanes,
             queues: queues.as_ref(),
             round: &round_targets,
+            pieces,
+            global,
         };
-        relax_selected::<W>(phase, pieces, global, local, team);
+        relax_selected::<W>(phase, local, team);
         round_targets.flush_pending();
         if thread == 0 {
             post_step(control, step, round + 1, Next::Working, &mut pulled, team);
         }
         team.compute_barrier();
-        if thread == 0 && word & OUTBOX_OPEN != 0 {
+        if thread == 0 && outbox_open {
             team.block_fence();
-            outbox_state.store(READY, Relaxed);
+            words.outbox_state.store(READY, Relaxed);
         }
         round += 1;
+    }
+}
+
+/// The control words and the outbox of round `round`: the rounds rotate
+/// through three minimum words and two of the others.
+#[derive(Clone, Copy)]
+struct RoundWords<'a> {
+    minimum: &'a AtomicU32,
+    next_minimum: &'a AtomicU32,
+    entry_minimum: &'a AtomicU32,
+    next_entry_minimum: &'a AtomicU32,
+    frontier_len: &'a AtomicU32,
+    outbox_state: &'a AtomicU32,
+    outbox_len: &'a AtomicU32,
+    outbox: &'a [AtomicU32],
+}
+
+impl<'a> RoundWords<'a> {
+    /// The words of round `round` in the piece's `local` memory.
+    #[inline(always)]
+    fn of(round: usize, local: &'a Local<'a>) -> Self {
+        let control = local.control;
+        RoundWords {
+            minimum: &control[MINIMUM + round % 3],
+            next_minimum: &control[MINIMUM + (round + 1) % 3],
+            entry_minimum: &control[ENTRY_MINIMUM + round % 3],
+            next_entry_minimum: &control[ENTRY_MINIMUM + (round + 1) % 3],
+            frontier_len: &control[FRONTIER_LEN + round % 2],
+            outbox_state: &control[OUTBOX_STATE + round % 2],
+            outbox_len: &control[OUTBOX_LEN + round % 2],
+            outbox: &local.outbox[round % 2 * 2 * OUTBOX_SLOTS..][..2 * OUTBOX_SLOTS],
+        }
+    }
+
+    /// What the select and relax phases of a working round compare with and
+    /// write to, chosen once per round, not per vertex or edge: the piece's
+    /// range (`start`, `len`, `boundary`) and the round's windows from its
+    /// lowest dirty distance, the window width `delta`, the step's `bound` and
+    /// whether entries go first.
+    #[inline(always)]
+    fn targets<W: Weight>(
+        self,
+        (start, len, boundary): (usize, usize, usize),
+        (lowest, delta, bound, entries_first): (u32, u32, u32, bool),
+        outbox_open: bool,
+    ) -> RoundTargets<'a> {
+        // The word after the minimum always moves on (`f32` sums may round
+        // back to the minimum).
+        let window = W::extend(lowest, delta)
+            .max(lowest.saturating_add(1))
+            .min(bound.saturating_add(1));
+        let interior_window = if entries_first {
+            window.min(self.entry_minimum.load(Relaxed))
+        } else {
+            window
+        };
+        RoundTargets {
+            start: start as u32,
+            len: len as u32,
+            boundary: boundary as u32,
+            window,
+            interior_window,
+            bound,
+            outbox_open,
+            outbox: self.outbox,
+            outbox_len: self.outbox_len,
+            next_minimum: self.next_minimum,
+            next_entry_minimum: self.next_entry_minimum,
+            pending: Cell::new(INFINITY),
+            pending_entries: Cell::new(INFINITY),
+        }
     }
 }
 
@@ -263,24 +289,23 @@ struct RelaxPhase<'a> {
     queues: Option<&'a ChainQueues<'a>>,
     /// The round's windows and targets.
     round: &'a RoundTargets<'a>,
+    /// The pieces and the global arrays.
+    pieces: &'a Pieces<'a>,
+    global: &'a Global<'a>,
 }
 
 /// The relax phase: the selected frontier's edges, from shared memory when
 /// the piece's edges are kept there, else from the global CSR.
 #[inline(always)]
-fn relax_selected<W: Weight>(
-    phase: RelaxPhase<'_>,
-    pieces: &Pieces<'_>,
-    global: &Global<'_>,
-    local: &Local<'_>,
-    team: &impl BlockTeam,
-) {
+fn relax_selected<W: Weight>(phase: RelaxPhase<'_>, local: &Local<'_>, team: &impl BlockTeam) {
     let RelaxPhase {
         start,
         selected,
         lanes,
         queues,
         round,
+        pieces,
+        global,
     } = phase;
     // One call, for either kind of edges.
     macro_rules! relax {

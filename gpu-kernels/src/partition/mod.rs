@@ -7,10 +7,10 @@
 //! it takes the piece): then a hop inside the piece touches no global memory.
 //!
 //! # Two modes
-//! - **Resident** ([`block_loop`]): one persistent block per piece, which
+//! - **Resident** ([`Placement::Resident`]): one persistent block per piece, which
 //!   holds it for the whole solve and writes its distances to `dist` at the
 //!   end.
-//! - **Paged** ([`paged_loop`]), for graphs with more pieces than blocks fit
+//! - **Paged** ([`Placement::Paged`]), for graphs with more pieces than blocks fit
 //!   the device: each block *claims* a free piece with a notification (one
 //!   whose notified distance is within Δ of the lowest the block's last scan
 //!   saw; of those, the one nearest the block's place in the piece order, so
@@ -178,11 +178,11 @@ mod paged;
 mod piece;
 mod relax;
 mod settings;
+mod solve;
 
 pub use control::{
     CONTROL_WORDS, OUTBOX_SLOTS, TOKEN_RESERVE, partition_shared_bytes, shared_words,
 };
 pub use memory::{Global, Local, PieceEdges, Pieces, initialize_piece, initialize_vertex};
-pub use paged::paged_loop;
-pub use piece::block_loop;
 pub use settings::{DEFAULT_CHAIN_HOPS, RoundSettings, auto_delta};
+pub use solve::{Placement, block_solve};

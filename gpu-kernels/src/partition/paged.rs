@@ -13,42 +13,30 @@ use super::control::{
     SCAN_LOW,
 };
 use super::memory::{Global, Local, Pieces};
-use super::piece::{hold_piece, load_piece, store_piece};
+use super::piece::hold_piece;
 use super::settings::RoundSettings;
 
-/// The whole paged solve for one thread of block `block` of `blocks` (see the
-/// module docs): every thread of the block calls it with the same arguments,
-/// which mean what they mean for [`block_loop`]. Returns when the solve is
-/// over, with every piece's distances in `global.backing`.
+/// The paged solve for one thread of block `block` of `blocks` (see the
+/// module docs), the rest as for [`block_solve`](super::block_solve): claims
+/// pieces and holds each while it has work until the solve is over, with
+/// every piece's distances in `global.backing`. Returns the rounds run
+/// (compute thread 0's count; 0 elsewhere).
 #[inline(always)]
-#[allow(clippy::too_many_arguments)]
-pub fn paged_loop<W: Weight>(
-    block: usize,
-    blocks: usize,
+pub(super) fn paged_rounds<W: Weight>(
+    (block, blocks): (usize, usize),
     source: usize,
     settings: RoundSettings,
-    pieces: &Pieces<'_>,
-    global: &Global<'_>,
-    local: &Local<'_>,
+    (pieces, global, local): (&Pieces<'_>, &Global<'_>, &Local<'_>),
     team: &impl BlockTeam,
-) {
+) -> u32 {
     let k = global.notify.len();
     // Where this block looks first among pieces of about equal priority.
     let home = (block * k / blocks.max(1)) as u32;
     let mut rounds = 0u32;
     let mut base = INFINITY;
     while let Some(piece) = claim::<W>(home, settings.delta, &mut base, global, local, team) {
-        load_piece(
-            piece,
-            source,
-            Some(global.backing),
-            pieces,
-            global,
-            local,
-            team,
-        );
-        rounds += hold_piece::<W>(piece, settings, Hold::Paged, pieces, global, local, team);
-        store_piece(piece, pieces, global.backing, local, team);
+        let memory = (pieces, global, local);
+        rounds += hold_piece::<W>((piece, source), settings, Hold::Paged, memory, team);
         if team.thread() == 0 {
             // After the block's barrier in `store_piece`: every thread's
             // write-back is ordered before the release.
@@ -56,9 +44,7 @@ pub fn paged_loop<W: Weight>(
             global.owner[piece].store(FREE_PIECE, Relaxed);
         }
     }
-    if team.thread() == 0 {
-        global.rounds.fetch_max(rounds, Relaxed);
-    }
+    rounds
 }
 
 /// A paged block's claim (all its threads): one scan of every piece's

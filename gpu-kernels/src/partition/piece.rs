@@ -1,5 +1,5 @@
-//! A block's hold on a piece: the resident solve, loading a piece into
-//! shared memory, running the two roles on it, and writing it back.
+//! A block's hold on a piece: loading it into shared memory, running the
+//! two roles on it, and writing it back.
 
 use core::sync::atomic::AtomicU32;
 use core::sync::atomic::Ordering::Relaxed;
@@ -14,34 +14,12 @@ use super::control::{BOUND, ENTRY_MINIMUM, MINIMUM, SCAN_LOW, TAKEN};
 use super::memory::{Global, Local, PieceEdges, Pieces};
 use super::settings::RoundSettings;
 
-/// The whole resident solve for one thread of the block that owns piece
-/// `piece` (see the module docs): every thread of the block calls it with the
-/// same arguments; `source` is a vertex of the renumbered graph. Returns when
-/// the solve is over, with the piece's distances written to `global.dist`.
-#[inline(always)]
-pub fn block_loop<W: Weight>(
-    piece: usize,
-    source: usize,
-    settings: RoundSettings,
-    pieces: &Pieces<'_>,
-    global: &Global<'_>,
-    local: &Local<'_>,
-    team: &impl BlockTeam,
-) {
-    load_piece(piece, source, None, pieces, global, local, team);
-    let rounds = hold_piece::<W>(piece, settings, Hold::Resident, pieces, global, local, team);
-    if team.thread() == 0 {
-        global.rounds.fetch_max(rounds, Relaxed);
-    }
-    store_piece(piece, pieces, global.dist, local, team);
-}
-
 /// Loads piece `piece` into the block's shared memory (all its threads; ends
 /// with the block's barrier): distances from `from` (`None`: all infinite),
 /// no dirty vertex but the source when its distance is not yet 0, the edges
 /// where they fit, the control words.
 #[inline(always)]
-pub(super) fn load_piece(
+fn load_piece(
     piece: usize,
     source: usize,
     from: Option<&[AtomicU32]>,
@@ -92,19 +70,25 @@ pub(super) fn load_piece(
     team.barrier();
 }
 
-/// The two roles' loops on the loaded piece (module docs), until the
-/// communication thread posts the exit; ends with the block's barrier.
-/// Returns the rounds run (compute thread 0's count; 0 elsewhere).
+/// A block's turn on piece `piece` (all its threads): loads it (resident:
+/// all infinite; paged: from `global.backing`), runs the two roles' loops on
+/// it (module docs) until the communication thread posts the exit, and writes
+/// its distances back (resident: to `global.dist`; paged: to
+/// `global.backing`); ends with the block's barrier. Returns the rounds run
+/// (compute thread 0's count; 0 elsewhere).
 #[inline(always)]
 pub(super) fn hold_piece<W: Weight>(
-    piece: usize,
+    (piece, source): (usize, usize),
     settings: RoundSettings,
     hold: Hold,
-    pieces: &Pieces<'_>,
-    global: &Global<'_>,
-    local: &Local<'_>,
+    (pieces, global, local): (&Pieces<'_>, &Global<'_>, &Local<'_>),
     team: &impl BlockTeam,
 ) -> u32 {
+    let (from, to) = match hold {
+        Hold::Resident => (None, global.dist),
+        Hold::Paged => (Some(global.backing), global.backing),
+    };
+    load_piece(piece, source, from, pieces, global, local, team);
     let (thread, threads) = (team.thread(), team.threads());
     let compute_threads = threads - team.comm_threads();
     let mut rounds = 0;
@@ -114,13 +98,14 @@ pub(super) fn hold_piece<W: Weight>(
         comm_loop(piece, hold, pieces, global, local, team);
     }
     team.barrier();
+    store_piece(piece, pieces, to, local, team);
     rounds
 }
 
 /// Writes the piece's shared distances to `to` (all the block's threads;
 /// ends with the block's barrier).
 #[inline(always)]
-pub(super) fn store_piece(
+fn store_piece(
     piece: usize,
     pieces: &Pieces<'_>,
     to: &[AtomicU32],

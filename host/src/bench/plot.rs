@@ -40,36 +40,18 @@ pub fn draw(dir: &Path, plan: &str, layout: Layout, rows: &[Row]) -> Result<Vec<
     for ext in ["svg", "png"] {
         let time = dir.join(format!("{plan}-time.{ext}"));
         let speedup = dir.join(format!("{plan}-speedup.{ext}"));
+        let plots = Plots {
+            paths: (&time, &speedup),
+            time_size,
+            plan,
+            layout,
+            rows,
+            legend,
+        };
         if ext == "svg" {
-            time_plot(
-                SVGBackend::new(&time, time_size).into_drawing_area(),
-                &time,
-                plan,
-                layout,
-                rows,
-                legend,
-            )?;
-            speedup_plot(
-                SVGBackend::new(&speedup, (900, 560)).into_drawing_area(),
-                &speedup,
-                plan,
-                rows,
-            )?;
+            plots.draw(SVGBackend::new)?;
         } else {
-            time_plot(
-                BitMapBackend::new(&time, time_size).into_drawing_area(),
-                &time,
-                plan,
-                layout,
-                rows,
-                legend,
-            )?;
-            speedup_plot(
-                BitMapBackend::new(&speedup, (900, 560)).into_drawing_area(),
-                &speedup,
-                plan,
-                rows,
-            )?;
+            plots.draw(BitMapBackend::new)?;
         }
         files.extend([time, speedup]);
     }
@@ -91,6 +73,32 @@ fn algorithms(rows: &[Row]) -> Vec<&str> {
 fn legend_width(rows: &[Row]) -> u32 {
     let longest = algorithms(rows).iter().map(|n| n.len()).max().unwrap_or(0);
     40 + 8 * longest as u32
+}
+
+/// The two plots of one plan, to be drawn with one backend.
+struct Plots<'a> {
+    /// The time plot's file and the speed-up plot's.
+    paths: (&'a Path, &'a Path),
+    time_size: (u32, u32),
+    plan: &'a str,
+    layout: Layout,
+    rows: &'a [Row],
+    legend: u32,
+}
+
+impl<'a> Plots<'a> {
+    /// Draws both plots with the backend that `backend` makes for a file.
+    fn draw<DB: DrawingBackend + 'a>(
+        &self,
+        backend: impl Fn(&'a Path, (u32, u32)) -> DB,
+    ) -> Result<()> {
+        let (time, speedup) = self.paths;
+        let time_area = backend(time, self.time_size).into_drawing_area();
+        let (plan, rows) = (self.plan, self.rows);
+        time_plot(time_area, time, plan, self.layout, rows, self.legend)?;
+        let speedup_area = backend(speedup, (900, 560)).into_drawing_area();
+        speedup_plot(speedup_area, speedup, plan, rows)
+    }
 }
 
 fn time_plot<DB: DrawingBackend>(

@@ -53,15 +53,34 @@ impl RealPlan {
     ];
 }
 
-/// One algorithm on one graph.
+/// The graph a record is of: its file's name and its size.
 #[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct RealRecord {
+pub struct GraphSize {
     /// The graph file's name.
     pub graph: String,
-    /// Vertices and arcs.
+    /// Vertices.
     pub n: usize,
     /// Arcs.
     pub m: usize,
+}
+
+impl GraphSize {
+    /// The size of `graph`, whose file is `name`.
+    pub fn of(name: &str, graph: &Graph) -> Self {
+        GraphSize {
+            graph: name.into(),
+            n: graph.num_vertices(),
+            m: graph.num_edges(),
+        }
+    }
+}
+
+/// One algorithm on one graph.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct RealRecord {
+    /// The graph.
+    #[serde(flatten)]
+    pub of: GraphSize,
     /// The source (0-based graph id).
     pub source: usize,
     /// The algorithm asked for.
@@ -147,9 +166,7 @@ pub fn run(plan: &RealPlan, solver: &Solver, progress: &mut dyn FnMut(&str)) -> 
         for &algorithm in &plan.algorithms {
             progress(&format!("{name}: {algorithm}"));
             let record = |ran: Algorithm, device: &str| RealRecord {
-                graph: name.clone(),
-                n: graph.num_vertices(),
-                m: graph.num_edges(),
+                of: GraphSize::of(&name, &graph),
                 source,
                 algorithm: algorithm.name().into(),
                 ran: ran.name().into(),
@@ -332,18 +349,21 @@ pub fn markdown(report: &RealReport) -> String {
     text.push_str(
         "| graph | n | m | algorithm | ran | iterations | median ms | prepare ms | GAPBS best ms (Δ) | speed-up over GAPBS | verified |\n|---|---|---|---|---|---|---|---|---|---|---|\n",
     );
-    let mut graphs: Vec<&str> = report.records.iter().map(|r| r.graph.as_str()).collect();
+    let mut graphs: Vec<&str> = report.records.iter().map(|r| r.of.graph.as_str()).collect();
     graphs.dedup();
     let (mut auto_lines, mut layout_lines) = (Vec::new(), Vec::new());
     for graph in graphs {
         let gapbs = report.gapbs.iter().find(|g| g.graph == graph);
-        let records: Vec<&RealRecord> =
-            report.records.iter().filter(|r| r.graph == graph).collect();
+        let records: Vec<&RealRecord> = report
+            .records
+            .iter()
+            .filter(|r| r.of.graph == graph)
+            .collect();
         for r in &records {
             if let Some(why) = &r.refused {
                 text.push_str(&format!(
                     "| {graph} | {} | {} | {} | refused: {why} | | | | | | |\n",
-                    r.n, r.m, r.algorithm
+                    r.of.n, r.of.m, r.algorithm
                 ));
                 continue;
             }
@@ -356,8 +376,8 @@ pub fn markdown(report: &RealReport) -> String {
             };
             text.push_str(&format!(
                 "| {graph} | {} | {} | {} | {} | {} | {:.3} | {} | {gapbs_cell} | {speedup} | {} |\n",
-                r.n,
-                r.m,
+                r.of.n,
+                r.of.m,
                 r.algorithm,
                 r.ran,
                 r.iterations.map_or("-".into(), |i| i.to_string()),
@@ -420,9 +440,9 @@ pub fn csv(report: &RealReport) -> String {
     for r in report.records.iter().filter(|r| r.refused.is_none()) {
         text.push_str(&format!(
             "{},{},{},{},{},{},{},,{:.4},{},{}\n",
-            r.graph,
-            r.n,
-            r.m,
+            r.of.graph,
+            r.of.n,
+            r.of.m,
             r.algorithm,
             r.ran,
             r.device,
@@ -436,8 +456,8 @@ pub fn csv(report: &RealReport) -> String {
         let (n, m) = report
             .records
             .iter()
-            .find(|r| r.graph == g.graph)
-            .map_or((0, 0), |r| (r.n, r.m));
+            .find(|r| r.of.graph == g.graph)
+            .map_or((0, 0), |r| (r.of.n, r.of.m));
         for (delta, ms) in &g.sweep {
             text.push_str(&format!(
                 "{},{n},{m},gapbs,gapbs,CPU,,{delta},{ms:.4},,\n",
@@ -492,7 +512,7 @@ mod tests {
         assert_eq!(report.records.len(), 3);
         for record in &report.records {
             assert!(record.verified, "{record:?}");
-            assert_eq!((record.n, record.m), (3353, 8870));
+            assert_eq!((record.of.n, record.of.m), (3353, 8870));
             assert_eq!(record.times_ms.len(), 2);
         }
         // Without a GPU, `auto` runs the CPU fallback.

@@ -15,7 +15,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::{Rng, SeedableRng};
 use serde::{Deserialize, Serialize};
 
-use super::real::{GapbsRecord, run_gapbs};
+use super::real::{GapbsRecord, GraphSize, run_gapbs};
 use sssp::algorithms::Algorithm;
 use sssp::ch::{self, BuildOptions};
 use sssp::formats::{self, LoadOptions};
@@ -60,12 +60,9 @@ pub struct RoutingKitRecord {
 /// Everything measured on one graph.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct IndexRecord {
-    /// The graph file's name.
-    pub graph: String,
-    /// Vertices.
-    pub n: usize,
-    /// Arcs.
-    pub m: usize,
+    /// The graph measured (its fields at the record's top level).
+    #[serde(flatten)]
+    pub of: GraphSize,
     /// Index build, ms (host clock), and the threads it used.
     pub build_ms: f64,
     /// Threads of the build and the CPU trees.
@@ -285,9 +282,7 @@ fn measure(
         None => None,
     };
     Ok(IndexRecord {
-        graph: name.into(),
-        n,
-        m: graph.num_edges(),
+        of: GraphSize::of(name, graph),
         build_ms,
         threads: rayon::current_num_threads(),
         levels: h.num_levels(),
@@ -393,7 +388,7 @@ pub fn markdown(report: &IndexReport) -> String {
         let rk = r.routingkit.as_ref();
         text.push_str(&format!(
             "| {} | {:.0} ({}) | {}{} | {:.2} | {} | {:.3} ({}) | {}{} | {:.1}{} | {:.2} | {}{} | {} | {:.2} | {}{} |\n",
-            r.graph,
+            r.of.graph,
             r.build_ms,
             r.threads,
             ms(rk.map(|k| k.build_ms)),

@@ -18,7 +18,9 @@ use sssp::{Error, Graph, Result, Solver, distances, oracle};
 use super::check::{RowCheck, SolvedRow, Verifier, check_row, index_verdict, report_check};
 use super::index_rows;
 use super::input::{Query, vertex_of};
-use super::output::{json_source, print_json, print_path, print_summary, tree_path, write_outputs};
+use super::output::{
+    json_source, print_json, print_path, print_summary, source_figures, tree_path, write_outputs,
+};
 use super::report::{Human, JsonAbout, JsonAlgorithm, JsonDistance, JsonInput, JsonPath};
 use super::solve_args::SolveArgs;
 
@@ -241,10 +243,8 @@ impl Indexed<'_> {
         let summary = distances::summarize(&row.dist);
         if query.many_sources {
             out.line(format_args!(
-                "source {source_id:<6} reached {}, max distance {}, checksum {:016x}",
-                summary.reached,
-                distances::display(kind, summary.max_distance),
-                summary.checksum,
+                "{}",
+                source_figures(source_id, kind, &summary)
             ));
         } else {
             print_summary(out, graph.num_vertices(), kind, &summary);

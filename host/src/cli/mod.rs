@@ -67,6 +67,17 @@ pub struct Cli {
     solve: solve_args::SolveArgs,
 }
 
+/// A subcommand's `--help` examples, one command a line: `Example:` before
+/// one, `Examples:` before more.
+macro_rules! examples {
+    ($line:literal) => {
+        concat!("Example:\n  ", $line)
+    };
+    ($first:literal $(, $line:literal)+ $(,)?) => {
+        concat!("Examples:\n  ", $first $(, "\n  ", $line)+)
+    };
+}
+
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Write a generated graph as a g.csr file: the papers' random graph (each
@@ -75,7 +86,11 @@ enum Command {
     /// `--kind grid` a 2-D grid with random integer weights (the classic
     /// stand-in for road networks).
     #[command(
-        after_help = "Examples:\n  host gen --vertices 11Mi --degree 7 --seed 1 --output big.csr\n  host gen --vertices 1Mi --weights f32 --min-weight 0 --max-weight 1 --output real.csr\n  host gen --kind grid --width 4Ki --height 4Ki --seed 1 --output grid.csr"
+        after_help = examples!(
+            "host gen --vertices 11Mi --degree 7 --seed 1 --output big.csr",
+            "host gen --vertices 1Mi --weights f32 --min-weight 0 --max-weight 1 --output real.csr",
+            "host gen --kind grid --width 4Ki --height 4Ki --seed 1 --output grid.csr",
+        )
     )]
     Gen(generate::GenArgs),
     /// Convert a graph in any input format (DIMACS .gr, Matrix Market .mtx,
@@ -83,16 +98,23 @@ enum Command {
     /// of a 1-based file (.gr, .mtx) becomes vertex k - 1. The weight type
     /// (u32, or f32 for Matrix Market `real` and with --weights f32) is kept.
     #[command(
-        after_help = "Examples:\n  host convert graphs/rome99.gr rome99.csr\n  host convert --format edgelist --quiet soc.tsv.gz soc.csr\n  host convert --weights f32 roads-km.gr roads-km.csr"
+        after_help = examples!(
+            "host convert graphs/rome99.gr rome99.csr",
+            "host convert --format edgelist --quiet soc.tsv.gz soc.csr",
+            "host convert --weights f32 roads-km.gr roads-km.csr",
+        )
     )]
     Convert(convert::ConvertArgs),
     /// List the algorithms that `--algo` takes, with their papers' names.
-    #[command(after_help = "Example:\n  host algos | grep crauser")]
+    #[command(after_help = examples!("host algos | grep crauser"))]
     Algos,
     /// Benchmark: sizes × algorithms × graphs × repetitions on generated graphs,
     /// every result verified; CSV, JSON, markdown summary and plots.
     #[command(
-        after_help = "Examples:\n  host bench --preset quick\n  host bench --preset fig6 --graphs-per-size 3 --out docs/bench/fig6"
+        after_help = examples!(
+            "host bench --preset quick",
+            "host bench --preset fig6 --graphs-per-size 3 --out docs/bench/fig6",
+        )
     )]
     Bench(bench::BenchArgs),
     /// Build a contraction-hierarchy index of a road network (or any graph
@@ -100,12 +122,15 @@ enum Command {
     /// trees from it (PHAST). Graphs without a hierarchy (social, web,
     /// Kronecker) are refused with a message.
     #[command(
-        after_help = "Examples:\n  host preprocess --graph roads.gr.gz --output roads.ch\n  host --graph roads.gr.gz --index roads.ch --sources 1,5,9 --output d.txt"
+        after_help = examples!(
+            "host preprocess --graph roads.gr.gz --output roads.ch",
+            "host --graph roads.gr.gz --index roads.ch --sources 1,5,9 --output d.txt",
+        )
     )]
     Preprocess(preprocess::PreprocessArgs),
     /// Print the PTX of the kernels embedded in this binary.
     #[command(
-        after_help = "Example:\n  host ptx --output kernels.ptx && ptxas -arch=sm_90 kernels.ptx -o /dev/null"
+        after_help = examples!("host ptx --output kernels.ptx && ptxas -arch=sm_90 kernels.ptx -o /dev/null")
     )]
     Ptx {
         /// Write the PTX to this file instead of standard output.

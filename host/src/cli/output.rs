@@ -14,11 +14,22 @@ use sssp::{Error, Result, parents};
 
 use super::check::{RowCheck, SolvedRow};
 use super::report::{
-    Human, JsonAlgorithm, JsonDistance, JsonInput, JsonPath, JsonSource, JsonStartup, JsonSummary,
-    JsonTimes,
+    Human, JsonAlgorithm, JsonCheck, JsonDistance, JsonInput, JsonPath, JsonSource, JsonStartup,
+    JsonSummary, JsonTimes,
 };
 use super::solve_args::SolveArgs;
 use sssp::gpu::context::Gpu;
+
+/// One source's figures on one line, as printed with several sources (the
+/// line's start: callers may add to it).
+pub fn source_figures(source_id: u64, kind: WeightKind, summary: &distances::Summary) -> String {
+    format!(
+        "source {source_id:<6} reached {}, max distance {}, checksum {:016x}",
+        summary.reached,
+        distances::display(kind, summary.max_distance),
+        summary.checksum,
+    )
+}
 
 /// The `reached`, `max distance` and `checksum` lines of one source.
 pub fn print_summary(out: &Human, n: usize, kind: WeightKind, summary: &distances::Summary) {
@@ -88,12 +99,12 @@ pub fn json_source(
         source: source_id,
         iterations: row.iterations,
         solve_ms: JsonTimes::of(&row.times_ms),
-        reached: summary.reached,
-        max_distance: JsonDistance::new(row.weight_kind(), summary.max_distance),
-        checksum: format!("{:016x}", summary.checksum),
-        verified: check.verified,
-        mismatches: check.mismatches,
-        tree_verified: check.tree_verified,
+        check: JsonCheck {
+            verified: check.verified,
+            mismatches: check.mismatches,
+            tree_verified: check.tree_verified,
+            ..JsonCheck::new(row.weight_kind(), summary)
+        },
     }
 }
 

@@ -5,6 +5,7 @@ use std::fmt::Display;
 
 use gpu_kernels::distance::Weight;
 use serde::Serialize;
+use sssp::distances;
 use sssp::graph::WeightKind;
 
 /// The human summary on stdout, or nothing with `--json`.
@@ -116,14 +117,8 @@ pub struct JsonAlgorithm {
     pub prepare_ms: Option<f64>,
     pub solve_ms: JsonTimes,
     pub timer: &'static str,
-    pub reached: usize,
-    pub max_distance: JsonDistance,
-    pub checksum: String,
-    pub verified: Option<bool>,
-    pub mismatches: Option<usize>,
-    /// With --verify and a tree (--parents, --path-to): whether it is the one
-    /// the oracle's distances give.
-    pub tree_verified: Option<bool>,
+    #[serde(flatten)]
+    pub check: JsonCheck,
     /// One entry per source, with several sources.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sources: Option<Vec<JsonSource>>,
@@ -154,12 +149,7 @@ impl JsonAlgorithm {
             prepare_ms: about.prepare_ms,
             solve_ms: first.solve_ms,
             timer: about.timer,
-            reached: first.reached,
-            max_distance: first.max_distance,
-            checksum: first.checksum.clone(),
-            verified: first.verified,
-            mismatches: first.mismatches,
-            tree_verified: first.tree_verified,
+            check: first.check.clone(),
             sources: many.then(|| {
                 sources.insert(0, first);
                 sources
@@ -175,12 +165,37 @@ pub struct JsonSource {
     pub source: u64,
     pub iterations: Option<u32>,
     pub solve_ms: JsonTimes,
+    #[serde(flatten)]
+    pub check: JsonCheck,
+}
+
+/// What a `--json` entry says of one source's distances: how many are
+/// reached, the largest, their checksum, and what `--verify` found.
+#[derive(Serialize, Clone)]
+pub struct JsonCheck {
     pub reached: usize,
     pub max_distance: JsonDistance,
     pub checksum: String,
     pub verified: Option<bool>,
     pub mismatches: Option<usize>,
+    /// With --verify and a tree (--parents, --path-to): whether it is the one
+    /// the oracle's distances give.
     pub tree_verified: Option<bool>,
+}
+
+impl JsonCheck {
+    /// The entry of distances of weights `kind` that `summary` sums up,
+    /// without verdicts.
+    pub fn new(kind: WeightKind, summary: &distances::Summary) -> Self {
+        JsonCheck {
+            reached: summary.reached,
+            max_distance: JsonDistance::new(kind, summary.max_distance),
+            checksum: format!("{:016x}", summary.checksum),
+            verified: None,
+            mismatches: None,
+            tree_verified: None,
+        }
+    }
 }
 
 /// A finite distance in the `--json` summary: an integer for u32 weights, the

@@ -19,7 +19,9 @@ use super::check::{RowCheck, SolvedRow, Verifier, check_row, is_success};
 use super::device::{DeviceChoice, Opening, cpu_one_off, open_in_background};
 use super::index;
 use super::input::{self, Query};
-use super::output::{json_source, print_json, print_path, print_summary, tree_path, write_outputs};
+use super::output::{
+    json_source, print_json, print_path, print_summary, source_figures, tree_path, write_outputs,
+};
 use super::report::{Human, JsonAbout, JsonAlgorithm, JsonPath, JsonTimes, TableRow, print_table};
 use super::solve_args::SolveArgs;
 use super::streamed;
@@ -300,10 +302,8 @@ impl Pipeline<'_> {
         };
         if query.many_sources {
             out.line(format_args!(
-                "source {source_id:<6} reached {}, max distance {}, checksum {:016x}, {}",
-                summary.reached,
-                distances::display(kind, summary.max_distance),
-                summary.checksum,
+                "{}, {}",
+                source_figures(source_id, kind, &summary),
                 solve_note(&row.row, self.timing, on_gpu)
             ));
         } else {

@@ -12,9 +12,8 @@ use sssp::options::Timing;
 use sssp::solver::{Prepared, Timer};
 
 use super::input::Query;
-use super::report::{
-    Human, JsonAbout, JsonAlgorithm, JsonDistance, JsonSource, JsonTimes, TableRow,
-};
+use super::output::source_figures;
+use super::report::{Human, JsonAbout, JsonAlgorithm, JsonCheck, JsonSource, JsonTimes, TableRow};
 use super::solve_args::SolveArgs;
 
 /// Whether `prepared`'s rows for `query` can stream: many sources, each row
@@ -84,22 +83,14 @@ pub fn solve(
     let rows = summaries.iter().zip(&query.source_ids).zip(&times.solve_ms);
     for ((summary, &source_id), &solve_ms) in rows {
         out.line(format_args!(
-            "source {source_id:<6} reached {}, max distance {}, checksum {:016x}, solve \
-             {solve_ms:.3} ms ({timer})",
-            summary.reached,
-            distances::display(kind, summary.max_distance),
-            summary.checksum,
+            "{}, solve {solve_ms:.3} ms ({timer})",
+            source_figures(source_id, kind, summary)
         ));
         json_sources.push(JsonSource {
             source: source_id,
             iterations: None,
             solve_ms: JsonTimes::of(&[solve_ms]),
-            reached: summary.reached,
-            max_distance: JsonDistance::new(kind, summary.max_distance),
-            checksum: format!("{:016x}", summary.checksum),
-            verified: None,
-            mismatches: None,
-            tree_verified: None,
+            check: JsonCheck::new(kind, summary),
         });
     }
     let algorithm = prepared.algorithm();

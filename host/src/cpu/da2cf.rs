@@ -114,7 +114,7 @@ fn da2cf_counting(
     }
     check_source(graph, source)?;
     with_weight_type!(graph.weight_kind(), W => {
-        da2cf_with::<W>(graph, source, relax, rule, counting)
+        da2cf_with::<W>(graph, source, (relax, rule), counting)
     })
 }
 
@@ -122,8 +122,7 @@ fn da2cf_counting(
 fn da2cf_with<W: Weight>(
     graph: &Graph,
     source: usize,
-    relax: Relax,
-    rule: Frontier,
+    (relax, rule): (Relax, Frontier),
     counting: Counting,
 ) -> Result<Da2cfResult> {
     let n = graph.num_vertices();
@@ -149,7 +148,14 @@ fn da2cf_with<W: Weight>(
                 Relax::Pull => {
                     da2cf::relax_unsettled::<W>(i, lists, a.dist, a.frontier, a.unsettled)
                 }
-                _ => da2cf::relax_frontier::<W>(i, lists, a.dist, a.frontier, a.unsettled),
+                _ => da2cf::relax_frontier::<W>(
+                    i,
+                    lists,
+                    a.dist,
+                    a.frontier,
+                    a.unsettled,
+                    da2cf::atomic_min,
+                ),
             }
         }
         if model.settle::<W>() {

@@ -11,14 +11,12 @@
 //! `initialize`, `minimum` (the GPU's two-pass block reduction) and `update`
 //! are the list forms' ([`super::da2cf::VertexModel`]).
 
-use std::sync::atomic::AtomicU32;
-
 use gpu_kernels::da2cf;
 use gpu_kernels::distance::{INFINITY, Weight};
 use gpu_kernels::launch::BLOCK_SIZE;
 use gpu_kernels::matrix;
 
-use super::da2cf::{Counting, Da2cfResult, VertexModel};
+use super::da2cf::{Counting, Da2cfResult, RelaxArrays, VertexModel};
 use crate::distances::check_source_of;
 use crate::graph::with_weight_type;
 use crate::matrix::WeightMatrix;
@@ -95,8 +93,8 @@ fn da2cf_matrix_with<W: Weight>(
     loop {
         let a = model.begin_iteration(relax.is_pull());
         match relax {
-            Relax::Pull => relax_u::<W>(weights, n, a.dist, a.frontier, a.unsettled, block_dim),
-            _ => relax_f::<W>(weights, n, a.dist, a.frontier, a.unsettled, block_dim),
+            Relax::Pull => relax_u::<W>(weights, n, &a, block_dim),
+            _ => relax_f::<W>(weights, n, &a, block_dim),
         }
         if model.settle::<W>() {
             break;
@@ -105,18 +103,11 @@ fn da2cf_matrix_with<W: Weight>(
     model.finish(matrix.weight_kind())
 }
 
-/// One launch of `matrix_relax_u` (U^GPU on matrices): `ceil(n / b)` blocks of
-/// `b = block_dim` threads, one after another; inside a block, its threads in
+/// One launch of `matrix_relax_u` (U^GPU on matrices) over the `n × n`
+/// `weights`: `ceil(n / b)` blocks of `b` threads, one after another; inside a block, its threads in
 /// lock step through the chunks, as the kernel's barriers order them.
-pub fn relax_u<W: Weight>(
-    weights: &[u32],
-    n: usize,
-    dist: &[AtomicU32],
-    frontier: &[u8],
-    unsettled: &[u8],
-    block_dim: usize,
-) {
-    let b = block_dim;
+pub fn relax_u<W: Weight>(weights: &[u32], n: usize, arrays: &RelaxArrays<'_>, b: usize) {
+    let (dist, frontier, unsettled) = (arrays.dist, arrays.frontier, arrays.unsettled);
     let mut staged_frontier = vec![0u8; b];
     let mut staged_dist = vec![0u32; b];
     // Per thread: the start (`Some(dist)` for an unsettled column) and the best
@@ -165,17 +156,10 @@ pub fn relax_u<W: Weight>(
 }
 
 /// One launch of `matrix_relax_f` (F^GPU on matrices): `ceil(n / b)` blocks of
-/// `b = block_dim` threads, one after another; inside a block, its threads in
+/// `b` threads, one after another; inside a block, its threads in
 /// lock step through the chunks.
-pub fn relax_f<W: Weight>(
-    weights: &[u32],
-    n: usize,
-    dist: &[AtomicU32],
-    frontier: &[u8],
-    unsettled: &[u8],
-    block_dim: usize,
-) {
-    let b = block_dim;
+pub fn relax_f<W: Weight>(weights: &[u32], n: usize, arrays: &RelaxArrays<'_>, b: usize) {
+    let (dist, frontier, unsettled) = (arrays.dist, arrays.frontier, arrays.unsettled);
     let mut staged_unsettled = vec![0u8; b];
     // Per thread: `Some(dist)` for a frontier row.
     let mut starts: Vec<Option<u32>> = vec![None; b];

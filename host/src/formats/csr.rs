@@ -161,63 +161,62 @@ fn check_header(prefix: &[u8], file_len: u64, path: &Path) -> Result<Layout> {
     };
 
     let version = le_u32(header, VERSION_AT);
-    if version != VERSION {
-        return Err(err(
-            "version",
-            VERSION_AT,
+    let index_type = le_u32(header, INDEX_TYPE_AT);
+    let weight_type = le_u32(header, WEIGHT_TYPE_AT);
+    let weight_kind = match weight_type {
+        WEIGHT_TYPE_U32 => Some(WeightKind::U32),
+        WEIGHT_TYPE_F32 => Some(WeightKind::F32),
+        _ => None,
+    };
+    let flags = le_u32(header, FLAGS_AT);
+    let n = le_u64(header, NUM_VERTICES_AT);
+    let m = le_u64(header, NUM_EDGES_AT);
+    // The fields in file order: whether each is valid, and what is wrong if not.
+    let fields = [
+        (
+            version == VERSION,
+            ("version", VERSION_AT),
             format!(
                 "expected {VERSION}, found {version}: this reader supports version {VERSION} only"
             ),
-        ));
-    }
-    let index_type = le_u32(header, INDEX_TYPE_AT);
-    if index_type != INDEX_TYPE_U32 {
-        return Err(err(
-            "index_type",
-            INDEX_TYPE_AT,
+        ),
+        (
+            index_type == INDEX_TYPE_U32,
+            ("index_type", INDEX_TYPE_AT),
             format!(
                 "expected {INDEX_TYPE_U32} (u32 offsets and vertex ids), found {index_type}; other codes are reserved"
             ),
-        ));
-    }
-    let weight_kind = match le_u32(header, WEIGHT_TYPE_AT) {
-        WEIGHT_TYPE_U32 => WeightKind::U32,
-        WEIGHT_TYPE_F32 => WeightKind::F32,
-        weight_type => {
-            return Err(err(
-                "weight_type",
-                WEIGHT_TYPE_AT,
-                format!(
-                    "expected {WEIGHT_TYPE_U32} (u32 weights) or {WEIGHT_TYPE_F32} (f32 weights), \
-                     found {weight_type}; other codes are reserved"
-                ),
-            ));
-        }
-    };
-    let flags = le_u32(header, FLAGS_AT);
-    if flags != 0 {
-        return Err(err(
-            "flags",
-            FLAGS_AT,
+        ),
+        (
+            weight_kind.is_some(),
+            ("weight_type", WEIGHT_TYPE_AT),
+            format!(
+                "expected {WEIGHT_TYPE_U32} (u32 weights) or {WEIGHT_TYPE_F32} (f32 weights), \
+                 found {weight_type}; other codes are reserved"
+            ),
+        ),
+        (
+            flags == 0,
+            ("flags", FLAGS_AT),
             format!("expected 0 (no flags are defined), found {flags:#x}"),
-        ));
-    }
-    let n = le_u64(header, NUM_VERTICES_AT);
-    if n > u32::MAX as u64 {
-        return Err(err(
-            "num_vertices",
-            NUM_VERTICES_AT,
+        ),
+        (
+            n <= u32::MAX as u64,
+            ("num_vertices", NUM_VERTICES_AT),
             format!("expected at most {} (u32 vertex ids), found {n}", u32::MAX),
-        ));
-    }
-    let m = le_u64(header, NUM_EDGES_AT);
-    if m > u32::MAX as u64 {
-        return Err(err(
-            "num_edges",
-            NUM_EDGES_AT,
+        ),
+        (
+            m <= u32::MAX as u64,
+            ("num_edges", NUM_EDGES_AT),
             format!("expected at most {} (u32 offsets), found {m}", u32::MAX),
-        ));
+        ),
+    ];
+    for (valid, (field, offset), reason) in fields {
+        if !valid {
+            return Err(err(field, offset, reason));
+        }
     }
+    let weight_kind = weight_kind.unwrap_or(WeightKind::U32);
     // Cannot overflow with n, m <= u32::MAX, but stay checked regardless.
     let Some(expected) = described_len(n, m) else {
         return Err(err(
@@ -282,19 +281,11 @@ fn section(bytes: &[u8], at: u64, count: u64) -> Option<Cow<'_, [u32]>> {
 /// length has been checked against them.
 pub fn parse<'a>(bytes: &'a [u8], path: &Path) -> Result<Graph<'a>> {
     let layout = check_header(bytes, bytes.len() as u64, path)?;
-    let Layout {
-        num_vertices: n,
-        num_edges: m,
-        weight_kind,
-        offsets_at,
-        targets_at,
-        weights_at,
-        file_len,
-    } = layout;
+    let (n, m, file_len) = (layout.num_vertices, layout.num_edges, layout.file_len);
     let sections = (
-        section(bytes, offsets_at, n + 1),
-        section(bytes, targets_at, m),
-        section(bytes, weights_at, m),
+        section(bytes, layout.offsets_at, n + 1),
+        section(bytes, layout.targets_at, m),
+        section(bytes, layout.weights_at, m),
     );
     let (Some(offsets), Some(targets), Some(weights)) = sections else {
         // Unreachable after the length check, short of a 32-bit host that
@@ -306,13 +297,14 @@ pub fn parse<'a>(bytes: &'a [u8], path: &Path) -> Result<Graph<'a>> {
             format!("the {file_len}-byte file does not fit in this host's address space"),
         ));
     };
-    let graph = Graph::new(offsets, targets, weights).and_then(|g| g.with_weight_kind(weight_kind));
+    let graph =
+        Graph::new(offsets, targets, weights).and_then(|g| g.with_weight_kind(layout.weight_kind));
     graph.map_err(|defect| {
         let CsrDefect { array, index, .. } = &defect;
         let start = match array {
-            CsrArray::Offsets => offsets_at,
-            CsrArray::Targets => targets_at,
-            CsrArray::Weights => weights_at,
+            CsrArray::Offsets => layout.offsets_at,
+            CsrArray::Targets => layout.targets_at,
+            CsrArray::Weights => layout.weights_at,
         };
         let offset = (*index as u64)
             .checked_mul(4)

@@ -8,14 +8,12 @@
 //!
 //! Vertex `k` of the file is vertex `k - 1` of the graph. Blank lines are
 //! skipped. Weights are non-negative integers that fit in `u32`, or with
-//! [`LoadOptions::weights`] = `f32` (`--weights f32`) non-negative reals
+//! [`LoadOptions::weights`](super::options::LoadOptions::weights) = `f32` (`--weights f32`) non-negative reals
 //! (`a 1 2 0.5`), each rounded to the nearest `f32`.
 
 use std::io::BufRead;
-use std::path::Path;
 
-use super::options::LoadOptions;
-use super::text::{self, Arcs, Lines, WeightSyntax, shown, tokens};
+use super::text::{self, Arcs, TextInput, WeightSyntax, shown, tokens};
 use crate::Result;
 use crate::graph::{Graph, WeightKind};
 
@@ -29,18 +27,14 @@ struct Problem {
     line: u64,
 }
 
-/// Parses a DIMACS `.gr` text. `path` is for error messages; `text_bytes`, the
-/// size of the text when known, bounds what is reserved for the declared arcs;
-/// `options` gives the weight type (default `u32`).
-pub fn parse<R: BufRead>(
-    reader: R,
-    path: &Path,
-    text_bytes: Option<u64>,
-    options: LoadOptions,
-) -> Result<Graph<'static>> {
-    let mut lines = Lines::new(reader, path);
+/// Parses a DIMACS `.gr` text. The size of the text, when known, bounds what is
+/// reserved for the declared arcs; the options give the weight type (default
+/// `u32`).
+pub fn parse<R: BufRead>(input: TextInput<'_, R>) -> Result<Graph<'static>> {
+    let mut lines = input.lines;
     // Integers are these formats' own weights; --weights may ask for f32.
-    let weights = options
+    let weights = input
+        .options
         .text_weights(WeightKind::U32)
         .map_err(|m| lines.error(m))?;
     let mut problem: Option<Problem> = None;
@@ -61,7 +55,7 @@ pub fn parse<R: BufRead>(
                     )));
                 }
                 let p = problem_line(fields).map_err(|m| lines.error(m))?;
-                arcs = Arcs::with_declared(p.1, text_bytes, MIN_ARC_LINE);
+                arcs = Arcs::with_declared(p.1, input.text_bytes, MIN_ARC_LINE);
                 problem = Some(Problem {
                     vertices: p.0,
                     arcs: p.1,
@@ -140,18 +134,7 @@ fn problem_line<'a>(
     if let Some(extra) = fields.next() {
         return Err(format!("{EXPECTED}, found `{}` after M", shown(extra)));
     }
-    if vertices > u32::MAX as u64 {
-        return Err(format!(
-            "{vertices} vertices are too many: vertex ids are u32, at most {} vertices",
-            u32::MAX
-        ));
-    }
-    if arcs > u32::MAX as u64 {
-        return Err(format!(
-            "{arcs} arcs are too many: the CSR's offsets are u32, at most {} arcs",
-            u32::MAX
-        ));
-    }
+    text::check_declared(vertices, arcs, "arcs")?;
     Ok((vertices, arcs))
 }
 

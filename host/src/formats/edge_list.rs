@@ -9,28 +9,22 @@
 //! Vertices are 0-based and the vertex count is the largest id + 1. Every line
 //! has the same number of columns as the first arc line (2 or 3). Weights are
 //! non-negative integers that fit in `u32`, also when written as reals (`3.0`);
-//! with [`LoadOptions::weights`] = `f32` (`--weights f32`) any non-negative
+//! with [`LoadOptions::weights`](super::options::LoadOptions::weights) = `f32` (`--weights f32`) any non-negative
 //! reals, each rounded to the nearest `f32` (and 1.0 when absent). Blank lines
 //! are skipped. An edge list without arcs has no vertices and is rejected.
 
 use std::io::BufRead;
-use std::path::Path;
 
-use super::options::LoadOptions;
-use super::text::{self, Arcs, Lines, WeightSyntax, shown, tokens};
+use super::text::{self, Arcs, TextInput, WeightSyntax, shown, tokens};
 use crate::Result;
 use crate::graph::{Graph, WeightKind};
 
-/// Parses an edge list. `path` is for error messages; `text_bytes` is unused
-/// (there is no declared count to bound) but kept for symmetry with the other
-/// parsers; `options` gives the weight type (default `u32`).
-pub fn parse<R: BufRead>(
-    reader: R,
-    path: &Path,
-    _text_bytes: Option<u64>,
-    options: LoadOptions,
-) -> Result<Graph<'static>> {
-    let mut lines = Lines::new(reader, path);
+/// Parses an edge list (there is no declared count for the size of the text to
+/// bound); the options give the weight type (default `u32`).
+pub fn parse<R: BufRead>(input: TextInput<'_, R>) -> Result<Graph<'static>> {
+    let TextInput {
+        mut lines, options, ..
+    } = input;
     // Integers are these formats' own weights; --weights may ask for f32.
     let kind = options
         .text_weights(WeightKind::U32)

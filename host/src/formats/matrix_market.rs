@@ -15,15 +15,13 @@
 //! Weight types: `integer` and `pattern` files give `u32` weights, `real` (or
 //! `double`) files `f32` weights: each value rounded to the nearest `f32`
 //! (`-0` read as `0`; negative values, NaN, infinities and values beyond
-//! `f32::MAX` rejected). [`LoadOptions::weights`] = `f32` (`--weights f32`)
+//! `f32::MAX` rejected). [`LoadOptions::weights`](super::options::LoadOptions::weights) = `f32` (`--weights f32`)
 //! reads `integer` and `pattern` files as `f32` too; `u32` is refused for a
 //! `real` file, whose values it would truncate.
 
 use std::io::BufRead;
-use std::path::Path;
 
-use super::options::LoadOptions;
-use super::text::{self, Arcs, Lines, WeightSyntax, shown, tokens};
+use super::text::{self, Arcs, TextInput, WeightSyntax, shown, tokens};
 use crate::Result;
 use crate::graph::{Graph, WeightKind};
 
@@ -48,17 +46,11 @@ struct Header {
     line: u64,
 }
 
-/// Parses a Matrix Market coordinate text. `path` is for error messages;
-/// `text_bytes`, the size of the text when known, bounds what is reserved for
-/// the declared entries; `options` may change the weight type (see the module
-/// documentation).
-pub fn parse<R: BufRead>(
-    reader: R,
-    path: &Path,
-    text_bytes: Option<u64>,
-    options: LoadOptions,
-) -> Result<Graph<'static>> {
-    let mut lines = Lines::new(reader, path);
+/// Parses a Matrix Market coordinate text. The size of the text, when known,
+/// bounds what is reserved for the declared entries; the options may change the
+/// weight type (see the module documentation).
+pub fn parse<R: BufRead>(input: TextInput<'_, R>) -> Result<Graph<'static>> {
+    let mut lines = input.lines;
     if !lines.advance()? {
         return Err(lines.error_at_end(format!("the file is empty: expected the banner {BANNER}")));
     }
@@ -67,7 +59,8 @@ pub fn parse<R: BufRead>(
         Field::Real => WeightKind::F32,
         Field::Integer | Field::Pattern => WeightKind::U32,
     };
-    let kind = options
+    let kind = input
+        .options
         .text_weights(native)
         .map_err(|m| lines.error(format!("the banner declares `real` values: {m}")))?;
 
@@ -98,7 +91,7 @@ pub fn parse<R: BufRead>(
     let arcs_per_entry = if header.symmetric { 2 } else { 1 };
     let mut arcs = Arcs::with_declared(
         header.entries.saturating_mul(arcs_per_entry),
-        text_bytes.map(|b| b.saturating_mul(arcs_per_entry)),
+        input.text_bytes.map(|b| b.saturating_mul(arcs_per_entry)),
         min_line,
     );
     let mut seen: u64 = 0;
@@ -209,18 +202,7 @@ fn size_line(line: &[u8]) -> std::result::Result<(u64, u64), String> {
             "the matrix is {rows} × {cols}: an adjacency matrix must be square (ROWS = COLS)"
         ));
     }
-    if rows > u32::MAX as u64 {
-        return Err(format!(
-            "{rows} vertices are too many: vertex ids are u32, at most {} vertices",
-            u32::MAX
-        ));
-    }
-    if entries > u32::MAX as u64 {
-        return Err(format!(
-            "{entries} entries are too many: the CSR's offsets are u32, at most {} arcs",
-            u32::MAX
-        ));
-    }
+    text::check_declared(rows, entries, "entries")?;
     Ok((rows, entries))
 }
 

@@ -45,6 +45,7 @@ use crate::graph::Graph;
 use crate::{Error, Result};
 use csr::GraphFile;
 pub use options::LoadOptions;
+use text::{Lines, TextInput};
 
 /// Buffer size of the text readers.
 const READ_BUFFER_BYTES: usize = 256 << 10;
@@ -111,16 +112,21 @@ impl Format {
         text_bytes: Option<u64>,
         options: LoadOptions,
     ) -> Result<Graph<'static>> {
-        match self {
+        let parse: fn(TextInput<'_, R>) -> Result<Graph<'static>> = match self {
             Format::Csr => {
                 let graph = csr::read_from(reader, path)?;
                 options.check_csr_weights(path, graph.weight_kind())?;
-                Ok(graph)
+                return Ok(graph);
             }
-            Format::Dimacs => dimacs::parse(reader, path, text_bytes, options),
-            Format::MatrixMarket => matrix_market::parse(reader, path, text_bytes, options),
-            Format::EdgeList => edge_list::parse(reader, path, text_bytes, options),
-        }
+            Format::Dimacs => dimacs::parse,
+            Format::MatrixMarket => matrix_market::parse,
+            Format::EdgeList => edge_list::parse,
+        };
+        parse(TextInput {
+            lines: Lines::new(reader, path),
+            text_bytes,
+            options,
+        })
     }
 }
 

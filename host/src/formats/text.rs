@@ -28,6 +28,25 @@ pub fn vertex_limit(text_bytes: u64) -> u64 {
         .min(u32::MAX as u64)
 }
 
+/// Checks the counts that a header line declares: vertex ids are `u32`, and so
+/// are the CSR's offsets, which bound the arcs (`items` names what the file
+/// counts: arcs or entries).
+pub fn check_declared(vertices: u64, count: u64, items: &str) -> std::result::Result<(), String> {
+    if vertices > u32::MAX as u64 {
+        return Err(format!(
+            "{vertices} vertices are too many: vertex ids are u32, at most {} vertices",
+            u32::MAX
+        ));
+    }
+    if count > u32::MAX as u64 {
+        return Err(format!(
+            "{count} {items} are too many: the CSR's offsets are u32, at most {} arcs",
+            u32::MAX
+        ));
+    }
+    Ok(())
+}
+
 /// A token or line for an error message: at most 40 bytes, non-printable and
 /// non-ASCII bytes escaped.
 pub fn shown(bytes: &[u8]) -> String {
@@ -38,6 +57,18 @@ pub fn shown(bytes: &[u8]) -> String {
         text.push('…');
     }
     text
+}
+
+/// What a text parser reads: the file's lines, the size of the text when
+/// known (it bounds what is reserved for declared counts), and the load options
+/// (the weight type).
+pub struct TextInput<'p, R> {
+    /// The lines of the file; its path is for error messages.
+    pub lines: Lines<'p, R>,
+    /// The size of the (uncompressed) text, when known.
+    pub text_bytes: Option<u64>,
+    /// The load options.
+    pub options: super::options::LoadOptions,
 }
 
 /// Reads a file line by line into one buffer that is reused for every line.

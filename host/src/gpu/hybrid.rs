@@ -150,9 +150,9 @@ impl<'a> Hybrid<'a> {
                     );
                 }
             }
-            HybridKind::H3 => kernels.initialize(
+            HybridKind::H3 => kernels.initialize.launch(
                 stream,
-                &mut self.device_dist,
+                &self.device_dist,
                 &mut self.device_frontier,
                 &mut self.device_unsettled,
                 n,
@@ -180,28 +180,27 @@ impl<'a> Hybrid<'a> {
             if mssp == INFINITY {
                 return Ok(());
             }
-            match self.kind {
-                HybridKind::H2 => self.cpu_update(mssp),
-                HybridKind::H1 => {
-                    upload(self.gpu, &self.dist, &mut self.device_dist)?;
-                    upload(self.gpu, &self.unsettled, &mut self.device_unsettled)?;
-                    let (dist, frontier, unsettled) = (
-                        &self.device_dist,
-                        &mut self.device_frontier,
-                        &mut self.device_unsettled,
-                    );
-                    kernels.update(stream, dist, frontier, unsettled, n, mssp)?;
-                    download(self.gpu, &self.device_frontier, &mut self.frontier)?;
-                    download(self.gpu, &self.device_unsettled, &mut self.unsettled)?;
-                }
-                HybridKind::H3 => {
-                    let (dist, frontier, unsettled) = (
-                        &self.device_dist,
-                        &mut self.device_frontier,
-                        &mut self.device_unsettled,
-                    );
-                    kernels.update(stream, dist, frontier, unsettled, n, mssp)?;
-                }
+            if self.kind == HybridKind::H2 {
+                self.cpu_update(mssp);
+                continue;
+            }
+            // H1 updates on the GPU between uploads and downloads; H3 keeps
+            // everything there.
+            if self.kind == HybridKind::H1 {
+                upload(self.gpu, &self.dist, &mut self.device_dist)?;
+                upload(self.gpu, &self.unsettled, &mut self.device_unsettled)?;
+            }
+            let (dist, frontier, unsettled) = (
+                &self.device_dist,
+                &mut self.device_frontier,
+                &mut self.device_unsettled,
+            );
+            kernels
+                .update
+                .launch(stream, dist, frontier, unsettled, n, mssp)?;
+            if self.kind == HybridKind::H1 {
+                download(self.gpu, &self.device_frontier, &mut self.frontier)?;
+                download(self.gpu, &self.device_unsettled, &mut self.unsettled)?;
             }
         }
     }

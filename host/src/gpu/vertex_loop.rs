@@ -101,9 +101,9 @@ impl VertexState {
     fn reset(&mut self, gpu: &Gpu, source: u32) -> Result<()> {
         check_source_of(source as u64, self.n as usize)?;
         self.iterations = 0;
-        gpu.kernels().da2cf.initialize(
+        gpu.kernels().da2cf.initialize.launch(
             gpu.stream(),
-            &mut self.dist,
+            &self.dist,
             &mut self.frontier,
             &mut self.unsettled,
             self.n,
@@ -141,10 +141,12 @@ impl VertexState {
         match self.rule {
             Frontier::Martin => kernels
                 .da2cf
-                .update(stream, dist, frontier, unsettled, self.n, limit)?,
+                .update
+                .launch(stream, dist, frontier, unsettled, self.n, limit)?,
             _ => kernels
                 .crauser
-                .update(stream, dist, frontier, unsettled, self.n, limit)?,
+                .update
+                .launch(stream, dist, frontier, unsettled, self.n, limit)?,
         }
         Ok(false)
     }

@@ -43,7 +43,7 @@ use std::sync::atomic::Ordering::Relaxed;
 use rayon::prelude::*;
 
 use super::adjacency::{Adjacency, targets_of};
-use super::borders::{join_fragments, refine_borders};
+use super::borders::Borders;
 use super::growth::{Growth, grow};
 use super::regions::{
     FEWEST_THREADS, PIECES_PER_REGION, REGIONS_PER_THREAD, TENTATIVE, grow_regions,
@@ -203,8 +203,9 @@ fn cut_with_regions(
     let mut piece_of_old: Vec<u32> = words.into_par_iter().map(AtomicU32::into_inner).collect();
     let (grown, starts) = if let Some(limit) = join_limit {
         let pieces = n.div_ceil(capacity);
-        join_fragments(&adjacency, &mut piece_of_old, pieces, limit);
-        refine_borders(&adjacency, &mut piece_of_old, pieces, limit);
+        let mut borders = Borders::new(&adjacency, &mut piece_of_old, pieces, limit);
+        borders.join_fragments();
+        borders.refine_borders();
         // Each piece's vertices in growth order.
         let mut counts = vec![0u32; pieces + 1];
         for &p in &piece_of_old {
@@ -350,7 +351,7 @@ mod tests {
         let start: Vec<u32> = (0..11).map(|v| u32::from((7..10).contains(&v))).collect();
         for (limit, moves_10) in [(3, false), (4, true)] {
             let mut piece_of = start.clone();
-            refine_borders(&adjacency, &mut piece_of, 2, limit);
+            Borders::new(&adjacency, &mut piece_of, 2, limit).refine_borders();
             let mut expected = start.clone();
             expected[10] = u32::from(moves_10);
             assert_eq!(piece_of, expected, "limit {limit}");
@@ -389,7 +390,7 @@ mod tests {
                 cut_edges(&adjacency, &piece_of),
                 parts(&adjacency, &piece_of),
             );
-            refine_borders(&adjacency, &mut piece_of, pieces, limit);
+            Borders::new(&adjacency, &mut piece_of, pieces, limit).refine_borders();
             let (cut_after, parts_after) = (
                 cut_edges(&adjacency, &piece_of),
                 parts(&adjacency, &piece_of),

@@ -8,8 +8,8 @@ use std::sync::atomic::{AtomicBool, AtomicU32};
 
 use gpu_kernels::distance::{INFINITY, NO_TARGET, Weight};
 use gpu_kernels::partition::{
-    Global, Local, Pieces, RoundSettings, auto_delta, block_loop, initialize_piece,
-    initialize_vertex, paged_loop, shared_words,
+    Global, Local, Pieces, Placement, RoundSettings, auto_delta, block_solve, initialize_piece,
+    initialize_vertex, shared_words,
 };
 use gpu_kernels::team::BlockTeam;
 use sssp::distances::check_overflow;
@@ -203,14 +203,11 @@ pub fn solve_on_threads<W: Weight>(
                         compute_barrier,
                         warp_barrier: warp_barriers.get(thread / warp_size),
                     };
-                    match paged {
-                        None => {
-                            block_loop::<W>(block, source, settings, pieces, global, &local, &team)
-                        }
-                        Some(blocks) => paged_loop::<W>(
-                            block, blocks, source, settings, pieces, global, &local, &team,
-                        ),
-                    }
+                    let placement =
+                        paged.map_or(Placement::Resident, |blocks| Placement::Paged { blocks });
+                    block_solve::<W>(
+                        block, placement, source, settings, pieces, global, &local, &team,
+                    );
                 });
             }
         }

@@ -6,9 +6,9 @@ use cudarc::driver::{CudaFunction, CudaModule, CudaSlice, CudaStream};
 use gpu_kernels::args::{CrauserDeltaNodeArgs, CrauserMinimum1Args};
 use gpu_kernels::launch::names;
 
-use super::da2cf::launch_vertex_flags;
+use super::da2cf::VertexFlagsKernel;
 use super::launch::{
-    Launch, Typed, check_vertex_lengths, checked_minimum_launch, device, launch, load_function,
+    Launch, Typed, check_vertex_lengths, device, launch, launch_minimum, load_function,
     one_thread_per,
 };
 use crate::Result;
@@ -20,7 +20,9 @@ pub struct CrauserKernels {
     delta_node_succ: CudaFunction,
     delta_node_pred: CudaFunction,
     minimum1: Typed,
-    update: CudaFunction,
+    /// Crauser's `update`: unsettled vertices with `dist <= delta` (the
+    /// launch's value) become the frontier.
+    pub update: VertexFlagsKernel,
 }
 
 impl CrauserKernels {
@@ -31,7 +33,7 @@ impl CrauserKernels {
             delta_node_succ: function(names::CRAUSER_DELTA_NODE_SUCC)?,
             delta_node_pred: function(names::CRAUSER_DELTA_NODE_PRED)?,
             minimum1: Typed::load(module, names::CRAUSER_MINIMUM1)?,
-            update: function(names::CRAUSER_UPDATE)?,
+            update: VertexFlagsKernel::load(module, names::CRAUSER_UPDATE)?,
         })
     }
 
@@ -71,14 +73,11 @@ impl CrauserKernels {
         n: u32,
         block_minima: &mut CudaSlice<u32>,
     ) -> Result<()> {
-        let function = self.minimum1.of(kind);
-        let kernel = function.1;
         let buffers = [
             ("dist", dist.len()),
             ("delta_node", delta_node.len()),
             ("unsettled", unsettled.len()),
         ];
-        let config = checked_minimum_launch(kernel, n, &buffers, block_minima.len())?;
         let args = CrauserMinimum1Args {
             dist: device(stream, dist),
             delta_node: device(stream, delta_node),
@@ -86,24 +85,10 @@ impl CrauserKernels {
             n,
             block_minima: device(stream, block_minima),
         };
-        // SAFETY: the arrays hold n elements and block_minima one per block
-        // (checked above); power-of-two blocks with 4 bytes of shared memory
-        // per thread.
-        unsafe { launch(stream, function, config, &args, Launch::Plain) }
-    }
-
-    /// Crauser's `update`: unsettled vertices with `dist <= delta` become the frontier.
-    pub fn update(
-        &self,
-        stream: &Arc<CudaStream>,
-        dist: &CudaSlice<u32>,
-        frontier: &mut CudaSlice<u8>,
-        unsettled: &mut CudaSlice<u8>,
-        n: u32,
-        delta: u32,
-    ) -> Result<()> {
-        let function = (&self.update, names::CRAUSER_UPDATE);
-        launch_vertex_flags(stream, function, dist, (frontier, unsettled), n, delta)
+        let function = self.minimum1.of(kind);
+        // SAFETY: `function` is Crauser's `minimum1`; `args` points to `buffers`
+        // and block_minima.
+        unsafe { launch_minimum(stream, function, n, &buffers, block_minima.len(), &args) }
     }
 }
 

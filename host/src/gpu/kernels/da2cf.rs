@@ -7,7 +7,7 @@ use gpu_kernels::args::{Da2cfMinimum1Args, Da2cfMinimum2Args, Da2cfRelaxArgs, Ve
 use gpu_kernels::launch::{RELAX_PLUS_SHARED_BYTES, names};
 
 use super::launch::{
-    Launch, Typed, check_vertex_lengths, checked_minimum_launch, device, launch, load_function,
+    Launch, Typed, check_vertex_lengths, device, launch, launch_minimum, load_function,
     one_thread_per,
 };
 use crate::Result;
@@ -16,14 +16,18 @@ use crate::variants::Relax;
 
 /// The DA2CF kernels.
 pub struct Da2cfKernels {
-    initialize: CudaFunction,
+    /// `initialize` (Fig. 2) of all `n = dist.len()` vertices for the source
+    /// (the launch's value).
+    pub initialize: VertexFlagsKernel,
     relax_f: Typed,
     relax_f_no_atomic: Typed,
     relax_u: Typed,
     relax_u_plus: Typed,
     minimum1: CudaFunction,
     minimum2: CudaFunction,
-    update: CudaFunction,
+    /// `update` (Fig. 4): the unsettled vertices at distance `mssp` (the
+    /// launch's value) become the frontier.
+    pub update: VertexFlagsKernel,
 }
 
 impl Da2cfKernels {
@@ -31,29 +35,15 @@ impl Da2cfKernels {
     pub fn load(module: &Arc<CudaModule>) -> Result<Self> {
         let function = |name| load_function(module, name);
         Ok(Da2cfKernels {
-            initialize: function(names::DA2CF_INITIALIZE)?,
+            initialize: VertexFlagsKernel::load(module, names::DA2CF_INITIALIZE)?,
             relax_f: Typed::load(module, names::DA2CF_RELAX_F)?,
             relax_f_no_atomic: Typed::load(module, names::DA2CF_RELAX_F_NO_ATOMIC)?,
             relax_u: Typed::load(module, names::DA2CF_RELAX_U)?,
             relax_u_plus: Typed::load(module, names::DA2CF_RELAX_U_PLUS)?,
             minimum1: function(names::DA2CF_MINIMUM1)?,
             minimum2: function(names::DA2CF_MINIMUM2)?,
-            update: function(names::DA2CF_UPDATE)?,
+            update: VertexFlagsKernel::load(module, names::DA2CF_UPDATE)?,
         })
-    }
-
-    /// `initialize` (Fig. 2) of all `n = dist.len()` vertices for `source`.
-    pub fn initialize(
-        &self,
-        stream: &Arc<CudaStream>,
-        dist: &mut CudaSlice<u32>,
-        frontier: &mut CudaSlice<u8>,
-        unsettled: &mut CudaSlice<u8>,
-        n: u32,
-        source: u32,
-    ) -> Result<()> {
-        let function = (&self.initialize, names::DA2CF_INITIALIZE);
-        launch_vertex_flags(stream, function, dist, (frontier, unsettled), n, source)
     }
 
     /// One of the four relax kernels (Fig. 3), as `form` says:
@@ -92,20 +82,17 @@ impl Da2cfKernels {
         n: u32,
         block_minima: &mut CudaSlice<u32>,
     ) -> Result<()> {
-        let kernel = names::DA2CF_MINIMUM1;
         let buffers = [("dist", dist.len()), ("unsettled", unsettled.len())];
-        let config = checked_minimum_launch(kernel, n, &buffers, block_minima.len())?;
         let args = Da2cfMinimum1Args {
             dist: device(stream, dist),
             unsettled: device(stream, unsettled),
             n,
             block_minima: device(stream, block_minima),
         };
-        let function = (&self.minimum1, kernel);
-        // SAFETY: dist/unsettled hold n elements and block_minima one per block
-        // (checked above); the block size is a power of two with 4 bytes of
-        // shared memory per thread.
-        unsafe { launch(stream, function, config, &args, Launch::Plain) }
+        let function = (&self.minimum1, names::DA2CF_MINIMUM1);
+        // SAFETY: `function` is `minimum1`; `args` points to `buffers` and
+        // block_minima.
+        unsafe { launch_minimum(stream, function, n, &buffers, block_minima.len(), &args) }
     }
 
     /// `minimum2`: the first `len` values of `values` reduced to per-block minima.
@@ -116,64 +103,64 @@ impl Da2cfKernels {
         len: u32,
         block_minima: &mut CudaSlice<u32>,
     ) -> Result<()> {
-        let kernel = names::DA2CF_MINIMUM2;
         let buffers = [("values", values.len())];
-        let config = checked_minimum_launch(kernel, len, &buffers, block_minima.len())?;
         let args = Da2cfMinimum2Args {
             values: device(stream, values),
             len,
             block_minima: device(stream, block_minima),
         };
-        let function = (&self.minimum2, kernel);
-        // SAFETY: values holds len elements and block_minima one per block
-        // (checked above); the block size is a power of two with 4 bytes of
-        // shared memory per thread.
-        unsafe { launch(stream, function, config, &args, Launch::Plain) }
+        let function = (&self.minimum2, names::DA2CF_MINIMUM2);
+        // SAFETY: `function` is `minimum2`; `args` points to `buffers` and
+        // block_minima.
+        unsafe { launch_minimum(stream, function, len, &buffers, block_minima.len(), &args) }
+    }
+}
+
+/// A kernel that takes [`VertexFlagsArgs`] (`da2cf_initialize`,
+/// `da2cf_update`, `crauser_update`): one thread per vertex over its distance
+/// and flags, with one value.
+pub struct VertexFlagsKernel {
+    function: CudaFunction,
+    name: &'static str,
+}
+
+impl VertexFlagsKernel {
+    /// Resolves the kernel `name` in `module`.
+    pub(super) fn load(module: &Arc<CudaModule>, name: &'static str) -> Result<Self> {
+        let function = load_function(module, name)?;
+        Ok(VertexFlagsKernel { function, name })
     }
 
-    /// `update` (Fig. 4): the unsettled vertices at distance `mssp` become the frontier.
-    pub fn update(
+    /// Launches the kernel over the `n` vertices' distances and flags, with
+    /// `value` (`da2cf_initialize` also writes the distances).
+    pub fn launch(
         &self,
         stream: &Arc<CudaStream>,
         dist: &CudaSlice<u32>,
         frontier: &mut CudaSlice<u8>,
         unsettled: &mut CudaSlice<u8>,
         n: u32,
-        mssp: u32,
+        value: u32,
     ) -> Result<()> {
-        let function = (&self.update, names::DA2CF_UPDATE);
-        launch_vertex_flags(stream, function, dist, (frontier, unsettled), n, mssp)
+        let buffers = [
+            ("dist", dist.len()),
+            ("frontier", frontier.len()),
+            ("unsettled", unsettled.len()),
+        ];
+        check_vertex_lengths(self.name, n, &buffers)?;
+        let args = VertexFlagsArgs {
+            dist: device(stream, dist),
+            frontier: device(stream, frontier),
+            unsettled: device(stream, unsettled),
+            n,
+            value,
+        };
+        let function = (&self.function, self.name);
+        // SAFETY: `function` is one of the kernels of `VertexFlagsArgs`, and
+        // every buffer holds n elements (checked above), as their `# Safety`
+        // sections require.
+        unsafe { launch(stream, function, one_thread_per(n), &args, Launch::Plain) }
     }
-}
-
-/// The one launch of the kernels that take [`VertexFlagsArgs`]
-/// (`da2cf_initialize`, `da2cf_update`, `crauser_update`): one thread per
-/// vertex over its distance and flags, with `value`.
-pub(super) fn launch_vertex_flags(
-    stream: &Arc<CudaStream>,
-    function: (&CudaFunction, &'static str),
-    dist: &CudaSlice<u32>,
-    (frontier, unsettled): (&mut CudaSlice<u8>, &mut CudaSlice<u8>),
-    n: u32,
-    value: u32,
-) -> Result<()> {
-    let buffers = [
-        ("dist", dist.len()),
-        ("frontier", frontier.len()),
-        ("unsettled", unsettled.len()),
-    ];
-    check_vertex_lengths(function.1, n, &buffers)?;
-    let args = VertexFlagsArgs {
-        dist: device(stream, dist),
-        frontier: device(stream, frontier),
-        unsettled: device(stream, unsettled),
-        n,
-        value,
-    };
-    // SAFETY: `function` is one of the kernels of `VertexFlagsArgs`, and every
-    // buffer holds n elements (checked above), as their `# Safety` sections
-    // require.
-    unsafe { launch(stream, function, one_thread_per(n), &args, Launch::Plain) }
 }
 
 /// The one launch of the four `relax` kernels, which share their arguments

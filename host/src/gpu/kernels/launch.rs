@@ -200,6 +200,28 @@ pub(crate) fn checked_minimum_launch(
     Ok(config)
 }
 
+/// The one launch of the block-minimum kernels (`minimum1` of DA2CF and
+/// Crauser, `minimum2`): checks that `buffers` hold `len` elements and
+/// `block_minima` one value per block, then launches power-of-two blocks with
+/// 4 bytes of shared memory per thread.
+///
+/// # Safety
+/// `function` is a block-minimum entry whose arrays are `buffers` and
+/// `block_minima`, and `args` points to exactly those buffers.
+pub(crate) unsafe fn launch_minimum<A: KernelArgs>(
+    stream: &CudaStream,
+    function: (&CudaFunction, &str),
+    len: u32,
+    buffers: &[(&str, usize)],
+    block_minima: usize,
+    args: &A,
+) -> Result<()> {
+    let config = checked_minimum_launch(function.1, len, buffers, block_minima)?;
+    // SAFETY: the arrays hold len elements and block_minima one per block
+    // (checked above), the caller's contract for the rest.
+    unsafe { launch(stream, function, config, args, Launch::Plain) }
+}
+
 /// How a kernel is launched.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Launch {

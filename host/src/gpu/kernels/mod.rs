@@ -28,7 +28,7 @@ pub use bellman_ford::{BellmanFordBuffers, BellmanFordKernels};
 pub use certificate::CertificateKernels;
 pub use compact::{CompactBuffers, CompactKernels};
 pub use crauser::CrauserKernels;
-pub use da2cf::Da2cfKernels;
+pub use da2cf::{Da2cfKernels, VertexFlagsKernel};
 pub use launch::LoopForm;
 pub use matrix::MatrixKernels;
 pub use near_far::{NearFarBuffers, NearFarKernels};
