@@ -9,13 +9,13 @@ use std::path::Path;
 use std::time::Instant;
 
 use sssp::ch::{TreeSolver, Values};
-use sssp::distances::{self, Summary};
-use sssp::formats::output::RowWriter;
+use sssp::distances;
 use sssp::{Error, Result};
 
 use super::input::{Query, weight_word};
 use super::report::Human;
 use super::solve_args::SolveArgs;
+use super::streamed::SummarySink;
 
 /// Whether the trees of `query` can stream: many sources, timed once, no
 /// check, tree, path or JSON asked for.
@@ -37,31 +37,17 @@ pub fn stream(args: &SolveArgs, query: &Query, trees: &mut TreeSolver, out: &Hum
         let lanes = trees.gpu_shape().map_or(1, |(lanes, _)| lanes);
         trees.trees_on_device(&query.sources[..lanes.min(query.sources.len())])?;
     }
-    let mut writer = match &args.output {
-        Some(file) => Some(RowWriter::create(
-            file,
-            kind,
-            query.numbering,
-            args.output_format.into(),
-        )?),
-        None => None,
-    };
-    let mut summaries: Vec<Summary> = Vec::with_capacity(query.sources.len());
-    let wall_ms = trees.solve_rows(&query.sources, query.stop, &mut |i, row| {
-        summaries.push(distances::summarize(row));
-        match writer.as_mut() {
-            Some(writer) => writer.row(query.sources[i], row),
-            None => Ok(()),
-        }
-    })?;
+    let mut sink = SummarySink::new(args, query, kind)?;
+    let wall_ms = trees.solve_rows(&query.sources, query.stop, &mut |i, row| sink.take(i, row))?;
     let count = query.sources.len();
     out.line(format_args!(
         "trees        {count} in {wall_ms:.3} ms: {:.4} ms per tree (host timer; streamed: \
          each tree in graph order on the GPU, copied through page-locked slots, summarized{} \
          while the next are copied)",
         wall_ms / count.max(1) as f64,
-        if writer.is_some() { " and written" } else { "" }
+        if sink.writes() { " and written" } else { "" }
     ));
+    let summaries = sink.finish(args, out)?;
     for (summary, &source_id) in summaries.iter().zip(&query.source_ids) {
         out.line(format_args!(
             "source {source_id:<6} reached {}, max distance {}, checksum {:016x}",
@@ -69,10 +55,6 @@ pub fn stream(args: &SolveArgs, query: &Query, trees: &mut TreeSolver, out: &Hum
             distances::display(kind, summary.max_distance),
             summary.checksum,
         ));
-    }
-    if let (Some(writer), Some(file)) = (writer, &args.output) {
-        writer.finish()?;
-        out.line(format_args!("output       {}", file.display()));
     }
     Ok(())
 }

@@ -8,6 +8,7 @@ use sssp::Result;
 use sssp::algorithms::{Algorithm, Processor};
 use sssp::distances::{self, Summary};
 use sssp::formats::output::RowWriter;
+use sssp::graph::WeightKind;
 use sssp::options::Timing;
 use sssp::solver::{Prepared, Timer};
 
@@ -46,39 +47,21 @@ pub fn solve(
         };
         prepared.solve(query.sources[0], query.stop, false, warm)?;
     }
-    let mut writer = match &args.output {
-        Some(file) => Some(RowWriter::create(
-            file,
-            kind,
-            query.numbering,
-            args.output_format.into(),
-        )?),
-        None => None,
-    };
-    let mut summaries: Vec<Summary> = Vec::with_capacity(query.sources.len());
-    let times = prepared.solve_rows(&query.sources, query.stop, &mut |i, row| {
-        summaries.push(distances::summarize(row));
-        match writer.as_mut() {
-            Some(writer) => writer.row(query.sources[i], row),
-            None => Ok(()),
-        }
-    })?;
+    let mut sink = SummarySink::new(args, query, kind)?;
+    let times = prepared.solve_rows(&query.sources, query.stop, &mut |i, row| sink.take(i, row))?;
     let sources = query.sources.len();
     let wall_ms = times.wall_ms;
     let per_row = wall_ms / sources as f64;
     out.line(format_args!(
         "solves       {sources} sources in {wall_ms:.3} ms, {per_row:.3} ms each (host clock, \
          copies and summaries included; each row summarized{} while the next source solves)",
-        if writer.is_some() { " and written" } else { "" }
+        if sink.writes() { " and written" } else { "" }
     ));
+    let summaries = sink.finish(args, out)?;
     let timer = match times.timer {
         Timer::CudaEvents => "cuda-events",
         Timer::Host => "host",
     };
-    if let (Some(writer), Some(file)) = (writer, &args.output) {
-        writer.finish()?;
-        out.line(format_args!("output       {}", file.display()));
-    }
     let mut json_sources = Vec::with_capacity(sources);
     let rows = summaries.iter().zip(&query.source_ids).zip(&times.solve_ms);
     for ((summary, &source_id), &solve_ms) in rows {
@@ -112,4 +95,54 @@ pub fn solve(
         verdict: "-".into(),
     };
     Ok((table_row, JsonAlgorithm::new(about, json_sources, true)))
+}
+
+/// Where the CLI's streamed rows go: each summarized, and written to
+/// `--output` when given, as it comes.
+pub struct SummarySink<'q> {
+    writer: Option<RowWriter>,
+    summaries: Vec<Summary>,
+    sources: &'q [usize],
+}
+
+impl<'q> SummarySink<'q> {
+    /// The sink of `query`'s rows of distance words of `kind`; starts the
+    /// output file.
+    pub fn new(args: &SolveArgs, query: &'q Query, kind: WeightKind) -> Result<Self> {
+        let writer = match &args.output {
+            Some(file) => {
+                let format = args.output_format.into();
+                Some(RowWriter::create(file, kind, query.numbering, format)?)
+            }
+            None => None,
+        };
+        Ok(SummarySink {
+            writer,
+            summaries: Vec::with_capacity(query.sources.len()),
+            sources: &query.sources,
+        })
+    }
+
+    /// Row `i` of the sources: summarized and written.
+    pub fn take(&mut self, i: usize, row: &[u32]) -> Result<()> {
+        self.summaries.push(distances::summarize(row));
+        match self.writer.as_mut() {
+            Some(writer) => writer.row(self.sources[i], row),
+            None => Ok(()),
+        }
+    }
+
+    /// Whether the rows are written to a file.
+    pub fn writes(&self) -> bool {
+        self.writer.is_some()
+    }
+
+    /// Puts the output file in place (and says so); the rows' summaries.
+    pub fn finish(self, args: &SolveArgs, out: &Human) -> Result<Vec<Summary>> {
+        if let (Some(writer), Some(file)) = (self.writer, &args.output) {
+            writer.finish()?;
+            out.line(format_args!("output       {}", file.display()));
+        }
+        Ok(self.summaries)
+    }
 }

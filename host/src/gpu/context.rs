@@ -8,7 +8,7 @@ use cudarc::driver::sys::CUevent_flags;
 use cudarc::driver::{CudaContext, CudaEvent, CudaStream};
 
 use super::kernels::{Kernels, ModuleForm};
-use super::solver::RunStats;
+use super::run_stats::RunStats;
 use crate::{Error, Result};
 
 /// Whether the NVIDIA driver library (`libcuda.so`) can be opened here.

@@ -24,5 +24,6 @@ pub mod phast;
 pub mod ptx;
 pub mod resident;
 pub mod rows;
+pub mod run_stats;
 pub mod solver;
 pub mod vertex_loop;

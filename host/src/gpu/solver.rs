@@ -1,17 +1,9 @@
 //! What every GPU solver offers ([`GpuSolver`]) and what its solves report.
 
 use super::certificate::Certifier;
+pub use super::run_stats::RunStats;
 use crate::Result;
 use crate::options::{RowSink, Stop, Tuning};
-
-/// What one GPU solve reports besides the distances.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct RunStats {
-    /// Iterations of the algorithm's main loop (rounds, for Bellman-Ford).
-    pub iterations: u32,
-    /// GPU time of the whole solve, from CUDA events recorded around it.
-    pub solve_ms: f32,
-}
 
 /// A GPU solver prepared for one graph (its device copies uploaded, its state
 /// allocated); it can solve from any source any number of times.
