@@ -38,6 +38,7 @@ pub mod graph;
 pub mod matrix;
 pub mod options;
 pub mod oracle;
+pub mod panics;
 pub mod parents;
 pub mod partition;
 pub mod reorder;

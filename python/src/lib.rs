@@ -45,6 +45,18 @@ fn to_py(error: sssp::Error) -> PyErr {
     }
 }
 
+/// Runs `work` (without the GIL, from [`rows::solve_into`]): a panic in it,
+/// or in a worker thread it waits for, becomes the `RuntimeError` of
+/// [`sssp::Error::Internal`] rather than pyo3's `PanicException`.
+fn unpanicked<T>(what: &str, work: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(work)).unwrap_or_else(|payload| {
+        let message = sssp::panics::message(payload.as_ref());
+        Err(to_py(sssp::Error::Internal(format!(
+            "{what} panicked: {message}"
+        ))))
+    })
+}
+
 /// `device`: "auto", "cpu", "gpu" or "gpu:N".
 fn parse_device(device: &str) -> PyResult<Device> {
     match device {

@@ -78,7 +78,7 @@ pub(crate) fn solve_into<'py>(
             preds: preds.as_mut().map(|p| p.as_slice_mut()).transpose()?,
             sources: roots.as_mut().map(|s| s.as_slice_mut()).transpose()?,
         };
-        py.detach(|| solve(out))?
+        py.detach(|| crate::unpanicked("the solve", || solve(out)))?
     };
     let dict = PyDict::new(py);
     dict.set_item("dist", dist)?;
