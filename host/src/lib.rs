@@ -36,6 +36,7 @@ pub mod generate;
 pub mod gpu;
 pub mod graph;
 pub mod matrix;
+pub mod memory;
 pub mod options;
 pub mod oracle;
 pub mod panics;
