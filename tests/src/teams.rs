@@ -17,11 +17,12 @@ use sssp::gpu::resident::{LoopLaunches, LoopStop};
 /// How long a barrier waits before it fails the test: a hang is a failure.
 pub const PATIENCE: std::time::Duration = std::time::Duration::from_secs(300);
 
-/// Checks of the generation a thread makes at a barrier, yielding between
-/// them, before it sleeps: enough for a warp whose lanes all have a core,
-/// few enough that on a busy machine the waiting threads give their cores to
-/// the ones still on their way.
-const SPINS: u32 = 64;
+/// How long a thread checks the generation at a barrier, yielding between
+/// checks, before it sleeps: long enough for the lanes of a warp to meet
+/// without a wake-up where they run at once, short enough that on a busy
+/// machine the waiting threads soon give their cores to the ones still on
+/// their way.
+const SPIN: std::time::Duration = std::time::Duration::from_millis(1);
 
 /// How long a sleeping thread waits for a wake-up before it checks whether
 /// another thread panicked (a panicking thread cannot reach every barrier).
@@ -31,7 +32,7 @@ const NAP: std::time::Duration = std::time::Duration::from_millis(20);
 /// of the launch has panicked (`aborted`) or it has existed longer than
 /// [`PATIENCE`]: a bug that panics one lane or stops the loop must fail the
 /// test, not leave the others waiting forever. A thread waits by spinning a
-/// little ([`SPINS`]), then asleep on a condition variable, so that the
+/// little ([`SPIN`]), then asleep on a condition variable, so that the
 /// threads of a team (more than the machine's cores) do not steal the
 /// cores of the ones they wait for.
 pub struct Barrier<'a> {
@@ -81,7 +82,8 @@ impl<'a> Barrier<'a> {
             self.wake.notify_all();
             return;
         }
-        for _ in 0..SPINS {
+        let spun = std::time::Instant::now();
+        while spun.elapsed() < SPIN {
             if self.generation.load(Acquire) != generation {
                 return;
             }
