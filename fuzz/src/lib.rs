@@ -51,3 +51,14 @@ pub fn check_graph(graph: &Graph) {
         }
     }
 }
+
+/// Writes `bytes` to a file named `name` in this process's scratch folder
+/// (under the system's temporary folder) and returns its path: for the
+/// readers that take a path.
+pub fn scratch_file(name: &str, bytes: &[u8]) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("sssp-fuzz-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a scratch folder");
+    let path = dir.join(name);
+    std::fs::write(&path, bytes).expect("a scratch file");
+    path
+}

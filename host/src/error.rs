@@ -129,6 +129,16 @@ pub enum Error {
         free: u64,
     },
 
+    /// Host memory for something the input sizes (a graph of the counts a
+    /// file declares, rows of distances) could not be allocated.
+    #[error("out of memory: {what} needs {bytes} bytes, which could not be allocated")]
+    HostMemory {
+        /// What was being allocated.
+        what: String,
+        /// Bytes needed.
+        bytes: u64,
+    },
+
     /// `--verify` found distances that differ from the oracle's.
     #[error(
         "verification failed: {count} of {num_vertices} distances differ from the oracle; \
@@ -205,6 +215,7 @@ impl Error {
             | Error::NoGpu(_)
             | Error::Cuda { .. }
             | Error::OutOfMemory { .. }
+            | Error::HostMemory { .. }
             | Error::Mismatch { .. }
             | Error::TreeMismatch { .. }
             | Error::CertificateFailed { .. }

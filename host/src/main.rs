@@ -11,7 +11,8 @@ use clap::Parser;
 fn main() -> ExitCode {
     restore_sigpipe();
     let args = cli::Cli::parse();
-    let code = match cli::run(args) {
+    // A panic, here or in a worker thread, is a bug: an error with exit code 1.
+    let code = match sssp::panics::catching("the program", || cli::run(args)) {
         Ok(()) => 0,
         Err(error) => {
             eprintln!("error: {error}");

@@ -33,7 +33,7 @@ use crate::gpu::solver::{GpuSolver, ThreadCount};
 use crate::graph::Graph;
 use crate::options::{Device, RowSink, Stop, Timing, Tuning};
 pub use crate::solution::{Solution, SourceSolution, Timer, median};
-use crate::{Error, Result, cpu, distances};
+use crate::{Error, Result, cpu, distances, memory};
 
 /// The CPU algorithm that stands in for a GPU algorithm where there is no
 /// GPU: parallel Δ-stepping on every core.
@@ -519,6 +519,11 @@ impl<'a> Prepared<'a> {
         streams: Option<usize>,
     ) -> Result<Batch> {
         let start = Instant::now();
+        memory::check_rows(
+            sources.len(),
+            self.graph.num_vertices(),
+            4 << usize::from(parents),
+        )?;
         let streams = streams
             .unwrap_or_else(|| self.auto_streams(sources.len()))
             .clamp(1, sources.len().max(1));

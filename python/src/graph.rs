@@ -93,11 +93,16 @@ impl PreparedGraph {
         }
         let cell = py
             .detach(|| {
-                bind(&owner.solver)?;
-                PreparedCell::try_new(owner, |owner| {
-                    owner
-                        .solver
-                        .prepare(&owner.graph, algorithm, Tuning::default(), first_source)
+                sssp::panics::catching("preparing the graph", || {
+                    bind(&owner.solver)?;
+                    PreparedCell::try_new(owner, |owner| {
+                        owner.solver.prepare(
+                            &owner.graph,
+                            algorithm,
+                            Tuning::default(),
+                            first_source,
+                        )
+                    })
                 })
             })
             .map_err(to_py)?;

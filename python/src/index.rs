@@ -142,11 +142,12 @@ impl Index {
             )));
         }
         let limit = limit_word(limit, self.hierarchy.weight_kind).unwrap_or(INFINITY);
-        let values = values.as_ref().map(|v| v.as_slice()).transpose()?;
+        // Copied: another Python thread may write into it during the solve.
+        let values = values.as_ref().map(|v| v.to_vec()).transpose()?;
         let (rows, device) = py
             .detach(|| -> sssp::Result<_> {
                 let mut trees = solver.inner.index_trees(&self.hierarchy, None)?;
-                let rows = trees.within(&sources, limit, values.map(Values::F64))?;
+                let rows = trees.within(&sources, limit, values.as_deref().map(Values::F64))?;
                 Ok((rows, trees.device()))
             })
             .map_err(to_py)?;

@@ -1,8 +1,8 @@
 //! The native half of the Python package `sssp_gpu`:
 //!
 //! - [`solver::Solver`], over [`sssp::solver::Solver`], solves one-off calls
-//!   on CSR arrays borrowed from numpy (no copy of the graph besides the one
-//!   upload);
+//!   on CSR arrays copied from numpy (Python threads may write into them
+//!   while a solve runs without the GIL);
 //! - [`graph::PreparedGraph`] (`Graph` in Python) copies a graph once and
 //!   keeps it prepared ([`sssp::solver::Prepared`]) for any number of solves;
 //! - [`index::Index`], a contraction hierarchy, and [`load::load`] of graph
@@ -18,7 +18,7 @@ mod rows;
 mod solver;
 
 use numpy::PyReadonlyArray1;
-use pyo3::exceptions::{PyOSError, PyOverflowError, PyRuntimeError, PyValueError};
+use pyo3::exceptions::{PyMemoryError, PyOSError, PyOverflowError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use sssp::algorithms::Processor;
 use sssp::graph::{Graph, WeightKind};
@@ -38,11 +38,39 @@ fn to_py(error: sssp::Error) -> PyErr {
             "{error}; integer distances are 32-bit: pass float weights for longer paths"
         )),
         sssp::Error::Io { .. } => PyOSError::new_err(error.to_string()),
+        sssp::Error::HostMemory { .. } => PyMemoryError::new_err(error.to_string()),
         sssp::Error::Index { .. } | sssp::Error::NoHierarchy(_) => {
             PyValueError::new_err(error.to_string())
         }
         _ => PyRuntimeError::new_err(error.to_string()),
     }
+}
+
+/// Runs `work` (without the GIL, from [`rows::solve_into`]): a panic in it,
+/// or in a worker thread it waits for, becomes the `RuntimeError` of
+/// [`sssp::Error::Internal`] rather than pyo3's `PanicException`.
+fn unpanicked<T>(what: &str, work: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(work)).unwrap_or_else(|payload| {
+        let message = sssp::panics::message(payload.as_ref());
+        Err(to_py(sssp::Error::Internal(format!(
+            "{what} panicked: {message}"
+        ))))
+    })
+}
+
+/// A C-ordered array of zeros of `shape` and `T`'s dtype, allocated by numpy:
+/// an array that memory cannot hold raises `MemoryError` (rust-numpy's
+/// `zeros` would panic instead).
+fn zeros<'py, T: numpy::Element, D: numpy::ndarray::Dimension>(
+    py: Python<'py>,
+    shape: impl pyo3::IntoPyObject<'py>,
+) -> PyResult<Bound<'py, numpy::PyArray<T, D>>> {
+    let dtype = numpy::dtype::<T>(py);
+    let array = py
+        .import("numpy")?
+        .getattr("zeros")?
+        .call1((shape, dtype))?;
+    Ok(array.cast_into()?)
 }
 
 /// `device`: "auto", "cpu", "gpu" or "gpu:N".

@@ -44,11 +44,13 @@ type LoadedArrays<'py> = (
 pub(crate) fn load<'py>(py: Python<'py>, path: std::path::PathBuf) -> PyResult<LoadedArrays<'py>> {
     let (float_weights, (offsets, targets, weights)) = py
         .detach(|| {
-            let graph = sssp::formats::load(&path, None)?.into_graph()?;
-            Ok((
-                graph.weight_kind() == WeightKind::F32,
-                lightest_arcs(&graph),
-            ))
+            sssp::panics::catching("loading the graph", || {
+                let graph = sssp::formats::load(&path, None)?.into_graph()?;
+                Ok((
+                    graph.weight_kind() == WeightKind::F32,
+                    lightest_arcs(&graph),
+                ))
+            })
         })
         .map_err(to_py)?;
     Ok((

@@ -66,9 +66,13 @@ pub(crate) fn solve_into<'py>(
     sources: bool,
     solve: impl FnOnce(Out<'_>) -> PyResult<Report> + Send,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let dist = PyArray2::<f64>::zeros(py, [rows, n], false);
-    let preds = predecessors.then(|| PyArray2::<i32>::zeros(py, [rows, n], false));
-    let roots = (predecessors && sources).then(|| PyArray1::<i32>::zeros(py, n, false));
+    let dist: Bound<'py, PyArray2<f64>> = crate::zeros(py, (rows, n))?;
+    let preds: Option<Bound<'py, PyArray2<i32>>> = predecessors
+        .then(|| crate::zeros(py, (rows, n)))
+        .transpose()?;
+    let roots: Option<Bound<'py, PyArray1<i32>>> = (predecessors && sources)
+        .then(|| crate::zeros(py, (n,)))
+        .transpose()?;
     let report = {
         let mut dist = dist.readwrite();
         let mut preds = preds.as_ref().map(|p| p.readwrite());
@@ -79,7 +83,7 @@ pub(crate) fn solve_into<'py>(
             preds: preds.as_mut().map(|p| p.as_slice_mut()).transpose()?,
             sources: roots.as_mut().map(|s| s.as_slice_mut()).transpose()?,
         };
-        py.detach(|| solve(out))?
+        py.detach(|| crate::unpanicked("the solve", || solve(out)))?
     };
     let dict = PyDict::new(py);
     dict.set_item("dist", dist)?;

@@ -1,21 +1,22 @@
-//! [`Solver`]: one-off solves on CSR arrays borrowed from numpy.
+//! [`Solver`]: one-off solves on CSR arrays copied from numpy.
 
-use std::borrow::Cow;
 use std::sync::Arc;
 
 use numpy::PyReadonlyArray1;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use sssp::auto::plan::Solves;
 use sssp::algorithms::Algorithm;
+use sssp::auto::plan::Solves;
 use sssp::graph::Graph;
 use sssp::options::{Stop, Timing, Tuning};
 use sssp::parents::NO_PARENT;
 use sssp::solver;
 
 use crate::rows::{self, Out, Report};
-use crate::{SCIPY_NO_PREDECESSOR, bind, limit_word, parse_device, to_py, weight_kind};
+use crate::{
+    SCIPY_NO_PREDECESSOR, bind, limit_word, owned_graph, parse_device, to_py, weight_kind,
+};
 
 /// A solver bound to a device, reused across solves (the CUDA context and
 /// kernels are loaded once); shared with the prepared graphs made on it.
@@ -80,24 +81,13 @@ impl Solver {
             limit: limit_word(limit, kind),
             target: None,
         };
-        let borrowed = Graph::new(
-            Cow::Borrowed(indptr.as_slice()?),
-            Cow::Borrowed(indices.as_slice()?),
-            Cow::Borrowed(words.as_slice()?),
-        )
-        .and_then(|g| g.with_weight_kind(kind))
-        .map_err(|e| to_py(e.into()))?;
-        let n = borrowed.num_vertices();
+        // Copied while the GIL is held: another Python thread may write into
+        // the arrays while the solve runs without it.
+        let graph = owned_graph([&indptr, &indices, &words], float_weights, undirected)?;
+        let n = graph.num_vertices();
         let rows = if min_only { 1 } else { sources.len() };
         rows::solve_into(py, [rows, n], predecessors, min_only, |out| {
             bind(&self.inner).map_err(to_py)?;
-            let symmetric;
-            let graph = if undirected {
-                symmetric = borrowed.undirected().map_err(|e| to_py(e.into()))?;
-                symmetric.view()
-            } else {
-                borrowed.view()
-            };
             if min_only {
                 solve_super_source(&self.inner, &graph, &sources, (algorithm, stop), out)
             } else {

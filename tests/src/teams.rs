@@ -2,10 +2,13 @@
 //! GPU block or grid does: warps of `warp_size` lanes whose warp-wide calls
 //! (`reserve_where`, shuffles, scans) go through a shared exchange, and a
 //! barrier over all threads. A panic in one thread makes every barrier give
-//! up, so a bug fails the test instead of hanging it.
+//! up, so a bug fails the test instead of hanging it; waiting threads sleep
+//! after a short spin, so that a team of more threads than cores (or on a
+//! busy machine) does not spin away the cores of the threads it waits for.
 
 use std::sync::atomic::Ordering::{AcqRel, Acquire, Relaxed, Release};
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize};
+use std::sync::{Condvar, Mutex};
 
 use gpu_kernels::team::{Exit, Team};
 use sssp::gpu::kernels::LoopForm;
@@ -14,16 +17,34 @@ use sssp::gpu::resident::{LoopLaunches, LoopStop};
 /// How long a barrier waits before it fails the test: a hang is a failure.
 pub const PATIENCE: std::time::Duration = std::time::Duration::from_secs(300);
 
+/// How long a thread checks the generation at a barrier, yielding between
+/// checks, before it sleeps: long enough for the lanes of a warp to meet
+/// without a wake-up where they run at once, short enough that on a busy
+/// machine the waiting threads soon give their cores to the ones still on
+/// their way.
+const SPIN: std::time::Duration = std::time::Duration::from_millis(1);
+
+/// How long a sleeping thread waits for a wake-up before it checks whether
+/// another thread panicked (a panicking thread cannot reach every barrier).
+const NAP: std::time::Duration = std::time::Duration::from_millis(20);
+
 /// A barrier for `n` OS threads that gives up, with a panic, once any thread
 /// of the launch has panicked (`aborted`) or it has existed longer than
 /// [`PATIENCE`]: a bug that panics one lane or stops the loop must fail the
-/// test, not leave the others waiting forever.
+/// test, not leave the others waiting forever. A thread waits by spinning a
+/// little ([`SPIN`]), then asleep on a condition variable, so that the
+/// threads of a team (more than the machine's cores) do not steal the
+/// cores of the ones they wait for.
 pub struct Barrier<'a> {
     n: usize,
     arrived: AtomicUsize,
     generation: AtomicUsize,
     aborted: &'a AtomicBool,
     deadline: std::time::Instant,
+    /// Taken to advance the generation and to sleep, so that no sleeper
+    /// misses its wake-up.
+    lock: Mutex<()>,
+    wake: Condvar,
 }
 
 impl<'a> Barrier<'a> {
@@ -35,6 +56,8 @@ impl<'a> Barrier<'a> {
             generation: AtomicUsize::new(0),
             aborted,
             deadline: std::time::Instant::now() + PATIENCE,
+            lock: Mutex::new(()),
+            wake: Condvar::new(),
         }
     }
 
@@ -53,12 +76,34 @@ impl<'a> Barrier<'a> {
         let generation = self.generation.load(Acquire);
         if self.arrived.fetch_add(1, AcqRel) + 1 == self.n {
             self.arrived.store(0, Relaxed);
+            let held = self.lock.lock().unwrap_or_else(|e| e.into_inner());
             self.generation.fetch_add(1, Release);
+            drop(held);
+            self.wake.notify_all();
             return;
         }
-        while self.generation.load(Acquire) == generation {
+        let spun = std::time::Instant::now();
+        while spun.elapsed() < SPIN {
+            if self.generation.load(Acquire) != generation {
+                return;
+            }
             self.check();
             std::thread::yield_now();
+        }
+        let mut held = self.lock.lock().unwrap_or_else(|e| e.into_inner());
+        while self.generation.load(Acquire) == generation {
+            // The check panics without the lock held.
+            drop(held);
+            self.check();
+            held = self.lock.lock().unwrap_or_else(|e| e.into_inner());
+            if self.generation.load(Acquire) != generation {
+                break;
+            }
+            held = self
+                .wake
+                .wait_timeout(held, NAP)
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
         }
     }
 }

@@ -539,11 +539,7 @@ fn solve<W: Buckets>(
     let run = |me: usize| {
         let worked = std::panic::catch_unwind(AssertUnwindSafe(|| work::<W>(&shared, &job, me)));
         if let Err(payload) = worked {
-            let message = payload
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| payload.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "a panic".into());
+            let message = crate::panics::message(payload.as_ref());
             let mut panicked = shared.panicked.lock().unwrap_or_else(|e| e.into_inner());
             panicked.get_or_insert(message);
             shared.barrier.0.abort();

@@ -328,13 +328,13 @@ pub struct GraphFile {
     weight_kind: WeightKind,
 }
 
-/// An [`Error::InvalidArgument`] saying that `bytes` bytes for `what` could not
-/// be allocated.
+/// An [`Error::HostMemory`] saying that `bytes` bytes for `what` (read from
+/// `path`) could not be allocated.
 pub(crate) fn out_of_memory(path: &Path, what: &str, bytes: u64) -> Error {
-    Error::InvalidArgument(format!(
-        "{}: out of memory: {what} needs {bytes} bytes, which could not be allocated",
-        path.display()
-    ))
+    Error::HostMemory {
+        what: format!("{what} ({})", path.display()),
+        bytes,
+    }
 }
 
 /// A zeroed vector of `len` words, or an out-of-memory error instead of an abort.

@@ -443,20 +443,13 @@ impl Arcs {
 /// reserving that much at once and freeing it, so that a count declared by a
 /// file that memory cannot hold is an error rather than an abort.
 fn reserve_csr(n: usize, m: usize) -> Result<()> {
-    let words = n
+    let words = (n as u64)
         .checked_mul(2)
         .and_then(|w| w.checked_add(1))
-        .and_then(|w| w.checked_add(m.checked_mul(2)?));
-    let bytes = words.and_then(|w| w.checked_mul(4));
-    let shown = bytes.map_or(u64::MAX, |b| b as u64);
-    let fits = bytes.is_some_and(|b| Vec::<u8>::new().try_reserve_exact(b).is_ok());
-    if !fits {
-        return Err(Error::InvalidArgument(format!(
-            "out of memory: the graph of {n} vertices and {m} arcs needs {shown} bytes, \
-             which could not be allocated"
-        )));
-    }
-    Ok(())
+        .and_then(|w| w.checked_add((m as u64).checked_mul(2)?));
+    crate::memory::check_fits(words.and_then(|w| w.checked_mul(4)), || {
+        format!("the graph of {n} vertices and {m} arcs")
+    })
 }
 
 /// Checks a vertex count against [`vertex_limit`] for a text of `text_bytes`

@@ -1,0 +1,3 @@
+p aux sp ss 2
+s 1
+s 3

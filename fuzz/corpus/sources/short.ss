@@ -1,0 +1,2 @@
+p aux sp ss 3
+s 1
