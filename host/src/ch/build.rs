@@ -406,13 +406,17 @@ fn build_with<M: Metric>(graph: &Graph, options: &BuildOptions) -> Result<Hierar
                 g.out[vi].iter().chain(&g.inn[vi]).all(|a| k < key(a.other))
             })
             .collect();
-        let change: i64 = selected
-            .iter()
-            .map(|&v| p.edge_difference(v as usize))
-            .sum();
-        let left = remaining.len() - selected.len();
-        if let Some(why) = core.predict(left, change) {
-            return Err(no_hierarchy(graph, round, n - remaining.len(), why));
+        if round == 0 {
+            // The first round is the most expensive one on a dense graph;
+            // later rounds' estimates come from short searches in a denser
+            // graph and overestimate too much to be trusted.
+            let change: i64 = selected
+                .iter()
+                .map(|&v| p.edge_difference(v as usize))
+                .sum();
+            if let Some(why) = core.predict(n - selected.len(), change) {
+                return Err(no_hierarchy(graph, round, 0, why));
+            }
         }
         let shortcuts = contract::<M>(&mut g, graph, &selected, options)?;
         // The neighbours of the contracted vertices, each once: the only
