@@ -61,7 +61,7 @@ impl Default for BuildOptions {
         BuildOptions {
             witness_scanned: 3000,
             priority_scanned: 100,
-            max_core_ratio: 16,
+            max_core_ratio: 32,
         }
     }
 }
