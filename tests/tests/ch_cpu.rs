@@ -109,8 +109,7 @@ fn small_witness_limits_add_shortcuts_but_never_change_a_distance() {
         let options = BuildOptions {
             witness_scanned: rng.range(1, 8) as usize,
             priority_scanned: rng.range(1, 8) as usize,
-            max_shortcut_ratio: 1000,
-            max_search_ratio: 100_000,
+            max_core_ratio: usize::MAX,
         };
         let h = ch::build(&graph, &options).expect("build");
         let sources: Vec<usize> = (0..2).map(|_| rng.below(n as u64) as usize).collect();
@@ -405,8 +404,7 @@ fn the_kernels_sweep_logic_matches_the_oracle() {
         let max_weight = [0, 5, 1000][rng.below(3) as usize];
         let graph = random_graph(&mut rng, n, 3 * n, max_weight);
         let options = BuildOptions {
-            max_shortcut_ratio: 1000,
-            max_search_ratio: 1_000_000,
+            max_core_ratio: usize::MAX,
             ..BuildOptions::default()
         };
         let h = ch::build(&graph, &options).expect("build");

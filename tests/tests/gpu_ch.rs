@@ -16,8 +16,7 @@ use sssp_tests::{F32Weights, TestRng, find_graph, random_f32_graph, random_graph
 /// hierarchy to speak of.
 fn build_unbounded(graph: &Graph, context: &str) -> ch::Hierarchy {
     let options = BuildOptions {
-        max_shortcut_ratio: usize::MAX / 4,
-        max_search_ratio: usize::MAX / 4,
+        max_core_ratio: usize::MAX,
         ..BuildOptions::default()
     };
     ch::build(graph, &options).unwrap_or_else(|e| panic!("{context}: {e}"))

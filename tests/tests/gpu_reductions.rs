@@ -13,8 +13,7 @@ use sssp_tests::{TestRng, random_graph};
 
 fn index_of(graph: &Graph) -> ch::Hierarchy {
     let options = BuildOptions {
-        max_shortcut_ratio: usize::MAX / 4,
-        max_search_ratio: usize::MAX / 4,
+        max_core_ratio: usize::MAX,
         ..BuildOptions::default()
     };
     ch::build(graph, &options).expect("build")

@@ -33,6 +33,7 @@ use std::cmp::Reverse;
 use gpu_kernels::distance::{SATURATED, Weight};
 use rayon::prelude::*;
 
+use super::core_growth::CoreGrowth;
 use super::frontier::{Frontier, Key};
 use super::index::{Arcs, Hierarchy, NO_MIDDLE, graph_checksum};
 use crate::graph::{Graph, WeightKind};
@@ -48,15 +49,11 @@ pub struct BuildOptions {
     pub witness_scanned: usize,
     /// Arcs a witness search scans at most when estimating a priority.
     pub priority_scanned: usize,
-    /// The build stops with [`Error::NoHierarchy`] when the shortcuts exceed
-    /// this many times the graph's arcs (plus its vertices): the graph has no
-    /// useful hierarchy.
-    pub max_shortcut_ratio: usize,
-    /// The build stops with [`Error::NoHierarchy`] when its witness searches
-    /// have scanned this many times the graph's arcs (plus its vertices): on
-    /// a graph without a hierarchy the remaining graph stays dense and every
-    /// round costs a pass of searches over it.
-    pub max_search_ratio: usize,
+    /// The build stops with [`Error::NoHierarchy`] when the remaining
+    /// graph's arcs grow while its vertex count, squared, exceeds this many
+    /// times the graph's arcs plus vertices (the rule is in `core_growth`);
+    /// `usize::MAX` never stops.
+    pub max_core_ratio: usize,
 }
 
 impl Default for BuildOptions {
@@ -64,8 +61,7 @@ impl Default for BuildOptions {
         BuildOptions {
             witness_scanned: 3000,
             priority_scanned: 100,
-            max_shortcut_ratio: 2,
-            max_search_ratio: 4000,
+            max_core_ratio: 32,
         }
     }
 }
@@ -235,9 +231,7 @@ impl<M: Metric> Remaining<M> {
 
     /// Distances from `source` in the remaining graph without `avoid` and the
     /// vertices selected this round, settling no vertex beyond `bound` and
-    /// none once `limit` arcs are scanned; left in `frontier`. Returns the
-    /// arcs it scanned (summed by the caller: a shared counter updated by
-    /// every search would serialize the threads).
+    /// none once `limit` arcs are scanned; left in `frontier`.
     fn witness_search(
         &self,
         frontier: &mut Frontier<M::Key>,
@@ -245,32 +239,30 @@ impl<M: Metric> Remaining<M> {
         avoid: u32,
         bound: M::Key,
         limit: usize,
-    ) -> u64 {
+    ) {
         frontier.start(self.out.len(), source);
         let mut scanned = 0;
         while let Some((d, u)) = frontier.pop() {
-            if d > bound || scanned >= limit as u64 {
+            if d > bound || scanned >= limit {
                 break;
             }
-            scanned += self.out[u as usize].len() as u64;
+            scanned += self.out[u as usize].len();
             for a in &self.out[u as usize] {
                 if a.other != avoid && self.state[a.other as usize] == REMAINING {
                     frontier.relax(a.other, M::add(d, a.weight));
                 }
             }
         }
-        scanned
     }
 
-    /// The shortcuts that contracting `v` needs (`emit` gets each) and the
-    /// arcs its witness searches scanned, or the overflow of a shortcut's
-    /// weight.
+    /// The shortcuts that contracting `v` needs (`emit` gets each), or the
+    /// overflow of a shortcut's weight.
     fn shortcuts(
         &self,
         v: usize,
         limit: usize,
         mut emit: impl FnMut(Shortcut<M::Key>),
-    ) -> Result<u64, ()> {
+    ) -> Result<(), ()> {
         let outs = &self.out[v];
         // A symmetric graph stays symmetric: each pair `u < w` is searched
         // once, from `u`, and its shortcut added in both directions.
@@ -278,7 +270,6 @@ impl<M: Metric> Remaining<M> {
             b.other != a.other && (!self.symmetric || a.other < b.other)
         };
         M::with_frontier(|frontier| {
-            let mut scanned = 0;
             for a in &self.inn[v] {
                 let mut bound = None;
                 for b in outs.iter().filter(|b| wanted(a, b)) {
@@ -291,7 +282,7 @@ impl<M: Metric> Remaining<M> {
                 let Some(bound) = bound else {
                     continue;
                 };
-                scanned += self.witness_search(frontier, a.other, v as u32, bound, limit);
+                self.witness_search(frontier, a.other, v as u32, bound, limit);
                 for b in outs.iter().filter(|b| wanted(a, b)) {
                     let via = M::add(a.weight, b.weight);
                     if frontier.dist(b.other) > via {
@@ -312,45 +303,34 @@ impl<M: Metric> Remaining<M> {
                     }
                 }
             }
-            Ok(scanned)
+            Ok(())
         })
     }
 
-    /// The priority of `v` and the arcs its simulated contraction scanned.
-    fn priority(&self, v: usize, limit: usize, contracted: u32, depth: u32) -> (i64, u64) {
+    /// The priority of `v`.
+    fn priority(&self, v: usize, limit: usize, contracted: u32, depth: u32) -> i64 {
         let mut added = 0i64;
-        let mut scanned = 0;
         let pairs = self.out[v].len() * self.inn[v].len();
         if pairs > 10_000 {
             // Too dense to simulate cheaply: assume every pair needs one.
             added = pairs as i64;
         } else {
-            match self.shortcuts(v, limit, |_| added += 1) {
-                Ok(count) => scanned = count,
-                Err(()) => added = pairs as i64,
+            if self.shortcuts(v, limit, |_| added += 1).is_err() {
+                added = pairs as i64;
             }
         }
-        let priority = 2 * (added - self.degree(v) as i64) + contracted as i64 + depth as i64;
-        (priority, scanned)
+        2 * (added - self.degree(v) as i64) + contracted as i64 + depth as i64
     }
 }
 
-/// Sorts arcs by their other endpoint and keeps the lightest of parallel ones.
+/// Sorts arcs by their other endpoint and keeps the lightest of parallel
+/// ones; of two equally light arcs, the one through the smaller middle (an
+/// arc of the graph, [`NO_MIDDLE`], last), so that the result does not depend
+/// on the order of the arcs (a symmetric graph's out- and in-lists get the
+/// same shortcuts in different orders).
 fn keep_lightest<K: Key>(arcs: &mut Vec<Arc<K>>) {
-    arcs.sort_unstable_by_key(|a| (a.other, a.weight));
+    arcs.sort_unstable_by_key(|a| (a.other, a.weight, a.middle));
     arcs.dedup_by_key(|a| a.other);
-}
-
-/// Adds `arc` to `arcs`, or lowers the weight of the parallel arc already there.
-/// Of two equally light arcs, the one through the smaller middle stays, so
-/// that the result does not depend on the order of the merges (a symmetric
-/// graph's out- and in-lists get the same merges in different orders).
-fn merge<K: Key>(arcs: &mut Vec<Arc<K>>, arc: Arc<K>) {
-    match arcs.iter_mut().find(|a| a.other == arc.other) {
-        Some(a) if (arc.weight, arc.middle) < (a.weight, a.middle) => *a = arc,
-        Some(_) => {}
-        None => arcs.push(arc),
-    }
 }
 
 /// A hash of a vertex id, the tie-break between equal priorities.
@@ -372,27 +352,51 @@ pub fn build(graph: &Graph, options: &BuildOptions) -> Result<Hierarchy> {
     }
 }
 
+/// The per-vertex state of contraction besides the remaining graph.
+struct Progress {
+    priority: Vec<i64>,
+    contracted_neighbours: Vec<u32>,
+    depth: Vec<u32>,
+    level: Vec<u32>,
+}
+
+impl Progress {
+    /// The estimated change in the remaining graph's arcs when `v` is
+    /// contracted: its edge difference, recovered from its priority.
+    fn edge_difference(&self, v: usize) -> i64 {
+        (self.priority[v] - self.contracted_neighbours[v] as i64 - self.depth[v] as i64) / 2
+    }
+}
+
+fn no_hierarchy(graph: &Graph, round: u32, contracted: usize, why: String) -> Error {
+    let n = graph.num_vertices();
+    Error::NoHierarchy(format!(
+        "after {round} rounds ({contracted} of {n} vertices contracted) {why}: the graph has no \
+         small separators (social, web, Kronecker and dense random graphs are like this); solve \
+         it without an index"
+    ))
+}
+
 fn build_with<M: Metric>(graph: &Graph, options: &BuildOptions) -> Result<Hierarchy> {
     let n = graph.num_vertices();
     let mut g = Remaining::<M>::from_graph(graph);
     let size = (graph.num_edges() + n) as u64;
-    let max_shortcuts = options.max_shortcut_ratio.saturating_mul(size as usize);
-    let max_scanned = (options.max_search_ratio as u64).saturating_mul(size);
-    let mut contracted_neighbours = vec![0u32; n];
-    let mut depth = vec![0u32; n];
-    let mut level = vec![0u32; n];
-    let (mut priority, counts): (Vec<i64>, Vec<u64>) = (0..n)
-        .into_par_iter()
-        .map(|v| g.priority(v, options.priority_scanned, 0, 0))
-        .unzip();
-    // Arcs scanned by witness searches so far.
-    let mut scanned: u64 = counts.iter().sum();
+    let arcs: usize = g.out.par_iter().map(Vec::len).sum();
+    let mut core = CoreGrowth::new(arcs as u64, size, options.max_core_ratio);
+    let mut p = Progress {
+        priority: (0..n)
+            .into_par_iter()
+            .map(|v| g.priority(v, options.priority_scanned, 0, 0))
+            .collect(),
+        contracted_neighbours: vec![0u32; n],
+        depth: vec![0u32; n],
+        level: vec![0u32; n],
+    };
     let mut remaining: Vec<u32> = (0..n as u32).collect();
-    let mut shortcut_count = 0usize;
     let mut round = 0u32;
     let mut affected = vec![false; n];
     while !remaining.is_empty() {
-        let key = |v: u32| (priority[v as usize], mix(v));
+        let key = |v: u32| (p.priority[v as usize], mix(v));
         let selected: Vec<u32> = remaining
             .par_iter()
             .copied()
@@ -402,83 +406,91 @@ fn build_with<M: Metric>(graph: &Graph, options: &BuildOptions) -> Result<Hierar
                 g.out[vi].iter().chain(&g.inn[vi]).all(|a| k < key(a.other))
             })
             .collect();
-        for &v in &selected {
-            g.state[v as usize] = SELECTED;
+        if round == 0 {
+            // The first round is the most expensive one on a dense graph;
+            // later rounds' estimates come from short searches in a denser
+            // graph and overestimate too much to be trusted.
+            let change: i64 = selected
+                .iter()
+                .map(|&v| p.edge_difference(v as usize))
+                .sum();
+            if let Some(why) = core.predict(n - selected.len(), change) {
+                return Err(no_hierarchy(graph, round, 0, why));
+            }
         }
-        let per_vertex: Vec<(Vec<Shortcut<M::Key>>, u64)> = selected
-            .par_iter()
-            .map(|&v| {
-                let mut found = Vec::new();
-                g.shortcuts(v as usize, options.witness_scanned, |s| found.push(s))
-                    .map(|count| (found, count))
-                    .map_err(|()| v)
-            })
-            .collect::<Result<_, u32>>()
-            .map_err(|v| distances::overflow(graph.weight_kind(), v as usize, 1))?;
-        let mut shortcuts: Vec<Shortcut<M::Key>> = Vec::new();
-        for (found, count) in per_vertex {
-            shortcuts.extend(found);
-            scanned += count;
-        }
-        shortcut_count += shortcuts.len();
-        let too_much = if shortcut_count > max_shortcuts {
-            Some(format!("added {shortcut_count} shortcuts"))
-        } else if scanned > max_scanned {
-            Some(format!("scanned {scanned} arcs in witness searches"))
-        } else {
-            None
-        };
-        if let Some(what) = too_much {
-            return Err(Error::NoHierarchy(format!(
-                "after {round} rounds ({} of {n} vertices contracted) contraction has {what}, \
-                 beyond the bound for a graph of {} arcs and {n} vertices; graphs without a \
-                 hierarchy (social, web, Kronecker) are solved without an index",
-                n - remaining.len(),
-                graph.num_edges()
-            )));
-        }
+        let shortcuts = contract::<M>(&mut g, graph, &selected, options)?;
         // The neighbours of the contracted vertices, each once: the only
         // vertices whose lists and priorities change.
         let mut touched = Vec::new();
+        let mut removed = 0u64;
         for &v in &selected {
             let vi = v as usize;
             g.state[vi] = CONTRACTED;
-            level[vi] = round;
+            p.level[vi] = round;
+            removed += g.out[vi].len() as u64;
             for a in g.out[vi].iter().chain(&g.inn[vi]) {
                 let x = a.other as usize;
-                contracted_neighbours[x] += 1;
-                depth[x] = depth[x].max(depth[vi] + 1);
+                p.contracted_neighbours[x] += 1;
+                p.depth[x] = p.depth[x].max(p.depth[vi] + 1);
                 if !affected[x] {
                     affected[x] = true;
                     touched.push(a.other);
                 }
             }
         }
+        let before: usize = touched.iter().map(|&v| g.out[v as usize].len()).sum();
         apply_shortcuts(&mut g, &touched, &shortcuts);
+        let after: usize = touched.iter().map(|&v| g.out[v as usize].len()).sum();
         remaining.retain(|&v| g.state[v as usize] == REMAINING);
-        let changed: Vec<(u32, (i64, u64))> = touched
+        let arcs = core.arcs() + after as u64 - before as u64 - removed;
+        if let Some(why) = core.record(remaining.len(), arcs) {
+            return Err(no_hierarchy(graph, round + 1, n - remaining.len(), why));
+        }
+        let changed: Vec<(u32, i64)> = touched
             .par_iter()
             .map(|&v| {
                 let vi = v as usize;
-                let p = g.priority(
+                let q = g.priority(
                     vi,
                     options.priority_scanned,
-                    contracted_neighbours[vi],
-                    depth[vi],
+                    p.contracted_neighbours[vi],
+                    p.depth[vi],
                 );
-                (v, p)
+                (v, q)
             })
             .collect();
-        for (v, (p, count)) in changed {
-            priority[v as usize] = p;
-            scanned += count;
-        }
-        for &v in &touched {
+        for (v, q) in changed {
+            p.priority[v as usize] = q;
             affected[v as usize] = false;
         }
         round += 1;
     }
-    Ok(assemble::<M>(graph, g, &level, round))
+    Ok(assemble::<M>(graph, g, &p.level, round))
+}
+
+/// Marks `selected` and finds the shortcuts their contraction needs, in
+/// parallel; [`Error::DistanceOverflow`] when one does not fit a word.
+fn contract<M: Metric>(
+    g: &mut Remaining<M>,
+    graph: &Graph,
+    selected: &[u32],
+    options: &BuildOptions,
+) -> Result<Vec<Shortcut<M::Key>>> {
+    for &v in selected {
+        g.state[v as usize] = SELECTED;
+    }
+    let g = &*g;
+    let per_vertex: Vec<Vec<Shortcut<M::Key>>> = selected
+        .par_iter()
+        .map(|&v| {
+            let mut found = Vec::new();
+            g.shortcuts(v as usize, options.witness_scanned, |s| found.push(s))
+                .map(|()| found)
+                .map_err(|()| v)
+        })
+        .collect::<Result<_, u32>>()
+        .map_err(|v| distances::overflow(graph.weight_kind(), v as usize, 1))?;
+    Ok(per_vertex.into_iter().flatten().collect())
 }
 
 /// Removes the contracted vertices from their neighbours' (`touched`)
@@ -507,17 +519,16 @@ fn apply_shortcuts<M: Metric>(
                 let key = |s: &Shortcut<M::Key>| if outgoing { s.tail } else { s.head };
                 let start = sorted.partition_point(|s| key(s) < *v);
                 let end = sorted.partition_point(|s| key(s) <= *v);
-                for s in &sorted[start..end] {
-                    let other = if outgoing { s.head } else { s.tail };
-                    merge(
-                        arcs,
-                        Arc {
-                            other,
-                            weight: s.weight,
-                            middle: s.middle,
-                        },
-                    );
+                let added = &sorted[start..end];
+                if added.is_empty() {
+                    return;
                 }
+                arcs.extend(added.iter().map(|s| Arc {
+                    other: if outgoing { s.head } else { s.tail },
+                    weight: s.weight,
+                    middle: s.middle,
+                }));
+                keep_lightest(arcs);
             });
             for (v, arcs) in taken {
                 lists[v as usize] = arcs;

@@ -13,8 +13,9 @@
 //! - [`query`]: upward searches, point-to-point queries with their paths
 //!   unpacked, and many-to-many tables.
 //!
-//! Graphs without a hierarchy (social, web, Kronecker: contraction adds
-//! shortcuts without end) stop [`build`] with [`crate::Error::NoHierarchy`].
+//! Graphs without a hierarchy (social, web, Kronecker: the remaining graph
+//! grows denser while it is still large) stop [`build`] with
+//! [`crate::Error::NoHierarchy`] (the rule: `core_growth`).
 //!
 //! With `u32` weights every distance from the index is exact. With `f32`
 //! weights the build works in `f64` (see [`build`]) and the searches and
@@ -24,6 +25,7 @@
 //! oracle's bit for bit. The GPU and CPU sweeps give the same words.
 
 pub mod build;
+mod core_growth;
 mod fnv;
 mod frontier;
 mod graph_check;
