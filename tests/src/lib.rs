@@ -4,6 +4,7 @@
 pub mod gpu;
 pub mod models;
 pub mod queries;
+pub mod reductions;
 pub mod teams;
 
 use rand_xoshiro::Xoshiro256PlusPlus;

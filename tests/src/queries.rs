@@ -28,6 +28,50 @@ pub fn bounded(full: &[u32], stop: Stop) -> Vec<u32> {
         .collect()
 }
 
+/// A random graph, sources and stop, and their description for messages.
+pub struct RandomQuery {
+    /// The graph.
+    pub graph: sssp::Graph<'static>,
+    /// The sources, in the order solved.
+    pub sources: Vec<usize>,
+    /// The stop.
+    pub stop: Stop,
+    /// All of it in words, for failure messages.
+    pub about: String,
+}
+
+/// A graph of `min_n..max_n` vertices, from empty (every vertex but the
+/// source unreachable) to dense, weights up to 0, 1, 5 or 100; up to
+/// `max_sources` sources (repeats possible); a limit and a target each
+/// with chance 0.4.
+pub fn random_query(
+    rng: &mut TestRng,
+    (min_n, max_n): (usize, usize),
+    max_sources: u64,
+) -> RandomQuery {
+    let n = rng.range(min_n as u64, max_n as u64) as usize;
+    let m = rng.below(4 * n as u64 + 1) as usize;
+    let max_weight = [0u32, 1, 5, 100][rng.below(4) as usize];
+    let graph = random_graph(rng, n, m, max_weight);
+    let sources: Vec<usize> = (0..rng.range(1, max_sources))
+        .map(|_| rng.below(n as u64) as usize)
+        .collect();
+    let stop = Stop {
+        limit: rng
+            .chance(0.4)
+            .then(|| rng.below(3 * max_weight as u64 + 2) as u32),
+        target: rng.chance(0.4).then(|| rng.below(n as u64) as usize),
+    };
+    let about =
+        format!("n = {n}, m = {m}, weights 0..={max_weight}, sources {sources:?}, {stop:?}");
+    RandomQuery {
+        graph,
+        sources,
+        stop,
+        about,
+    }
+}
+
 /// Solves random queries with each of `algorithms` on `solver` and checks
 /// every distance and tree; `rounds` graphs of up to `max_n` vertices, up to
 /// `max_sources` sources each, solved on `streams` GPU streams at once
@@ -40,24 +84,16 @@ pub fn check_random_queries(
     (max_sources, streams): (u64, usize),
 ) {
     for round in 0..rounds {
-        let n = rng.range(1, max_n as u64) as usize;
-        // From empty (every vertex but the source unreachable) to dense.
-        let m = rng.below(4 * n as u64 + 1) as usize;
-        let max_weight = [0u32, 1, 5, 100][rng.below(4) as usize];
-        let graph = random_graph(rng, n, m, max_weight);
-        let sources: Vec<usize> = (0..rng.range(1, max_sources))
-            .map(|_| rng.below(n as u64) as usize)
-            .collect();
-        let stop = Stop {
-            limit: rng
-                .chance(0.4)
-                .then(|| rng.below(3 * max_weight as u64 + 2) as u32),
-            target: rng.chance(0.4).then(|| rng.below(n as u64) as usize),
-        };
+        let RandomQuery {
+            graph,
+            sources,
+            stop,
+            about,
+        } = random_query(rng, (1, max_n), max_sources);
+        let n = graph.num_vertices();
         for &algorithm in algorithms {
             let context = format!(
-                "round {round}, {algorithm}, n = {n}, m = {m}, weights 0..={max_weight}, \
-                 sources {sources:?}, {stop:?}, {streams} streams, seed {}",
+                "round {round}, {algorithm}, {about}, {streams} streams, seed {}",
                 rng.seed
             );
             let mut query = Query::from_sources(sources.clone())
@@ -98,26 +134,14 @@ pub fn check_random_row_batches(
     max_sources: u64,
 ) {
     for round in 0..rounds {
-        let n = rng.range(min_n as u64, max_n as u64) as usize;
-        let m = rng.below(4 * n as u64 + 1) as usize;
-        let max_weight = [0u32, 1, 5, 100][rng.below(4) as usize];
-        let graph = random_graph(rng, n, m, max_weight);
-        let sources: Vec<usize> = (0..rng.range(1, max_sources))
-            .map(|_| rng.below(n as u64) as usize)
-            .collect();
-        let stop = Stop {
-            limit: rng
-                .chance(0.4)
-                .then(|| rng.below(3 * max_weight as u64 + 2) as u32),
-            target: rng.chance(0.4).then(|| rng.below(n as u64) as usize),
-        };
+        let query = random_query(rng, (min_n, max_n), max_sources);
+        let (graph, sources, stop) = (&query.graph, &query.sources, query.stop);
         for &algorithm in algorithms {
             let context = format!(
-                "round {round}, {algorithm}, n = {n}, m = {m}, weights 0..={max_weight}, \
-                 sources {sources:?}, {stop:?}, seed {}",
-                rng.seed
+                "round {round}, {algorithm}, {}, seed {}",
+                query.about, rng.seed
             );
-            check_row_batch(solver, &graph, algorithm, (&sources, stop), &context);
+            check_row_batch(solver, graph, algorithm, (sources, stop), &context);
         }
     }
 }

@@ -75,25 +75,24 @@ fn bounded_solves_pass_their_certificate() {
     }
 }
 
-#[test]
-#[ignore = "needs a CUDA GPU"]
-fn a_corrupted_distance_is_rejected() {
-    let mut rng = TestRng::new("a_corrupted_distance_is_rejected");
-    let gpu = gpu();
-    let mut rejected = 0;
-    for case in 0..200 {
-        let graph = random_graph(&mut rng, 400);
+/// A case of the corruption tests: a random graph of up to 400 vertices, a
+/// source, the oracle's distances, and the same with vertex `v`'s changed
+/// (lowered, raised, or reached and unreached swapped); `None` where the
+/// oracle overflows.
+struct Corrupted {
+    graph: Graph<'static>,
+    source: usize,
+    dist: Vec<u32>,
+    v: usize,
+    wrong: Vec<u32>,
+}
+
+impl Corrupted {
+    fn draw(rng: &mut TestRng) -> Option<Corrupted> {
+        let graph = random_graph(rng, 400);
         let n = graph.num_vertices();
         let source = rng.below(n as u64) as usize;
-        let Ok(dist) = oracle::dijkstra(&graph, source) else {
-            continue;
-        };
-        let context = format!("case {case}: {n} vertices, source {source}");
-        let mut certificate = Certificate::new(&gpu, &graph).expect("the certificate's state");
-        let bound = gpu_kernels::distance::INFINITY;
-        certificate
-            .check(&gpu, source, bound, &dist)
-            .unwrap_or_else(|e| panic!("{context}: the oracle's distances: {e}"));
+        let dist = oracle::dijkstra(&graph, source).ok()?;
         let mut wrong = dist.clone();
         let v = rng.below(n as u64) as usize;
         wrong[v] = match rng.below(3) {
@@ -102,11 +101,42 @@ fn a_corrupted_distance_is_rejected() {
             _ if dist[v] == u32::MAX => 0,
             _ => u32::MAX,
         };
-        match certificate.check(&gpu, source, bound, &wrong) {
+        Some(Corrupted {
+            graph,
+            source,
+            dist,
+            v,
+            wrong,
+        })
+    }
+
+    fn context(&self, case: usize) -> String {
+        let n = self.graph.num_vertices();
+        format!("case {case}: {n} vertices, source {}", self.source)
+    }
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn a_corrupted_distance_is_rejected() {
+    let mut rng = TestRng::new("a_corrupted_distance_is_rejected");
+    let gpu = gpu();
+    let mut rejected = 0;
+    for case in 0..200 {
+        let Some(c) = Corrupted::draw(&mut rng) else {
+            continue; // the overflow is the solver's error, tested elsewhere
+        };
+        let context = c.context(case);
+        let mut certificate = Certificate::new(&gpu, &c.graph).expect("the certificate's state");
+        let bound = gpu_kernels::distance::INFINITY;
+        certificate
+            .check(&gpu, c.source, bound, &c.dist)
+            .unwrap_or_else(|e| panic!("{context}: the oracle's distances: {e}"));
+        match certificate.check(&gpu, c.source, bound, &c.wrong) {
             Err(Error::CertificateFailed { .. }) => rejected += 1,
             other => panic!(
-                "{context}: vertex {v} changed to {} gave {other:?}",
-                wrong[v]
+                "{context}: vertex {} changed to {} gave {other:?}",
+                c.v, c.wrong[c.v]
             ),
         }
     }
@@ -125,36 +155,25 @@ fn the_push_form_never_proves_a_corrupted_distance() {
     let gpu = gpu();
     let mut rejected = 0;
     for case in 0..200 {
-        let graph = random_graph(&mut rng, 400);
-        let n = graph.num_vertices();
-        let source = rng.below(n as u64) as usize;
-        let Ok(dist) = oracle::dijkstra(&graph, source) else {
+        let Some(c) = Corrupted::draw(&mut rng) else {
             continue;
         };
-        let context = format!("case {case}: {n} vertices, source {source}");
-        let successors = DeviceGraph::upload(gpu.stream(), &graph).expect("the graph");
-        let mut push = PushCheck::new(&gpu, n).expect("the push form's state");
+        let context = c.context(case);
+        let successors = DeviceGraph::upload(gpu.stream(), &c.graph).expect("the graph");
+        let mut push = PushCheck::new(&gpu, c.graph.num_vertices()).expect("the push form's state");
         let upload = |d: &[u32]| gpu.stream().clone_htod(d).expect("the distances");
-        let stop = (source as u32, Stop::default());
-        let proven = push.check(&gpu, &successors, stop, &upload(&dist));
+        let stop = (c.source as u32, Stop::default());
+        let proven = push.check(&gpu, &successors, stop, &upload(&c.dist));
         assert!(
             proven.is_ok(),
             "{context}: the oracle's distances: {proven:?}"
         );
-        let mut wrong = dist.clone();
-        let v = rng.below(n as u64) as usize;
-        wrong[v] = match rng.below(3) {
-            0 if dist[v] > 0 && dist[v] != u32::MAX => dist[v] - 1,
-            1 if dist[v] < u32::MAX - 2 => dist[v] + 1,
-            _ if dist[v] == u32::MAX => 0,
-            _ => u32::MAX,
-        };
-        match push.check(&gpu, &successors, stop, &upload(&wrong)) {
+        match push.check(&gpu, &successors, stop, &upload(&c.wrong)) {
             Err(Error::CertificateFailed { .. }) => rejected += 1,
             Ok(false) => {}
             other => panic!(
-                "{context}: vertex {v} changed to {} gave {other:?}",
-                wrong[v]
+                "{context}: vertex {} changed to {} gave {other:?}",
+                c.v, c.wrong[c.v]
             ),
         }
     }

@@ -4,11 +4,10 @@
 //! Values are small integers, so sums are exact in any order.
 //! Ignored unless run with `--include-ignored` on a machine with a CUDA GPU.
 
-use gpu_kernels::distance::INFINITY;
-use gpu_kernels::reductions::NO_SOURCE;
 use sssp::ch::{self, BuildOptions, Values};
 use sssp::options::Stop;
 use sssp::{Graph, Solver, oracle};
+use sssp_tests::reductions::{check_nearest, check_within};
 use sssp_tests::{TestRng, random_graph};
 
 fn index_of(graph: &Graph) -> ch::Hierarchy {
@@ -65,34 +64,14 @@ fn gpu_streamed_trees_and_reductions_match_the_oracle() {
             assert_eq!(next, k, "case {case}: every tree");
         }
         let values: Vec<f64> = (0..n).map(|_| rng.below(20) as f64).collect();
-        for values in [None, Some(Values::F64(&values))] {
-            let within = trees.within(&sources, limit, values).expect("within");
-            assert_eq!(within.len(), k);
-            for (i, (&(count, sum), tree)) in within.iter().zip(&expected).enumerate() {
-                let near: Vec<usize> = (0..n).filter(|&v| tree[v] <= limit).collect();
-                let want: f64 = match values {
-                    Some(Values::F64(x)) => near.iter().map(|&v| x[v]).sum(),
-                    _ => 0.0,
-                };
-                assert_eq!(
-                    (count as usize, sum),
-                    (near.len(), want),
-                    "case {case}: source {i}"
-                );
-            }
+        for with_values in [false, true] {
+            let given = with_values.then_some(Values::F64(&values));
+            let within = trees.within(&sources, limit, given).expect("within");
+            let value = |v: usize| values[v];
+            let value = with_values.then_some(&value as &dyn Fn(usize) -> f64);
+            check_within(&within, &expected, limit, value, &format!("case {case}"));
         }
         let nearest = trees.nearest(&sources).expect("nearest");
-        for v in 0..n {
-            let best = expected.iter().map(|t| t[v]).min().unwrap_or(INFINITY);
-            let from = expected
-                .iter()
-                .position(|t| t[v] == best && best != INFINITY);
-            assert_eq!(nearest.dist[v], best, "case {case}: vertex {v}");
-            assert_eq!(
-                nearest.source[v],
-                from.map_or(NO_SOURCE, |i| i as u32),
-                "case {case}: vertex {v}'s source"
-            );
-        }
+        check_nearest(&nearest, &expected, &format!("case {case}"));
     }
 }

@@ -16,6 +16,7 @@ use gpu_kernels::rows::ROW_FLAGS;
 use sssp::ch::{self, BuildOptions, TreeSolver, Values};
 use sssp::options::Stop;
 use sssp::{Graph, oracle};
+use sssp_tests::reductions::{check_nearest, check_within};
 use sssp_tests::{TestRng, random_graph};
 
 /// A random distance word: often unreached, sometimes saturated.
@@ -231,28 +232,11 @@ fn cpu_streamed_trees_within_and_nearest_match_the_oracle() {
         let within = trees
             .within(&sources, limit, Some(Values::F32(&values)))
             .expect("within");
-        for (i, (&(count, sum), tree)) in within.iter().zip(&expected).enumerate() {
-            let near: Vec<usize> = (0..n).filter(|&v| tree[v] <= limit).collect();
-            let want: f64 = near.iter().map(|&v| f64::from(values[v])).sum();
-            assert_eq!(
-                (count as usize, sum),
-                (near.len(), want),
-                "case {case}: source {i}"
-            );
-        }
+        let value = |v: usize| f64::from(values[v]);
+        let context = format!("case {case}");
+        check_within(&within, &expected, limit, Some(&value), &context);
         let nearest = trees.nearest(&sources).expect("nearest");
-        for v in 0..n {
-            let best = expected.iter().map(|t| t[v]).min().unwrap_or(INFINITY);
-            let from = expected
-                .iter()
-                .position(|t| t[v] == best && best != INFINITY);
-            assert_eq!(nearest.dist[v], best, "case {case}: vertex {v}");
-            assert_eq!(
-                nearest.source[v],
-                from.map_or(NO_SOURCE, |i| i as u32),
-                "case {case}: vertex {v}'s source"
-            );
-        }
+        check_nearest(&nearest, &expected, &context);
         let wrong = trees.within(&sources, limit, Some(Values::F64(&[1.0])));
         assert!(
             wrong.is_err() || n == 1,

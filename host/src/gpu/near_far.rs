@@ -177,15 +177,14 @@ impl GpuSolver for NearFar<'_> {
     /// are on the device in the graph's numbering.
     fn certify_in_place(&mut self, source: u32, stop: Stop) -> Option<Result<bool>> {
         let n = self.graph.num_vertices() as usize;
-        let push = match self.push.take() {
-            Some(push) => push,
-            None => match PushCheck::new(self.gpu, n) {
-                Ok(push) => push,
-                Err(e) => return Some(Err(e)),
-            },
-        };
-        let push = self.push.insert(push);
-        Some(push.check(self.gpu, &self.graph, (source, stop), &self.buffers.dist))
+        let proven = (|| {
+            let push = match &mut self.push {
+                Some(push) => push,
+                None => self.push.insert(PushCheck::new(self.gpu, n)?),
+            };
+            push.check(self.gpu, &self.graph, (source, stop), &self.buffers.dist)
+        })();
+        Some(proven)
     }
 
     fn distances(&self) -> Result<Vec<u32>> {
