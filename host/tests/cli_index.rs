@@ -70,6 +70,27 @@ fn an_index_gives_the_same_outputs_as_a_solve_and_refuses_another_graph() {
         }
     }
     assert_eq!(sources(&indexed).len(), 2);
+    // Without --verify the trees stream: the same figures in the summary.
+    let index_arg = index.to_str().unwrap();
+    let args = [
+        "--device",
+        "cpu",
+        "--sources",
+        "1,77",
+        "--json",
+        "--index",
+        index_arg,
+    ];
+    let (code, stdout, stderr) = solve(&rome99(), &args);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let streamed: serde_json::Value =
+        serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {stdout}"));
+    assert_eq!(sources(&streamed).len(), 2);
+    for (a, b) in sources(&streamed).iter().zip(&sources(&solved)) {
+        for field in ["source", "reached", "max_distance", "checksum"] {
+            assert_eq!(a[field], b[field], "streamed {field}");
+        }
+    }
 
     let other = dir.path("other.gr");
     std::fs::write(&other, "p sp 3 2\na 1 2 5\na 2 3 1\n").unwrap();

@@ -18,6 +18,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use self_cell::self_cell;
 use sssp::algorithms::Algorithm;
+use sssp::auto::plan::Solves;
 use sssp::graph::{Graph, WeightKind};
 use sssp::options::{Stop, Tuning};
 use sssp::solver::{self, Prepared};
@@ -52,6 +53,8 @@ pub(crate) struct PreparedGraph {
     algorithm: &'static str,
     device: &'static str,
     prepare_ms: Option<f64>,
+    /// Why `auto` chose what it did (`None` for a named algorithm).
+    reason: Option<String>,
 }
 
 #[pymethods]
@@ -59,9 +62,11 @@ impl PreparedGraph {
     /// Copies the CSR `(indptr, indices, words)` (`f32` bit patterns with
     /// `float_weights`; read in both directions with `undirected`) and
     /// prepares `algorithm` for it on `solver`'s device, `auto` probing
-    /// (and, where it runs one, trying) from `first_source`.
+    /// (and, where it runs one, trying) from `first_source`, and planning
+    /// for `solves` solves (`None`: kept for any number; `many`: so many
+    /// that its whole trial pays).
     #[new]
-    #[pyo3(signature = (solver, indptr, indices, words, float_weights, undirected, algorithm, first_source = 0))]
+    #[pyo3(signature = (solver, indptr, indices, words, float_weights, undirected, algorithm, first_source = 0, solves = None, many = false))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -73,8 +78,18 @@ impl PreparedGraph {
         undirected: bool,
         algorithm: &str,
         first_source: usize,
+        solves: Option<usize>,
+        many: bool,
     ) -> PyResult<Self> {
         let algorithm: Algorithm = algorithm.parse().map_err(PyValueError::new_err)?;
+        let solves = match (many, solves) {
+            (true, _) => Solves::Many,
+            (false, Some(0)) => {
+                return Err(PyValueError::new_err("solves must be a positive number"));
+            }
+            (false, Some(count)) => Solves::Count(count),
+            (false, None) => Solves::Kept,
+        };
         let graph = owned_graph([&indptr, &indices, &words], float_weights, undirected)?;
         let (n, kind) = (graph.num_vertices(), graph.weight_kind());
         let owner = Owner {
@@ -89,6 +104,7 @@ impl PreparedGraph {
                 algorithm: algorithm.name(),
                 device: solver.device(),
                 prepare_ms: None,
+                reason: None,
             });
         }
         let cell = py
@@ -96,11 +112,11 @@ impl PreparedGraph {
                 sssp::panics::catching("preparing the graph", || {
                     bind(&owner.solver)?;
                     PreparedCell::try_new(owner, |owner| {
-                        owner.solver.prepare(
+                        owner.solver.prepare_for(
                             &owner.graph,
                             algorithm,
                             Tuning::default(),
-                            first_source,
+                            (first_source, solves),
                         )
                     })
                 })
@@ -113,6 +129,7 @@ impl PreparedGraph {
             algorithm: prepared.algorithm().name(),
             device: device_name(prepared.device()),
             prepare_ms: prepared.prepare_ms(),
+            reason: prepared.auto_choice().map(|choice| choice.reason.clone()),
             cell: Some(Mutex::new(cell)),
         })
     }
@@ -121,6 +138,13 @@ impl PreparedGraph {
     #[getter]
     fn n(&self) -> usize {
         self.n
+    }
+
+    /// Why `auto` chose the algorithm, and what it tried (None for a named
+    /// algorithm).
+    #[getter]
+    fn reason(&self) -> Option<&str> {
+        self.reason.as_deref()
     }
 
     /// The algorithm that runs (`auto` resolved).

@@ -122,7 +122,7 @@ pub(crate) fn distance_value(d: u32, kind: WeightKind) -> f64 {
 }
 
 /// Distances one thread converts to float64 at a time.
-const CONVERT_CHUNK: usize = 1 << 16;
+const CONVERT_CHUNK: usize = 1 << 14;
 
 /// `words` as float64 values in `out` (one type dispatch per row), in
 /// chunks on all cores: a fresh array's pages are first touched here, and

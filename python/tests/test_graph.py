@@ -210,3 +210,20 @@ def test_graph_bad_calls_raise(kwargs, error):
 def test_graph_bad_construction_raises(kwargs, error):
     with pytest.raises(error):
         sssp_gpu.Graph(SMALL, **kwargs)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_graph_planned_for_solves_matches_scipy(device):
+    """``solves``: a count, "many" and None prepare the same distances
+    (the plan changes only how much ``auto`` tries); bad values are refused."""
+    r, msg = rng_and_msg("graph solves")
+    graph = random_graph(r, 400, 1600, False)
+    expected = csgraph.dijkstra(graph, indices=[0, 7, 399])
+    for solves in [None, 1, 3, 5000, "many"]:
+        g = sssp_gpu.Graph(graph, device=device, solves=solves)
+        np.testing.assert_array_equal(g.dijkstra(indices=[0, 7, 399]), expected, err_msg=f"{msg}, solves {solves!r}")
+        # auto's reason on the GPU; on the CPU, delta-cpu without a choice.
+        assert (isinstance(g.reason, str) and g.reason) if g.device == "gpu" else g.reason is None, msg
+    for bad in [0, -2, "some", 2.5, True]:
+        with pytest.raises(ValueError, match="solves"):
+            sssp_gpu.Graph(graph, device=device, solves=bad)

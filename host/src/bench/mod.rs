@@ -24,6 +24,7 @@ use serde::{Deserialize, Serialize};
 
 pub use plan::{BenchPlan, Layout, LayoutNames};
 use sssp::algorithms::{Algorithm, Processor};
+use sssp::auto::plan::Solves;
 use sssp::generate::random_graph;
 use sssp::graph::Graph;
 use sssp::options::Tuning;
@@ -263,11 +264,12 @@ struct Measured {
     threads: Option<sssp::gpu::solver::ThreadCount>,
 }
 
-/// Solves from vertex 0 the way the CLI does ([`Solver::prepare`], then
-/// [`sssp::solver::Prepared::solve`]): GPU algorithms with the plan's warm-up
+/// Solves from vertex 0 with a solver prepared for many solves (`auto`'s whole
+/// trial: [`sssp::solver::Solver::prepare_for`] with `Solves::Many`), then
+/// [`sssp::solver::Prepared::solve`]: GPU algorithms with the plan's warm-up
 /// and repetitions, CPU ones `cpu_repetitions` times.
 fn measure(plan: &BenchPlan, solver: &Solver, graph: &Graph, algo: Algorithm) -> Result<Measured> {
-    let mut prepared = solver.prepare(graph, algo, Tuning::default(), 0)?;
+    let mut prepared = solver.prepare_for(graph, algo, Tuning::default(), (0, Solves::Many))?;
     let timing = match prepared.device() {
         Processor::Gpu => Timing {
             warmup: plan.warmup,

@@ -18,6 +18,7 @@ use serde::{Deserialize, Serialize};
 
 use super::gapbs_graph;
 use sssp::algorithms::{self, Algorithm};
+use sssp::auto::plan::Solves;
 use sssp::formats::{self, LoadOptions};
 use sssp::graph::{Graph, WeightKind};
 use sssp::options::Tuning;
@@ -179,7 +180,12 @@ pub fn run(plan: &RealPlan, solver: &Solver, progress: &mut dyn FnMut(&str)) -> 
                 verified: false,
                 refused: None,
             };
-            let mut prepared = match solver.prepare(&graph, algorithm, Tuning::default(), source) {
+            let mut prepared = match solver.prepare_for(
+                &graph,
+                algorithm,
+                Tuning::default(),
+                (source, Solves::Many),
+            ) {
                 Ok(prepared) => prepared,
                 // A solver that does not take this graph (a mode's size
                 // limit, device memory) is reported, and the others go on.

@@ -17,6 +17,7 @@ use serde::{Deserialize, Serialize};
 
 use super::real::{GapbsRecord, GraphSize, run_gapbs};
 use sssp::algorithms::Algorithm;
+use sssp::auto::plan::Solves;
 use sssp::ch::{self, BuildOptions};
 use sssp::formats::{self, LoadOptions};
 use sssp::graph::Graph;
@@ -255,7 +256,8 @@ fn measure(
         warmup: 1,
         runs: 10,
     };
-    let mut prepared = solver.prepare(graph, Algorithm::Auto, Tuning::default(), 0)?;
+    let mut prepared =
+        solver.prepare_for(graph, Algorithm::Auto, Tuning::default(), (0, Solves::Many))?;
     let solved = prepared.solve(0, Stop::default(), false, timing)?;
     if solved.dist != oracle::dijkstra(graph, 0)? {
         return Err(mismatch(format!("other distances from auto on {name}")));

@@ -145,7 +145,10 @@ impl Indexed<'_> {
             return Ok(None);
         }
         if index_rows::streams(args, query) {
-            index_rows::stream(args, query, trees, out)?;
+            let algorithm = index_rows::stream(args, query, trees, out)?;
+            if args.json {
+                print_json(args, json_input, gpu, vec![algorithm], None)?;
+            }
             return Ok(None);
         }
         let on_gpu = trees.device() == Processor::Gpu;

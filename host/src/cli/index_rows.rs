@@ -13,25 +13,31 @@ use sssp::distances;
 use sssp::{Error, Result};
 
 use super::input::{Query, weight_word};
-use super::report::Human;
+use super::report::{Human, JsonAbout, JsonAlgorithm, JsonCheck, JsonSource, JsonTimes};
 use super::solve_args::SolveArgs;
 use super::streamed::SummarySink;
 
 /// Whether the trees of `query` can stream: many sources, timed once, no
-/// check, tree, path or JSON asked for.
+/// check, tree or path asked for.
 pub fn streams(args: &SolveArgs, query: &Query) -> bool {
     query.many_sources
         && args.runs == 1
         && !args.verify
         && !args.certify
-        && !args.json
         && args.parents.is_none()
         && query.path_target.is_none()
 }
 
 /// The trees of every source, streamed: summarized (and written) while the
-/// next ones are copied; a warm-up batch first unless `--warmup 0`.
-pub fn stream(args: &SolveArgs, query: &Query, trees: &mut TreeSolver, out: &Human) -> Result<()> {
+/// next ones are copied; a warm-up batch first unless `--warmup 0`. Returns
+/// the `--json` entry (each tree's time the batch's mean: they are not
+/// timed one by one).
+pub fn stream(
+    args: &SolveArgs,
+    query: &Query,
+    trees: &mut TreeSolver,
+    out: &Human,
+) -> Result<JsonAlgorithm> {
     let kind = trees.hierarchy().weight_kind;
     if args.warmup.unwrap_or(1) > 0 {
         let lanes = trees.gpu_shape().map_or(1, |(lanes, _)| lanes);
@@ -48,6 +54,8 @@ pub fn stream(args: &SolveArgs, query: &Query, trees: &mut TreeSolver, out: &Hum
         if sink.writes() { " and written" } else { "" }
     ));
     let summaries = sink.finish(args, out)?;
+    let per_tree = [wall_ms / count.max(1) as f64];
+    let mut json_sources = Vec::with_capacity(count);
     for (summary, &source_id) in summaries.iter().zip(&query.source_ids) {
         out.line(format_args!(
             "source {source_id:<6} reached {}, max distance {}, checksum {:016x}",
@@ -55,8 +63,26 @@ pub fn stream(args: &SolveArgs, query: &Query, trees: &mut TreeSolver, out: &Hum
             distances::display(kind, summary.max_distance),
             summary.checksum,
         ));
+        json_sources.push(JsonSource {
+            source: source_id,
+            iterations: None,
+            solve_ms: JsonTimes::of(&per_tree),
+            check: JsonCheck::new(kind, summary),
+        });
     }
-    Ok(())
+    let about = JsonAbout {
+        name: trees.algorithm().name(),
+        requested: "index",
+        paper: trees.algorithm().spec().paper,
+        device: if trees.gpu_shape().is_some() {
+            "gpu"
+        } else {
+            "cpu"
+        },
+        prepare_ms: trees.prepare_ms(),
+        timer: "host",
+    };
+    Ok(JsonAlgorithm::new(about, json_sources, true))
 }
 
 /// `--within D [--values FILE]`: per source, the vertices within `D` and

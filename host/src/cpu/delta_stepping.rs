@@ -49,6 +49,7 @@ use gpu_kernels::distance::{INFINITY, SATURATED, Weight};
 
 use super::barrier::{Aborted, Barrier, Padded};
 use super::crowding::Crowding;
+use super::free_cores::free_cores;
 use crate::graph::{Graph, with_weight_type};
 use crate::options::Stop;
 use crate::{Error, Result, distances};
@@ -475,8 +476,11 @@ pub fn threads_for_pool(pool: usize, sized_by_caller: bool) -> usize {
 pub const EDGES_PER_THREAD: usize = 50_000;
 
 /// The threads a solve on `graph` runs on: [`threads_for_pool`] of rayon's
-/// current pool, no more than one per [`EDGES_PER_THREAD`] edges unless the
-/// caller sized the pool.
+/// current pool, no more than one per [`EDGES_PER_THREAD`] edges, nor than
+/// the cores other work leaves free now ([`free_cores`]), unless the caller
+/// sized the pool. (Next to a busy thread on each of 16 cores, 15 threads
+/// took 90–96 ms on USA-road-d.NY where Dijkstra on one took 37–64 ms,
+/// docs/PERFORMANCE.md.)
 fn threads_for(graph: &Graph) -> usize {
     let sized_by_caller =
         rayon::current_thread_index().is_some() || std::env::var_os("RAYON_NUM_THREADS").is_some();
@@ -484,7 +488,11 @@ fn threads_for(graph: &Graph) -> usize {
     if sized_by_caller {
         threads
     } else {
-        threads.min(graph.num_edges() / EDGES_PER_THREAD).max(1)
+        let by_size = threads.min(graph.num_edges() / EDGES_PER_THREAD).max(1);
+        if by_size == 1 {
+            return 1;
+        }
+        by_size.min(free_cores(rayon::current_num_threads()))
     }
 }
 

@@ -8,6 +8,7 @@ pub mod compact;
 mod crowding;
 pub mod da2cf;
 pub mod delta_stepping;
+pub mod free_cores;
 pub mod matrix;
 pub mod near_far;
 pub mod parents;
