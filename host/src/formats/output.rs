@@ -127,9 +127,16 @@ fn write_values(
             }
         }
         OutputFormat::Bin => {
-            for chunk in values.chunks(1 << 14) {
-                let bytes: Vec<u8> = chunk.iter().flat_map(|&d| raw(d).to_le_bytes()).collect();
-                out.write_all(&bytes)?;
+            // One reused buffer, filled word by word in place (collecting
+            // each word's bytes into a growing Vec ran at ~1 GB/s).
+            const WORDS: usize = 1 << 14;
+            let mut bytes = vec![0u8; 4 * WORDS.min(values.len())];
+            for chunk in values.chunks(WORDS) {
+                let bytes = &mut bytes[..4 * chunk.len()];
+                for (word, &d) in bytes.chunks_exact_mut(4).zip(chunk) {
+                    word.copy_from_slice(&raw(d).to_le_bytes());
+                }
+                out.write_all(bytes)?;
             }
         }
     }
