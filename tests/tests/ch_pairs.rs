@@ -72,7 +72,10 @@ fn check_path(graph: &Graph, path: &[usize], (s, t): (usize, usize), d: u32, con
             .unwrap_or_else(|| panic!("{context}: path uses a missing arc {arc:?}"));
         sum += w as u64;
     }
-    assert_eq!(sum, d as u64, "{context}: path {s} → {t} has the wrong length");
+    assert_eq!(
+        sum, d as u64,
+        "{context}: path {s} → {t} has the wrong length"
+    );
 }
 
 /// Every distance and path of `pairs` against the oracle (`u32` weights).
@@ -91,7 +94,13 @@ fn check_u32(graph: &Graph, h: &Hierarchy, pairs: &[(usize, usize)], context: &s
         if dist[i] == u32::MAX {
             assert!(path.is_empty(), "{context}: pair {i} unreachable, no path");
         } else {
-            check_path(graph, path, (s, t), dist[i], &format!("{context}: pair {i}"));
+            check_path(
+                graph,
+                path,
+                (s, t),
+                dist[i],
+                &format!("{context}: pair {i}"),
+            );
         }
     }
 }

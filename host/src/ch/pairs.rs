@@ -128,11 +128,7 @@ fn check_pairs(h: &Hierarchy, pairs: &[(usize, usize)]) -> Result<()> {
     match bad {
         None => Ok(()),
         Some((i, &(s, t))) => {
-            let (what, v) = if s >= n {
-                ("source", s)
-            } else {
-                ("target", t)
-            };
+            let (what, v) = if s >= n { ("source", s) } else { ("target", t) };
             Err(Error::InvalidArgument(format!(
                 "pair {i} ({s}, {t}): {what} vertex {v} is out of range: the index has {n} vertices"
             )))
