@@ -12,7 +12,7 @@ use sssp::ch::Hierarchy;
 use sssp::ch::pairs::{MANY_TARGETS, PairPaths, pair_distances, pair_paths};
 use sssp::formats::atomic::write_atomically;
 use sssp::formats::output::{OutputFormat, Rows, write_distances};
-use sssp::formats::sources::open_list;
+use sssp::formats::sources::{numbered_lines, open_list};
 use sssp::formats::{InputNumbering, LoadedGraph};
 use sssp::graph::WeightKind;
 use sssp::{Error, Graph, Result, distances, oracle};
@@ -144,13 +144,9 @@ fn parse_pairs(reader: impl BufRead, path: &Path) -> Result<Vec<(u64, (u64, u64)
     };
     let mut pairs = Vec::new();
     let mut last_line = 0;
-    for (index, line) in reader.lines().enumerate() {
-        let number = index as u64 + 1;
+    for line in numbered_lines(reader, path) {
+        let (number, line) = line?;
         last_line = number;
-        let line = line.map_err(|source| Error::Io {
-            path: path.to_path_buf(),
-            source,
-        })?;
         let mut words = line.split_whitespace();
         match (words.next(), words.next(), words.next()) {
             (None, ..) => {}

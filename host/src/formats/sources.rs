@@ -60,13 +60,9 @@ pub fn parse_sources(reader: impl BufRead, path: &Path) -> Result<Vec<u64>> {
     // `Some(n)` once a DIMACS problem line announced `n` sources.
     let mut announced: Option<u64> = None;
     let mut last_line = 0;
-    for (index, line) in reader.lines().enumerate() {
-        let number = index as u64 + 1;
+    for line in numbered_lines(reader, path) {
+        let (number, line) = line?;
         last_line = number;
-        let line = line.map_err(|source| Error::Io {
-            path: path.to_path_buf(),
-            source,
-        })?;
         let words: Vec<&str> = line.split_whitespace().collect();
         match words.as_slice() {
             [] => {}
@@ -118,6 +114,21 @@ pub fn parse_sources(reader: impl BufRead, path: &Path) -> Result<Vec<u64>> {
         ));
     }
     Ok(sources)
+}
+
+/// The lines of `reader` with their numbers (from 1); `path` names it in
+/// errors.
+pub fn numbered_lines(
+    reader: impl BufRead,
+    path: &Path,
+) -> impl Iterator<Item = Result<(u64, String)>> {
+    reader.lines().enumerate().map(move |(index, line)| {
+        line.map(|line| (index as u64 + 1, line))
+            .map_err(|source| Error::Io {
+                path: path.to_path_buf(),
+                source,
+            })
+    })
 }
 
 /// A vertex id of line `line`.
