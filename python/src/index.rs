@@ -215,6 +215,40 @@ impl Index {
         Ok((PyArray1::from_vec(py, table), device_name(device)))
     }
 
+    /// The distance of each pair `(sources[i], targets[i])` on the CPU, in
+    /// parallel, as float64 (inf where unreachable), without the GIL.
+    fn pair_distances<'py>(
+        &self,
+        py: Python<'py>,
+        sources: PyReadonlyArray1<'py, i64>,
+        targets: PyReadonlyArray1<'py, i64>,
+    ) -> PyResult<Bound<'py, PyArray1<f64>>> {
+        let (sources, targets) = (sources.as_array(), targets.as_array());
+        if sources.len() != targets.len() {
+            return Err(PyValueError::new_err(format!(
+                "{} sources and {} targets: one target per source is needed",
+                sources.len(),
+                targets.len()
+            )));
+        }
+        let mut pairs = Vec::with_capacity(sources.len());
+        for (i, (&s, &t)) in sources.iter().zip(targets.iter()).enumerate() {
+            match (usize::try_from(s), usize::try_from(t)) {
+                (Ok(s), Ok(t)) => pairs.push((s, t)),
+                _ => {
+                    return Err(PyValueError::new_err(format!(
+                        "pair {i} ({s}, {t}): a vertex id is negative"
+                    )));
+                }
+            }
+        }
+        let dist = py
+            .detach(|| sssp::ch::pairs::pair_distances(&self.hierarchy, &pairs))
+            .map_err(to_py)?;
+        let dist = dist.iter().map(|&d| self.to_f64(d)).collect();
+        Ok(PyArray1::from_vec(py, dist))
+    }
+
     /// The distance from `source` to `target` (inf when unreachable).
     fn distance(&self, source: usize, target: usize) -> PyResult<f64> {
         self.check_vertices(&[source, target])?;

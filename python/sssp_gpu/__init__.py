@@ -581,6 +581,15 @@ class ContractionIndex:
         table, _ = self._index.table(_solver(device)._native, s, t)
         return table.reshape(len(s), len(t))
 
+    def pair_distances(self, sources, targets) -> _np.ndarray:
+        """The distance of each pair ``(sources[i], targets[i])``: two
+        equal-length integer arrays give a float64 array, ``inf`` where
+        unreachable. Answered on the CPU in parallel (sources with many
+        targets one-to-many), without the GIL."""
+        s = _np.ascontiguousarray(sources, dtype=_np.int64).ravel()
+        t = _np.ascontiguousarray(targets, dtype=_np.int64).ravel()
+        return self._index.pair_distances(s, t)
+
     def distance(self, source: int, target: int) -> float:
         """The distance from ``source`` to ``target`` (``inf`` when unreachable)."""
         return self._index.distance(int(source), int(target))

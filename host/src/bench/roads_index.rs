@@ -26,6 +26,9 @@ use sssp::options::{Stop, Timing};
 use sssp::solver::Solver;
 use sssp::{Error, Result, oracle};
 
+/// Random pairs of the batched point-to-point column.
+const BATCH_PAIRS: usize = 100_000;
+
 /// What a roads-index benchmark runs.
 #[derive(Clone, Debug)]
 pub struct IndexPlan {
@@ -86,6 +89,10 @@ pub struct IndexRecord {
     pub solve_algorithm: String,
     /// Mean point-to-point distance query on the CPU (one thread), µs.
     pub one_to_one_us: f64,
+    /// Batched point-to-point queries on the CPU (`ch::pairs`, all threads,
+    /// [`BATCH_PAIRS`] random pairs), pairs per second.
+    #[serde(default)]
+    pub pairs_per_s: Option<f64>,
     /// The table on the GPU (when there is one), ms.
     pub gpu_table_ms: Option<f64>,
     /// The table on the CPU (bucket method, all threads), ms.
@@ -224,6 +231,15 @@ fn measure(
             )));
         }
     }
+    // The same pairs first, then random ones, in one batch on every thread.
+    let mut batch = pairs.clone();
+    batch.extend(draw(BATCH_PAIRS).into_iter().zip(draw(BATCH_PAIRS)));
+    let start = Instant::now();
+    let batched = ch::pairs::pair_distances(&h, &batch)?;
+    let pairs_per_s = batch.len() as f64 / start.elapsed().as_secs_f64().max(1e-9);
+    if batched[..answers.len()] != answers[..] {
+        return Err(mismatch(format!("other batched pair distances on {name}")));
+    }
     let check_table = |table: &[u32], what: &str| -> Result<()> {
         let width = table_targets.len();
         for (i, &s) in table_sources.iter().enumerate().take(3) {
@@ -296,6 +312,7 @@ fn measure(
         solve_ms: solved.median_ms(),
         solve_algorithm: prepared.algorithm().name().into(),
         one_to_one_us,
+        pairs_per_s: Some(pairs_per_s),
         gpu_table_ms,
         cpu_table_ms,
         gapbs,
@@ -382,14 +399,14 @@ pub fn markdown(report: &IndexReport) -> String {
     text.push_str(
         "| graph | build ms (threads) | RoutingKit build ms | index/CSR | GAPBS ms (Δ) | \
          solve ms (auto) | GPU µs/tree | CPU µs/tree | one-to-one µs | RoutingKit µs | \
-         GPU table ms | CPU table ms | RoutingKit table ms |\n",
+         batched pairs/s | GPU table ms | CPU table ms | RoutingKit table ms |\n",
     );
-    text.push_str("|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    text.push_str("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     for r in &report.records {
         let gapbs_ms = r.gapbs.as_ref().map(|g| g.best_ms);
         let rk = r.routingkit.as_ref();
         text.push_str(&format!(
-            "| {} | {:.0} ({}) | {}{} | {:.2} | {} | {:.3} ({}) | {}{} | {:.1}{} | {:.2} | {}{} | {} | {:.2} | {}{} |\n",
+            "| {} | {:.0} ({}) | {}{} | {:.2} | {} | {:.3} ({}) | {}{} | {:.1}{} | {:.2} | {}{} | {} | {} | {:.2} | {}{} |\n",
             r.of.graph,
             r.build_ms,
             r.threads,
@@ -408,6 +425,7 @@ pub fn markdown(report: &IndexReport) -> String {
             r.one_to_one_us,
             ms(rk.map(|k| k.one_to_one_us)),
             ratio(rk.map(|k| k.one_to_one_us), Some(r.one_to_one_us)),
+            r.pairs_per_s.map_or("-".into(), |p| format!("{p:.0}")),
             ms(r.gpu_table_ms),
             r.cpu_table_ms,
             ms(rk.map(|k| k.table_ms)),
@@ -420,11 +438,12 @@ pub fn markdown(report: &IndexReport) -> String {
     for (graph, why) in &report.refused {
         text.push_str(&format!("\n{graph}: no index ({why}).\n"));
     }
-    text.push_str(
+    text.push_str(&format!(
         "\nGPU µs/tree: batches pipelined with the host's upward searches, trees left on the \
          device (host clock, upward searches included). CPU µs/tree: eight sources per thread, \
-         every thread. Ratios of trees are against GAPBS's single-source time; the table ratio \
+         every thread. Batched pairs/s: the one-to-one pairs and {BATCH_PAIRS} random pairs in \
+         one call of `ch::pairs::pair_distances` on every thread. Ratios of trees are against GAPBS's single-source time; the table ratio \
          uses the GPU table where there is one.\n",
-    );
+    ));
     text
 }

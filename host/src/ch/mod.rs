@@ -11,7 +11,8 @@
 //!   (the top level first), its file (`host preprocess`);
 //! - [`phast`]: trees on the CPU; [`crate::gpu::phast`] on the GPU;
 //! - [`query`]: upward searches, point-to-point queries with their paths
-//!   unpacked, and many-to-many tables.
+//!   unpacked, and many-to-many tables;
+//! - [`pairs`]: distances and paths of lists of (source, target) pairs.
 //!
 //! Graphs without a hierarchy (social, web, Kronecker: the remaining graph
 //! grows denser while it is still large) stop [`build`] with
@@ -31,6 +32,7 @@ mod frontier;
 mod graph_check;
 pub mod index;
 pub mod lightest;
+pub mod pairs;
 pub mod phast;
 pub mod query;
 pub mod reductions;

@@ -21,6 +21,7 @@ use super::input::{Query, vertex_of};
 use super::output::{
     json_source, print_json, print_path, print_summary, source_figures, tree_path, write_outputs,
 };
+use super::pairs;
 use super::report::{Human, JsonAbout, JsonAlgorithm, JsonDistance, JsonInput, JsonPath};
 use super::solve_args::SolveArgs;
 
@@ -58,6 +59,9 @@ pub fn solve(
         hierarchy.num_shortcuts(),
         start.elapsed().as_secs_f64() * 1e3 - read_ms
     ));
+    if let Some(file) = &args.pairs {
+        return pairs::run(args, (loaded, graph), &hierarchy, file, out);
+    }
     if let Some(gpu) = solver.gpu() {
         out.line(format_args!("device       {}", gpu.name()?));
     }

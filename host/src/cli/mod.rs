@@ -11,6 +11,7 @@ mod index;
 mod index_rows;
 mod input;
 mod output;
+mod pairs;
 mod preprocess;
 mod ptx;
 mod report;
@@ -39,6 +40,7 @@ Examples:
   host convert roads.gr.gz roads.csr
   host preprocess --graph roads.gr.gz --output roads.ch
   host --graph roads.gr.gz --index roads.ch --sources 1,5,9 --verify
+  host --graph roads.gr.gz --index roads.ch --pairs pairs.txt --output d.txt
   host algos
   host gen --vertices 1Mi --seed 7 --output g.csr
   host ptx --output kernels.ptx";

@@ -230,6 +230,7 @@ pub fn check_solve_outputs(args: &SolveArgs) -> Result<()> {
         ("--index", &args.index),
         ("--sources-file", &args.sources_file),
         ("--targets-file", &args.targets_file),
+        ("--pairs", &args.pairs),
     ];
     let outputs = [("--output", &args.output), ("--parents", &args.parents)];
     check_outputs(&given(&inputs), &given(&outputs))

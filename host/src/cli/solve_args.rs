@@ -158,6 +158,16 @@ pub struct SolveArgs {
         conflicts_with = "targets"
     )]
     pub targets_file: Option<PathBuf>,
+    /// With --index: the distance of each (source, target) pair of this
+    /// file (one `source target` pair a line, input numbering, `#` comments),
+    /// answered on the CPU in parallel; --output writes `source target
+    /// distance` lines (or with `--output-format bin` one word a pair).
+    #[arg(long, value_name = "FILE", requires = "index", conflicts_with_all = ["targets", "targets_file"])]
+    pub pairs: Option<PathBuf>,
+    /// With --pairs: unpack each pair's shortest path; --output appends its
+    /// vertices to the pair's line.
+    #[arg(long, requires = "pairs")]
+    pub paths: bool,
     /// GPU streams that solve the sources at the same time, each with its own
     /// copy of the solver's state (1: one source after another; default: 4
     /// for 32 sources or more with near-far, fast and fast-crauser, else 1).

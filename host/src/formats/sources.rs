@@ -3,7 +3,8 @@
 //! the input graph's numbering; `c` lines (DIMACS), `#` lines and blank lines
 //! are skipped.
 
-use std::io::{BufRead, BufReader, Read};
+use std::fs::File;
+use std::io::{BufRead, BufReader, Read, Take};
 use std::path::Path;
 
 use crate::{Error, Result};
@@ -18,27 +19,34 @@ pub const MAX_SOURCES_FILE_BYTES: u64 = 1 << 30;
 /// [`MAX_SOURCES_FILE_BYTES`] is an [`Error::InvalidArgument`], refused
 /// before anything is read.
 pub fn read_sources(path: &Path) -> Result<Vec<u64>> {
+    parse_sources(open_list(path, "a sources file")?, path)
+}
+
+/// `path` opened for reading a list (`what`, as errors name it: "a sources
+/// file"), as [`read_sources`] opens it: a path that is not a regular file or
+/// a file over [`MAX_SOURCES_FILE_BYTES`] is an [`Error::InvalidArgument`],
+/// and reading stops there even if the file grows.
+pub fn open_list(path: &Path, what: &str) -> Result<BufReader<Take<File>>> {
     let io = |source| Error::Io {
         path: path.to_path_buf(),
         source,
     };
-    let file = std::fs::File::open(path).map_err(io)?;
+    let file = File::open(path).map_err(io)?;
     let metadata = file.metadata().map_err(io)?;
     if !metadata.is_file() {
         return Err(Error::InvalidArgument(format!(
-            "{}: not a regular file (a device, pipe or directory): a sources file must be a file",
+            "{}: not a regular file (a device, pipe or directory): {what} must be a file",
             path.display()
         )));
     }
     if metadata.len() > MAX_SOURCES_FILE_BYTES {
         return Err(Error::InvalidArgument(format!(
-            "{}: the sources file is {} bytes, more than the {MAX_SOURCES_FILE_BYTES} bytes accepted",
+            "{}: {what} of {} bytes, more than the {MAX_SOURCES_FILE_BYTES} bytes accepted",
             path.display(),
             metadata.len()
         )));
     }
-    // Bounded even if the file grows while it is read.
-    parse_sources(BufReader::new(file.take(MAX_SOURCES_FILE_BYTES)), path)
+    Ok(BufReader::new(file.take(MAX_SOURCES_FILE_BYTES)))
 }
 
 /// [`read_sources`] from any reader; `path` names it in errors.
@@ -52,13 +60,9 @@ pub fn parse_sources(reader: impl BufRead, path: &Path) -> Result<Vec<u64>> {
     // `Some(n)` once a DIMACS problem line announced `n` sources.
     let mut announced: Option<u64> = None;
     let mut last_line = 0;
-    for (index, line) in reader.lines().enumerate() {
-        let number = index as u64 + 1;
+    for line in numbered_lines(reader, path) {
+        let (number, line) = line?;
         last_line = number;
-        let line = line.map_err(|source| Error::Io {
-            path: path.to_path_buf(),
-            source,
-        })?;
         let words: Vec<&str> = line.split_whitespace().collect();
         match words.as_slice() {
             [] => {}
@@ -110,6 +114,21 @@ pub fn parse_sources(reader: impl BufRead, path: &Path) -> Result<Vec<u64>> {
         ));
     }
     Ok(sources)
+}
+
+/// The lines of `reader` with their numbers (from 1); `path` names it in
+/// errors.
+pub fn numbered_lines(
+    reader: impl BufRead,
+    path: &Path,
+) -> impl Iterator<Item = Result<(u64, String)>> {
+    reader.lines().enumerate().map(move |(index, line)| {
+        line.map(|line| (index as u64 + 1, line))
+            .map_err(|source| Error::Io {
+                path: path.to_path_buf(),
+                source,
+            })
+    })
 }
 
 /// A vertex id of line `line`.
