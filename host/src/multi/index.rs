@@ -63,6 +63,11 @@ impl<'h> IndexSpread<'h> {
         self
     }
 
+    /// The index.
+    pub fn hierarchy(&self) -> &'h Hierarchy {
+        self.hierarchy
+    }
+
     /// The workers.
     pub fn workers(&self) -> &[Worker] {
         &self.workers
