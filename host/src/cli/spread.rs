@@ -4,12 +4,11 @@
 //! --all-sources`) with its progress line.
 
 use std::io::{IsTerminal, Write};
-use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use sssp::ch::{Hierarchy, Values};
 use sssp::formats::output::OutputFormat;
-use sssp::multi::{IndexSpread, Worker, WorkerReport};
+use sssp::multi::{IndexSpread, Meter, Worker, WorkerReport};
 use sssp::{Error, Result, Solver};
 
 use super::device::DeviceChoice;
@@ -145,7 +144,10 @@ fn accessibility(
 ) -> Result<Vec<WorkerReport>> {
     let hierarchy = spread.hierarchy();
     let (limit, values) = within_args(args, hierarchy)?;
-    let meter = Meter::new(args.progress || std::io::stderr().is_terminal());
+    let meter = Meter::new(
+        "accessibility",
+        args.progress || std::io::stderr().is_terminal(),
+    );
     let progress = |done: usize, total: usize| meter.show(done, total);
     let start = Instant::now();
     let (access, reports) =
@@ -210,47 +212,4 @@ fn print_reports(reports: &[WorkerReport], out: &Human) {
         if reports.len() == 1 { "" } else { "s" },
         each.join(", ")
     ));
-}
-
-/// A progress line on stderr, redrawn in place on a terminal (else a line
-/// each time) at most four times a second.
-struct Meter {
-    shown: bool,
-    terminal: bool,
-    last: Mutex<Option<Instant>>,
-}
-
-impl Meter {
-    fn new(shown: bool) -> Meter {
-        Meter {
-            shown,
-            terminal: std::io::stderr().is_terminal(),
-            last: Mutex::new(None),
-        }
-    }
-
-    /// Sources `done` of `total`, if the last line is old enough.
-    fn show(&self, done: usize, total: usize) {
-        if !self.shown {
-            return;
-        }
-        let mut last = self.last.lock().unwrap_or_else(|e| e.into_inner());
-        let due = last.is_none_or(|t| t.elapsed() >= Duration::from_millis(250));
-        if due || done == total {
-            *last = Some(Instant::now());
-            let percent = 100.0 * done as f64 / total.max(1) as f64;
-            let line = format!("accessibility {done} of {total} sources ({percent:.1}%)");
-            match self.terminal {
-                true => eprint!("\r{line}"),
-                false => eprintln!("{line}"),
-            }
-        }
-    }
-
-    /// Ends the line.
-    fn end(&self) {
-        if self.shown && self.terminal {
-            eprintln!();
-        }
-    }
 }

@@ -10,9 +10,11 @@
 
 pub mod gpus;
 pub mod index;
+pub mod progress;
 pub mod rows;
 pub mod spread;
 
 pub use gpus::{Gpus, Worker};
 pub use index::{Accessibility, IndexSpread};
+pub use progress::Meter;
 pub use spread::{Batches, SharedSink, WorkerReport, default_batch, spread};
