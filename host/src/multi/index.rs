@@ -35,6 +35,9 @@ pub struct Accessibility {
     pub sums: Vec<f64>,
 }
 
+/// A source's count and sum within a distance ([`TreeSolver::within`]).
+pub type Within = (u32, f64);
+
 /// Called after each batch with the sources done so far and all of them.
 pub type Progress<'p> = dyn Fn(usize, usize) + Sync + 'p;
 
@@ -144,7 +147,7 @@ impl<'h> IndexSpread<'h> {
         limit: u32,
         values: Option<Values<'_>>,
         progress: Option<&Progress<'_>>,
-    ) -> Result<(Vec<(u32, f64)>, Vec<WorkerReport>)> {
+    ) -> Result<(Vec<Within>, Vec<WorkerReport>)> {
         let n = self.hierarchy.num_vertices();
         if let Some(v) = values.filter(|v| v.len() != n) {
             return Err(Error::InvalidArgument(format!(
