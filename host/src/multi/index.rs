@@ -10,7 +10,7 @@ use std::sync::Mutex;
 use gpu_kernels::reductions::NO_SOURCE;
 
 use super::gpus::Worker;
-use super::spread::{SharedSink, WorkerReport, default_batch, spread};
+use super::spread::{SharedSink, WorkerReport, batch_sink, default_batch, spread};
 use crate::ch::{Hierarchy, Nearest, TreeSolver, Values};
 use crate::gpu::phast::DEFAULT_LANES;
 use crate::options::Stop;
@@ -129,10 +129,7 @@ impl<'h> IndexSpread<'h> {
         let sink = Mutex::new(sink);
         let done = self.run(sources, |trees, range| {
             let start = range.start;
-            trees.solve_rows(&sources[range], stop, &mut |i, row| {
-                let mut sink = sink.lock().unwrap_or_else(|e| e.into_inner());
-                sink(start + i, row)
-            })?;
+            trees.solve_rows(&sources[range], stop, &mut batch_sink(&sink, start))?;
             Ok(())
         })?;
         Ok(done.into_iter().map(|(report, _)| report).collect())

@@ -5,7 +5,7 @@
 use std::sync::Mutex;
 
 use super::gpus::Worker;
-use super::spread::{SharedSink, WorkerReport, spread};
+use super::spread::{SharedSink, WorkerReport, batch_sink, spread};
 use crate::algorithms::Algorithm;
 use crate::auto::plan::Solves;
 use crate::options::{Stop, Tuning};
@@ -35,10 +35,7 @@ pub fn solve_rows(
         let mut prepared = solver.prepare_for(graph, algorithm, tuning, solves)?;
         for range in batches {
             let start = range.start;
-            prepared.solve_rows(&sources[range], stop, &mut |i, row| {
-                let mut sink = sink.lock().unwrap_or_else(|e| e.into_inner());
-                sink(start + i, row)
-            })?;
+            prepared.solve_rows(&sources[range], stop, &mut batch_sink(&sink, start))?;
         }
         Ok(())
     })?;

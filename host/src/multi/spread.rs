@@ -17,6 +17,18 @@ use crate::{Error, Result};
 /// a time, the rows of one batch in order but the batches as they finish.
 pub type SharedSink<'s> = dyn FnMut(usize, &[u32]) -> Result<()> + Send + 's;
 
+/// The sink of a batch starting at source `start`: its rows handed to the
+/// shared `sink` at their index in all the sources, one worker at a time.
+pub(crate) fn batch_sink<'a, 's: 'a>(
+    sink: &'a Mutex<&mut SharedSink<'s>>,
+    start: usize,
+) -> impl FnMut(usize, &[u32]) -> Result<()> + 'a {
+    move |i, row| {
+        let mut sink = sink.lock().unwrap_or_else(|e| e.into_inner());
+        sink(start + i, row)
+    }
+}
+
 /// Work of one batch, in source-vertex-solves: sources × (vertices + arcs).
 /// At the rate of a PHAST sweep on a data-centre GPU (about 10¹⁰ of them a
 /// second on road networks, docs/PERFORMANCE.md) a batch is a few tens of
