@@ -37,6 +37,7 @@ pub mod gpu;
 pub mod graph;
 pub mod matrix;
 pub mod memory;
+pub mod multi;
 pub mod options;
 pub mod oracle;
 pub mod panics;

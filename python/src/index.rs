@@ -249,6 +249,49 @@ impl Index {
         Ok(PyArray1::from_vec(py, dist))
     }
 
+    /// All-pairs accessibility: for every vertex, the vertices within
+    /// `limit` of it (inf: every reached one) and the sum of `values`
+    /// (float64, one per vertex) over them: counts as uint64, sums as
+    /// float64, and the workers it ran on. `workers`: `cpu`, `auto` (GPU 0,
+    /// else the CPU) or a GPU selection (`all`, `0,1`); the sources are
+    /// spread over them in batches. `progress`: a line on stderr.
+    #[pyo3(signature = (limit, values=None, workers="auto", progress=false))]
+    fn accessibility<'py>(
+        &self,
+        py: Python<'py>,
+        limit: f64,
+        values: Option<PyReadonlyArray1<'_, f64>>,
+        workers: &str,
+        progress: bool,
+    ) -> PyResult<(Bound<'py, PyArray1<u64>>, Bound<'py, PyArray1<f64>>, String)> {
+        if limit.is_nan() || limit < 0.0 {
+            return Err(PyValueError::new_err(format!(
+                "limit {limit} is not a non-negative number"
+            )));
+        }
+        let limit = limit_word(limit, self.hierarchy.weight_kind).unwrap_or(INFINITY);
+        let workers = spread_workers(workers).map_err(to_py)?;
+        // Copied: another Python thread may write into it during the solve.
+        let values = values.as_ref().map(|v| v.to_vec()).transpose()?;
+        let (access, reports) = py
+            .detach(|| {
+                let meter = sssp::multi::Meter::new("accessibility", progress);
+                let show = |done: usize, total: usize| meter.show(done, total);
+                let spread = sssp::multi::IndexSpread::new(&self.hierarchy, workers);
+                let result = spread.accessibility(limit, values.as_deref().map(Values::F64), Some(&show));
+                meter.end();
+                result
+            })
+            .map_err(to_py)?;
+        let names: Vec<String> = reports.iter().map(|r| r.worker.to_string()).collect();
+        let counts = access.counts.iter().map(|&c| u64::from(c)).collect();
+        Ok((
+            PyArray1::from_vec(py, counts),
+            PyArray1::from_vec(py, access.sums),
+            names.join(", "),
+        ))
+    }
+
     /// The distance from `source` to `target` (inf when unreachable).
     fn distance(&self, source: usize, target: usize) -> PyResult<f64> {
         self.check_vertices(&[source, target])?;
@@ -271,5 +314,19 @@ impl Index {
             ))),
             None => Ok(()),
         }
+    }
+}
+
+/// The workers of `accessibility`'s `workers`: `cpu`, `auto` (GPU 0, else
+/// the CPU) or a GPU selection (`all`, `0,1`).
+fn spread_workers(text: &str) -> sssp::Result<Vec<sssp::multi::Worker>> {
+    use sssp::multi::{Gpus, Worker};
+    match text.trim() {
+        "cpu" => Ok(vec![Worker::Cpu]),
+        "auto" => match Gpus::List(vec![0]).workers() {
+            Err(sssp::Error::NoGpu(_)) => Ok(vec![Worker::Cpu]),
+            other => other,
+        },
+        gpus => gpus.parse::<Gpus>()?.workers(),
     }
 }

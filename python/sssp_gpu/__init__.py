@@ -574,6 +574,29 @@ class ContractionIndex:
         dist, source, _ = self._index.nearest(_solver(device)._native, s)
         return dist, source
 
+    def accessibility(self, limit, values=None, gpus=None, progress: bool = False, device: str = "auto"):
+        """All-pairs accessibility: for every vertex, the vertices within
+        distance ``limit`` of it and the sum of ``values`` over them
+        (``within`` from every vertex): ``(counts, sums)``, int64 and float64
+        arrays of ``n``. ``gpus``: ``"all"`` or a list of device ordinals to
+        spread the sources over (one copy of the index each; default: GPU 0,
+        or the CPU with ``device="cpu"`` or without a GPU). ``progress``: a
+        progress line on stderr."""
+        if values is not None:
+            values = _np.ascontiguousarray(values, dtype=_np.float64).ravel()
+            if values.shape[0] != self.n:
+                raise ValueError(f"{values.shape[0]} values for a graph of {self.n} vertices: one per vertex is needed")
+        if device == "cpu":
+            workers = "cpu"
+        elif gpus is None:
+            workers = "auto"
+        elif isinstance(gpus, str):
+            workers = gpus
+        else:
+            workers = ",".join(str(int(g)) for g in gpus)
+        counts, sums, _ = self._index.accessibility(float(limit), values, workers, bool(progress))
+        return counts.astype(_np.int64), sums
+
     def table(self, sources, targets, device: str = "auto") -> _np.ndarray:
         """The ``(len(sources), len(targets))`` float64 distance table."""
         s = [int(v) for v in _sources(sources, self.n).ravel()]

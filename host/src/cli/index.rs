@@ -24,6 +24,7 @@ use super::output::{
 use super::pairs;
 use super::report::{Human, JsonAbout, JsonAlgorithm, JsonDistance, JsonInput, JsonPath};
 use super::solve_args::SolveArgs;
+use super::spread;
 
 /// Answers `query` from the index file `index` of `graph` (read as `loaded`).
 pub fn solve(
@@ -64,6 +65,9 @@ pub fn solve(
     }
     if let Some(gpu) = solver.gpu() {
         out.line(format_args!("device       {}", gpu.name()?));
+    }
+    if spread::wanted(args) {
+        return spread::run(args, query, (&hierarchy, solver), out).map(|()| None);
     }
     // A batch no wider than the sources need, in whole warps.
     let lanes = args.batch.unwrap_or_else(|| {

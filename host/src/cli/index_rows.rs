@@ -8,8 +8,9 @@ use std::io::Write;
 use std::path::Path;
 use std::time::Instant;
 
-use sssp::ch::{TreeSolver, Values};
-use sssp::distances;
+use sssp::ch::{Nearest, TreeSolver, Values};
+use sssp::distances::{self, Summary};
+use sssp::graph::WeightKind;
 use sssp::{Error, Result};
 
 use super::input::{Query, weight_word};
@@ -54,8 +55,12 @@ pub fn stream(
         if sink.writes() { " and written" } else { "" }
     ));
     let summaries = sink.finish(args, out)?;
-    let per_tree = [wall_ms / count.max(1) as f64];
-    let mut json_sources = Vec::with_capacity(count);
+    print_tree_summaries(query, kind, &summaries, out);
+    Ok(tree_json(trees, query, kind, &summaries, wall_ms))
+}
+
+/// One line per source's streamed tree (distance words of `kind`).
+pub fn print_tree_summaries(query: &Query, kind: WeightKind, summaries: &[Summary], out: &Human) {
     for (summary, &source_id) in summaries.iter().zip(&query.source_ids) {
         out.line(format_args!(
             "source {source_id:<6} reached {}, max distance {}, checksum {:016x}",
@@ -63,13 +68,29 @@ pub fn stream(
             distances::display(kind, summary.max_distance),
             summary.checksum,
         ));
-        json_sources.push(JsonSource {
+    }
+}
+
+/// The `--json` entry of streamed trees: each tree's time the batch's mean
+/// (`wall_ms` over the trees; they are not timed one by one).
+fn tree_json(
+    trees: &TreeSolver,
+    query: &Query,
+    kind: WeightKind,
+    summaries: &[Summary],
+    wall_ms: f64,
+) -> JsonAlgorithm {
+    let per_tree = [wall_ms / summaries.len().max(1) as f64];
+    let json_sources = summaries
+        .iter()
+        .zip(&query.source_ids)
+        .map(|(summary, &source_id)| JsonSource {
             source: source_id,
             iterations: None,
             solve_ms: JsonTimes::of(&per_tree),
             check: JsonCheck::new(kind, summary),
-        });
-    }
+        })
+        .collect();
     let about = JsonAbout {
         name: trees.algorithm().name(),
         requested: "index",
@@ -82,7 +103,7 @@ pub fn stream(
         prepare_ms: trees.prepare_ms(),
         timer: "host",
     };
-    Ok(JsonAlgorithm::new(about, json_sources, true))
+    JsonAlgorithm::new(about, json_sources, true)
 }
 
 /// `--within D [--values FILE]`: per source, the vertices within `D` and
@@ -95,17 +116,31 @@ pub fn within(args: &SolveArgs, query: &Query, trees: &mut TreeSolver, out: &Hum
     let start = Instant::now();
     let rows = trees.within(&query.sources, limit, values.as_deref().map(Values::F64))?;
     let ms = start.elapsed().as_secs_f64() * 1e3;
+    let device = if trees.gpu_shape().is_some() {
+        "GPU"
+    } else {
+        "CPU"
+    };
+    print_within(args, query, &rows, (ms, device), out);
+    Ok(())
+}
+
+/// The `--within` lines of `rows` (one per source), reduced in `ms` on
+/// `device`.
+pub fn print_within(
+    args: &SolveArgs,
+    query: &Query,
+    rows: &[(u32, f64)],
+    (ms, device): (f64, &str),
+    out: &Human,
+) {
+    let text = args.within.as_deref().unwrap_or("0");
     out.line(format_args!(
-        "within       {} sources in {ms:.3} ms (reduced on the {}; no tree copied)",
+        "within       {} sources in {ms:.3} ms (reduced on the {device}; no tree copied)",
         rows.len(),
-        if trees.gpu_shape().is_some() {
-            "GPU"
-        } else {
-            "CPU"
-        }
     ));
     for ((count, sum), &source_id) in rows.iter().zip(&query.source_ids) {
-        match values {
+        match args.values {
             Some(_) => out.line(format_args!(
                 "source {source_id:<6} within {text}: {count} vertices, sum {sum}"
             )),
@@ -114,7 +149,6 @@ pub fn within(args: &SolveArgs, query: &Query, trees: &mut TreeSolver, out: &Hum
             )),
         }
     }
-    Ok(())
 }
 
 /// `--nearest`: each vertex's distance from its nearest source, and that
@@ -124,6 +158,18 @@ pub fn nearest(args: &SolveArgs, query: &Query, trees: &mut TreeSolver, out: &Hu
     let start = Instant::now();
     let nearest = trees.nearest(&query.sources)?;
     let ms = start.elapsed().as_secs_f64() * 1e3;
+    print_nearest(args, query, (kind, &nearest), ms, out)
+}
+
+/// The `--nearest` summary of `nearest` (distance words of `kind`), found
+/// in `ms`, and its `--output`.
+pub fn print_nearest(
+    args: &SolveArgs,
+    query: &Query,
+    (kind, nearest): (WeightKind, &Nearest),
+    ms: f64,
+    out: &Human,
+) -> Result<()> {
     let summary = distances::summarize(&nearest.dist);
     out.line(format_args!(
         "nearest      {} sources in {ms:.3} ms: reached {}, max distance {}, checksum {:016x}",
@@ -156,7 +202,7 @@ pub fn nearest(args: &SolveArgs, query: &Query, trees: &mut TreeSolver, out: &Hu
 }
 
 /// One number per vertex from `path`, whitespace separated.
-fn read_values(path: &Path) -> Result<Vec<f64>> {
+pub fn read_values(path: &Path) -> Result<Vec<f64>> {
     let text = std::fs::read_to_string(path).map_err(|source| Error::Io {
         path: path.to_path_buf(),
         source,

@@ -17,6 +17,7 @@ mod ptx;
 mod report;
 mod solve;
 mod solve_args;
+mod spread;
 mod streamed;
 
 use std::path::PathBuf;
@@ -41,6 +42,7 @@ Examples:
   host preprocess --graph roads.gr.gz --output roads.ch
   host --graph roads.gr.gz --index roads.ch --sources 1,5,9 --verify
   host --graph roads.gr.gz --index roads.ch --pairs pairs.txt --output d.txt
+  host --graph roads.gr.gz --index roads.ch --within 5000 --all-sources --gpus all -o a.txt
   host algos
   host gen --vertices 1Mi --seed 7 --output g.csr
   host ptx --output kernels.ptx";

@@ -190,6 +190,27 @@ pub struct SolveArgs {
     /// that source (smallest index on ties); --output gets the rows.
     #[arg(long, requires = "index", conflicts_with = "within")]
     pub nearest: bool,
+    /// With --index: spread the sources over these CUDA devices, one host
+    /// thread and one copy of the index each, in batches handed out as the
+    /// devices finish: `all`, or ordinals (`0,1,3`; an ordinal twice is two
+    /// workers on one device, for testing). For --within, --nearest and
+    /// streamed trees (--sources without checks); one source's tree never
+    /// spans devices.
+    #[arg(long, value_name = "all|N,N,…", requires = "index", value_parser = parse_gpus)]
+    pub gpus: Option<sssp::multi::Gpus>,
+    /// With --within: from every vertex (all-pairs accessibility): each
+    /// vertex's count and value sum within D, streamed over the devices;
+    /// --output gets `vertex count sum` lines.
+    #[arg(
+        long,
+        requires = "within",
+        conflicts_with_all = ["source", "sources", "sources_file", "nearest"]
+    )]
+    pub all_sources: bool,
+    /// A progress line on stderr for --all-sources (on by default when
+    /// stderr is a terminal).
+    #[arg(long)]
+    pub progress: bool,
 }
 
 /// Checks the syntax of `--delta` at once: a positive finite number (whether
@@ -207,4 +228,12 @@ fn parse_limit(text: &str) -> std::result::Result<String, String> {
         Ok(x) if x >= 0.0 && !x.is_nan() => Ok(text.trim().to_string()),
         _ => Err(format!("`{text}` is not a non-negative number")),
     }
+}
+
+/// Parses `--gpus`: `all` or device ordinals separated by commas.
+fn parse_gpus(text: &str) -> std::result::Result<sssp::multi::Gpus, String> {
+    text.parse().map_err(|e: sssp::Error| match e {
+        sssp::Error::InvalidArgument(message) => message,
+        other => other.to_string(),
+    })
 }

@@ -101,7 +101,7 @@ pub fn solve(
 /// `--output` when given, as it comes.
 pub struct SummarySink<'q> {
     writer: Option<RowWriter>,
-    summaries: Vec<Summary>,
+    summaries: Vec<Option<Summary>>,
     sources: &'q [usize],
 }
 
@@ -118,14 +118,14 @@ impl<'q> SummarySink<'q> {
         };
         Ok(SummarySink {
             writer,
-            summaries: Vec::with_capacity(query.sources.len()),
+            summaries: vec![None; query.sources.len()],
             sources: &query.sources,
         })
     }
 
-    /// Row `i` of the sources: summarized and written.
+    /// Row `i` of the sources (in any order): summarized and written.
     pub fn take(&mut self, i: usize, row: &[u32]) -> Result<()> {
-        self.summaries.push(distances::summarize(row));
+        self.summaries[i] = Some(distances::summarize(row));
         match self.writer.as_mut() {
             Some(writer) => writer.row(self.sources[i], row),
             None => Ok(()),
@@ -143,6 +143,6 @@ impl<'q> SummarySink<'q> {
             writer.finish()?;
             out.line(format_args!("output       {}", file.display()));
         }
-        Ok(self.summaries)
+        Ok(self.summaries.into_iter().flatten().collect())
     }
 }

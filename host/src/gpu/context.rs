@@ -17,6 +17,16 @@ pub fn driver_present() -> bool {
     unsafe { cudarc::driver::sys::is_culib_present() }
 }
 
+/// How many CUDA devices the driver sees: 0 without the driver library.
+pub fn device_count() -> Result<usize> {
+    if !driver_present() {
+        return Ok(0);
+    }
+    CudaContext::device_count()
+        .map(|count| count.max(0) as usize)
+        .map_err(|e| Error::NoGpu(format!("could not count the CUDA devices: {e}")))
+}
+
 /// One CUDA device with a context, the stream all work goes to, and the kernels.
 pub struct Gpu {
     ctx: Arc<CudaContext>,
