@@ -2,7 +2,7 @@
 //! distances from one preprocessing of a road network.
 
 use gpu_kernels::distance::INFINITY;
-use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
+use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyUntypedArrayMethods};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use sssp::ch::Values;
@@ -95,19 +95,42 @@ impl Index {
     /// The trees of `sources` on the solver's device (GPU batches, or the
     /// CPU): a (sources × n) float64 array, inf where unreached, and the
     /// device. The rows stream from the library straight into the array,
-    /// each converted in parallel as it arrives.
+    /// each converted in parallel as it arrives: into `out` when given (a
+    /// C-contiguous float64 array of that shape, reused across calls so
+    /// that no fresh memory is first touched), else into a new array.
+    #[pyo3(signature = (solver, sources, out = None))]
     fn trees<'py>(
         &self,
         py: Python<'py>,
         solver: &Solver,
         sources: Vec<usize>,
+        out: Option<Bound<'py, PyArray2<f64>>>,
     ) -> PyResult<(Bound<'py, PyArray2<f64>>, &'static str)> {
         self.check_vertices(&sources)?;
         let n = self.hierarchy.num_vertices();
         let kind = self.hierarchy.weight_kind;
-        let dist = PyArray2::<f64>::zeros(py, [sources.len(), n], false);
+        let dist = match out {
+            Some(out) => {
+                let shape = out.shape().to_vec();
+                if shape != [sources.len(), n] {
+                    return Err(PyValueError::new_err(format!(
+                        "out has shape {shape:?}; the trees need ({}, {n})",
+                        sources.len()
+                    )));
+                }
+                if !out.is_c_contiguous() {
+                    return Err(PyValueError::new_err("out must be C-contiguous"));
+                }
+                out
+            }
+            None => PyArray2::<f64>::zeros(py, [sources.len(), n], false),
+        };
         let device = {
-            let mut array = dist.readwrite();
+            // An `out` that Python shares elsewhere, or that is read-only,
+            // is refused here.
+            let mut array = dist.try_readwrite().map_err(|e| {
+                PyValueError::new_err(format!("out cannot be written: {e}"))
+            })?;
             let out = array.as_slice_mut()?;
             py.detach(|| -> sssp::Result<_> {
                 let mut trees = solver.inner.index_trees(&self.hierarchy, None)?;

@@ -541,12 +541,20 @@ class ContractionIndex:
     def shortcuts(self) -> int:
         return self._index.shortcuts
 
-    def trees(self, indices, device: str = "auto") -> _np.ndarray:
+    def trees(self, indices, device: str = "auto", out=None) -> _np.ndarray:
         """Distances from each of ``indices`` to every vertex: shape
         ``(len(indices), n)`` float64, ``inf`` where unreached (scipy's
-        ``dijkstra(..., indices=indices)``)."""
+        ``dijkstra(..., indices=indices)``).
+
+        ``out``: a C-contiguous float64 array of that shape (or a
+        ``numpy.memmap`` of one) to write the trees into and return. A
+        fresh array's memory is first touched as the trees arrive, which
+        costs more than the trees themselves on large graphs; an ``out``
+        reused across calls does not pay it."""
         sources = [int(s) for s in _sources(indices, self.n).ravel()]
-        dist, _ = self._index.trees(_solver(device)._native, sources)
+        if out is not None and (not isinstance(out, _np.ndarray) or out.dtype != _np.float64):
+            raise ValueError("out must be a float64 numpy array")
+        dist, _ = self._index.trees(_solver(device)._native, sources, out)
         return dist
 
     def within(self, sources, limit, values=None, device: str = "auto"):

@@ -165,3 +165,31 @@ def test_an_edited_index_file_is_refused(tmp_path):
     path.write_bytes(bytes(data))
     with pytest.raises(ValueError, match="arc"):
         sssp_gpu.ContractionIndex.load(path, graph)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_trees_into_a_callers_array(device, tmp_path):
+    """``out``: the trees land in the caller's array (reused across calls,
+    or a memmap), equal to scipy's; a wrong shape, type, order or a
+    read-only array raises."""
+    r = rng(("index out", device))
+    graph = one_way_grid(r, 25, 20)
+    n = graph.shape[0]
+    index = sssp_gpu.ContractionIndex(graph)
+    out = np.full((7, n), -1.0)
+    for call in range(3):
+        sources = r.integers(0, n, 7)
+        result = index.trees(sources, device=device, out=out)
+        assert result is out or np.shares_memory(result, out), call
+        np.testing.assert_array_equal(out, csgraph.dijkstra(graph, indices=sources), err_msg=f"call {call}")
+    mapped = np.lib.format.open_memmap(tmp_path / "trees.npy", mode="w+", dtype=np.float64, shape=(3, n))
+    index.trees([0, 5, n - 1], device=device, out=mapped)
+    mapped.flush()
+    np.testing.assert_array_equal(np.load(tmp_path / "trees.npy"), csgraph.dijkstra(graph, indices=[0, 5, n - 1]))
+    for bad in [np.zeros((7, n + 1)), np.zeros((6, n)), np.zeros((7, n), dtype=np.float32), np.zeros((n, 7)).T]:
+        with pytest.raises(ValueError, match="out"):
+            index.trees(r.integers(0, n, 7), device=device, out=bad)
+    frozen = np.zeros((7, n))
+    frozen.flags.writeable = False
+    with pytest.raises(ValueError, match="out"):
+        index.trees(r.integers(0, n, 7), device=device, out=frozen)
