@@ -18,8 +18,10 @@
 # - Python (scripts/python_doors.py): the one-off `dijkstra` next to scipy's,
 #   a prepared `Graph`'s repeated one-source calls and 256 sources;
 # - the index: `host preprocess`, 1,024 trees from the CLI (summarized, and
-#   written as a binary file), `--within` for 1,024 sources, and from Python
-#   (scripts/index_doors.py) 256 trees into numpy, `within` and `nearest`.
+#   written as a binary file), `--within` for 1,024 sources and for every
+#   vertex (`--all-sources`, the whole process), and from Python
+#   (scripts/index_doors.py) 256 trees into numpy (a fresh array and a
+#   reused one), `within` and `nearest`.
 set -uo pipefail
 host=$1
 gapbs=$2
@@ -62,5 +64,6 @@ for f in "$@"; do
     done
     "$host" --graph "$f" --index "$work/$g.ch" --sources-file "$work/1k.txt" --within 20000 > "$work/within.log" 2>&1
     echo "index --within 1024 sources: $(field '^within|rror' "$work/within.log")"
+    echo "index --within every vertex (--all-sources), the process: $(wall "$host" --graph "$f" --index "$work/$g.ch" --within 20000 --all-sources) s"
     python3 "$here/index_doors.py" "$f"
 done

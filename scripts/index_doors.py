@@ -2,9 +2,12 @@
 against scipy: one JSON line of wall times (ms).
 
 - ``build_ms``: ``sssp_gpu.ContractionIndex(M)``;
-- ``trees_ms_per_tree``: ``index.trees(<256 random sources>)`` into a float64
-  array, per tree (after an untimed call of 8), with ``trees_equal`` against
-  scipy's ``dijkstra`` on 4 of them;
+- ``trees_ms_per_tree``: ``index.trees(<256 random sources>)`` into a fresh
+  float64 array, per tree (after an untimed call of 8), with ``trees_equal``
+  against scipy's ``dijkstra`` on 4 of them; ``trees_out_ms_per_tree``: the
+  same into a caller's array reused from an earlier call (``out=``), median
+  of 3; ``touch_ms_per_tree``: numpy's own ``np.ones`` of that shape, per
+  tree (the first touch of fresh memory that a new array pays);
 - ``within_ms_per_source``: ``index.within(sources, limit)`` (count and sum
   within the median distance of the first tree), per source;
 - ``nearest_ms``: ``index.nearest(sources)`` for all 256, with
@@ -40,6 +43,11 @@ r = np.random.default_rng(3)
 src = r.integers(0, n, 256)
 idx.trees(src[:8])  # warm
 d, ms = timed(lambda: idx.trees(src)); out["trees_ms_per_tree"] = ms / src.size
+reuse = np.empty_like(d)
+idx.trees(src, out=reuse)
+out["trees_out_ms_per_tree"] = float(np.median([timed(lambda: idx.trees(src, out=reuse))[1] for _ in range(3)])) / src.size
+del reuse
+_, ms = timed(lambda: np.ones(d.shape)); out["touch_ms_per_tree"] = ms / src.size
 ref = csgraph.dijkstra(M, indices=src[:4])
 out["trees_equal"] = bool(np.array_equal(d[:4], ref))
 lim = float(np.median(ref[0][np.isfinite(ref[0])]))
