@@ -7,6 +7,7 @@
 
 use gpu_kernels::launch::{PARTITION_BLOCK_SIZE, PARTITION_BLOCK_SIZES};
 use sssp::algorithms::Algorithm;
+use sssp::auto::plan::Solves;
 use sssp::generate::{GridSpec, grid_graph};
 use sssp::gpu::context::Gpu;
 use sssp::gpu::solver::GpuSolver;
@@ -540,9 +541,35 @@ fn auto_tries_partition_with_and_without_shortcuts_and_near_far_on_deep_graphs()
         let n = graph.num_vertices();
         let sources = [0, rng.below(n as u64) as usize];
         let context = format!("{name}, seed {}", rng.seed);
-        // Prepared to be kept: the whole trial.
-        let mut prepared = solver
+        // Kept for any number of solves: one form of the partition solver
+        // against near-far, not the whole trial; the same distances.
+        let mut kept = solver
             .prepare(graph, Algorithm::Auto, Default::default(), sources[0])
+            .unwrap_or_else(|e| panic!("{context}: {e}"));
+        let reason = kept.auto_choice().expect("auto's choice").reason.clone();
+        assert!(
+            reason.contains("kept for any number of solves") && !reason.contains("in a trial from"),
+            "{context}: {reason}"
+        );
+        for &source in &sources {
+            let row = kept
+                .solve(source, Default::default(), false, Default::default())
+                .unwrap_or_else(|e| panic!("{context}: {e}"));
+            assert_eq!(
+                row.dist,
+                oracle::dijkstra(graph, source).unwrap(),
+                "{context}, kept, source {source}"
+            );
+        }
+        drop(kept);
+        // Prepared for so many solves that the whole trial pays.
+        let mut prepared = solver
+            .prepare_for(
+                graph,
+                Algorithm::Auto,
+                Default::default(),
+                (sources[0], Solves::Many),
+            )
             .unwrap_or_else(|e| panic!("{context}: {e}"));
         let batch = prepared
             .solve_many(&sources, Default::default(), None)
