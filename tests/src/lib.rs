@@ -6,6 +6,7 @@ pub mod models;
 pub mod queries;
 pub mod reductions;
 pub mod teams;
+pub mod trend;
 
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::{Rng, SeedableRng};

@@ -517,6 +517,61 @@ fn rejects_huge_claims_without_allocating() {
     }
 }
 
+/// Found by fuzzing (`gzip`): a gzipped g.csr file's length is not known
+/// before it is decompressed, so a header that claims gigabytes must not be
+/// believed up front. A few kilobytes that claim 2 GiB and more are refused
+/// at their end with memory in proportion to what arrived.
+#[test]
+fn a_gzipped_claim_of_gigabytes_allocates_what_arrives() {
+    use std::io::Write;
+    let mut rng = TestRng::new("a_gzipped_claim_of_gigabytes_allocates_what_arrives");
+    let dir = TempDir::new("a_gzipped_claim_of_gigabytes_allocates_what_arrives");
+    let file = dir.path("claim.csr.gz");
+    for (n, m) in [(1 << 20, 1 << 28), (u32::MAX as u64, u32::MAX as u64)] {
+        let mut bytes = csr::to_bytes(&edgeless(0));
+        bytes.truncate(HEADER_BYTES);
+        put_u64(&mut bytes, 24, n);
+        put_u64(&mut bytes, 32, m);
+        // Offsets that start right: a plausible body, cut short.
+        let arrived = rng.range(0, 64 << 10) as usize;
+        bytes.extend((0..arrived).map(|i| if i % 4 == 0 { 0 } else { rng.bits() as u8 }));
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        gz.write_all(&bytes).unwrap();
+        std::fs::write(&file, gz.finish().unwrap()).unwrap();
+        let (result, largest) = largest_allocation(|| {
+            sssp::formats::load(&file, None).and_then(|loaded| loaded.into_graph().map(drop))
+        });
+        match result {
+            Err(Error::Format {
+                field: "file length",
+                offset,
+                ..
+            }) => assert_eq!(offset, bytes.len() as u64, "n {n}, m {m}"),
+            other => panic!("n {n}, m {m}: expected a file length error, got {other:?}"),
+        }
+        assert!(
+            largest <= 16 << 20,
+            "n {n}, m {m}, seed {}: {} bytes in a gzip file allocated {largest} bytes at once",
+            rng.seed,
+            bytes.len()
+        );
+    }
+    // A whole file of several times the first allocation loads as it was.
+    let graph = random_graph(&mut rng, 100_000, 700_000, 1_000);
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    gz.write_all(&csr::to_bytes(&graph)).unwrap();
+    std::fs::write(&file, gz.finish().unwrap()).unwrap();
+    let loaded = sssp::formats::load(&file, None)
+        .and_then(|loaded| loaded.into_graph())
+        .expect("loads");
+    assert_eq!(
+        csr::to_bytes(&loaded),
+        csr::to_bytes(&graph),
+        "seed {}",
+        rng.seed
+    );
+}
+
 #[test]
 fn empty_file_is_a_format_error() {
     let dir = TempDir::new("empty_file_is_a_format_error");

@@ -24,7 +24,7 @@ fn register_embedded_font() {
 }
 
 fn plot_error(path: &Path, e: impl std::fmt::Display) -> Error {
-    Error::Io {
+    Error::Write {
         path: path.to_path_buf(),
         source: std::io::Error::other(e.to_string()),
     }
@@ -40,22 +40,49 @@ pub fn draw(dir: &Path, plan: &str, layout: Layout, rows: &[Row]) -> Result<Vec<
     for ext in ["svg", "png"] {
         let time = dir.join(format!("{plan}-time.{ext}"));
         let speedup = dir.join(format!("{plan}-speedup.{ext}"));
+        // Drawn into temporary files that end like the targets (the backend
+        // takes the image format from the extension), renamed over them once
+        // both are complete: a file is replaced whole or not at all.
+        let temps = (temp_beside(&time, ext), temp_beside(&speedup, ext));
         let plots = Plots {
-            paths: (&time, &speedup),
+            paths: (&temps.0, &temps.1),
             time_size,
             plan,
             layout,
             rows,
             legend,
         };
-        if ext == "svg" {
-            plots.draw(SVGBackend::new)?;
+        let drawn = if ext == "svg" {
+            plots.draw(SVGBackend::new)
         } else {
-            plots.draw(BitMapBackend::new)?;
+            plots.draw(BitMapBackend::new)
+        };
+        let placed = drawn
+            .and_then(|()| rename(&temps.0, &time))
+            .and_then(|()| rename(&temps.1, &speedup));
+        if placed.is_err() {
+            // Best effort: what was not renamed goes.
+            let _ = std::fs::remove_file(&temps.0);
+            let _ = std::fs::remove_file(&temps.1);
         }
+        placed?;
         files.extend([time, speedup]);
     }
     Ok(files)
+}
+
+/// A hidden temporary file beside `path` whose name ends in `.{ext}`.
+fn temp_beside(path: &Path, ext: &str) -> PathBuf {
+    let stem = path.file_stem().unwrap_or_default().to_string_lossy();
+    path.with_file_name(format!(".{stem}.tmp-{}.{ext}", std::process::id()))
+}
+
+/// Renames the drawn `temp` over `target`.
+fn rename(temp: &Path, target: &Path) -> Result<()> {
+    std::fs::rename(temp, target).map_err(|source| Error::Write {
+        path: target.to_path_buf(),
+        source,
+    })
 }
 
 fn algorithms(rows: &[Row]) -> Vec<&str> {

@@ -114,9 +114,10 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         return run_roads_index(args);
     }
     let plans = plans(args)?;
+    // The output folder first: a bad one fails before the device is opened.
+    let out = out_dir(args)?;
     let (solver, device, copy_bytes_per_s) = open_device(&plans)?;
     let progress = progress_bar(args, &plans)?;
-    let out = out_dir(args)?;
     // A checkpoint of everything finished so far, so that a run stopped early
     // (a time limit) still leaves its graphs for `--from`; a file of its own,
     // so that an earlier complete `runs.json` in `out` is not replaced by a
@@ -133,7 +134,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
             };
             let partial = out.join(format!("{CHECKPOINT}.tmp"));
             report::write_file(&partial, &report::json(&so_far)?)?;
-            std::fs::rename(&partial, &checkpoint).map_err(|source| Error::Io {
+            std::fs::rename(&partial, &checkpoint).map_err(|source| Error::Write {
                 path: partial.clone(),
                 source,
             })
@@ -153,7 +154,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         },
     )?;
     match std::fs::remove_file(&checkpoint) {
-        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(Error::Io {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(Error::Write {
             path: checkpoint,
             source: e,
         }),
@@ -336,7 +337,7 @@ fn out_dir(args: &BenchArgs) -> Result<PathBuf> {
         .out
         .clone()
         .unwrap_or_else(|| PathBuf::from("bench-results").join(&args.preset));
-    std::fs::create_dir_all(&out).map_err(|source| Error::Io {
+    std::fs::create_dir_all(&out).map_err(|source| Error::Write {
         path: out.clone(),
         source,
     })?;

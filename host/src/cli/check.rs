@@ -228,3 +228,71 @@ pub fn report_check(
 pub fn index_verdict(count: usize) -> String {
     format!("all {count} distances are within the index's f32 rounding bound of the f64 oracle's")
 }
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+    use sssp::options::Device;
+    use sssp::solver::{Query, Solver};
+
+    use super::*;
+
+    #[derive(Parser)]
+    struct Wrapped {
+        #[command(flatten)]
+        args: SolveArgs,
+    }
+
+    /// `--verify` of a row one word off, and of a row with a reached vertex
+    /// reported unreached: not verified, the wrong count given, the
+    /// mismatch kept as the row's failure (so the run exits with 1).
+    #[test]
+    fn verify_reports_a_wrong_row() {
+        let args = Wrapped::parse_from(["host", "--graph", "g.gr", "--verify"]).args;
+        let graph = Graph::from_edges(4, &[(0, 1, 5), (1, 2, 7), (0, 3, 1)]).expect("a graph");
+        let out = Human { quiet: true };
+        let mut verifier = Verifier::new(true, &graph, &[0], Stop::default(), 1);
+        let solver = Solver::new(Device::Cpu).expect("a CPU solver");
+        let solution = solver
+            .solve(&graph, &Query::from_sources([0]))
+            .expect("solves");
+        let good = solution.rows[0].clone();
+        assert_eq!(good.dist, [0, 5, 12, 1]);
+        let wrongs = [(vec![0, 5, 13, 1], 3), (vec![0, 5, 12, u32::MAX], 4)];
+        let solved = |dist: Vec<u32>| {
+            let mut row = good.clone();
+            row.dist = dist;
+            SolvedRow { row, tree: None }
+        };
+        let check = check_row(
+            &args,
+            &graph,
+            &mut verifier,
+            &solved(good.dist.clone()),
+            &out,
+        )
+        .expect("checks");
+        assert_eq!((check.verified, check.mismatches), (Some(true), Some(0)));
+        assert!(is_success(&check.verdict));
+        for (wrong, vertex) in wrongs {
+            let check = check_row(&args, &graph, &mut verifier, &solved(wrong.clone()), &out)
+                .expect("checks");
+            assert_eq!(
+                (check.verified, check.mismatches),
+                (Some(false), Some(1)),
+                "{wrong:?}"
+            );
+            assert_eq!(check.verdict, "1 wrong");
+            assert!(!is_success(&check.verdict));
+            match check.failure {
+                // Numbered as the input is (1-based here).
+                Some(Error::Mismatch {
+                    vertex: v,
+                    count: 1,
+                    ..
+                }) => assert_eq!(v, vertex),
+                other => panic!("{wrong:?}: {other:?}"),
+            }
+        }
+    }
+}

@@ -10,6 +10,7 @@ use std::time::Instant;
 
 use sssp::ch::{Nearest, TreeSolver, Values};
 use sssp::distances::{self, Summary};
+use sssp::formats::atomic;
 use sssp::graph::WeightKind;
 use sssp::{Error, Result};
 
@@ -181,22 +182,20 @@ pub fn print_nearest(
     let Some(path) = &args.output else {
         return Ok(());
     };
-    let write_error = |source| Error::Write {
-        path: path.clone(),
-        source,
-    };
-    let file = std::fs::File::create(path).map_err(write_error)?;
-    let mut file = std::io::BufWriter::new(file);
     let numbering = query.numbering;
-    for (v, (&d, &s)) in nearest.dist.iter().zip(&nearest.source).enumerate() {
-        let vertex = numbering.external(v);
-        let line = match query.source_ids.get(s as usize) {
-            Some(source) => writeln!(file, "{vertex} {} {source}", distances::display(kind, d)),
-            None => writeln!(file, "{vertex} inf -"),
-        };
-        line.map_err(write_error)?;
-    }
-    file.flush().map_err(write_error)?;
+    // Whole or not at all: an earlier file stays until this one is complete.
+    atomic::write_atomically(path, |file| {
+        for (v, (&d, &s)) in nearest.dist.iter().zip(&nearest.source).enumerate() {
+            let vertex = numbering.external(v);
+            match query.source_ids.get(s as usize) {
+                Some(source) => {
+                    writeln!(file, "{vertex} {} {source}", distances::display(kind, d))?
+                }
+                None => writeln!(file, "{vertex} inf -")?,
+            }
+        }
+        Ok(())
+    })?;
     out.line(format_args!("output       {}", path.display()));
     Ok(())
 }

@@ -355,24 +355,32 @@ fn read_header(reader: &mut impl Read) -> std::io::Result<Vec<u8>> {
     Ok(header)
 }
 
+/// The words a stream of unknown length ([`read_from`]) gets at first: 4 MiB,
+/// doubled as its bytes arrive.
+const STREAM_FIRST_WORDS: usize = 1 << 20;
+
 /// Reads the body of a file whose `header` was checked to describe
 /// `layout.file_len` bytes: exactly that many bytes in all, as aligned words.
 /// A reader that ends early is an [`Error::Format`] ("file length"); one with
 /// bytes left over after the described length is one too, found by reading one
-/// byte past the end and no more.
+/// byte past the end and no more. The words are allocated `first_words` at
+/// first (all of them for a file whose length was checked) and doubled as the
+/// bytes arrive, so that a stream that claims more than it holds (a small
+/// gzip file's header claiming gigabytes) costs memory in proportion to what
+/// it delivered.
 fn read_body(
     reader: &mut impl Read,
     header: &[u8],
     layout: &Layout,
     path: &Path,
+    first_words: usize,
 ) -> Result<(Vec<u32>, usize)> {
     let len = usize::try_from(layout.file_len)
         .map_err(|_| out_of_memory(path, "the g.csr file", layout.file_len))?;
-    let mut words = zeroed_words(len.div_ceil(4), path, "the g.csr file")?;
-    let bytes = bytemuck::cast_slice_mut::<u32, u8>(&mut words);
-    let (head, body) = bytes.split_at_mut(HEADER_BYTES);
-    head.copy_from_slice(header);
-    let body = &mut body[..len - HEADER_BYTES];
+    let all_words = len.div_ceil(4);
+    let first = all_words.min(first_words.max(HEADER_BYTES.div_ceil(4)));
+    let mut words = zeroed_words(first, path, "the g.csr file")?;
+    bytemuck::cast_slice_mut::<u32, u8>(&mut words)[..HEADER_BYTES].copy_from_slice(header);
     let short = |read: u64| {
         format_error(
             path,
@@ -384,10 +392,19 @@ fn read_body(
             ),
         )
     };
-    let mut filled = 0;
-    while filled < body.len() {
-        match reader.read(&mut body[filled..]) {
-            Ok(0) => return Err(short((HEADER_BYTES + filled) as u64)),
+    let mut filled = HEADER_BYTES;
+    while filled < len {
+        if filled == words.len() * 4 {
+            let grown = all_words.min(words.len().saturating_mul(2));
+            words
+                .try_reserve_exact(grown - words.len())
+                .map_err(|_| out_of_memory(path, "the g.csr file", layout.file_len))?;
+            words.resize(grown, 0);
+        }
+        let bytes = bytemuck::cast_slice_mut::<u32, u8>(&mut words);
+        let end = bytes.len().min(len);
+        match reader.read(&mut bytes[filled..end]) {
+            Ok(0) => return Err(short(filled as u64)),
             Ok(read) => filled += read,
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
             Err(source) => {
@@ -426,8 +443,10 @@ fn read_body(
 /// Reads a whole `g.csr` file from `reader` (uncompressed or decompressing):
 /// its header first, then exactly the number of bytes it describes, refusing a
 /// stream that is shorter or longer. Nothing proportional to the header's
-/// counts is allocated before the header has been checked, and never more than
-/// the header describes. `path` is only used in errors.
+/// counts is allocated before the header has been checked, never more than
+/// the header describes, nor more than about twice what the stream delivered
+/// (4 MiB at least).
+/// `path` is only used in errors.
 pub fn read_from(mut reader: impl Read, path: &Path) -> Result<Graph<'static>> {
     let header = read_header(&mut reader).map_err(|source| Error::Io {
         path: path.to_path_buf(),
@@ -441,7 +460,7 @@ pub fn read_from(mut reader: impl Read, path: &Path) -> Result<Graph<'static>> {
         None => header.len() as u64,
     };
     let layout = check_header(&header, described, path)?;
-    let (words, len) = read_body(&mut reader, &header, &layout, path)?;
+    let (words, len) = read_body(&mut reader, &header, &layout, path, STREAM_FIRST_WORDS)?;
     let bytes = bytemuck::cast_slice::<u32, u8>(&words);
     let graph = parse(bytes.get(..len).unwrap_or_default(), path)?.into_owned();
     Ok(graph)
@@ -472,7 +491,7 @@ impl GraphFile {
         let file_len = metadata.len();
         let header = read_header(&mut file).map_err(io)?;
         let layout = check_header(&header, file_len, path)?;
-        let (words, len) = read_body(&mut file, &header, &layout, path)?;
+        let (words, len) = read_body(&mut file, &header, &layout, path, usize::MAX)?;
         Ok(GraphFile {
             path: path.to_path_buf(),
             words,
