@@ -1,8 +1,9 @@
 """Many sources over a Dask cluster: one worker per GPU, on one node or many.
 
 ``DistributedIndex(client, index, csgraph)`` sends the graph and its
-contraction hierarchy to every worker once (scattered, or read there from
-paths every worker can read); each worker process builds the index once and
+contraction hierarchy to every worker once (a worker plugin, which a worker
+that joins later gets too; or only paths that every worker can read); each
+worker process builds the index once and
 keeps it (a module-level cache keyed by a token) for every task that follows.
 Sources then run in batches, one task each, and the trees are reduced where
 they are computed: ``within`` and ``accessibility`` send back two numbers per
@@ -42,7 +43,7 @@ import sssp_gpu
 try:
     import dask.array as da
     from dask import delayed
-    from distributed import wait
+    from distributed import WorkerPlugin, wait
 except ImportError as error:  # pragma: no cover - depends on the installation
     raise ImportError("sssp_gpu.dask needs dask's distributed scheduler: pip install 'sssp-gpu[dask]'") from error
 
@@ -74,18 +75,38 @@ def default_batch(n: int, arcs: int, sources: int, workers: int, index: bool = T
 
 # --- on the workers -----------------------------------------------------------
 
-_KEEP = 4  # indexes a worker process keeps (the least recently used go first)
-_cache: collections.OrderedDict = collections.OrderedDict()
+_KEEP = 4  # indexes a worker process keeps built (the least recently used go first)
+_specs: dict = {}  # token -> what to build the index from (set by _Ship)
+_cache: collections.OrderedDict = collections.OrderedDict()  # token -> _Built
 _cache_lock = threading.Lock()
+
+
+class _Ship(WorkerPlugin):
+    """Gives every worker, present and future (a restarted one included), the
+    graph and the index of ``token``, sent once; tasks build from it when
+    they first need it."""
+
+    def __init__(self, token: str, spec: dict):
+        self.name = token
+        self.spec = spec
+
+    def setup(self, worker=None):
+        _specs[self.name] = self.spec
+
+    def teardown(self, worker=None):
+        _specs.pop(self.name, None)
+        with _cache_lock:
+            _cache.pop(self.name, None)
 
 
 class _Built:
     """A worker's index (or graph), its graph's arcs, and a lock: one task
     uses it at a time."""
 
-    def __init__(self, solver, arcs: int):
+    def __init__(self, solver, arcs: int, device: str):
         self.solver = solver
         self.arcs = arcs
+        self.device = device
         self.lock = threading.Lock()
 
 
@@ -94,7 +115,7 @@ def _build(spec: dict) -> _Built:
     if isinstance(graph, str):
         graph = sssp_gpu.load(graph)
     arcs = int(graph.nnz) if sp.issparse(graph) else int(np.count_nonzero(graph))
-    return _Built(_solver(spec, graph), arcs)
+    return _Built(_solver(spec, graph), arcs, spec["device"])
 
 
 def _solver(spec: dict, graph):
@@ -112,11 +133,14 @@ def _solver(spec: dict, graph):
         os.unlink(path)
 
 
-def _built(token: str, spec: dict) -> _Built:
-    """This process's index of ``token``, built from ``spec`` the first time."""
+def _built(token: str) -> _Built:
+    """This process's index of ``token``, built the first time."""
     with _cache_lock:
         built = _cache.get(token)
         if built is None:
+            spec = _specs.get(token)
+            if spec is None:
+                raise RuntimeError(f"no index {token} on this worker: its DistributedIndex was closed")
             built = _cache[token] = _build(spec)
             while len(_cache) > _KEEP:
                 _cache.popitem(last=False)
@@ -125,17 +149,16 @@ def _built(token: str, spec: dict) -> _Built:
         return built
 
 
-def _forget(token: str) -> None:
-    with _cache_lock:
-        _cache.pop(token, None)
-
-
-def _describe(token: str, spec: dict):
+def _describe(token: str):
     """Vertices, arcs (with shortcuts) and whether it is an index."""
-    built = _built(token, spec)
+    built = _built(token)
     if isinstance(built.solver, sssp_gpu.ContractionIndex):
         return built.solver.n, built.arcs + built.solver.shortcuts, True
     return built.solver.n, built.arcs, False
+
+
+def _same(values):
+    return values
 
 
 def _graph_rows(graph, sources):
@@ -145,12 +168,12 @@ def _graph_rows(graph, sources):
         yield lo, graph.dijkstra(indices=sources[lo : lo + step])
 
 
-def _within_task(token, spec, sources, limit, values):
-    built = _built(token, spec)
+def _within_task(token, sources, limit, values):
+    built = _built(token)
     with built.lock:
         solver = built.solver
         if isinstance(solver, sssp_gpu.ContractionIndex):
-            return solver.within(sources, limit, values, device=spec["device"])
+            return solver.within(sources, limit, values, device=built.device)
         counts = np.zeros(len(sources), dtype=np.int64)
         sums = np.zeros(len(sources), dtype=np.float64)
         for lo, rows in _graph_rows(solver, sources):
@@ -168,14 +191,14 @@ def _merge_nearest(first, second):
     return np.where(take, second[0], first[0]), np.where(take, second[1], first[1])
 
 
-def _nearest_task(token, spec, sources, start):
+def _nearest_task(token, sources, start):
     """Per vertex the distance from the nearest of ``sources`` and its
     position in the whole list (``start`` + its first place here; -1: none)."""
-    built = _built(token, spec)
+    built = _built(token)
     with built.lock:
         solver = built.solver
         if isinstance(solver, sssp_gpu.ContractionIndex):
-            dist, vertex = solver.nearest(sources, device=spec["device"])
+            dist, vertex = solver.nearest(sources, device=built.device)
             unique, first = np.unique(sources, return_index=True)
             reached = vertex >= 0
             place = np.full(vertex.shape, -1, dtype=np.int64)
@@ -190,17 +213,17 @@ def _nearest_task(token, spec, sources, start):
         return best
 
 
-def _trees_task(token, spec, sources, start, target):
+def _trees_task(token, sources, start, target):
     """Writes the trees of ``sources`` into rows ``start...`` of the float64
     memmap ``target`` (file name, offset, shape)."""
-    built = _built(token, spec)
+    built = _built(token)
     filename, offset, shape = target
     out = np.memmap(filename, dtype=np.float64, mode="r+", offset=offset, shape=shape)
     rows = out[start : start + len(sources)]
     with built.lock:
         solver = built.solver
         if isinstance(solver, sssp_gpu.ContractionIndex):
-            solver.trees(sources, device=spec["device"], out=rows)
+            solver.trees(sources, device=built.device, out=rows)
         else:
             for lo, chunk in _graph_rows(solver, sources):
                 rows[lo : lo + len(chunk)] = chunk
@@ -209,12 +232,12 @@ def _trees_task(token, spec, sources, start, target):
     return len(sources)
 
 
-def _trees_rows(token, spec, sources):
-    built = _built(token, spec)
+def _trees_rows(token, sources):
+    built = _built(token)
     with built.lock:
         solver = built.solver
         if isinstance(solver, sssp_gpu.ContractionIndex):
-            return solver.trees(sources, device=spec["device"])
+            return solver.trees(sources, device=built.device)
         return np.concatenate([rows for _, rows in _graph_rows(solver, sources)])
 
 
@@ -233,7 +256,9 @@ def _index_spec(index):
     if index is None or isinstance(index, (str, os.PathLike)):
         return None if index is None else os.fspath(index)
     if not isinstance(index, sssp_gpu.ContractionIndex):
-        raise ValueError(f"index must be a ContractionIndex, a path to an index file or None, not {type(index).__name__}")
+        raise ValueError(
+            f"index must be a ContractionIndex, a path to an index file or None, not {type(index).__name__}"
+        )
     fd, path = tempfile.mkstemp(suffix=".ch")
     os.close(fd)
     try:
@@ -250,8 +275,8 @@ def _target(out, shape):
     if isinstance(out, np.memmap):
         if out.dtype != np.float64 or out.shape != shape or not out.flags.c_contiguous or not out.flags.writeable:
             raise ValueError(f"out must be a writable C-contiguous float64 memmap of shape {shape}")
-        if out._mmap is None or out.filename is None:
-            raise ValueError("out must be a numpy.memmap of a file, as opened (not a slice or a copy of one)")
+        if out._mmap is None or out.filename is None or out.mode == "c":
+            raise ValueError("out must be a numpy.memmap of a file opened r+ or w+ (not a slice or a copy of one)")
         start = np.frombuffer(out._mmap, dtype=np.uint8).ctypes.data
         if out.ctypes.data - start != out.offset % mmap.ALLOCATIONGRANULARITY:
             raise ValueError("out must be a numpy.memmap as opened, not a slice of one")
@@ -273,12 +298,12 @@ def _target(out, shape):
 class DistributedIndex:
     """A contraction hierarchy (or a graph) on every worker of ``client``.
 
-    ``index``: a ``ContractionIndex`` (saved and scattered to every worker
-    once), a path to an index file that every worker can read (``save``'s or
-    ``host preprocess``'s; nothing is scattered), or ``None`` (no index: the
+    ``index``: a ``ContractionIndex`` (saved and sent to every worker once),
+    a path to an index file that every worker can read (``save``'s or
+    ``host preprocess``'s; only the path is sent), or ``None`` (no index: the
     workers solve one-source Dijkstra on a ``sssp_gpu.Graph``, for graphs
     that are not road networks). ``csgraph``: the graph it was built from (a
-    matrix, scattered once, or a graph file every worker can read, read with
+    matrix, sent once, or a graph file every worker can read, read with
     ``sssp_gpu.load``). ``device``: each worker's device (``"auto"``: its
     first visible GPU, else its CPU). ``retries``: reruns of a task that
     raised. ``close()`` (or ``with``) drops it from the workers.
@@ -288,16 +313,28 @@ class DistributedIndex:
         self.client = client
         self.retries = int(retries)
         self.token = f"sssp-{uuid.uuid4().hex}"
-        spec = {"graph": _graph_spec(csgraph), "index": _index_spec(index), "directed": bool(directed), "device": device}
-        [self._spec] = client.scatter([spec], broadcast=True, hash=False)
-        self.n, self.arcs, self.is_index = client.submit(_describe, self.token, self._spec, pure=False).result()
+        spec = {
+            "graph": _graph_spec(csgraph),
+            "index": _index_spec(index),
+            "directed": bool(directed),
+            "device": device,
+        }
+        # A worker plugin, not scattered data: a worker that joins later (one
+        # restarted after a crash) gets it too, and no data is lost with a worker.
+        register = getattr(client, "register_plugin", None) or client.register_worker_plugin
+        register(_Ship(self.token, spec))
+        self.open = True
+        try:
+            self.n, self.arcs, self.is_index = client.submit(_describe, self.token, pure=False).result()
+        except BaseException:
+            self.close()
+            raise
 
     def close(self) -> None:
-        """Drops the index from the workers' caches and the scattered data."""
-        if self._spec is not None:
-            self.client.run(_forget, self.token, on_error="ignore")
-            self._spec.release()
-            self._spec = None
+        """Drops the index and the graph from the workers."""
+        if self.open:
+            self.open = False
+            self.client.unregister_worker_plugin(self.token)
 
     def __enter__(self):
         return self
@@ -316,7 +353,9 @@ class DistributedIndex:
         return [(lo, sources[lo : lo + int(batch)]) for lo in range(0, len(sources), int(batch))]
 
     def _submit(self, name, function, *args):
-        return self.client.submit(function, self.token, self._spec, *args, key=name, retries=self.retries, pure=False)
+        if not self.open:
+            raise ValueError("this DistributedIndex is closed")
+        return self.client.submit(function, self.token, *args, key=name, retries=self.retries, pure=False)
 
     def _sources(self, sources):
         return sssp_gpu._sources(sources, self.n).ravel()
@@ -327,8 +366,9 @@ class DistributedIndex:
         values = np.ascontiguousarray(values, dtype=np.float64).ravel()
         if values.shape[0] != self.n:
             raise ValueError(f"{values.shape[0]} values for a graph of {self.n} vertices: one per vertex is needed")
-        [future] = self.client.scatter([values], broadcast=True, hash=False)
-        return future
+        # A task (that the scheduler can run again), not scattered data, which
+        # would be lost with the last worker holding it.
+        return self.client.submit(_same, values, key=f"sssp-values-{uuid.uuid4().hex[:12]}", pure=False)
 
     def within(self, sources, limit, values=None, batch=None, progress=None, timeout=None):
         """Per source, the vertices within ``limit`` (``inf``: every reached
@@ -368,7 +408,10 @@ class DistributedIndex:
         if len(sources) == 0:
             return np.full(self.n, np.inf), np.full(self.n, sssp_gpu.NO_PREDECESSOR, dtype=np.int32)
         call = uuid.uuid4().hex[:12]
-        level = [self._submit(f"sssp-nearest-{call}-{lo}", _nearest_task, part, lo) for lo, part in self._batches(sources, batch)]
+        level = [
+            self._submit(f"sssp-nearest-{call}-{lo}", _nearest_task, part, lo)
+            for lo, part in self._batches(sources, batch)
+        ]
         depth = 0
         while len(level) > 1:
             depth += 1
@@ -396,13 +439,16 @@ class DistributedIndex:
         shape = (len(sources), self.n)
         if out is None:
             blocks = [
-                da.from_delayed(delayed(_trees_rows, pure=True)(self.token, self._spec, part), (len(part), self.n), np.float64)
+                da.from_delayed(delayed(_trees_rows, pure=True)(self.token, part), (len(part), self.n), np.float64)
                 for _, part in self._batches(sources, batch)
             ]
             return da.concatenate(blocks) if blocks else da.zeros(shape, dtype=np.float64)
         memmap, target = _target(out, shape)
         call = uuid.uuid4().hex[:12]
-        futures = {self._submit(f"sssp-trees-{call}-{lo}", _trees_task, part, lo, target): lo for lo, part in self._batches(sources, batch)}
+        futures = {
+            self._submit(f"sssp-trees-{call}-{lo}", _trees_task, part, lo, target): lo
+            for lo, part in self._batches(sources, batch)
+        }
         _collect(futures, lambda future, rows: None, progress, timeout)
         return memmap
 
@@ -431,13 +477,41 @@ def _call(client, index, csgraph, directed, device, method, *args, **kwargs):
         return getattr(spread, method)(*args, **kwargs)
 
 
-def accessibility(client, index, csgraph, limit, values=None, sources=None, batch=None, *, directed=True, device="auto", progress=None, timeout=None):
+def accessibility(
+    client,
+    index,
+    csgraph,
+    limit,
+    values=None,
+    sources=None,
+    batch=None,
+    *,
+    directed=True,
+    device="auto",
+    progress=None,
+    timeout=None,
+):
     """All-pairs accessibility on the workers of ``client``: ``(counts, sums)``
     for every vertex (or ``sources``). See ``DistributedIndex``."""
-    return _call(client, index, csgraph, directed, device, "accessibility", limit, values, sources, batch, progress, timeout)
+    return _call(
+        client, index, csgraph, directed, device, "accessibility", limit, values, sources, batch, progress, timeout
+    )
 
 
-def within(client, index, csgraph, sources, limit, values=None, batch=None, *, directed=True, device="auto", progress=None, timeout=None):
+def within(
+    client,
+    index,
+    csgraph,
+    sources,
+    limit,
+    values=None,
+    batch=None,
+    *,
+    directed=True,
+    device="auto",
+    progress=None,
+    timeout=None,
+):
     """``ContractionIndex.within`` on the workers of ``client``."""
     return _call(client, index, csgraph, directed, device, "within", sources, limit, values, batch, progress, timeout)
 
@@ -447,11 +521,15 @@ def nearest(client, index, csgraph, sources, batch=None, *, directed=True, devic
     return _call(client, index, csgraph, directed, device, "nearest", sources, batch, timeout)
 
 
-def trees_into(client, index, csgraph, sources, out=None, batch=None, *, directed=True, device="auto", progress=None, timeout=None):
+def trees_into(
+    client, index, csgraph, sources, out=None, batch=None, *, directed=True, device="auto", progress=None, timeout=None
+):
     """``ContractionIndex.trees`` on the workers of ``client``, written into
     ``out`` (a ``.npy`` path or a ``numpy.memmap``); see
     ``DistributedIndex.trees_into``. Without ``out`` a ``DistributedIndex``
     is needed (its dask array is computed later, while it lives)."""
     if out is None:
-        raise ValueError("trees_into needs out (a path or a numpy.memmap); for a dask array use DistributedIndex.trees_into")
+        raise ValueError(
+            "trees_into needs out (a path or a numpy.memmap); for a dask array use DistributedIndex.trees_into"
+        )
     return _call(client, index, csgraph, directed, device, "trees_into", sources, out, batch, progress, timeout)

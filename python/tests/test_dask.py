@@ -3,7 +3,6 @@ within, nearest and trees written into a memmap agree with one process's
 ContractionIndex and with scipy's dijkstra on seeded random graphs; a worker
 killed in the middle of a run loses no batch and no row."""
 
-import os
 import time
 
 import numpy as np
@@ -154,13 +153,19 @@ def kill_one_worker(client, killed):
     """Kills a worker that has a batch in hand (once) and waits until the
     scheduler has noticed: its batches run again elsewhere."""
 
+    def exit_soon():  # a closure: pickled by value, the workers need not import this module
+        import os
+        import threading
+
+        threading.Timer(0.01, os._exit, (1,)).start()
+
     def progress(done, total):
         if killed:
             return
         busy = sorted(client.processing().items(), key=lambda item: -len(item[1]))
         address = busy[0][0]
         killed.append((address, len(busy[0][1]), done, total))
-        client.run(os._exit, 1, workers=[address], wait=False)
+        client.run(exit_soon, workers=[address])
         deadline = time.monotonic() + TIMEOUT
         while address in client.nthreads() and time.monotonic() < deadline:
             time.sleep(0.05)
@@ -181,7 +186,9 @@ def test_a_lost_worker_loses_no_batch_and_no_row(client, tmp_path):
     with sd.DistributedIndex(client, index, graph) as spread:
         killed = []
         start = time.monotonic()
-        counts, sums = spread.accessibility(200.0, values, batch=40, progress=kill_one_worker(client, killed), timeout=TIMEOUT)
+        counts, sums = spread.accessibility(
+            200.0, values, batch=40, progress=kill_one_worker(client, killed), timeout=TIMEOUT
+        )
         print("killed", killed, "in", time.monotonic() - start, "s")
         assert killed and killed[0][2] < killed[0][3]
         np.testing.assert_array_equal(counts, one_counts)
@@ -189,7 +196,9 @@ def test_a_lost_worker_loses_no_batch_and_no_row(client, tmp_path):
 
         client.wait_for_workers(2, timeout=TIMEOUT)  # the nanny restarts it
         killed = []
-        rows = spread.trees_into(sources, tmp_path / "rows.npy", batch=20, progress=kill_one_worker(client, killed), timeout=TIMEOUT)
+        rows = spread.trees_into(
+            sources, tmp_path / "rows.npy", batch=20, progress=kill_one_worker(client, killed), timeout=TIMEOUT
+        )
         print("killed", killed)
         assert killed and killed[0][2] < killed[0][3]
         np.testing.assert_array_equal(rows, expected)
