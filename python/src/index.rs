@@ -19,6 +19,9 @@ type Pair<'py, A, B> = (
     &'static str,
 );
 
+/// Counts and sums of an accessibility, and the workers it ran on.
+type Access<'py> = (Bound<'py, PyArray1<u64>>, Bound<'py, PyArray1<f64>>, String);
+
 /// A contraction-hierarchy index of one graph (`sssp::ch`): trees, tables
 /// and point-to-point distances from it.
 #[pyclass(module = "sssp_gpu._native", frozen)]
@@ -128,9 +131,9 @@ impl Index {
         let device = {
             // An `out` that Python shares elsewhere, or that is read-only,
             // is refused here.
-            let mut array = dist.try_readwrite().map_err(|e| {
-                PyValueError::new_err(format!("out cannot be written: {e}"))
-            })?;
+            let mut array = dist
+                .try_readwrite()
+                .map_err(|e| PyValueError::new_err(format!("out cannot be written: {e}")))?;
             let out = array.as_slice_mut()?;
             py.detach(|| -> sssp::Result<_> {
                 let mut trees = solver.inner.index_trees(&self.hierarchy, None)?;
@@ -286,7 +289,7 @@ impl Index {
         values: Option<PyReadonlyArray1<'_, f64>>,
         workers: &str,
         progress: bool,
-    ) -> PyResult<(Bound<'py, PyArray1<u64>>, Bound<'py, PyArray1<f64>>, String)> {
+    ) -> PyResult<Access<'py>> {
         if limit.is_nan() || limit < 0.0 {
             return Err(PyValueError::new_err(format!(
                 "limit {limit} is not a non-negative number"
@@ -301,7 +304,8 @@ impl Index {
                 let meter = sssp::multi::Meter::new("accessibility", progress);
                 let show = |done: usize, total: usize| meter.show(done, total);
                 let spread = sssp::multi::IndexSpread::new(&self.hierarchy, workers);
-                let result = spread.accessibility(limit, values.as_deref().map(Values::F64), Some(&show));
+                let result =
+                    spread.accessibility(limit, values.as_deref().map(Values::F64), Some(&show));
                 meter.end();
                 result
             })

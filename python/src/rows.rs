@@ -5,9 +5,9 @@
 
 use gpu_kernels::distance::{INFINITY, Weight};
 use numpy::{PyArray1, PyArray2, PyArrayMethods};
-use rayon::prelude::*;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
+use rayon::prelude::*;
 use sssp::graph::WeightKind;
 use sssp::options::{Stop, Timing};
 use sssp::parents::NO_PARENT;

@@ -55,7 +55,7 @@ pub fn run(
         let ms = start.elapsed().as_secs_f64() * 1e3;
         print_nearest(args, query, (hierarchy.weight_kind, &nearest), ms, out)?;
         reports
-    } else if index_rows::streams(args, query) {
+    } else if index_rows::streams(args, query) && !args.json {
         trees(args, query, &spread, out)?
     } else {
         return Err(Error::InvalidArgument(
