@@ -184,3 +184,31 @@ pub fn check_row_batch(
         assert_eq!(next, sources.len(), "{context}, batch {batch}: rows");
     }
 }
+
+/// `path` runs from `s` to `t` over arcs of `graph` (the lightest of each
+/// pair) whose weights sum to `d`.
+pub fn check_path(
+    graph: &sssp::Graph,
+    path: &[usize],
+    (s, t): (usize, usize),
+    d: u32,
+    context: &str,
+) {
+    assert_eq!(path.first(), Some(&s), "{context}: path starts at {s}");
+    assert_eq!(path.last(), Some(&t), "{context}: path ends at {t}");
+    let csr = graph.csr();
+    let mut sum = 0u64;
+    for arc in path.windows(2) {
+        let w = csr
+            .edges(arc[0])
+            .filter(|&(v, _)| v == arc[1])
+            .map(|(_, w)| w)
+            .min()
+            .unwrap_or_else(|| panic!("{context}: path uses a missing arc {arc:?}"));
+        sum += w as u64;
+    }
+    assert_eq!(
+        sum, d as u64,
+        "{context}: path {s} → {t} has the wrong length"
+    );
+}

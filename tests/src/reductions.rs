@@ -3,7 +3,9 @@
 
 use gpu_kernels::distance::INFINITY;
 use gpu_kernels::reductions::NO_SOURCE;
-use sssp::ch::Nearest;
+use sssp::ch::{self, BuildOptions, Nearest};
+
+use crate::{TestRng, random_graph};
 
 /// Checks `within` (per source, the count and the value sum of the vertices
 /// within `limit`) against the trees `trees` (one per source), with
@@ -41,4 +43,18 @@ pub fn check_nearest(nearest: &Nearest, trees: &[Vec<u32>], context: &str) {
             "{context}: vertex {v}'s source"
         );
     }
+}
+
+/// A random graph of fewer than `most` vertices (zero, unit, small and large
+/// weights) and its index.
+pub fn random_graph_and_index(
+    rng: &mut TestRng,
+    most: u64,
+) -> (sssp::Graph<'static>, ch::Hierarchy) {
+    let n = rng.range(1, most) as usize;
+    let m = rng.below((n * 4) as u64 + 1) as usize;
+    let max_weight = [0u32, 1, 10, 1000][rng.below(4) as usize];
+    let graph = random_graph(rng, n, m, max_weight);
+    let h = ch::build(&graph, &BuildOptions::default()).expect("build");
+    (graph, h)
 }

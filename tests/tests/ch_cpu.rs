@@ -10,6 +10,7 @@ use sssp::distances::check_overflow;
 use sssp::generate::{GridSpec, grid_graph};
 use sssp::graph::WeightKind;
 use sssp::{Error, Graph, oracle};
+use sssp_tests::queries::check_path;
 use sssp_tests::{F32Weights, TempDir, TestRng, random_f32_graph, random_graph};
 
 /// Every check of one graph: the index is valid, and for `sources`, trees,
@@ -41,32 +42,11 @@ fn check_hierarchy(graph: &Graph, h: &Hierarchy, sources: &[usize], context: &st
                 None => assert_eq!(expected[t], u32::MAX, "{context}: {s} → {t} unreached"),
                 Some((d, path)) => {
                     assert_eq!(d, expected[t], "{context}: distance {s} → {t}");
-                    check_path(graph, &path, s, t, d, context);
+                    check_path(graph, &path, (s, t), d, context);
                 }
             }
         }
     }
-}
-
-/// `path` runs from `s` to `t` over arcs of the graph whose weights sum to `d`.
-fn check_path(graph: &Graph, path: &[usize], s: usize, t: usize, d: u32, context: &str) {
-    assert_eq!(path.first(), Some(&s), "{context}: path starts at {s}");
-    assert_eq!(path.last(), Some(&t), "{context}: path ends at {t}");
-    let csr = graph.csr();
-    let mut sum = 0u64;
-    for pair in path.windows(2) {
-        let w = csr
-            .edges(pair[0])
-            .filter(|&(v, _)| v == pair[1])
-            .map(|(_, w)| w)
-            .min()
-            .unwrap_or_else(|| panic!("{context}: path uses a missing arc {pair:?}"));
-        sum += w as u64;
-    }
-    assert_eq!(
-        sum, d as u64,
-        "{context}: path {s} → {t} has the wrong length"
-    );
 }
 
 #[test]

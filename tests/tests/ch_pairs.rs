@@ -13,6 +13,7 @@ use sssp::ch::{self, BuildOptions, Hierarchy};
 use sssp::generate::{GridSpec, grid_graph};
 use sssp::{Error, Graph, oracle};
 use sssp_tests::allocation::{LargestAllocation, largest_allocation};
+use sssp_tests::queries::check_path;
 use sssp_tests::{F32Weights, TestRng, random_f32_graph, random_graph};
 
 #[global_allocator]
@@ -55,27 +56,6 @@ fn oracle_trees(graph: &Graph, pairs: &[(usize, usize)]) -> HashMap<usize, Vec<u
             .or_insert_with(|| oracle::dijkstra(graph, s).expect("oracle"));
     }
     trees
-}
-
-/// `path` runs from `s` to `t` over arcs of the graph whose weights sum to `d`.
-fn check_path(graph: &Graph, path: &[usize], (s, t): (usize, usize), d: u32, context: &str) {
-    assert_eq!(path.first(), Some(&s), "{context}: path starts at {s}");
-    assert_eq!(path.last(), Some(&t), "{context}: path ends at {t}");
-    let csr = graph.csr();
-    let mut sum = 0u64;
-    for arc in path.windows(2) {
-        let w = csr
-            .edges(arc[0])
-            .filter(|&(v, _)| v == arc[1])
-            .map(|(_, w)| w)
-            .min()
-            .unwrap_or_else(|| panic!("{context}: path uses a missing arc {arc:?}"));
-        sum += w as u64;
-    }
-    assert_eq!(
-        sum, d as u64,
-        "{context}: path {s} → {t} has the wrong length"
-    );
 }
 
 /// Every distance and path of `pairs` against the oracle (`u32` weights).

@@ -10,25 +10,15 @@ use sssp::ch::{self, BuildOptions, Values};
 use sssp::generate::{GridSpec, grid_graph};
 use sssp::multi::{Gpus, IndexSpread, Worker, spread};
 use sssp::options::Stop;
-use sssp::{Error, Graph, oracle};
-use sssp_tests::reductions::{check_nearest, check_within};
+use sssp::{Error, oracle};
+use sssp_tests::reductions::{check_nearest, check_within, random_graph_and_index};
 use sssp_tests::{TestRng, random_graph};
-
-/// A random graph and its index.
-fn graph_and_index(rng: &mut TestRng) -> (Graph<'static>, ch::Hierarchy) {
-    let n = rng.range(1, 80) as usize;
-    let m = rng.below((n * 4) as u64 + 1) as usize;
-    let max_weight = [0u32, 1, 10, 1000][rng.below(4) as usize];
-    let graph = random_graph(rng, n, m, max_weight);
-    let h = ch::build(&graph, &BuildOptions::default()).expect("build");
-    (graph, h)
-}
 
 /// Every tree, within, nearest and accessibility of `workers` (batches of
 /// 1 to 7 sources) against the oracle's trees.
 fn check_spread(rng: &mut TestRng, workers: &[Worker], cases: usize, name: &str) {
     for case in 0..cases {
-        let (graph, h) = graph_and_index(rng);
+        let (graph, h) = random_graph_and_index(rng, 80);
         let n = graph.num_vertices();
         let k = rng.range(1, 40) as usize;
         let sources: Vec<usize> = (0..k).map(|_| rng.below(n as u64) as usize).collect();

@@ -13,11 +13,11 @@ use gpu_kernels::reductions::{
     NO_SOURCE, Within, nearest_update, nearest_vertex, within_part, within_total,
 };
 use gpu_kernels::rows::ROW_FLAGS;
-use sssp::ch::{self, BuildOptions, TreeSolver, Values};
+use sssp::ch::{TreeSolver, Values};
 use sssp::options::Stop;
-use sssp::{Graph, oracle};
-use sssp_tests::reductions::{check_nearest, check_within};
-use sssp_tests::{TestRng, random_graph};
+use sssp::oracle;
+use sssp_tests::TestRng;
+use sssp_tests::reductions::{check_nearest, check_within, random_graph_and_index};
 
 /// A random distance word: often unreached, sometimes saturated.
 fn word(rng: &mut TestRng) -> u32 {
@@ -188,21 +188,11 @@ fn nearest_takes_the_smallest_distance_and_the_first_source_on_ties() {
     }
 }
 
-/// A random graph and its index.
-fn graph_and_index(rng: &mut TestRng) -> (Graph<'static>, ch::Hierarchy) {
-    let n = rng.range(1, 60) as usize;
-    let m = rng.below((n * 4) as u64 + 1) as usize;
-    let max_weight = [0u32, 1, 10, 1000][rng.below(4) as usize];
-    let graph = random_graph(rng, n, m, max_weight);
-    let h = ch::build(&graph, &BuildOptions::default()).expect("build");
-    (graph, h)
-}
-
 #[test]
 fn cpu_streamed_trees_within_and_nearest_match_the_oracle() {
     let mut rng = TestRng::new("reductions_cpu_paths");
     for case in 0..80 {
-        let (graph, h) = graph_and_index(&mut rng);
+        let (graph, h) = random_graph_and_index(&mut rng, 60);
         let n = graph.num_vertices();
         let k = rng.range(1, 40) as usize;
         let sources: Vec<usize> = (0..k).map(|_| rng.below(n as u64) as usize).collect();
