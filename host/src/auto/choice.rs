@@ -152,13 +152,10 @@ pub fn choose(graph: &Graph, source: usize) -> Choice {
              √visited: {levels} for {visited}), else near-far, either checked in a trial of both",
             match distinct {
                 None => String::new(),
-                Some(d) if many_distinct => format!(
-                    ", more than {} among the {} closest vertices",
-                    d - 1,
-                    PROBE_VERTICES.min(graph.num_vertices())
-                ),
                 Some(d) => format!(
-                    ", {d} among the {} closest vertices",
+                    ", {}{} among the {} closest vertices",
+                    if many_distinct { "more than " } else { "" },
+                    d.min(NEAR_FAR_ABOVE as usize),
                     PROBE_VERTICES.min(graph.num_vertices())
                 ),
             }

@@ -115,15 +115,14 @@ pub fn plan<'g>(
     let (partition, partition_ms) =
         prepared(gpu, graph, Algorithm::Partition, tuning, source, true)?;
     let form_ms = start.elapsed().as_secs_f64() * 1e3;
-    let best_ms = partition_ms.min(ms);
-    if count as f64 * TRIAL_GAIN * best_ms > TRIAL_EXTRA_FORMS * form_ms {
+    let trial_saving_ms = count as f64 * TRIAL_GAIN * partition_ms.min(ms);
+    if trial_saving_ms > TRIAL_EXTRA_FORMS * form_ms {
         return Ok(None);
     }
     let reason = format!(
         "; {planned} the faster of {first} ({ms:.3} ms) and one form of partition \
          ({partition_ms:.3} ms, prepared in {form_ms:.0} ms), without the whole trial (its \
-         other forms could save at most about {:.0} ms)",
-        count as f64 * TRIAL_GAIN * best_ms
+         other forms could save at most about {trial_saving_ms:.0} ms)"
     );
     let kept = if partition_ms < ms {
         partition

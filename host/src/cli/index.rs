@@ -22,7 +22,7 @@ use super::output::{
     json_source, print_json, print_path, print_summary, source_figures, tree_path, write_outputs,
 };
 use super::pairs;
-use super::report::{Human, JsonAbout, JsonAlgorithm, JsonDistance, JsonInput, JsonPath};
+use super::report::{Human, JsonAlgorithm, JsonDistance, JsonInput, JsonPath};
 use super::solve_args::SolveArgs;
 use super::spread;
 
@@ -211,14 +211,7 @@ impl Indexed<'_> {
             out,
         )?;
         if args.json {
-            let about = JsonAbout {
-                name: trees.algorithm().name(),
-                requested: "index",
-                paper: trees.algorithm().spec().paper,
-                device: if on_gpu { "gpu" } else { "cpu" },
-                prepare_ms: trees.prepare_ms(),
-                timer: "host",
-            };
+            let about = index_rows::tree_about(trees);
             let algorithm = JsonAlgorithm::new(about, json_sources, query.many_sources);
             print_json(args, json_input, gpu, vec![algorithm], json_path)?;
         }
@@ -333,16 +326,7 @@ impl Indexed<'_> {
     /// checked against the oracle with `--verify`, and written.
     fn table(&self, trees: &mut TreeSolver, targets: &[usize]) -> Result<Option<Error>> {
         let (args, query, out) = (self.args, self.query, self.out);
-        for (given, flag) in [
-            (args.parents.is_some(), "--parents"),
-            (args.path_to.is_some(), "--path-to"),
-            (args.target.is_some(), "--target"),
-            (args.limit.is_some(), "--limit"),
-            (args.certify, "--certify"),
-            (args.json, "--json"),
-            (args.within.is_some(), "--within"),
-            (args.nearest, "--nearest"),
-        ] {
+        for (given, flag) in index_rows::tree_only_flags(args) {
             if given {
                 return Err(Error::InvalidArgument(format!(
                     "{flag} applies to trees, not to a table (--targets)"

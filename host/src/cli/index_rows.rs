@@ -19,6 +19,21 @@ use super::report::{Human, JsonAbout, JsonAlgorithm, JsonCheck, JsonSource, Json
 use super::solve_args::SolveArgs;
 use super::streamed::SummarySink;
 
+/// The flags that apply to trees only (not to a table or to pairs), each
+/// with whether it was given.
+pub fn tree_only_flags(args: &SolveArgs) -> [(bool, &'static str); 8] {
+    [
+        (args.parents.is_some(), "--parents"),
+        (args.path_to.is_some(), "--path-to"),
+        (args.target.is_some(), "--target"),
+        (args.limit.is_some(), "--limit"),
+        (args.certify, "--certify"),
+        (args.json, "--json"),
+        (args.within.is_some(), "--within"),
+        (args.nearest, "--nearest"),
+    ]
+}
+
 /// Whether the trees of `query` can stream: many sources, timed once, no
 /// check, tree or path asked for.
 pub fn streams(args: &SolveArgs, query: &Query) -> bool {
@@ -60,6 +75,22 @@ pub fn stream(
     Ok(tree_json(trees, query, kind, &summaries, wall_ms))
 }
 
+/// The `--json` entry's words for trees from the index (timed on the host).
+pub fn tree_about(trees: &TreeSolver) -> JsonAbout {
+    JsonAbout {
+        name: trees.algorithm().name(),
+        requested: "index",
+        paper: trees.algorithm().spec().paper,
+        device: if trees.gpu_shape().is_some() {
+            "gpu"
+        } else {
+            "cpu"
+        },
+        prepare_ms: trees.prepare_ms(),
+        timer: "host",
+    }
+}
+
 /// One line per source's streamed tree (distance words of `kind`).
 pub fn print_tree_summaries(query: &Query, kind: WeightKind, summaries: &[Summary], out: &Human) {
     for (summary, &source_id) in summaries.iter().zip(&query.source_ids) {
@@ -92,18 +123,7 @@ fn tree_json(
             check: JsonCheck::new(kind, summary),
         })
         .collect();
-    let about = JsonAbout {
-        name: trees.algorithm().name(),
-        requested: "index",
-        paper: trees.algorithm().spec().paper,
-        device: if trees.gpu_shape().is_some() {
-            "gpu"
-        } else {
-            "cpu"
-        },
-        prepare_ms: trees.prepare_ms(),
-        timer: "host",
-    };
+    let about = tree_about(trees);
     JsonAlgorithm::new(about, json_sources, true)
 }
 

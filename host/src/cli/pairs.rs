@@ -17,6 +17,7 @@ use sssp::formats::{InputNumbering, LoadedGraph};
 use sssp::graph::WeightKind;
 use sssp::{Error, Graph, Result, distances, oracle};
 
+use super::index_rows;
 use super::input::vertex_of;
 use super::report::Human;
 use super::solve_args::SolveArgs;
@@ -106,20 +107,13 @@ pub fn run(
 
 /// Refuses the flags of trees and tables.
 fn refuse_tree_flags(args: &SolveArgs) -> Result<()> {
-    for (given, flag) in [
+    let sources = [
         (args.source.is_some(), "--source"),
         (args.sources.is_some(), "--sources"),
         (args.sources_file.is_some(), "--sources-file"),
-        (args.parents.is_some(), "--parents"),
-        (args.path_to.is_some(), "--path-to"),
-        (args.target.is_some(), "--target"),
-        (args.limit.is_some(), "--limit"),
-        (args.certify, "--certify"),
-        (args.json, "--json"),
-        (args.within.is_some(), "--within"),
-        (args.nearest, "--nearest"),
         (args.batch.is_some(), "--batch"),
-    ] {
+    ];
+    for (given, flag) in sources.into_iter().chain(index_rows::tree_only_flags(args)) {
         if given {
             return Err(Error::InvalidArgument(format!(
                 "{flag} does not apply with --pairs (the file gives the sources and targets)"
