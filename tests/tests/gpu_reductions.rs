@@ -64,12 +64,22 @@ fn gpu_streamed_trees_and_reductions_match_the_oracle() {
             assert_eq!(next, k, "case {case}: every tree");
         }
         let values: Vec<f64> = (0..n).map(|_| rng.below(20) as f64).collect();
-        for with_values in [false, true] {
+        // Values given, then none again: nothing of the kept values stays.
+        for with_values in [false, true, false] {
             let given = with_values.then_some(Values::F64(&values));
             let within = trees.within(&sources, limit, given).expect("within");
             let value = |v: usize| values[v];
             let value = with_values.then_some(&value as &dyn Fn(usize) -> f64);
             check_within(&within, &expected, limit, value, &format!("case {case}"));
+        }
+        // Kept values over batches of growing size, as the spread runs them.
+        let other: Vec<f64> = (0..n).map(|_| rng.below(7) as f64 - 3.0).collect();
+        trees.keep_values(Some(Values::F64(&other))).expect("keep");
+        let value = |v: usize| other[v];
+        for end in [k / 3, k] {
+            let within = trees.within_kept(&sources[..end], limit).expect("kept");
+            let what = format!("case {case}: kept values, {end} sources");
+            check_within(&within, &expected[..end], limit, Some(&value), &what);
         }
         let nearest = trees.nearest(&sources).expect("nearest");
         check_nearest(&nearest, &expected, &format!("case {case}"));

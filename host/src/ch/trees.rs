@@ -19,6 +19,9 @@ pub struct TreeSolver<'a> {
     hierarchy: &'a Hierarchy,
     gpu: Option<GpuPhast<'a>>,
     prepare_ms: Option<f64>,
+    /// The values of [`TreeSolver::within_kept`] on the CPU, by graph vertex
+    /// (empty: none).
+    cpu_values: Vec<f64>,
 }
 
 /// Where the time of [`TreeSolver::solve`] went, summed over its timed runs.
@@ -52,6 +55,7 @@ impl<'a> TreeSolver<'a> {
             hierarchy,
             prepare_ms: gpu.as_ref().map(|_| start.elapsed().as_secs_f64() * 1e3),
             gpu,
+            cpu_values: Vec::new(),
         })
     }
 
@@ -217,6 +221,14 @@ impl<'a> TreeSolver<'a> {
         limit: u32,
         values: Option<Values<'_>>,
     ) -> Result<Vec<(u32, f64)>> {
+        self.keep_values(values)?;
+        self.within_kept(sources, limit)
+    }
+
+    /// Keeps `values` (by graph vertex, or none) for
+    /// [`TreeSolver::within_kept`]: on the GPU they are uploaded once, so
+    /// that many batches of sources pay for them once.
+    pub fn keep_values(&mut self, values: Option<Values<'_>>) -> Result<()> {
         let h = self.hierarchy;
         let values = match values {
             Some(v) if v.len() != h.num_vertices() => {
@@ -229,9 +241,22 @@ impl<'a> TreeSolver<'a> {
             Some(v) => Some(v.to_f64()),
             None => None,
         };
+        match &mut self.gpu {
+            Some(gpu) => gpu.keep_within_values(h, values.as_deref()),
+            None => {
+                self.cpu_values = values.unwrap_or_default();
+                Ok(())
+            }
+        }
+    }
+
+    /// [`TreeSolver::within`] with the values kept by
+    /// [`TreeSolver::keep_values`] (none kept: sums 0).
+    pub fn within_kept(&mut self, sources: &[usize], limit: u32) -> Result<Vec<(u32, f64)>> {
+        let h = self.hierarchy;
         let parts = match &mut self.gpu {
-            Some(gpu) => gpu.within(h, sources, limit, values.as_deref())?,
-            None => super::reductions::within(h, sources, limit, values.as_deref().unwrap_or(&[])),
+            Some(gpu) => gpu.within(h, sources, limit)?,
+            None => super::reductions::within(h, sources, limit, &self.cpu_values),
         };
         parts
             .iter()

@@ -41,6 +41,8 @@ pub struct GpuPhast<'a> {
     /// The slots of streamed trees ([`GpuPhast::stream_rows`]), allocated
     /// by its first call.
     slots: Option<stream::TreeSlots>,
+    /// The values and parts of [`GpuPhast::within`], kept between calls.
+    within: Option<reductions::KeptWithin>,
 }
 
 /// Where the time of one batch went, ms.
@@ -109,6 +111,7 @@ impl<'a> GpuPhast<'a> {
             entries: alloc_zeroed(gpu, 2, "the upward distances")?,
             barrier: alloc_zeroed(gpu, GRID_BARRIER_WORDS, "the grid barrier")?,
             slots: None,
+            within: None,
         })
     }
 

@@ -96,6 +96,17 @@ impl<'h> IndexSpread<'h> {
         sources: &[usize],
         each: impl Fn(&mut TreeSolver, Range<usize>) -> Result<T> + Sync,
     ) -> Result<Vec<(WorkerReport, Vec<T>)>> {
+        self.run_prepared(sources, |_| Ok(()), each)
+    }
+
+    /// [`IndexSpread::run`] after `prepare` on each worker's trees, once
+    /// per worker (values uploaded once, not once a batch).
+    fn run_prepared<T: Send>(
+        &self,
+        sources: &[usize],
+        prepare: impl Fn(&mut TreeSolver) -> Result<()> + Sync,
+        each: impl Fn(&mut TreeSolver, Range<usize>) -> Result<T> + Sync,
+    ) -> Result<Vec<(WorkerReport, Vec<T>)>> {
         let n = self.hierarchy.num_vertices();
         if let Some(&v) = sources.iter().find(|&&v| v >= n) {
             return Err(Error::SourceOutOfRange {
@@ -107,6 +118,7 @@ impl<'h> IndexSpread<'h> {
         spread(&self.workers, sources.len(), batch, |worker, batches| {
             let solver = Solver::new(worker.device())?;
             let mut trees = solver.index_trees(self.hierarchy, Some(lanes))?;
+            prepare(&mut trees)?;
             let mut done = Vec::new();
             for range in batches {
                 done.push(each(&mut trees, range)?);
@@ -152,12 +164,10 @@ impl<'h> IndexSpread<'h> {
                 v.len()
             )));
         }
-        // Converted once, not once a batch.
-        let values = values.map(|v| v.to_f64());
-        let values = values.as_deref().map(Values::F64);
         let finished = std::sync::atomic::AtomicUsize::new(0);
-        let done = self.run(sources, |trees, range| {
-            let rows = trees.within(&sources[range.clone()], limit, values)?;
+        let keep = |trees: &mut TreeSolver| trees.keep_values(values);
+        let done = self.run_prepared(sources, keep, |trees, range| {
+            let rows = trees.within_kept(&sources[range.clone()], limit)?;
             if let Some(progress) = progress {
                 let count = range.len();
                 let sofar = finished.fetch_add(count, std::sync::atomic::Ordering::Relaxed);

@@ -13,18 +13,16 @@ use crate::{Error, Result};
 /// Threads of a `within` reduction, about: enough to fill the GPU.
 const WITHIN_THREADS: usize = 1 << 18;
 
+/// What `within` keeps on the device between calls: the values by
+/// position and the parts, so that a batch pays for neither.
+pub(crate) struct KeptWithin {
+    buffers: WithinBuffers,
+}
+
 impl GpuPhast<'_> {
-    /// For each source (graph vertices), the vertices whose distance is at
-    /// most `limit` (a weight word) and the sum of their `values` (by
-    /// graph vertex, or none: sums 0), in the order of `sources`; with the
-    /// overflowed distances of each tree.
-    pub fn within(
-        &mut self,
-        h: &Hierarchy,
-        sources: &[usize],
-        limit: u32,
-        values: Option<&[f64]>,
-    ) -> Result<Vec<Within>> {
+    /// Uploads `values` (by graph vertex, or none: sums 0) for the next
+    /// [`GpuPhast::within`] calls, and the buffers they need.
+    pub fn keep_within_values(&mut self, h: &Hierarchy, values: Option<&[f64]>) -> Result<()> {
         let n = self.down.n as usize;
         let lanes = self.lanes();
         let stream = self.gpu.stream().clone();
@@ -39,35 +37,74 @@ impl GpuPhast<'_> {
             None => vec![0.0],
         };
         let strides = (WITHIN_THREADS / lanes).clamp(1, n.max(1));
-        let rows = sources.len().max(1);
-        let mut buffers = WithinBuffers {
-            values: upload(&stream, &by_position, "the values by position")?,
-            has_values: values.is_some(),
-            strides: strides as u32,
-            part_counts: alloc_zeroed(self.gpu, 2 * lanes * strides, "the parts' counts")?,
-            part_sums: alloc_zeroed(self.gpu, lanes * strides, "the parts' sums")?,
-            counts: alloc_zeroed(self.gpu, 2 * rows, "the counts")?,
-            sums: alloc_zeroed(self.gpu, rows, "the sums")?,
+        let rows = match self.within.take() {
+            Some(kept) => kept.buffers.sums.len(),
+            None => lanes,
         };
-        self.pipelined(h, sources, |me, first, count| {
+        self.within = Some(KeptWithin {
+            buffers: WithinBuffers {
+                values: upload(&stream, &by_position, "the values by position")?,
+                has_values: values.is_some(),
+                strides: strides as u32,
+                part_counts: alloc_zeroed(self.gpu, 2 * lanes * strides, "the parts' counts")?,
+                part_sums: alloc_zeroed(self.gpu, lanes * strides, "the parts' sums")?,
+                counts: alloc_zeroed(self.gpu, 2 * rows, "the counts")?,
+                sums: alloc_zeroed(self.gpu, rows, "the sums")?,
+            },
+        });
+        Ok(())
+    }
+
+    /// For each source (graph vertices), the vertices whose distance is at
+    /// most `limit` (a weight word) and the sum of the values kept by
+    /// [`GpuPhast::keep_within_values`] (none kept: sums 0), in the order of
+    /// `sources`; with the overflowed distances of each tree.
+    pub fn within(&mut self, h: &Hierarchy, sources: &[usize], limit: u32) -> Result<Vec<Within>> {
+        if sources.is_empty() {
+            return Ok(Vec::new());
+        }
+        if self.within.is_none() {
+            self.keep_within_values(h, None)?;
+        }
+        let stream = self.gpu.stream().clone();
+        let rows = sources.len();
+        let mut kept = self
+            .within
+            .take()
+            .ok_or_else(|| Error::Internal("no within buffers".into()))?;
+        if kept.buffers.sums.len() < rows {
+            kept.buffers.counts = alloc_zeroed(self.gpu, 2 * rows, "the counts")?;
+            kept.buffers.sums = alloc_zeroed(self.gpu, rows, "the sums")?;
+        }
+        let swept = self.pipelined(h, sources, |me, first, count| {
             me.gpu.kernels().reductions.within(
                 &stream,
                 &me.dist,
                 (me.down.n, me.lanes, count as u32),
                 (limit, first as u32),
-                &mut buffers,
+                &mut kept.buffers,
             )
-        })?;
-        let counts = stream
-            .clone_dtoh(&buffers.counts)
-            .map_err(Error::cuda("copying the counts from the GPU"))?;
-        let sums = stream
-            .clone_dtoh(&buffers.sums)
-            .map_err(Error::cuda("copying the sums from the GPU"))?;
+        });
+        let buffers = &kept.buffers;
+        let results = swept.and_then(|_| {
+            let mut counts = vec![0u32; 2 * sources.len()];
+            let mut sums = vec![0f64; sources.len()];
+            stream
+                .memcpy_dtoh(&buffers.counts.slice(..counts.len()), &mut counts)
+                .map_err(Error::cuda("copying the counts from the GPU"))?;
+            stream
+                .memcpy_dtoh(&buffers.sums.slice(..sums.len()), &mut sums)
+                .map_err(Error::cuda("copying the sums from the GPU"))?;
+            stream
+                .synchronize()
+                .map_err(Error::cuda("copying the reductions from the GPU"))?;
+            Ok((counts, sums))
+        });
+        self.within = Some(kept);
+        let (counts, sums) = results?;
         Ok(counts
             .chunks(2)
             .zip(sums)
-            .take(sources.len())
             .map(|(c, sum)| Within {
                 count: c[0],
                 saturated: c[1],
