@@ -93,7 +93,10 @@ impl Cch {
     pub fn customize_weights(&self, weights: &mut Customization) {
         let s = &self.graph;
         let atomic = |words: &mut Vec<u32>| -> Vec<AtomicU32> {
-            std::mem::take(words).into_iter().map(AtomicU32::new).collect()
+            std::mem::take(words)
+                .into_iter()
+                .map(AtomicU32::new)
+                .collect()
         };
         let (forward, backward) = (atomic(&mut weights.forward), atomic(&mut weights.backward));
         let forward_middle = atomic(&mut weights.forward_middle);

@@ -38,9 +38,7 @@ pub(crate) fn fits_u32(count: usize, what: &str) -> Result<u32> {
     u32::try_from(count)
         .ok()
         .filter(|&c| c < u32::MAX)
-        .ok_or_else(|| {
-            Error::InvalidArgument(format!("{count} {what} do not fit 32-bit indices"))
-        })
+        .ok_or_else(|| Error::InvalidArgument(format!("{count} {what} do not fit 32-bit indices")))
 }
 
 impl Supergraph {
@@ -108,7 +106,12 @@ impl Supergraph {
         let arcs = Neighbours::from_rows(&rows);
         let vertex: Vec<u32> = by_id.iter().map(|&r| order[r as usize]).collect();
         let levels: Vec<u32> = by_id.iter().map(|&r| level[r as usize]).collect();
-        Ok(Supergraph::from_parts(vertex, &levels, arcs.offsets, arcs.adjacent))
+        Ok(Supergraph::from_parts(
+            vertex,
+            &levels,
+            arcs.offsets,
+            arcs.adjacent,
+        ))
     }
 
     /// The supergraph of arcs `(offsets, heads)` over ids, `vertex` the graph
