@@ -21,6 +21,7 @@
 
 pub mod customize;
 pub mod file;
+pub mod flow_cut;
 pub mod hierarchy;
 pub mod neighbours;
 pub mod order;

@@ -2,15 +2,15 @@
 //! coordinates.
 //!
 //! A part of the graph is split into its connected components, which are
-//! ordered independently. A connected part is cut by a vertex separator
-//! taken from a breadth-first search from a pseudo-peripheral vertex: the
-//! vertices of one BFS level that have a neighbour on the next level
-//! separate the levels before from those after. The level is the one of the
-//! fewest such vertices among the balanced ones (each side at least a fifth
-//! of the part); searches from both ends of the pseudo-diameter are tried.
-//! The two sides are ordered recursively (in parallel) and the separator
-//! gets the highest ranks. Parts of at most [`SMALL_PART`] vertices are
-//! ordered by minimum degree with fill, on bit sets.
+//! ordered independently. A connected part is cut by a minimum vertex
+//! separator between the quarter of its vertices nearest each end of a
+//! pseudo-diameter (found by breadth-first searches; [`super::flow_cut`]),
+//! or, when that flow is no smaller, by the vertices of one BFS level that
+//! have a neighbour on the next (the level of the fewest such vertices among
+//! those that leave each side at least a fifth of the part). The two sides
+//! are ordered recursively (in parallel) and the separator gets the highest
+//! ranks. Parts of at most [`SMALL_PART`] vertices are ordered by minimum
+//! degree with fill, on bit sets.
 //!
 //! Everything is deterministic: ties go to the smaller vertex.
 
@@ -18,6 +18,7 @@ use std::collections::VecDeque;
 
 use rayon::prelude::*;
 
+use super::flow_cut::flow_cut;
 use super::neighbours::Neighbours;
 
 /// Parts of at most this many vertices are ordered by minimum degree (one
@@ -26,6 +27,10 @@ pub const SMALL_PART: usize = 64;
 
 /// A side of a balanced cut holds at least this fraction of the part.
 const BALANCE: f64 = 0.2;
+
+/// The fraction of a part nearest each end of its pseudo-diameter that a
+/// flow cut keeps on that end's side.
+const FLOW_SHARE: f64 = 0.25;
 
 /// A part of the graph: its vertices (graph ids) and its induced subgraph
 /// in local ids.
@@ -168,18 +173,25 @@ fn farthest(level: &[u32]) -> usize {
 }
 
 /// A balanced cut of a connected graph: each vertex's side (0 or 1) or
-/// [`SEPARATOR`]; `None` when no BFS level separates it.
+/// [`SEPARATOR`]; `None` when neither a flow nor a BFS level separates it.
 fn bisect(graph: &Neighbours) -> Option<Vec<u32>> {
+    let n = graph.num_vertices();
     let s = farthest(&bfs_levels(graph, 0));
     let from_s = bfs_levels(graph, s);
     let t = farthest(&from_s);
     let from_t = bfs_levels(graph, t);
     let cuts = [&from_s, &from_t].map(|level| best_level(graph, level));
-    let (level, (cut, ..)) = [&from_s, &from_t]
+    let level_cut = [&from_s, &from_t]
         .into_iter()
         .zip(cuts)
         .filter_map(|(level, cut)| cut.map(|c| (level, c)))
-        .min_by_key(|&(_, (k, size, larger))| (size, larger, k))?;
+        .min_by_key(|&(_, (k, size, larger))| (size, larger, k));
+    let limit = level_cut.map_or(n, |(_, (_, size, _))| size.saturating_sub(1));
+    let share = ((FLOW_SHARE * n as f64) as usize).max(1);
+    if let Some(side) = flow_cut(graph, (s, t), share, limit, SEPARATOR) {
+        return Some(side);
+    }
+    let (level, (cut, ..)) = level_cut?;
     let separates = separating(graph, level);
     Some(
         level
