@@ -28,7 +28,6 @@ pub mod order;
 pub mod supergraph;
 pub mod triangles;
 
-pub use customize::Customization;
 pub use supergraph::Supergraph;
 pub use triangles::Triangles;
 

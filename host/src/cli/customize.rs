@@ -12,9 +12,8 @@ use sssp::gpu::cch::GpuCustomizer;
 use sssp::gpu::context::Gpu;
 use sssp::{Graph, Result};
 
-use super::args::{FormatArg, WeightsArg};
+use super::graph_input::GraphArgs;
 use super::output::check_outputs;
-use super::preprocess::{GraphInput, load_graph};
 
 #[derive(Debug, Args)]
 pub struct CustomizeArgs {
@@ -22,24 +21,12 @@ pub struct CustomizeArgs {
     #[arg(long)]
     index: PathBuf,
     /// The graph of the weights: the arcs of the graph the hierarchy was
-    /// built from (or some of them), in any input format.
-    #[arg(long)]
-    graph: PathBuf,
+    /// built from (or some of them), `u32` weights.
+    #[command(flatten)]
+    input: GraphArgs,
     /// The contraction-hierarchy index to write (as `host preprocess`'s).
     #[arg(long, short)]
     output: PathBuf,
-    /// The graph's format, instead of guessing it from the extension.
-    #[arg(long, value_enum)]
-    format: Option<FormatArg>,
-    /// Read a text graph's weights as this type (u32 only).
-    #[arg(long, value_enum)]
-    weights: Option<WeightsArg>,
-    /// Read every arc in both directions (then solve with --undirected too).
-    #[arg(long)]
-    undirected: bool,
-    /// Every weight 1 (then solve with --unweighted too).
-    #[arg(long)]
-    unweighted: bool,
     /// Customize on GPU 0 instead of the CPU.
     #[arg(long)]
     gpu: bool,
@@ -69,16 +56,10 @@ pub(super) fn preprocess(graph: &Graph, output: &Path) -> Result<()> {
 
 pub fn run(args: &CustomizeArgs) -> Result<()> {
     check_outputs(
-        &[("--index", &args.index), ("--graph", &args.graph)],
+        &[("--index", &args.index), ("--graph", &args.input.graph)],
         &[("--output", &args.output)],
     )?;
-    let graph = load_graph(&GraphInput {
-        graph: &args.graph,
-        format: args.format,
-        weights: args.weights,
-        undirected: args.undirected,
-        unweighted: args.unweighted,
-    })?;
+    let graph = args.input.load()?;
     let start = Instant::now();
     let cch = Cch::load(&args.index)?;
     println!(

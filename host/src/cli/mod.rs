@@ -8,6 +8,7 @@ mod convert;
 mod customize;
 mod device;
 mod generate;
+mod graph_input;
 mod index;
 mod index_rows;
 mod input;
