@@ -859,6 +859,34 @@ kernel_args! {
         pub rows_len: u32,
     }
 
+    /// `cch_customize`.
+    pub struct CchCustomizeArgs for [names::CCH_CUSTOMIZE], entry macro cch_customize_args {
+        /// Row offsets of the arcs' triangles, `m + 1`.
+        pub triangle_offsets: *const u32,
+        /// The arc `(x, u)` of each triangle, `triangles`.
+        pub lower: *const u32,
+        /// The arc `(x, v)` of each triangle, `triangles`.
+        pub upper: *const u32,
+        /// The lower endpoint of each arc, `m`.
+        pub tails: *const u32,
+        /// Arcs.
+        pub m: u32,
+        /// Triangles.
+        pub triangles: u32,
+        /// Forward weights, `m`.
+        pub forward: *const AtomicU32,
+        /// Backward weights, `m`.
+        pub backward: *const AtomicU32,
+        /// Middles of the forward weights, `m`.
+        pub forward_middle: *const AtomicU32,
+        /// Middles of the backward weights, `m`.
+        pub backward_middle: *const AtomicU32,
+        /// The first arc of the level.
+        pub first: u32,
+        /// Arcs of the level.
+        pub count: u32,
+    }
+
     /// `reductions_nearest`.
     pub struct ReductionsNearestArgs for [names::REDUCTIONS_NEAREST],
         entry macro reductions_nearest_args {

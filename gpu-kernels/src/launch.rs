@@ -298,6 +298,8 @@ pub mod names {
     pub const PHAST_COLUMNS: &str = "phast_columns";
     /// PHAST: slots of whole trees in graph order, bounded, overflow flagged.
     pub const PHAST_ROWS: &str = "phast_rows";
+    /// CCH: the basic customization of the arcs of one level (`u32` weights).
+    pub const CCH_CUSTOMIZE: &str = "cch_customize";
     /// Reductions: each thread's share of the vertices within a limit.
     pub const REDUCTIONS_WITHIN_PART: &str = "reductions_within_part";
     /// Reductions: each source's total of the shares.
@@ -369,6 +371,7 @@ pub mod names {
         PHAST_SWEEP.f32,
         PHAST_COLUMNS,
         PHAST_ROWS,
+        CCH_CUSTOMIZE,
         REDUCTIONS_WITHIN_PART,
         REDUCTIONS_WITHIN_TOTAL,
         REDUCTIONS_NEAREST,

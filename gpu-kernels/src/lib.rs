@@ -31,6 +31,7 @@
 
 pub mod args;
 pub mod bellman_ford;
+pub mod cch_customize;
 pub mod certificate;
 pub mod compact;
 pub mod crauser;

@@ -27,6 +27,7 @@
 //! - [`algorithms`]: the catalogue behind `--algo`, and [`auto`]: its `auto`.
 pub mod algorithms;
 pub mod auto;
+pub mod cch;
 pub mod ch;
 pub mod cpu;
 pub mod distances;

@@ -164,6 +164,7 @@ fn every_entry_takes_the_fields_of_its_argument_struct() {
         PhastColumnsArgs,
         PhastSweepArgs,
         PhastRowsArgs,
+        CchCustomizeArgs,
         ReductionsWithinPartArgs,
         ReductionsWithinTotalArgs,
         ReductionsNearestArgs,

@@ -18,6 +18,7 @@
 //! type, `name_u32` and `name_f32`.
 
 mod bellman_ford;
+mod cch;
 mod certificate;
 mod compact;
 mod crauser;

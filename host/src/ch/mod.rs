@@ -27,7 +27,7 @@
 
 pub mod build;
 mod core_growth;
-mod fnv;
+pub(crate) mod fnv;
 mod frontier;
 mod graph_check;
 pub mod index;

@@ -5,8 +5,10 @@ mod args;
 mod bench;
 mod check;
 mod convert;
+mod customize;
 mod device;
 mod generate;
+mod graph_input;
 mod index;
 mod index_rows;
 mod input;
@@ -132,6 +134,17 @@ enum Command {
         )
     )]
     Preprocess(preprocess::PreprocessArgs),
+    /// Make a contraction-hierarchy index of a graph's weights from a
+    /// customizable hierarchy of its arcs (`host preprocess
+    /// --customizable`): new weights of the same roads in a fraction of a
+    /// preprocessing's time.
+    #[command(
+        after_help = examples!(
+            "host preprocess --customizable --graph roads.gr.gz --output roads.cch",
+            "host customize --index roads.cch --graph traffic.gr.gz --output traffic.ch",
+        )
+    )]
+    Customize(customize::CustomizeArgs),
     /// Print the PTX of the kernels embedded in this binary.
     #[command(
         after_help = examples!("host ptx --output kernels.ptx && ptxas -arch=sm_90 kernels.ptx -o /dev/null")
@@ -151,6 +164,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Some(Command::Ptx { output }) => ptx::write(output),
         Some(Command::Bench(args)) => bench::run(&args),
         Some(Command::Preprocess(args)) => preprocess::run(&args),
+        Some(Command::Customize(args)) => customize::run(&args),
         Some(Command::Algos) => {
             algos::list();
             Ok(())

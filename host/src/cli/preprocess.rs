@@ -7,53 +7,35 @@ use std::time::Instant;
 use clap::Args;
 use sssp::Result;
 use sssp::ch::{BuildOptions, build};
-use sssp::formats::{self, atomic};
+use sssp::formats::atomic;
 
-use super::args::{FormatArg, WeightsArg, load_options};
+use super::graph_input::GraphArgs;
 use super::output::check_outputs;
 
 #[derive(Debug, Args)]
 pub struct PreprocessArgs {
-    /// The graph, in any input format (as for solving).
-    #[arg(long)]
-    graph: PathBuf,
+    #[command(flatten)]
+    input: GraphArgs,
     /// The index file to write.
     #[arg(long, short)]
     output: PathBuf,
-    /// The graph's format, instead of guessing it from the extension.
-    #[arg(long, value_enum)]
-    format: Option<FormatArg>,
-    /// Read a text graph's weights as this type (an index keeps it: u32 or f32).
-    #[arg(long, value_enum)]
-    weights: Option<WeightsArg>,
-    /// Read every arc in both directions (then solve with --undirected too).
+    /// Write the metric-independent part of a customizable contraction
+    /// hierarchy (a `.cch` file) instead; `host customize` then makes an
+    /// index of any weights of the same arcs from it in a fraction of the
+    /// time.
     #[arg(long)]
-    undirected: bool,
-    /// Every weight 1 (then solve with --unweighted too).
-    #[arg(long)]
-    unweighted: bool,
+    customizable: bool,
 }
 
 pub fn run(args: &PreprocessArgs) -> Result<()> {
-    check_outputs(&[("--graph", &args.graph)], &[("--output", &args.output)])?;
-    let start = Instant::now();
-    let loaded = formats::load_with(
-        &args.graph,
-        args.format.map(Into::into),
-        load_options(args.weights),
-        &mut |_| {},
+    check_outputs(
+        &[("--graph", &args.input.graph)],
+        &[("--output", &args.output)],
     )?;
-    let mut graph = loaded.graph()?;
-    if args.undirected {
-        graph = graph.undirected()?;
+    let graph = args.input.load()?;
+    if args.customizable {
+        return super::customize::preprocess(&graph, &args.output);
     }
-    if args.unweighted {
-        graph = graph.unweighted()?;
-    }
-    println!("graph        {}", args.graph.display());
-    println!("vertices     {}", graph.num_vertices());
-    println!("edges        {}", graph.num_edges());
-    println!("load         {:.1} ms", start.elapsed().as_secs_f64() * 1e3);
     let start = Instant::now();
     let hierarchy = build(&graph, &BuildOptions::default())?;
     let build_ms = start.elapsed().as_secs_f64() * 1e3;

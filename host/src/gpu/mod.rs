@@ -9,6 +9,7 @@
 pub mod bandwidth;
 pub mod bellman_ford;
 pub mod buffers;
+pub mod cch;
 pub mod certificate;
 pub mod compact;
 pub mod context;

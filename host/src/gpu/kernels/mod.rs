@@ -5,6 +5,7 @@
 //! only `unsafe` launch of that kernel, through [`launch`].
 
 mod bellman_ford;
+mod cch;
 mod certificate;
 mod compact;
 mod crauser;
@@ -25,6 +26,7 @@ use cudarc::driver::{CudaContext, CudaModule};
 use cudarc::nvrtc::Ptx;
 
 pub use bellman_ford::{BellmanFordBuffers, BellmanFordKernels};
+pub use cch::{CchKernels, DeviceArcWeights, DeviceTriangles};
 pub use certificate::CertificateKernels;
 pub use compact::{CompactBuffers, CompactKernels};
 pub use crauser::CrauserKernels;
@@ -73,6 +75,8 @@ pub struct Kernels {
     pub rows: RowsKernels,
     /// Reductions over PHAST's trees that need no tree copied.
     pub reductions: ReductionsKernels,
+    /// The customization of customizable contraction hierarchies.
+    pub cch: CchKernels,
 }
 
 impl Kernels {
@@ -113,6 +117,7 @@ impl Kernels {
             phast: PhastKernels::load(module)?,
             rows: RowsKernels::load(module)?,
             reductions: ReductionsKernels::load(module)?,
+            cch: CchKernels::load(module)?,
         })
     }
 }
