@@ -30,12 +30,14 @@ pub(crate) fn batch_sink<'a, 's: 'a>(
 }
 
 /// Work of one batch, in source-vertex-solves: sources × (vertices + arcs).
-/// At the rate of a PHAST sweep on a data-centre GPU (about 10¹⁰ of them a
-/// second on road networks, docs/PERFORMANCE.md) a batch is a few tens of
-/// milliseconds: long enough that the per-call costs (pipeline fill, a
-/// reduction's per-vertex buffers) stay small, short enough that the devices
-/// finish within a batch of each other.
-pub const BATCH_WORK: usize = 1 << 28;
+/// At the rate of a PHAST sweep on a data-centre GPU (about 10¹¹ of them a
+/// second on road networks: a tree of 1 M vertices and 4 M arcs in ~30 µs,
+/// docs/PERFORMANCE.md) a batch is about 100 ms, as `sssp_gpu.dask` aims
+/// for: long enough that a batch's sweeps pipeline with the host's upward
+/// searches and the per-call costs (pipeline fill, a reduction's copies)
+/// stay small, short enough that the devices finish within a batch of each
+/// other.
+pub const BATCH_WORK: usize = 10_000_000_000;
 
 /// The default batch of a spread of `sources` sources over `workers`
 /// workers on a graph of `elements` vertices and arcs: [`BATCH_WORK`]'s
