@@ -18,14 +18,13 @@
 //! rows sorted, every vertex's higher neighbours a clique), so a corrupt
 //! file is an error, never a panic or a wrong distance.
 
-use std::io::{Read, Write};
 use std::path::Path;
 
 use rayon::prelude::*;
 
 use super::Cch;
 use super::supergraph::Supergraph;
-use crate::ch::fnv::{FNV_OFFSET, fnv1a};
+use crate::ch::fnv::{FNV_OFFSET, fnv1a, read_whole, write_with_trailer};
 use crate::{Error, Result};
 
 /// Version of the file; a file of another version is refused.
@@ -39,10 +38,6 @@ const HEADER_BYTES: usize = 8 + 4 + 12;
 impl Cch {
     /// Writes the `.cch` file.
     pub fn save(&self, path: &Path) -> Result<()> {
-        let io = |source| Error::Io {
-            path: path.to_path_buf(),
-            source,
-        };
         let s = &self.graph;
         let arrays: [&[u32]; 4] = [&s.vertex, &s.level_starts, &s.offsets, &s.heads];
         let words: usize = arrays.iter().map(|a| a.len()).sum();
@@ -61,25 +56,13 @@ impl Cch {
                 bytes.extend_from_slice(&word.to_le_bytes());
             }
         }
-        let checksum = fnv1a(FNV_OFFSET, &bytes);
-        bytes.extend_from_slice(&checksum.to_le_bytes());
-        let mut file = std::fs::File::create(path).map_err(io)?;
-        file.write_all(&bytes).map_err(io)?;
-        file.flush().map_err(io)
+        write_with_trailer(path, bytes)
     }
 
     /// Reads a `.cch` file, checking its header, lengths, checksum and every
     /// invariant of the supergraph.
     pub fn load(path: &Path) -> Result<Cch> {
-        let io = |source| Error::Io {
-            path: path.to_path_buf(),
-            source,
-        };
-        let mut bytes = Vec::new();
-        std::fs::File::open(path)
-            .map_err(io)?
-            .read_to_end(&mut bytes)
-            .map_err(io)?;
+        let bytes = read_whole(path)?;
         let graph = supergraph_from_bytes(&bytes).map_err(|reason| Error::Index {
             path: path.to_path_buf(),
             reason: format!("not a valid customizable hierarchy (.cch): {reason}"),

@@ -58,20 +58,7 @@ impl Cch {
                         .collect()
                 })
                 .collect();
-            let mut arcs = Arcs {
-                offsets: Vec::with_capacity(n + 1),
-                ..Arcs::default()
-            };
-            arcs.offsets.push(0);
-            for row in rows {
-                for (end, weight, middle) in row {
-                    arcs.ends.push(end);
-                    arcs.weights.push(weight);
-                    arcs.middles.push(middle);
-                }
-                arcs.offsets.push(arcs.ends.len() as u32);
-            }
-            arcs
+            Arcs::from_rows(rows)
         };
         Ok(Hierarchy {
             weight_kind: weights.weight_kind,

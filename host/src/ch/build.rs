@@ -579,17 +579,7 @@ fn assemble<M: Metric>(graph: &Graph, g: Remaining<M>, level: &[u32], rounds: u3
                 row
             })
             .collect();
-        let mut result = Arcs::default();
-        result.offsets.push(0);
-        for row in rows {
-            for (end, weight, middle) in row {
-                result.ends.push(end);
-                result.weights.push(weight);
-                result.middles.push(middle);
-            }
-            result.offsets.push(result.ends.len() as u32);
-        }
-        result
+        Arcs::from_rows(rows)
     };
     Hierarchy {
         weight_kind: graph.weight_kind(),

@@ -26,12 +26,11 @@
 //! The position of each vertex is not stored: it is the inverse of the
 //! vertex array.
 
-use std::io::{Read, Write};
 use std::path::Path;
 
 use gpu_kernels::distance::{Weight, WeightKind};
 
-use super::fnv::{FNV_OFFSET, fnv1a};
+use super::fnv::{FNV_OFFSET, fnv1a, read_whole, write_with_trailer};
 use super::lightest::Lightest;
 use crate::graph::{Graph, with_weight_type};
 use crate::{Error, Result};
@@ -92,6 +91,28 @@ impl Arcs {
     pub fn find(&self, v: usize, end: u32) -> Option<usize> {
         self.range(v).find(|&e| self.ends[e] == end)
     }
+
+    /// The arcs of `rows`: row `v` holds vertex `v`'s arcs as `(end,
+    /// weight, middle)`, in order.
+    pub fn from_rows(rows: Vec<Vec<(u32, u32, u32)>>) -> Arcs {
+        let len = rows.iter().map(Vec::len).sum();
+        let mut arcs = Arcs {
+            offsets: Vec::with_capacity(rows.len() + 1),
+            ends: Vec::with_capacity(len),
+            weights: Vec::with_capacity(len),
+            middles: Vec::with_capacity(len),
+        };
+        arcs.offsets.push(0);
+        for row in rows {
+            for (end, weight, middle) in row {
+                arcs.ends.push(end);
+                arcs.weights.push(weight);
+                arcs.middles.push(middle);
+            }
+            arcs.offsets.push(arcs.ends.len() as u32);
+        }
+        arcs
+    }
 }
 
 /// A contraction hierarchy of a graph (see the module documentation).
@@ -144,10 +165,6 @@ impl Hierarchy {
 
     /// Writes the index file.
     pub fn save(&self, path: &Path) -> Result<()> {
-        let io = |source| Error::Io {
-            path: path.to_path_buf(),
-            source,
-        };
         let mut bytes = Vec::with_capacity(self.size_bytes() + 64);
         bytes.extend_from_slice(MAGIC);
         push_u32(&mut bytes, FORMAT_VERSION);
@@ -167,26 +184,14 @@ impl Hierarchy {
                 push_u32(&mut bytes, word);
             }
         }
-        let checksum = fnv1a(FNV_OFFSET, &bytes);
-        bytes.extend_from_slice(&checksum.to_le_bytes());
-        let mut file = std::fs::File::create(path).map_err(io)?;
-        file.write_all(&bytes).map_err(io)?;
-        file.flush().map_err(io)
+        write_with_trailer(path, bytes)
     }
 
     /// Reads an index file, checking its header, its lengths, its checksum
     /// and every array's invariants (so a corrupt file is an error, never a
     /// wrong distance).
     pub fn load(path: &Path) -> Result<Hierarchy> {
-        let io = |source| Error::Io {
-            path: path.to_path_buf(),
-            source,
-        };
-        let mut bytes = Vec::new();
-        std::fs::File::open(path)
-            .map_err(io)?
-            .read_to_end(&mut bytes)
-            .map_err(io)?;
+        let bytes = read_whole(path)?;
         Hierarchy::from_bytes(&bytes).map_err(|reason| Error::Index {
             path: path.to_path_buf(),
             reason,
