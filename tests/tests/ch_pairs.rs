@@ -218,3 +218,41 @@ fn a_warm_query_allocates_nothing_of_the_graphs_size() {
         );
     }
 }
+
+#[test]
+fn point_to_point_queries_of_both_arc_forms_match_the_oracle() {
+    // Enough single pairs that `pair_distances` reads a query graph built
+    // for them (merged up and down rows, or one row for a symmetric index),
+    // each also asked as one query over the index's own arcs; pairs from a
+    // vertex to itself, unreachable pairs and zero weights included.
+    let mut rng = TestRng::new("ch_pairs_arc_forms");
+    for case in 0..40 {
+        let n = rng.range(1, 400) as usize;
+        let m = rng.below((n * 3) as u64 + 1) as usize;
+        let max_weight = [0u32, 1, 2, 10, 1000][rng.below(5) as usize];
+        let mut graph = random_graph(&mut rng, n, m, max_weight);
+        let undirected = rng.chance(0.5);
+        if undirected {
+            graph = graph.undirected().expect("undirected");
+        }
+        let h = ch::build(&graph, &any_graph()).expect("build");
+        let vertex = |rng: &mut TestRng| rng.below(n as u64) as usize;
+        let mut pairs: Vec<(usize, usize)> = (0..n.max(64))
+            .map(|_| (vertex(&mut rng), vertex(&mut rng)))
+            .collect();
+        pairs.extend((0..8).map(|_| vertex(&mut rng)).map(|v| (v, v)));
+        let context = format!(
+            "case {case} (n {n}, m {m}, max weight {max_weight}, undirected {undirected}, \
+             seed {})",
+            rng.seed
+        );
+        let trees = oracle_trees(&graph, &pairs);
+        let dist = pair_distances(&h, &pairs).expect("pair distances");
+        for (i, (&(s, t), &d)) in pairs.iter().zip(&dist).enumerate() {
+            let expected = trees[&s][t];
+            assert_eq!(d, expected, "{context}: pair {i}: {s} → {t}, batched");
+            let one = ch::query::distance(&h, s, t);
+            assert_eq!(one, expected, "{context}: pair {i}: {s} → {t}, one query");
+        }
+    }
+}
