@@ -43,9 +43,9 @@ impl PairSearch {
     }
 
     /// Lowers the distance of `v` in search `dir` to `candidate` if that is
-    /// smaller.
+    /// smaller; whether it was.
     #[inline(always)]
-    pub(crate) fn relax(&mut self, dir: usize, v: u32, candidate: u32) {
+    pub(crate) fn relax(&mut self, dir: usize, v: u32, candidate: u32) -> bool {
         let slot = &mut self.dist[v as usize];
         if candidate < slot[dir] {
             if *slot == [INFINITY; 2] {
@@ -53,7 +53,9 @@ impl PairSearch {
             }
             slot[dir] = candidate;
             self.heaps[dir].push(key(candidate, v));
+            return true;
         }
+        false
     }
 
     /// The distance of the next vertex search `dir` settles ([`INFINITY`]

@@ -180,8 +180,8 @@ fn bidirectional<W: Weight>(
                 // A vertex reached at `best` or more would only be popped
                 // after the search has stopped, and any meeting through it
                 // is no shorter than `best`.
-                if candidate < best {
-                    pair.relax(k, u, candidate);
+                if candidate < best && pair.relax(k, u, candidate) {
+                    arcs.prefetch(u);
                 }
             }
         }

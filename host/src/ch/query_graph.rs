@@ -25,6 +25,25 @@ pub(crate) const BACKWARD: usize = 1;
 pub(crate) trait UpDown {
     /// The `(higher end, weight word)` of each arc of `v` in direction `dir`.
     fn arcs(&self, dir: usize, v: u32) -> impl Iterator<Item = (u32, u32)>;
+
+    /// Asks the processor to start loading where the row of `v` starts: a
+    /// search has just reached `v` and will likely settle it soon.
+    fn prefetch(&self, v: u32);
+}
+
+/// Starts loading the cache line of `item` (nothing off x86-64).
+#[inline(always)]
+fn prefetch<T>(item: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch is a hint that never faults, and `item` is a
+    // reference to live memory.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
+            (item as *const T).cast(),
+        );
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = item;
 }
 
 impl UpDown for [&Arcs; 2] {
@@ -36,6 +55,12 @@ impl UpDown for [&Arcs; 2] {
             .iter()
             .copied()
             .zip(arcs.weights[range].iter().copied())
+    }
+
+    #[inline(always)]
+    fn prefetch(&self, v: u32) {
+        prefetch(&self[0].offsets[v as usize]);
+        prefetch(&self[1].offsets[v as usize]);
     }
 }
 
@@ -87,6 +112,11 @@ impl UpDown for SymmetricArcs<'_> {
         let row =
             &self.pairs[self.offsets[v as usize] as usize..self.offsets[v as usize + 1] as usize];
         row.iter().map(|&[u, w]| (u, w))
+    }
+
+    #[inline(always)]
+    fn prefetch(&self, v: u32) {
+        prefetch(&self.offsets[v as usize]);
     }
 }
 
@@ -170,5 +200,10 @@ impl UpDown for MergedArcs {
             let w = r[1 + dir];
             (w != NONE).then_some((r[0], w))
         })
+    }
+
+    #[inline(always)]
+    fn prefetch(&self, v: u32) {
+        prefetch(&self.offsets[v as usize]);
     }
 }
