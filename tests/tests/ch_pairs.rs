@@ -27,6 +27,24 @@ fn any_graph() -> BuildOptions {
     }
 }
 
+/// A random graph of up to `max_n` vertices (sparse draws leave parts
+/// unreachable; zero weights and ties; half of them undirected), its index,
+/// and a description of case `case`.
+fn random_index(rng: &mut TestRng, max_n: u64, case: usize) -> (Graph<'static>, Hierarchy, String) {
+    let n = rng.range(1, max_n) as usize;
+    let m = rng.below((n * 3) as u64 + 1) as usize;
+    let max_weight = [0u32, 1, 3, 10, 1000][rng.below(5) as usize];
+    let mut graph = random_graph(rng, n, m, max_weight);
+    let undirected = rng.chance(0.5);
+    if undirected {
+        graph = graph.undirected().expect("undirected");
+    }
+    let h = ch::build(&graph, &any_graph()).expect("build");
+    let context =
+        format!("case {case} (n {n}, m {m}, max weight {max_weight}, undirected {undirected})");
+    (graph, h, context)
+}
+
 /// Random pairs of `n` vertices: single pairs, and a few sources with
 /// `MANY_TARGETS` targets or more (repeated targets included).
 fn random_pairs(rng: &mut TestRng, n: usize, many: usize) -> Vec<(usize, usize)> {
@@ -89,18 +107,8 @@ fn check_u32(graph: &Graph, h: &Hierarchy, pairs: &[(usize, usize)], context: &s
 fn pair_distances_and_paths_match_the_oracle_on_random_graphs() {
     let mut rng = TestRng::new("ch_pairs_random");
     for case in 0..60 {
-        let n = rng.range(1, 300) as usize;
-        // Sparse draws leave parts unreachable.
-        let m = rng.below((n * 3) as u64 + 1) as usize;
-        let max_weight = [0u32, 1, 3, 10, 1000][rng.below(5) as usize];
-        let mut graph = random_graph(&mut rng, n, m, max_weight);
-        let undirected = rng.chance(0.5);
-        if undirected {
-            graph = graph.undirected().expect("undirected");
-        }
-        let h = ch::build(&graph, &any_graph()).expect("build");
-        let pairs = random_pairs(&mut rng, n, 400);
-        let context = format!("case {case} (n {n}, m {m}, max weight {max_weight})");
+        let (graph, h, context) = random_index(&mut rng, 300, case);
+        let pairs = random_pairs(&mut rng, graph.num_vertices(), 400);
         check_u32(&graph, &h, &pairs, &context);
     }
 }
@@ -216,5 +224,32 @@ fn a_warm_query_allocates_nothing_of_the_graphs_size() {
             bytes < n,
             "a query {s} → {t} allocated {bytes} bytes in a graph of {n} vertices"
         );
+    }
+}
+
+#[test]
+fn point_to_point_queries_of_both_arc_forms_match_the_oracle() {
+    // Enough single pairs that `pair_distances` reads a query graph built
+    // for them (merged up and down rows, or one row for a symmetric index),
+    // each also asked as one query over the index's own arcs; pairs from a
+    // vertex to itself, unreachable pairs and zero weights included.
+    let mut rng = TestRng::new("ch_pairs_arc_forms");
+    for case in 0..40 {
+        let (graph, h, context) = random_index(&mut rng, 400, case);
+        let n = graph.num_vertices();
+        let vertex = |rng: &mut TestRng| rng.below(n as u64) as usize;
+        let mut pairs: Vec<(usize, usize)> = (0..n.max(64))
+            .map(|_| (vertex(&mut rng), vertex(&mut rng)))
+            .collect();
+        pairs.extend((0..8).map(|_| vertex(&mut rng)).map(|v| (v, v)));
+        let context = format!("{context}, seed {}", rng.seed);
+        let trees = oracle_trees(&graph, &pairs);
+        let dist = pair_distances(&h, &pairs).expect("pair distances");
+        for (i, (&(s, t), &d)) in pairs.iter().zip(&dist).enumerate() {
+            let expected = trees[&s][t];
+            assert_eq!(d, expected, "{context}: pair {i}: {s} → {t}, batched");
+            let one = ch::query::distance(&h, s, t);
+            assert_eq!(one, expected, "{context}: pair {i}: {s} → {t}, one query");
+        }
     }
 }

@@ -51,18 +51,6 @@ impl<K: Key> Frontier<K> {
         self.dist[v as usize]
     }
 
-    /// The distance of the next vertex to settle ([`Key::INFINITY`] when
-    /// none); entries left behind by a later decrease are dropped.
-    pub(crate) fn min_key(&mut self) -> K {
-        while let Some(&Reverse((d, v))) = self.heap.peek() {
-            if d == self.dist[v as usize] {
-                return d;
-            }
-            self.heap.pop();
-        }
-        K::INFINITY
-    }
-
     /// The next vertex to settle, `(distance, vertex)`; entries left behind
     /// by a later decrease are skipped.
     pub(crate) fn pop(&mut self) -> Option<(K, u32)> {

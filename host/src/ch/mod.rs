@@ -32,9 +32,11 @@ mod frontier;
 mod graph_check;
 pub mod index;
 pub mod lightest;
+mod pair_search;
 pub mod pairs;
 pub mod phast;
 pub mod query;
+mod query_graph;
 pub mod reductions;
 pub mod trees;
 

@@ -14,6 +14,8 @@ use rayon::prelude::*;
 
 use super::frontier::Frontier;
 use super::index::{Arcs, Hierarchy, NO_MIDDLE};
+use super::pair_search::PairSearch;
+use super::query_graph::{BACKWARD, FORWARD, UpDown};
 use crate::graph::{WeightKind, with_weight_type};
 use crate::{Error, Result};
 
@@ -112,7 +114,7 @@ pub fn unpack(h: &Hierarchy, a: u32, b: u32, middle: u32, path: &mut Vec<u32>) -
 
 thread_local! {
     /// The two searches of a point-to-point query: forward, backward.
-    static PAIR: RefCell<[Frontier; 2]> = RefCell::new(Default::default());
+    static PAIR: RefCell<PairSearch> = RefCell::new(PairSearch::default());
 }
 
 /// The distance word from graph vertex `source` to graph vertex `target`
@@ -125,52 +127,66 @@ thread_local! {
 /// orders, and stalling on it could drop the path the bound in
 /// [`crate::ch`] relies on.
 pub fn distance(h: &Hierarchy, source: usize, target: usize) -> u32 {
-    let stall_on_demand = h.weight_kind == WeightKind::U32;
-    with_weight_type!(h.weight_kind, W => distance_with::<W>(h, source, target, stall_on_demand))
+    distance_over(h, &[&h.up, &h.down], source, target)
 }
 
-fn distance_with<W: Weight>(
+/// [`distance`] over the arcs of `h` in the form `arcs` (see
+/// [`super::query_graph`]).
+pub(crate) fn distance_over(
     h: &Hierarchy,
+    arcs: &impl UpDown,
     source: usize,
     target: usize,
+) -> u32 {
+    let stall_on_demand = h.weight_kind == WeightKind::U32;
+    let (s, t) = (h.position[source], h.position[target]);
+    let n = h.num_vertices();
+    PAIR.with_borrow_mut(|pair| {
+        pair.start(n, s, t);
+        with_weight_type!(h.weight_kind, W => bidirectional::<W>(arcs, pair, stall_on_demand))
+    })
+}
+
+fn bidirectional<W: Weight>(
+    arcs: &impl UpDown,
+    pair: &mut PairSearch,
     stall_on_demand: bool,
 ) -> u32 {
-    let n = h.num_vertices();
-    let relax = [&h.up, &h.down];
-    PAIR.with_borrow_mut(|pair| {
-        pair[0].start(n, h.position[source]);
-        pair[1].start(n, h.position[target]);
-        let mut best = INFINITY;
-        loop {
-            let k = if pair[0].min_key() <= pair[1].min_key() {
-                0
-            } else {
-                1
-            };
-            let Some((d, v)) = pair[k].pop() else {
-                break;
-            };
-            if d >= best {
-                break; // both queues' keys are at least `best`
-            }
-            let other = pair[1 - k].dist(v);
-            if other != INFINITY {
-                best = best.min(W::extend(d, other));
-            }
-            let (arcs, stall) = (relax[k], relax[1 - k]);
-            let stalled = stall_on_demand
-                && stall.range(v as usize).any(|e| {
-                    let u = pair[k].dist(stall.ends[e]);
-                    u != INFINITY && W::extend(u, stall.weights[e]) < d
-                });
-            if !stalled {
-                for e in arcs.range(v as usize) {
-                    pair[k].relax(arcs.ends[e], W::extend(d, arcs.weights[e]));
+    let mut best = INFINITY;
+    loop {
+        let k = if pair.min_key(FORWARD) <= pair.min_key(BACKWARD) {
+            FORWARD
+        } else {
+            BACKWARD
+        };
+        let Some((d, v)) = pair.pop(k) else {
+            break;
+        };
+        if d >= best {
+            break; // both queues' keys are at least `best`
+        }
+        let other = pair.dist(1 - k, v);
+        if other != INFINITY {
+            best = best.min(W::extend(d, other));
+        }
+        let stalled = stall_on_demand
+            && arcs.arcs(1 - k, v).any(|(u, w)| {
+                let du = pair.dist(k, u);
+                du != INFINITY && W::extend(du, w) < d
+            });
+        if !stalled {
+            for (u, w) in arcs.arcs(k, v) {
+                let candidate = W::extend(d, w);
+                // A vertex reached at `best` or more would only be popped
+                // after the search has stopped, and any meeting through it
+                // is no shorter than `best`.
+                if candidate < best && pair.relax(k, u, candidate) {
+                    arcs.prefetch(u);
                 }
             }
         }
-        best
-    })
+    }
+    best
 }
 
 /// A point-to-point query between graph vertices: the distance word and the
