@@ -5,6 +5,8 @@ tree, table and query scipy's distances on the re-weighted matrix, on the
 CPU here and on the GPU where there is one; files round-trip; weights of
 the wrong length, shape or pattern raise."""
 
+import concurrent.futures
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -176,3 +178,23 @@ def test_long_paths_overflow():
     cch = sssp_gpu.CustomizableIndex(path)
     with pytest.raises(OverflowError):
         cch.customize(path).trees([0])
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_customizations_from_several_threads(device):
+    """Customizations from threads at once (on a GPU: one customizer, taken
+    in turn), alternating with the CPU's: each equal to scipy's."""
+    r = rng(("cch threads", device))
+    graph = one_way_grid(r, 15, 12)
+    cch = sssp_gpu.CustomizableIndex(graph)
+    all_weights = [random_weights(r, graph.nnz, closed=k % 2 == 1) for k in range(8)]
+
+    def one(k):
+        index = cch.customize(all_weights[k], device=device if k % 3 else "cpu")
+        return index.trees(np.arange(graph.shape[0]), device="cpu")
+
+    with concurrent.futures.ThreadPoolExecutor(4) as pool:
+        trees = list(pool.map(one, range(len(all_weights))))
+    for k, (weights, tree) in enumerate(zip(all_weights, trees)):
+        reweighted = sp.csr_matrix((weights, graph.indices, graph.indptr), shape=graph.shape)
+        np.testing.assert_array_equal(tree, csgraph.dijkstra(reweighted), err_msg=f"customization {k}")
