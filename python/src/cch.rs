@@ -14,7 +14,7 @@
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
-use numpy::{PyArrayMethods, PyReadonlyArray1};
+use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1};
 use pyo3::prelude::*;
 use self_cell::self_cell;
 use sssp::cch::Cch;
@@ -54,40 +54,35 @@ pub(crate) struct Customizable {
 #[pymethods]
 impl Customizable {
     /// The CCH of the arcs of the CSR `(indptr, indices)` (read in both
-    /// directions with `undirected`; weights play no part).
+    /// directions with `undirected`; weights play no part): built, or with
+    /// `path` read from a `.cch` file and checked to take those arcs.
     #[staticmethod]
-    fn build(
+    #[pyo3(signature = (indptr, indices, undirected, path = None))]
+    fn open(
         py: Python<'_>,
         indptr: PyReadonlyArray1<'_, u32>,
         indices: PyReadonlyArray1<'_, u32>,
         undirected: bool,
+        path: Option<PathBuf>,
     ) -> PyResult<Customizable> {
-        let graph = pattern_graph(py, &indptr, &indices, undirected)?;
+        let zeros = PyArray1::from_vec(py, vec![0u32; indices.as_slice()?.len()]).readonly();
+        let graph = owned_graph([&indptr, &indices, &zeros], false, undirected)?;
         let cch = py
-            .detach(|| sssp::panics::catching("building the CCH", || Cch::build(&graph)))
-            .map_err(to_py)?;
-        Ok(Customizable::new(cch))
-    }
-
-    /// Reads a `.cch` file and checks that it takes the arcs of the CSR
-    /// `(indptr, indices)` (read in both directions with `undirected`).
-    #[staticmethod]
-    fn load(
-        py: Python<'_>,
-        path: PathBuf,
-        indptr: PyReadonlyArray1<'_, u32>,
-        indices: PyReadonlyArray1<'_, u32>,
-        undirected: bool,
-    ) -> PyResult<Customizable> {
-        let graph = pattern_graph(py, &indptr, &indices, undirected)?;
-        let cch = py
-            .detach(|| -> sssp::Result<Cch> {
-                let cch = Cch::load(&path)?;
-                cch.initial_weights(&graph)?;
-                Ok(cch)
+            .detach(|| {
+                sssp::panics::catching("building the CCH", || match &path {
+                    None => Cch::build(&graph),
+                    Some(path) => {
+                        let cch = Cch::load(path)?;
+                        cch.initial_weights(&graph)?;
+                        Ok(cch)
+                    }
+                })
             })
             .map_err(to_py)?;
-        Ok(Customizable::new(cch))
+        Ok(Customizable {
+            cch: Arc::new(cch),
+            gpu: Mutex::new(None),
+        })
     }
 
     /// Writes the `.cch` file.
@@ -150,13 +145,6 @@ impl Customizable {
 }
 
 impl Customizable {
-    fn new(cch: Cch) -> Self {
-        Customizable {
-            cch: Arc::new(cch),
-            gpu: Mutex::new(None),
-        }
-    }
-
     /// Customizes `graph` on `solver`'s GPU, with the customizer of the
     /// last GPU customization when it was made on the same solver.
     fn customize_on_gpu(
@@ -208,16 +196,4 @@ impl Drop for Customizable {
             let _ = bind(&cell.borrow_owner().solver);
         }
     }
-}
-
-/// The arcs of the CSR `(indptr, indices)` as a graph of zero `u32`
-/// weights (the CCH's shape depends on its arcs only).
-fn pattern_graph(
-    py: Python<'_>,
-    indptr: &PyReadonlyArray1<'_, u32>,
-    indices: &PyReadonlyArray1<'_, u32>,
-    undirected: bool,
-) -> PyResult<Graph<'static>> {
-    let zeros = numpy::PyArray1::from_vec(py, vec![0u32; indices.as_slice()?.len()]).readonly();
-    owned_graph([indptr, indices, &zeros], false, undirected)
 }

@@ -692,7 +692,7 @@ class CustomizableIndex:
 
     def __init__(self, csgraph, directed: bool = True):
         self._set_pattern(csgraph, directed)
-        self._native = _native.Customizable.build(self._indptr32, self._indices32, not self._directed)
+        self._native = _native.Customizable.open(self._indptr32, self._indices32, not self._directed)
         self.device = None
 
     def _set_pattern(self, csgraph, directed: bool) -> None:
@@ -720,7 +720,7 @@ class CustomizableIndex:
     def load(cls, path, csgraph, directed: bool = True) -> "CustomizableIndex":
         index = cls.__new__(cls)
         index._set_pattern(csgraph, directed)
-        index._native = _native.Customizable.load(str(path), index._indptr32, index._indices32, not index._directed)
+        index._native = _native.Customizable.open(index._indptr32, index._indices32, not index._directed, str(path))
         index.device = None
         return index
 
