@@ -327,6 +327,11 @@ impl Index {
 }
 
 impl Index {
+    /// The index of `hierarchy`.
+    pub(crate) fn new(hierarchy: sssp::ch::Hierarchy) -> Self {
+        Index { hierarchy }
+    }
+
     /// A distance word of the index as a float64, inf for unreached (the
     /// index's results are checked for overflow before they get here).
     fn to_f64(&self, d: u32) -> f64 {

@@ -5,12 +5,14 @@
 //!   while a solve runs without the GIL);
 //! - [`graph::PreparedGraph`] (`Graph` in Python) copies a graph once and
 //!   keeps it prepared ([`sssp::solver::Prepared`]) for any number of solves;
-//! - [`index::Index`], a contraction hierarchy, and [`load::load`] of graph
-//!   files.
+//! - [`index::Index`], a contraction hierarchy, [`cch::Customizable`], a
+//!   customizable one that makes an `Index` of any weights, and
+//!   [`load::load`] of graph files.
 //!
 //! Both solvers write their rows straight into numpy arrays ([`rows`]).
 //! Input checks and scipy's conventions live in `sssp_gpu/__init__.py`.
 
+mod cch;
 mod graph;
 mod index;
 mod load;
@@ -158,6 +160,7 @@ fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<solver::Solver>()?;
     module.add_class::<graph::PreparedGraph>()?;
     module.add_class::<index::Index>()?;
+    module.add_class::<cch::Customizable>()?;
     module.add_function(wrap_pyfunction!(load::load, module)?)?;
     Ok(())
 }

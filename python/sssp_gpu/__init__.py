@@ -7,7 +7,9 @@ graph once for many calls (``Graph(M).dijkstra(indices=...)``); ``Solver``
 keeps the device open across solves and reports iterations and times; ``load`` reads
 any graph file the ``host`` CLI reads. ``ContractionIndex`` preprocesses a
 road network once (a contraction hierarchy, the file of ``host preprocess``)
-and then gives trees, tables and point-to-point distances from it.
+and then gives trees, tables and point-to-point distances from it;
+``CustomizableIndex`` preprocesses its arcs once and makes a
+``ContractionIndex`` of any new weights of them in a fraction of the time.
 
 Differences from scipy, all documented in docs/PYTHON.md:
 
@@ -41,6 +43,7 @@ __all__ = [
     "Solver",
     "SolveResult",
     "ContractionIndex",
+    "CustomizableIndex",
     "dijkstra",
     "shortest_path",
     "load",
@@ -156,9 +159,9 @@ def _weights(data: _np.ndarray, unweighted: bool) -> tuple[_np.ndarray, bool, _O
     return data.view(_np.uint32), True, keep
 
 
-def _prepare(csgraph, unweighted: bool) -> _Csr:
-    """Any graph scipy's dijkstra accepts (or ``load``'s) as uint32 CSR
-    arrays, borrowing them where they are CSR with 32-bit dtypes."""
+def _as_csr(csgraph) -> _sp.csr_matrix:
+    """Any graph scipy's dijkstra accepts (or ``load``'s) as the CSR matrix
+    scipy solves, by scipy's rules (the matrix itself where it is CSR)."""
     if _sp.issparse(csgraph):
         if csgraph.ndim != 2 or csgraph.shape[0] != csgraph.shape[1]:
             raise ValueError(f"compressed-sparse graph must be shape (N, N), not {csgraph.shape}")
@@ -175,15 +178,26 @@ def _prepare(csgraph, unweighted: bool) -> _Csr:
         csr = _masked_to_csr(csgraph)
     else:
         csr = _dense_to_csr(csgraph)
+    return csr
+
+
+def _prepare(csgraph, unweighted: bool) -> _Csr:
+    """Any graph scipy's dijkstra accepts (or ``load``'s) as uint32 CSR
+    arrays, borrowing them where they are CSR with 32-bit dtypes."""
+    csr = _as_csr(csgraph)
     n = csr.shape[0]
     if n >= _U32_MAX or csr.indices.size > _U32_MAX:
         raise ValueError("graphs need fewer than 2**32 - 1 vertices and 2**32 edges")
     indptr, indices = csr.indptr, csr.indices
     words, float_weights, keep = _weights(_np.asarray(csr.data), unweighted)
     if keep is not None:
-        indices = indices[keep]
-        indptr = _np.concatenate(([0], _np.cumsum(keep)))[indptr]
+        indptr, indices = _kept(indptr, indices, keep)
     return _Csr(n, _as_u32_index(indptr, "offsets"), _as_u32_index(indices, "indices"), words, float_weights)
+
+
+def _kept(indptr: _np.ndarray, indices: _np.ndarray, keep: _np.ndarray) -> tuple[_np.ndarray, _np.ndarray]:
+    """The CSR arrays of the entries where ``keep`` (a mask of them) holds."""
+    return _np.concatenate(([0], _np.cumsum(keep)))[indptr], indices[keep]
 
 
 def _sources(indices, n: int) -> _np.ndarray:
@@ -624,3 +638,194 @@ class ContractionIndex:
     def distance(self, source: int, target: int) -> float:
         """The distance from ``source`` to ``target`` (``inf`` when unreachable)."""
         return self._index.distance(int(source), int(target))
+
+
+def _integer_words(data: _np.ndarray) -> tuple[_np.ndarray, _Optional[_np.ndarray]]:
+    """The weights of a customization as uint32 words, and a mask of the
+    entries to keep (None: all; ``inf`` entries are closed arcs)."""
+    if data.dtype == _np.bool_ or _np.issubdtype(data.dtype, _np.integer):
+        if data.size and data.min() < 0:
+            raise ValueError("weights must be >= 0")
+        if data.size and data.max() > _U32_MAX:
+            raise ValueError("customizable indexes take weights up to 2**32 - 1")
+        return _np.ascontiguousarray(data.astype(_np.uint32, copy=False)), None
+    if not _np.issubdtype(data.dtype, _np.floating):
+        raise TypeError(f"weights must be real numbers, not {data.dtype}")
+    if _np.isnan(data).any():
+        raise ValueError("weights must not be NaN")
+    if data.size and data.min() < 0:
+        raise ValueError("weights must be >= 0")
+    keep = None
+    if data.size and _np.isinf(data.max()):
+        keep = ~_np.isinf(data)
+        data = data[keep]
+    if data.size and (data.max() > _U32_MAX or (data != _np.floor(data)).any()):
+        raise ValueError(
+            "customizable indexes take integer weights up to 2**32 - 1 (e.g. tenths of a second): "
+            "round them first, e.g. numpy.rint(weights)"
+        )
+    return data.astype(_np.uint32), keep
+
+
+def _csr_entries(indptr: _np.ndarray, indices: _np.ndarray) -> tuple[_np.ndarray, _np.ndarray]:
+    """The row and the column of each entry of a CSR, as int64."""
+    rows = _np.repeat(_np.arange(indptr.size - 1, dtype=_np.int64), _np.diff(indptr))
+    return rows, _np.asarray(indices, dtype=_np.int64)
+
+
+class CustomizableIndex:
+    """The weight-independent part of a contraction hierarchy of one graph's
+    arcs (a customizable contraction hierarchy, the file of ``host
+    preprocess --customizable``), built once; then ``customize(weights)``
+    makes a ``ContractionIndex`` of any integer weights of those arcs (live
+    travel times, another vehicle's), far faster than building one.
+
+    ``CustomizableIndex(csgraph, directed=True)`` builds it from the pattern
+    of ``csgraph`` (its stored entries; the weights play no part), a matrix
+    ``ContractionIndex`` takes; ``CustomizableIndex.load(path, csgraph,
+    directed=True)`` reads a file written by ``save`` or by ``host preprocess
+    --customizable`` and checks that it takes the arcs of ``csgraph``, whose
+    pattern ``customize`` then uses.
+
+    Customizations from several threads are safe; they run without the GIL.
+    """
+
+    def __init__(self, csgraph, directed: bool = True):
+        self._set_pattern(csgraph, directed)
+        self._native = _native.Customizable.open(self._indptr32, self._indices32, not self._directed)
+        self.device = None
+
+    def _set_pattern(self, csgraph, directed: bool) -> None:
+        # Every stored entry, parallel ones too (which weights of them count
+        # is decided per customization, by scipy's rules for its dtype).
+        if _sp.issparse(csgraph):
+            csr = csgraph if csgraph.format == "csr" else csgraph.tocsr()
+            if csr.ndim != 2 or csr.shape[0] != csr.shape[1]:
+                raise ValueError(f"compressed-sparse graph must be shape (N, N), not {csr.shape}")
+        else:
+            csr = _as_csr(csgraph)
+        n = csr.shape[0]
+        if n >= _U32_MAX or csr.indices.size > _U32_MAX:
+            raise ValueError("graphs need fewer than 2**32 - 1 vertices and 2**32 edges")
+        self.n = n
+        self._directed = bool(directed)
+        # Copies: the caller may change the matrix later.
+        self._indptr = _np.array(csr.indptr)
+        self._indices = _np.array(csr.indices)
+        self._indptr32 = _as_u32_index(self._indptr, "offsets")
+        self._indices32 = _as_u32_index(self._indices, "indices")
+        self._keys = None
+
+    @classmethod
+    def load(cls, path, csgraph, directed: bool = True) -> "CustomizableIndex":
+        index = cls.__new__(cls)
+        index._set_pattern(csgraph, directed)
+        index._native = _native.Customizable.open(index._indptr32, index._indices32, not index._directed, str(path))
+        index.device = None
+        return index
+
+    def save(self, path) -> None:
+        """Writes the ``.cch`` file (``host customize`` reads it too)."""
+        self._native.save(str(path))
+
+    @property
+    def directed(self) -> bool:
+        return self._directed
+
+    @property
+    def nnz(self) -> int:
+        """Entries of the matrix's pattern: the length of a 1-D ``weights``."""
+        return int(self._indices.size)
+
+    @property
+    def levels(self) -> int:
+        return self._native.levels
+
+    @property
+    def arcs(self) -> int:
+        """Arcs of the hierarchy (each pair of vertices once, fill-in included)."""
+        return self._native.arcs
+
+    @property
+    def triangles(self) -> int:
+        """Triangles the customization goes through."""
+        return self._native.triangles
+
+    def customize(self, weights, device: str = "auto") -> ContractionIndex:
+        """A ``ContractionIndex`` of new weights of this pattern, equal in every
+        distance to one that ``ContractionIndex`` builds from the re-weighted
+        matrix.
+
+        ``weights``: a 1-D array of ``nnz`` values aligned with the matrix's
+        ``.data`` (the CSR form of the matrix given; ``M.data`` for a CSR
+        ``M``): the index of ``csr_matrix((weights, M.indices, M.indptr))``;
+        or a matrix (scipy's rules, as ``dijkstra``) whose entries are
+        entries of the pattern (a subset of them is fine). Weights are
+        integers ``0 ... 2**32 - 1``, of an integer or a float dtype; an
+        ``inf`` closes its arc. A wrong length, shape or an entry outside the
+        pattern raises ``ValueError``.
+
+        ``device``: ``"auto"`` (the first GPU if there is one, else the
+        CPU), ``"gpu"``, ``"gpu:N"`` or ``"cpu"``; on a GPU the hierarchy's
+        triangles are uploaded at the first customization and kept for the
+        next ones on that device. ``device`` afterwards says where the last
+        customization ran."""
+        indptr, indices, words = self._weight_arrays(weights)
+        native, device = self._native.customize(
+            _solver(device)._native, indptr, indices, words, not self._directed
+        )
+        self.device = device
+        return ContractionIndex(None, _native_index=native)
+
+    def _weight_arrays(self, weights) -> tuple[_np.ndarray, _np.ndarray, _np.ndarray]:
+        """The CSR arrays of ``weights`` (``customize``'s) as uint32."""
+        n = self.n
+        if _sp.issparse(weights) or _np.ndim(weights) == 2:
+            shape = weights.shape if _sp.issparse(weights) else _np.shape(weights)
+            if tuple(shape) != (n, n):
+                raise ValueError(f"weights of shape {tuple(shape)} for a graph of {n} vertices: ({n}, {n}) is needed")
+            csr = _as_csr(weights)
+            check = True
+        else:
+            data = _np.asarray(weights)
+            if data.ndim != 1:
+                raise ValueError(f"weights must be a 1-D array of {self.nnz} values or a matrix, not of shape {data.shape}")
+            if data.shape[0] != self.nnz:
+                raise ValueError(
+                    f"{data.shape[0]} weights for a pattern of {self.nnz} entries: one per entry of the matrix's data"
+                )
+            csr = _sp.csr_matrix((data, self._indices, self._indptr), shape=(n, n))
+            csr = _as_csr(csr)
+            check = False
+        words, keep = _integer_words(_np.asarray(csr.data))
+        indptr, indices = csr.indptr, csr.indices
+        if keep is not None:
+            indptr, indices = _kept(indptr, indices, keep)
+        if check:
+            self._check_pattern(indptr, indices)
+        return _as_u32_index(indptr, "offsets"), _as_u32_index(indices, "indices"), words
+
+    def _pattern_keys(self) -> _np.ndarray:
+        """The pattern's entries ``(u, v)`` as sorted keys ``u * n + v`` (both
+        ways when undirected), made at the first matrix of weights."""
+        if self._keys is None:
+            rows, cols = _csr_entries(self._indptr, self._indices)
+            keys = rows * self.n + cols
+            if not self._directed:
+                keys = _np.concatenate((keys, cols * self.n + rows))
+            self._keys = _np.unique(keys)
+        return self._keys
+
+    def _check_pattern(self, indptr: _np.ndarray, indices: _np.ndarray) -> None:
+        rows, cols = _csr_entries(indptr, indices)
+        outside = ~_np.isin(rows * self.n + cols, self._pattern_keys())
+        if outside.any():
+            e = int(_np.flatnonzero(outside)[0])
+            raise ValueError(
+                f"the weights have an entry ({rows[e]}, {cols[e]}) that is not in the index's pattern "
+                f"({int(outside.sum())} such entries): customize takes the same pattern or a subset of it"
+            )
+
+    def __repr__(self) -> str:
+        kind = "directed" if self._directed else "undirected"
+        return f"sssp_gpu.CustomizableIndex(n={self.n}, {kind}, nnz={self.nnz}, levels={self.levels})"
