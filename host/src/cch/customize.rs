@@ -70,8 +70,9 @@ impl Cch {
                 let head = s.id[v as usize];
                 let arc = s.find(tail, head).ok_or_else(|| {
                     Error::InvalidArgument(format!(
-                        "the arc {u} → {v} is not in the customizable hierarchy's graph \
-                         (customize with a graph of the same arcs, or a subset of them)"
+                        "the arc {u} → {v} (vertices counted from 0) is not in the customizable \
+                         hierarchy's graph (customize with a graph of the same arcs, or a subset \
+                         of them)"
                     ))
                 })?;
                 let side = if tail < head { &forward } else { &backward };
