@@ -859,8 +859,9 @@ kernel_args! {
         pub rows_len: u32,
     }
 
-    /// `cch_customize`.
-    pub struct CchCustomizeArgs for [names::CCH_CUSTOMIZE], entry macro cch_customize_args {
+    /// `cch_customize` and `cch_customize_warps`.
+    pub struct CchCustomizeArgs for [names::CCH_CUSTOMIZE, names::CCH_CUSTOMIZE_WARPS],
+        entry macro cch_customize_args {
         /// Row offsets of the arcs' triangles, `m + 1`.
         pub triangle_offsets: *const u32,
         /// The arc `(x, u)` of each triangle, `triangles`.

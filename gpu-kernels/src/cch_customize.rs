@@ -62,46 +62,90 @@ pub fn join<W: Weight>(a: u32, b: u32) -> u32 {
     }
 }
 
-/// Customizes arc `arc`: each weight becomes the smaller of its own and the
-/// best over its lower triangles (`u → x → v` forward, `v → x → u`
-/// backward), the first such triangle of a strictly smaller weight giving the
-/// middle. Every arc of its triangles must be final already (on lower
-/// levels); the caller keeps `arc` in range. `W` is the weights' type.
+/// No triangle ([`Best`] of a lane that scanned none).
+pub const NO_TRIANGLE: u32 = u32::MAX;
+
+/// The best lower triangle of an arc in each direction that one lane saw: its
+/// weight and index (the smallest index among equal weights;
+/// `(INFINITY, NO_TRIANGLE)` for none). The best of several lanes is the
+/// lexicographic minimum of theirs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Best {
+    /// `u → x → v`: (weight, triangle).
+    pub forward: (u32, u32),
+    /// `v → x → u`: (weight, triangle).
+    pub backward: (u32, u32),
+}
+
+/// The best of the lower triangles of arc `arc` that lane `lane` of `lanes`
+/// scans (`start + lane`, `start + lane + lanes`, …). Every arc of its
+/// triangles must be final already (on lower levels); the caller keeps `arc`
+/// in range. `W` is the weights' type.
 #[inline(always)]
-pub fn customize_arc<W: Weight>(triangles: Triangles, weights: ArcWeights, arc: usize) {
-    let mut forward = weights.forward[arc].load(Relaxed);
-    let mut backward = weights.backward[arc].load(Relaxed);
-    let mut forward_middle = weights.forward_middle[arc].load(Relaxed);
-    let mut backward_middle = weights.backward_middle[arc].load(Relaxed);
+pub fn scan<W: Weight>(
+    triangles: Triangles,
+    weights: ArcWeights,
+    arc: usize,
+    (lane, lanes): (usize, usize),
+) -> Best {
+    let mut best = Best {
+        forward: (INFINITY, NO_TRIANGLE),
+        backward: (INFINITY, NO_TRIANGLE),
+    };
     let (start, end) = (
         triangles.offsets[arc] as usize,
         triangles.offsets[arc + 1] as usize,
     );
-    for t in start..end {
+    let mut t = start + lane;
+    while t < end {
         let (xu, xv) = (triangles.lower[t] as usize, triangles.upper[t] as usize);
-        let (xu_forward, xu_backward) = (
-            weights.forward[xu].load(Relaxed),
+        let via = join::<W>(
             weights.backward[xu].load(Relaxed),
-        );
-        let (xv_forward, xv_backward) = (
             weights.forward[xv].load(Relaxed),
-            weights.backward[xv].load(Relaxed),
         );
-        let via = join::<W>(xu_backward, xv_forward);
-        if via < forward {
-            forward = via;
-            forward_middle = triangles.tails[xu];
+        if via < best.forward.0 {
+            best.forward = (via, t as u32);
         }
-        let via = join::<W>(xv_backward, xu_forward);
-        if via < backward {
-            backward = via;
-            backward_middle = triangles.tails[xu];
+        let via = join::<W>(
+            weights.backward[xv].load(Relaxed),
+            weights.forward[xu].load(Relaxed),
+        );
+        if via < best.backward.0 {
+            best.backward = (via, t as u32);
+        }
+        t += lanes;
+    }
+    best
+}
+
+/// Arc `arc` takes `best` (over all its triangles) where it is strictly
+/// shorter than the arc's own weight, with the triangle's lower vertex as
+/// the middle.
+#[inline(always)]
+pub fn apply(triangles: Triangles, weights: ArcWeights, arc: usize, best: Best) {
+    let sides = [
+        (best.forward, weights.forward, weights.forward_middle),
+        (best.backward, weights.backward, weights.backward_middle),
+    ];
+    for ((via, t), weight, middle) in sides {
+        if via < weight[arc].load(Relaxed) {
+            weight[arc].store(via, Relaxed);
+            middle[arc].store(
+                triangles.tails[triangles.lower[t as usize] as usize],
+                Relaxed,
+            );
         }
     }
-    weights.forward[arc].store(forward, Relaxed);
-    weights.backward[arc].store(backward, Relaxed);
-    weights.forward_middle[arc].store(forward_middle, Relaxed);
-    weights.backward_middle[arc].store(backward_middle, Relaxed);
+}
+
+/// Customizes arc `arc` alone: each weight becomes the smaller of its own and
+/// the best over its lower triangles (`u → x → v` forward, `v → x → u`
+/// backward), the first such triangle of a strictly smaller weight giving the
+/// middle ([`scan`] with one lane, then [`apply`]).
+#[inline(always)]
+pub fn customize_arc<W: Weight>(triangles: Triangles, weights: ArcWeights, arc: usize) {
+    let best = scan::<W>(triangles, weights, arc, (0, 1));
+    apply(triangles, weights, arc, best);
 }
 
 #[cfg(test)]
@@ -141,5 +185,51 @@ mod tests {
         assert_eq!(backward[2].load(Relaxed), 3);
         assert_eq!(fm[2].load(Relaxed), 0);
         assert_eq!(bm[2].load(Relaxed), 0);
+    }
+
+    #[test]
+    fn lanes_combined_give_the_one_lane_answer() {
+        // Arc 8 = (u, v) with four triangles of equal and unequal weights:
+        // arcs 0..3 are (x, u) and 4..7 (x, v) for x = 0..3; u = 4, v = 5.
+        let offsets = [0, 0, 0, 0, 0, 0, 0, 0, 0, 4];
+        let (lower, upper) = ([0, 1, 2, 3], [4, 5, 6, 7]);
+        let tails = [0, 1, 2, 3, 0, 1, 2, 3, 4];
+        let triangles = Triangles {
+            offsets: &offsets,
+            lower: &lower,
+            upper: &upper,
+            tails: &tails,
+        };
+        let words = |w: [u32; 9]| w.map(AtomicU32::new);
+        for lanes in 1..6 {
+            let forward = words([1, 1, 1, 1, 5, 3, 3, 9, 20]);
+            let backward = words([4, 2, 2, 2, 1, 1, 1, 1, INFINITY]);
+            let (fm, bm) = (words([NO_MIDDLE; 9]), words([NO_MIDDLE; 9]));
+            let weights = ArcWeights {
+                forward: &forward,
+                backward: &backward,
+                forward_middle: &fm,
+                backward_middle: &bm,
+            };
+            let mut best = scan::<u32>(triangles, weights, 8, (0, lanes));
+            for lane in 1..lanes {
+                let other = scan::<u32>(triangles, weights, 8, (lane, lanes));
+                best.forward = best.forward.min(other.forward);
+                best.backward = best.backward.min(other.backward);
+            }
+            apply(triangles, weights, 8, best);
+            // u → x → v: backward[(x, u)] + forward[(x, v)] = 4+5, 2+3, 2+3, 2+9.
+            assert_eq!(
+                (forward[8].load(Relaxed), fm[8].load(Relaxed)),
+                (5, 1),
+                "{lanes} lanes"
+            );
+            // v → x → u: backward[(x, v)] + forward[(x, u)] = 1+1 each: the first.
+            assert_eq!(
+                (backward[8].load(Relaxed), bm[8].load(Relaxed)),
+                (2, 0),
+                "{lanes} lanes"
+            );
+        }
     }
 }

@@ -300,6 +300,8 @@ pub mod names {
     pub const PHAST_ROWS: &str = "phast_rows";
     /// CCH: the basic customization of the arcs of one level (`u32` weights).
     pub const CCH_CUSTOMIZE: &str = "cch_customize";
+    /// CCH: the same, one warp an arc.
+    pub const CCH_CUSTOMIZE_WARPS: &str = "cch_customize_warps";
     /// Reductions: each thread's share of the vertices within a limit.
     pub const REDUCTIONS_WITHIN_PART: &str = "reductions_within_part";
     /// Reductions: each source's total of the shares.
@@ -372,6 +374,7 @@ pub mod names {
         PHAST_COLUMNS,
         PHAST_ROWS,
         CCH_CUSTOMIZE,
+        CCH_CUSTOMIZE_WARPS,
         REDUCTIONS_WITHIN_PART,
         REDUCTIONS_WITHIN_TOTAL,
         REDUCTIONS_NEAREST,

@@ -1,13 +1,14 @@
 //! CCH customization on the GPU: on fresh random graphs and grids, with
 //! random weights (zero weights, one-way arcs, unreachable parts), the GPU's
-//! customized hierarchy equals the CPU's word for word, re-customization of
-//! the same uploaded CCH with other weights too, and GPU PHAST trees from it
+//! customized hierarchy equals the CPU's word for word (with a thread an
+//! arc, a warp an arc, and the choice per level), re-customization of the
+//! same uploaded CCH with other weights too, and GPU PHAST trees from it
 //! equal the Dijkstra oracle's. Needs a CUDA GPU.
 
 use sssp::cch::Cch;
 use sssp::ch::Hierarchy;
 use sssp::generate::{GridSpec, grid_graph};
-use sssp::gpu::cch::GpuCustomizer;
+use sssp::gpu::cch::{ArcTeams, GpuCustomizer};
 use sssp::gpu::context::Gpu;
 use sssp::gpu::phast::GpuPhast;
 use sssp::{Graph, oracle};
@@ -38,12 +39,18 @@ fn check(
     rng: &mut TestRng,
     context: &str,
 ) {
-    let on_gpu: Hierarchy = customizer.customize(graph).expect("GPU customization");
     let on_cpu = cch.customize(graph).expect("CPU customization");
-    assert_eq!(
-        on_gpu, on_cpu,
-        "{context}: the GPU and CPU customizations differ"
-    );
+    let mut on_gpu: Option<Hierarchy> = None;
+    for teams in [ArcTeams::Threads, ArcTeams::Warps, ArcTeams::Auto] {
+        customizer.set_teams(teams);
+        let customized = customizer.customize(graph).expect("GPU customization");
+        assert_eq!(
+            customized, on_cpu,
+            "{context}: the GPU ({teams:?}) and CPU customizations differ"
+        );
+        on_gpu = Some(customized);
+    }
+    let on_gpu = on_gpu.expect("customized");
     let n = graph.num_vertices();
     let sources: Vec<usize> = (0..4).map(|_| rng.below(n as u64) as usize).collect();
     let mut phast = GpuPhast::new(gpu, &on_gpu, 4).expect("PHAST");

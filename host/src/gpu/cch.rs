@@ -1,9 +1,12 @@
 //! CCH customization on the GPU ([`crate::cch`]): the supergraph's triangles
 //! are uploaded once; each customization uploads the graph's weights on the
 //! supergraph's arcs, runs one launch per level of the arcs' lower endpoints
-//! (one thread per arc, [`gpu_kernels::cch_customize`]), and downloads the
-//! customized weights, word for word the CPU's.
+//! ([`gpu_kernels::cch_customize`]: one thread per arc, or one warp per arc
+//! where a level's arcs are too few to fill the GPU or have 32 triangles
+//! each on average), and downloads the customized weights, word for word
+//! the CPU's.
 
+use cudarc::driver::sys::CUdevice_attribute;
 use gpu_kernels::cch_customize::NO_MIDDLE;
 
 use super::context::Gpu;
@@ -15,12 +18,28 @@ use crate::ch::Hierarchy;
 use crate::graph::Graph;
 use crate::{Error, Result};
 
+/// Which kernel customizes a level's arcs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ArcTeams {
+    /// One warp an arc where a level's arcs are too few to fill the GPU
+    /// with threads or have 32 triangles each on average, else one thread.
+    #[default]
+    Auto,
+    /// One thread an arc.
+    Threads,
+    /// One warp an arc.
+    Warps,
+}
+
 /// A CCH's metric-independent part on the device, ready to customize.
 pub struct GpuCustomizer<'a> {
     gpu: &'a Gpu,
     cch: &'a Cch,
     triangles: DeviceTriangles,
     weights: DeviceArcWeights,
+    /// Threads the GPU keeps resident at once.
+    resident: u64,
+    teams: ArcTeams,
 }
 
 impl<'a> GpuCustomizer<'a> {
@@ -49,12 +68,33 @@ impl<'a> GpuCustomizer<'a> {
             forward_middle: upload(stream, &words, "the forward middles")?,
             backward_middle: upload(stream, &words, "the backward middles")?,
         };
+        let attribute = |which, what: &str| {
+            stream
+                .context()
+                .attribute(which)
+                .map(|v| v.max(0) as u64)
+                .map_err(Error::cuda(format!("querying the {what}")))
+        };
+        let resident = attribute(
+            CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
+            "number of multiprocessors",
+        )? * attribute(
+            CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR,
+            "threads per multiprocessor",
+        )?;
         Ok(GpuCustomizer {
             gpu,
             cch,
             triangles,
             weights,
+            resident,
+            teams: ArcTeams::Auto,
         })
+    }
+
+    /// Customizations after this one use `teams` (the same words either way).
+    pub fn set_teams(&mut self, teams: ArcTeams) {
+        self.teams = teams;
     }
 
     /// The contraction hierarchy of `graph`'s weights, customized on the
@@ -90,15 +130,22 @@ impl<'a> GpuCustomizer<'a> {
                 .memcpy_htod(host, dev)
                 .map_err(Error::cuda("copying the arc weights to the GPU"))?;
         }
-        let s = self.cch.supergraph();
+        let (s, offsets) = (self.cch.supergraph(), &self.cch.triangles().offsets);
         let kernels = &self.gpu.kernels().cch;
         for l in 0..s.num_levels() {
             let arcs = s.level_arcs(l);
+            let count = arcs.len() as u64;
+            let triangles = u64::from(offsets[arcs.end] - offsets[arcs.start]);
+            let warps = match self.teams {
+                ArcTeams::Auto => count * 32 <= self.resident || triangles >= 32 * count,
+                ArcTeams::Threads => false,
+                ArcTeams::Warps => true,
+            };
             kernels.customize(
                 &stream,
                 &self.triangles,
                 &mut self.weights,
-                arcs.start as u32..arcs.end as u32,
+                (arcs.start as u32..arcs.end as u32, warps),
             )?;
         }
         let device = &self.weights;

@@ -40,6 +40,7 @@ pub struct DeviceArcWeights {
 /// The CCH kernels.
 pub struct CchKernels {
     customize: CudaFunction,
+    customize_warps: CudaFunction,
 }
 
 impl CchKernels {
@@ -47,20 +48,24 @@ impl CchKernels {
     pub fn load(module: &Arc<CudaModule>) -> Result<Self> {
         Ok(CchKernels {
             customize: load_function(module, names::CCH_CUSTOMIZE)?,
+            customize_warps: load_function(module, names::CCH_CUSTOMIZE_WARPS)?,
         })
     }
 
-    /// `cch_customize`: the arcs `arcs` of one level, whose triangles use
-    /// only arcs before `arcs.start` (the caller's supergraph, validated,
-    /// is numbered so).
+    /// `cch_customize` (`warps`: `cch_customize_warps`, one warp an arc):
+    /// the arcs `arcs` of one level, whose triangles use only arcs before
+    /// `arcs.start` (the caller's supergraph, validated, is numbered so).
     pub fn customize(
         &self,
         stream: &Arc<CudaStream>,
         triangles: &DeviceTriangles,
         weights: &mut DeviceArcWeights,
-        arcs: std::ops::Range<u32>,
+        (arcs, warps): (std::ops::Range<u32>, bool),
     ) -> Result<()> {
-        let kernel = names::CCH_CUSTOMIZE;
+        let (function, kernel, threads_per_arc) = match warps {
+            false => (&self.customize, names::CCH_CUSTOMIZE, 1),
+            true => (&self.customize_warps, names::CCH_CUSTOMIZE_WARPS, 32),
+        };
         let (m, t) = (triangles.m as usize, triangles.triangles as usize);
         if arcs.end as usize > m {
             return Err(Error::Internal(format!(
@@ -85,6 +90,11 @@ impl CchKernels {
         if count == 0 {
             return Ok(());
         }
+        let threads = count.checked_mul(threads_per_arc).ok_or_else(|| {
+            Error::Internal(format!(
+                "{kernel}: {count} arcs of {threads_per_arc} threads"
+            ))
+        })?;
         let args = CchCustomizeArgs {
             triangle_offsets: device(stream, &triangles.offsets),
             lower: device(stream, &triangles.lower),
@@ -99,7 +109,7 @@ impl CchKernels {
             first: arcs.start,
             count,
         };
-        let function = (&self.customize, kernel);
+        let function = (function, kernel);
         // SAFETY: the lengths are checked above; the triangles come from a
         // validated supergraph (offsets from 0 to `t`, arcs `< m`, each of a
         // lower level than the arcs of this launch).
@@ -107,7 +117,7 @@ impl CchKernels {
             launch(
                 stream,
                 function,
-                one_thread_per(count),
+                one_thread_per(threads),
                 &args,
                 Launch::Plain,
             )
