@@ -2,37 +2,36 @@
 //! vertex capacities, augmenting paths found by breadth-first search
 //! (Ford–Fulkerson on the graph with each vertex split into an *in* and an
 //! *out* node joined by an arc of capacity 1, each edge two arcs of
-//! unbounded capacity). The sets are the vertices a BFS from each end of a
-//! pseudo-diameter reaches first, so both sides of the cut are balanced —
-//! the coordinate-free counterpart of inertial flow (Schild, Sommer 2015).
+//! unbounded capacity). [`super::inertial`] chooses the two sets.
 
 use std::collections::VecDeque;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::neighbours::Neighbours;
 
 /// A vertex's role in the flow problem.
-const FREE: u8 = 0;
-const SOURCE: u8 = 1;
-const SINK: u8 = 2;
+pub const FREE: u8 = 0;
+/// A vertex of the source set.
+pub const SOURCE: u8 = 1;
+/// A vertex of the sink set.
+pub const SINK: u8 = 2;
 
 /// No parent in the search.
 const NONE: u32 = u32::MAX;
 
-/// The separator between the first `share` vertices a BFS from `s` reaches
-/// and those a BFS from `t` reaches, as each vertex's side (0 or 1) or
-/// `separator`; `None` when the flow exceeds `limit` (a separator no better
-/// than one already found).
+/// The minimum vertex separator between the vertices `role` marks
+/// [`SOURCE`] and those it marks [`SINK`], as each vertex's side (0: the
+/// sources', or 1) or `separator`; `None` when the flow exceeds `limit` (a
+/// separator no better than one already found); `limit` may shrink while
+/// the flow runs (other cuts found in parallel), and takes the flow's value
+/// when it is smaller.
 pub fn flow_cut(
     graph: &Neighbours,
-    (s, t): (usize, usize),
-    share: usize,
-    limit: usize,
+    role: Vec<u8>,
+    limit: &AtomicUsize,
     separator: u32,
 ) -> Option<Vec<u32>> {
     let n = graph.num_vertices();
-    let mut role = vec![FREE; n];
-    mark_nearest(graph, s, share, &mut role, SOURCE);
-    mark_nearest(graph, t, share, &mut role, SINK);
     // Reverse slot of each adjacency slot.
     let reverse: Vec<u32> = (0..n)
         .flat_map(|u| graph.of(u).iter().map(move |&v| (u, v)))
@@ -52,10 +51,11 @@ pub fn flow_cut(
     let mut value = 0;
     while flow.augment() {
         value += 1;
-        if value > limit {
+        if value > limit.load(Ordering::Relaxed) {
             return None;
         }
     }
+    limit.fetch_min(value, Ordering::Relaxed);
     let (reach_in, reach_out) = flow.reachable();
     Some(
         (0..n)
@@ -66,30 +66,6 @@ pub fn flow_cut(
             })
             .collect(),
     )
-}
-
-/// Marks the first `count` vertices a BFS from `start` reaches (that are
-/// still free) as `role`.
-fn mark_nearest(graph: &Neighbours, start: usize, count: usize, role: &mut [u8], mark: u8) {
-    let mut seen = vec![false; graph.num_vertices()];
-    seen[start] = true;
-    let mut queue = VecDeque::from([start as u32]);
-    let mut marked = 0;
-    while let Some(v) = queue.pop_front() {
-        if marked >= count {
-            break;
-        }
-        if role[v as usize] == FREE {
-            role[v as usize] = mark;
-            marked += 1;
-        }
-        for &u in graph.of(v as usize) {
-            if !seen[u as usize] {
-                seen[u as usize] = true;
-                queue.push_back(u);
-            }
-        }
-    }
 }
 
 /// The flow: on each adjacency slot `u → v` the flow from `u`'s out node
