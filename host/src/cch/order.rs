@@ -156,7 +156,12 @@ fn bisect(graph: &Neighbours) -> Option<Vec<u32>> {
         .zip(cuts)
         .filter_map(|(level, cut)| cut.map(|c| (level, c)))
         .min_by_key(|&(_, (k, size, larger))| (size, larger, k));
-    let limit = level_cut.map_or(n, |(_, (_, size, _))| size.saturating_sub(1));
+    // An unbalanced level (no level leaves a fifth on each side) bounds no
+    // flow: its small separator would only split off a corner.
+    let most = n - (BALANCE * n as f64) as usize;
+    let limit = level_cut
+        .filter(|&(_, (_, _, larger))| larger <= most)
+        .map_or(n, |(_, (_, size, _))| size.saturating_sub(1));
     if let Some(side) = best_flow_cut(graph, &distances, limit, SEPARATOR) {
         return Some(side);
     }
