@@ -218,12 +218,13 @@ impl Flow<'_> {
                 let mut advanced = false;
                 while (current[at] as usize) < self.arity(at) {
                     let i = current[at] as usize;
-                    if let Some((next, slot)) = self.arc(at, i) {
-                        if dist[next] == dist[at] + 1 && dist[next] <= reach {
-                            path.push((next, slot));
-                            advanced = true;
-                            break;
-                        }
+                    if let Some((next, slot)) = self.arc(at, i)
+                        && dist[next] == dist[at] + 1
+                        && dist[next] <= reach
+                    {
+                        path.push((next, slot));
+                        advanced = true;
+                        break;
                     }
                     current[at] += 1;
                 }
