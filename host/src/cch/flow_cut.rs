@@ -1,38 +1,37 @@
 //! A minimum vertex separator between two sets of a connected part: unit
-//! vertex capacities, augmenting paths found by breadth-first search
-//! (Ford–Fulkerson on the graph with each vertex split into an *in* and an
+//! vertex capacities, Dinic's algorithm (phases of shortest augmenting
+//! paths) on the graph with each vertex split into an *in* and an
 //! *out* node joined by an arc of capacity 1, each edge two arcs of
-//! unbounded capacity). The sets are the vertices a BFS from each end of a
-//! pseudo-diameter reaches first, so both sides of the cut are balanced —
-//! the coordinate-free counterpart of inertial flow (Schild, Sommer 2015).
+//! unbounded capacity). [`super::inertial`] chooses the two sets.
 
 use std::collections::VecDeque;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::neighbours::Neighbours;
 
 /// A vertex's role in the flow problem.
-const FREE: u8 = 0;
-const SOURCE: u8 = 1;
-const SINK: u8 = 2;
+pub const FREE: u8 = 0;
+/// A vertex of the source set.
+pub const SOURCE: u8 = 1;
+/// A vertex of the sink set.
+pub const SINK: u8 = 2;
 
 /// No parent in the search.
 const NONE: u32 = u32::MAX;
 
-/// The separator between the first `share` vertices a BFS from `s` reaches
-/// and those a BFS from `t` reaches, as each vertex's side (0 or 1) or
-/// `separator`; `None` when the flow exceeds `limit` (a separator no better
-/// than one already found).
+/// The minimum vertex separator between the vertices `role` marks
+/// [`SOURCE`] and those it marks [`SINK`], as each vertex's side (0: the
+/// sources', or 1) or `separator`; `None` when the flow exceeds `limit` (a
+/// separator no better than one already found); `limit` may shrink while
+/// the flow runs (other cuts found in parallel), and takes the flow's value
+/// when it is smaller.
 pub fn flow_cut(
     graph: &Neighbours,
-    (s, t): (usize, usize),
-    share: usize,
-    limit: usize,
+    role: Vec<u8>,
+    limit: &AtomicUsize,
     separator: u32,
 ) -> Option<Vec<u32>> {
     let n = graph.num_vertices();
-    let mut role = vec![FREE; n];
-    mark_nearest(graph, s, share, &mut role, SOURCE);
-    mark_nearest(graph, t, share, &mut role, SINK);
     // Reverse slot of each adjacency slot.
     let reverse: Vec<u32> = (0..n)
         .flat_map(|u| graph.of(u).iter().map(move |&v| (u, v)))
@@ -48,14 +47,25 @@ pub fn flow_cut(
         reverse,
         edge: vec![0u32; graph.adjacent.len()],
         through: vec![false; n],
+        boundary: Vec::new(),
     };
+    flow.boundary = (0..n)
+        .filter(|&v| flow.role[v] == SOURCE)
+        .filter(|&v| graph.of(v).iter().any(|&u| flow.role[u as usize] != SOURCE))
+        .map(|v| node(v, true))
+        .collect();
     let mut value = 0;
-    while flow.augment() {
-        value += 1;
-        if value > limit {
+    loop {
+        let pushed = flow.phase(limit.load(Ordering::Relaxed).saturating_sub(value));
+        if pushed == 0 {
+            break;
+        }
+        value += pushed;
+        if value > limit.load(Ordering::Relaxed) {
             return None;
         }
     }
+    limit.fetch_min(value, Ordering::Relaxed);
     let (reach_in, reach_out) = flow.reachable();
     Some(
         (0..n)
@@ -68,30 +78,6 @@ pub fn flow_cut(
     )
 }
 
-/// Marks the first `count` vertices a BFS from `start` reaches (that are
-/// still free) as `role`.
-fn mark_nearest(graph: &Neighbours, start: usize, count: usize, role: &mut [u8], mark: u8) {
-    let mut seen = vec![false; graph.num_vertices()];
-    seen[start] = true;
-    let mut queue = VecDeque::from([start as u32]);
-    let mut marked = 0;
-    while let Some(v) = queue.pop_front() {
-        if marked >= count {
-            break;
-        }
-        if role[v as usize] == FREE {
-            role[v as usize] = mark;
-            marked += 1;
-        }
-        for &u in graph.of(v as usize) {
-            if !seen[u as usize] {
-                seen[u as usize] = true;
-                queue.push_back(u);
-            }
-        }
-    }
-}
-
 /// The flow: on each adjacency slot `u → v` the flow from `u`'s out node
 /// to `v`'s in node, and whether each vertex's arc carries flow.
 struct Flow<'a> {
@@ -100,6 +86,8 @@ struct Flow<'a> {
     reverse: Vec<u32>,
     edge: Vec<u32>,
     through: Vec<bool>,
+    /// The out nodes of the sources next to a vertex that is not one.
+    boundary: Vec<usize>,
 }
 
 /// A node of the split graph: vertex `v`'s in node `2v`, out node `2v + 1`.
@@ -136,49 +124,124 @@ impl Flow<'_> {
         }
     }
 
-    /// Finds one augmenting path and pushes a unit along it.
-    fn augment(&mut self) -> bool {
-        let n = self.role.len();
-        let mut parent = vec![(NONE, NONE); 2 * n];
-        let mut queue: VecDeque<usize> = (0..n)
-            .filter(|&v| self.role[v] == SOURCE)
-            .map(|v| node(v, true))
-            .collect();
-        for &q in &queue {
-            parent[q] = (q as u32, NONE);
+    /// The `i`-th possible residual arc out of `at` (the vertex's own arc
+    /// last for an out node, first for an in node), if residual now.
+    fn arc(&self, at: usize, i: usize) -> Option<(usize, u32)> {
+        let (v, out) = (at / 2, at % 2 == 1);
+        let graph = self.graph;
+        let start = graph.offsets[v] as usize;
+        let degree = graph.offsets[v + 1] as usize - start;
+        if out {
+            if i < degree {
+                let u = graph.adjacent[start + i] as usize;
+                return Some((node(u, false), (start + i) as u32));
+            }
+            let back = self.through[v] && self.role[v] == FREE;
+            return back.then_some((node(v, false), NONE));
         }
-        let mut end = None;
+        if i == 0 {
+            let forward = !self.through[v] || self.role[v] != FREE;
+            return forward.then_some((node(v, true), NONE));
+        }
+        let slot = start + i - 1;
+        let back = self.reverse[slot];
+        (self.edge[back as usize] > 0).then(|| (node(graph.adjacent[slot] as usize, true), back))
+    }
+
+    /// The number of possible residual arcs out of `at`.
+    fn arity(&self, at: usize) -> usize {
+        let v = at / 2;
+        (self.graph.offsets[v + 1] - self.graph.offsets[v]) as usize + 1
+    }
+
+    /// Pushes a unit along the residual arc `(from, slot)` into `at`.
+    fn push(&mut self, from: usize, at: usize, slot: u32) {
+        if slot == NONE {
+            // The vertex's own arc: forward (in → out) or back.
+            self.through[at / 2] = at % 2 == 1;
+        } else if from % 2 == 1 {
+            self.edge[slot as usize] += 1;
+        } else {
+            self.edge[slot as usize] -= 1;
+        }
+    }
+
+    /// One phase of Dinic's algorithm: the BFS levels of the residual graph
+    /// from the sources, then a blocking flow of shortest augmenting paths;
+    /// the units pushed (0: no augmenting path is left), or more than `cap`
+    /// once they exceed it (a source next to a sink has no bound).
+    fn phase(&mut self, cap: usize) -> usize {
+        let n = self.role.len();
+        let sources = std::mem::take(&mut self.boundary);
+        let mut dist = vec![u32::MAX; 2 * n];
+        let mut queue: VecDeque<usize> = sources.iter().copied().collect();
+        sources.iter().for_each(|&q| dist[q] = 0);
+        let mut reach = u32::MAX;
         while let Some(at) = queue.pop_front() {
-            if self.role[at / 2] == SINK && at % 2 == 0 {
-                end = Some(at);
+            if dist[at] >= reach {
                 break;
             }
-            self.residual(at, |next, slot| {
-                if parent[next].0 == NONE {
-                    parent[next] = (at as u32, slot);
+            if self.role[at / 2] == SINK && at % 2 == 0 {
+                reach = dist[at];
+                continue;
+            }
+            let role = &self.role;
+            self.residual(at, |next, _| {
+                if dist[next] == u32::MAX && role[next / 2] != SOURCE {
+                    dist[next] = dist[at] + 1;
                     queue.push_back(next);
                 }
             });
         }
-        let Some(mut at) = end else {
-            return false;
-        };
-        while parent[at].0 as usize != at {
-            let (from, slot) = (parent[at].0 as usize, parent[at].1);
-            let v = at / 2;
-            if slot == NONE {
-                // The vertex's own arc: forward (in → out) or back.
-                self.through[v] = at % 2 == 1;
-            } else if from % 2 == 1 {
-                // Forward along the edge of slot `slot`.
-                self.edge[slot as usize] += 1;
-            } else {
-                // Back along it.
-                self.edge[slot as usize] -= 1;
-            }
-            at = from;
+        if reach == u32::MAX {
+            self.boundary = sources;
+            return 0;
         }
-        true
+        let mut current = vec![0u32; 2 * n];
+        let mut pushed = 0;
+        let mut path: Vec<(usize, u32)> = Vec::new();
+        for &source in &sources {
+            path.clear();
+            path.push((source, NONE));
+            while let Some(&(at, _)) = path.last() {
+                if self.role[at / 2] == SINK && at % 2 == 0 {
+                    for w in 1..path.len() {
+                        self.push(path[w - 1].0, path[w].0, path[w].1);
+                    }
+                    pushed += 1;
+                    if pushed > cap {
+                        break;
+                    }
+                    path.truncate(1);
+                    continue;
+                }
+                let mut advanced = false;
+                while (current[at] as usize) < self.arity(at) {
+                    let i = current[at] as usize;
+                    if let Some((next, slot)) = self.arc(at, i)
+                        && dist[next] == dist[at] + 1
+                        && dist[next] <= reach
+                    {
+                        path.push((next, slot));
+                        advanced = true;
+                        break;
+                    }
+                    current[at] += 1;
+                }
+                if !advanced {
+                    dist[at] = u32::MAX;
+                    path.pop();
+                    if let Some(&(parent, _)) = path.last() {
+                        current[parent] += 1;
+                    }
+                }
+            }
+            if pushed > cap {
+                break;
+            }
+        }
+        self.boundary = sources;
+        pushed
     }
 
     /// The nodes the sources reach in the residual graph: (in, out) of each

@@ -23,6 +23,7 @@ pub mod customize;
 pub mod file;
 pub mod flow_cut;
 pub mod hierarchy;
+pub mod inertial;
 pub mod neighbours;
 pub mod order;
 pub mod supergraph;

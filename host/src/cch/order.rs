@@ -2,10 +2,9 @@
 //! coordinates.
 //!
 //! A part of the graph is split into its connected components, which are
-//! ordered independently. A connected part is cut by a minimum vertex
-//! separator between the quarter of its vertices nearest each end of a
-//! pseudo-diameter (found by breadth-first searches; [`super::flow_cut`]),
-//! or, when that flow is no smaller, by the vertices of one BFS level that
+//! ordered independently. A connected part is cut by the smallest of a few
+//! minimum vertex separators between opposite ends of the part
+//! ([`super::inertial`]), or, when those flows are no smaller, by the vertices of one BFS level that
 //! have a neighbour on the next (the level of the fewest such vertices among
 //! those that leave each side at least a fifth of the part). The two sides
 //! are ordered recursively (in parallel) and the separator gets the highest
@@ -18,7 +17,7 @@ use std::collections::VecDeque;
 
 use rayon::prelude::*;
 
-use super::flow_cut::flow_cut;
+use super::inertial::{best_flow_cut, landmarks};
 use super::neighbours::Neighbours;
 
 /// Parts of at most this many vertices are ordered by minimum degree (one
@@ -27,10 +26,6 @@ pub const SMALL_PART: usize = 64;
 
 /// A side of a balanced cut holds at least this fraction of the part.
 const BALANCE: f64 = 0.2;
-
-/// The fraction of a part nearest each end of its pseudo-diameter that a
-/// flow cut keeps on that end's side.
-const FLOW_SHARE: f64 = 0.25;
 
 /// A part of the graph: its vertices (graph ids) and its induced subgraph
 /// in local ids.
@@ -149,46 +144,25 @@ fn components(graph: &Neighbours) -> (Vec<u32>, usize) {
     (label, count as usize)
 }
 
-/// The BFS level of every vertex of a connected graph from `source`.
-fn bfs_levels(graph: &Neighbours, source: usize) -> Vec<u32> {
-    let mut level = vec![u32::MAX; graph.num_vertices()];
-    level[source] = 0;
-    let mut queue = VecDeque::from([source as u32]);
-    while let Some(v) = queue.pop_front() {
-        let next = level[v as usize] + 1;
-        for &u in graph.of(v as usize) {
-            if level[u as usize] == u32::MAX {
-                level[u as usize] = next;
-                queue.push_back(u);
-            }
-        }
-    }
-    level
-}
-
-/// The vertex of the highest level (the smallest of them).
-fn farthest(level: &[u32]) -> usize {
-    let top = level.iter().copied().max().unwrap_or(0);
-    level.iter().position(|&l| l == top).unwrap_or(0)
-}
-
 /// A balanced cut of a connected graph: each vertex's side (0 or 1) or
 /// [`SEPARATOR`]; `None` when neither a flow nor a BFS level separates it.
 fn bisect(graph: &Neighbours) -> Option<Vec<u32>> {
     let n = graph.num_vertices();
-    let s = farthest(&bfs_levels(graph, 0));
-    let from_s = bfs_levels(graph, s);
-    let t = farthest(&from_s);
-    let from_t = bfs_levels(graph, t);
-    let cuts = [&from_s, &from_t].map(|level| best_level(graph, level));
-    let level_cut = [&from_s, &from_t]
+    let distances = landmarks(graph);
+    let (from_s, from_t) = (&distances[0], &distances[1.min(distances.len() - 1)]);
+    let cuts = [from_s, from_t].map(|level| best_level(graph, level));
+    let level_cut = [from_s, from_t]
         .into_iter()
         .zip(cuts)
         .filter_map(|(level, cut)| cut.map(|c| (level, c)))
         .min_by_key(|&(_, (k, size, larger))| (size, larger, k));
-    let limit = level_cut.map_or(n, |(_, (_, size, _))| size.saturating_sub(1));
-    let share = ((FLOW_SHARE * n as f64) as usize).max(1);
-    if let Some(side) = flow_cut(graph, (s, t), share, limit, SEPARATOR) {
+    // An unbalanced level (no level leaves a fifth on each side) bounds no
+    // flow: its small separator would only split off a corner.
+    let most = n - (BALANCE * n as f64) as usize;
+    let limit = level_cut
+        .filter(|&(_, (_, _, larger))| larger <= most)
+        .map_or(n, |(_, (_, size, _))| size.saturating_sub(1));
+    if let Some(side) = best_flow_cut(graph, &distances, limit, SEPARATOR) {
         return Some(side);
     }
     let (level, (cut, ..)) = level_cut?;
