@@ -9,7 +9,7 @@ use gpu_kernels::phast::block_levels;
 use rayon::prelude::*;
 
 use super::context::Gpu;
-use super::kernels::DeviceDownArcs;
+use super::kernels::{DeviceDownArcs, WithinBuffers};
 use super::memory::{alloc_zeroed, bytes_of, upload};
 use crate::ch::index::Hierarchy;
 use crate::ch::query::upward_search;
@@ -41,8 +41,9 @@ pub struct GpuPhast<'a> {
     /// The slots of streamed trees ([`GpuPhast::stream_rows`]), allocated
     /// by its first call.
     slots: Option<stream::TreeSlots>,
-    /// The values and parts of [`GpuPhast::within`], kept between calls.
-    within: Option<reductions::KeptWithin>,
+    /// The values and parts of [`GpuPhast::within`], kept between calls
+    /// (the values by position and the parts: a batch pays for neither).
+    within: Option<WithinBuffers>,
 }
 
 /// Where the time of one batch went, ms.

@@ -13,12 +13,6 @@ use crate::{Error, Result};
 /// Threads of a `within` reduction, about: enough to fill the GPU.
 const WITHIN_THREADS: usize = 1 << 18;
 
-/// What `within` keeps on the device between calls: the values by
-/// position and the parts, so that a batch pays for neither.
-pub(crate) struct KeptWithin {
-    buffers: WithinBuffers,
-}
-
 impl GpuPhast<'_> {
     /// Uploads `values` (by graph vertex, or none: sums 0) for the next
     /// [`GpuPhast::within`] calls, and the buffers they need.
@@ -38,19 +32,17 @@ impl GpuPhast<'_> {
         };
         let strides = (WITHIN_THREADS / lanes).clamp(1, n.max(1));
         let rows = match self.within.take() {
-            Some(kept) => kept.buffers.sums.len(),
+            Some(kept) => kept.sums.len(),
             None => lanes,
         };
-        self.within = Some(KeptWithin {
-            buffers: WithinBuffers {
-                values: upload(&stream, &by_position, "the values by position")?,
-                has_values: values.is_some(),
-                strides: strides as u32,
-                part_counts: alloc_zeroed(self.gpu, 2 * lanes * strides, "the parts' counts")?,
-                part_sums: alloc_zeroed(self.gpu, lanes * strides, "the parts' sums")?,
-                counts: alloc_zeroed(self.gpu, 2 * rows, "the counts")?,
-                sums: alloc_zeroed(self.gpu, rows, "the sums")?,
-            },
+        self.within = Some(WithinBuffers {
+            values: upload(&stream, &by_position, "the values by position")?,
+            has_values: values.is_some(),
+            strides: strides as u32,
+            part_counts: alloc_zeroed(self.gpu, 2 * lanes * strides, "the parts' counts")?,
+            part_sums: alloc_zeroed(self.gpu, lanes * strides, "the parts' sums")?,
+            counts: alloc_zeroed(self.gpu, 2 * rows, "the counts")?,
+            sums: alloc_zeroed(self.gpu, rows, "the sums")?,
         });
         Ok(())
     }
@@ -72,9 +64,9 @@ impl GpuPhast<'_> {
             .within
             .take()
             .ok_or_else(|| Error::Internal("no within buffers".into()))?;
-        if kept.buffers.sums.len() < rows {
-            kept.buffers.counts = alloc_zeroed(self.gpu, 2 * rows, "the counts")?;
-            kept.buffers.sums = alloc_zeroed(self.gpu, rows, "the sums")?;
+        if kept.sums.len() < rows {
+            kept.counts = alloc_zeroed(self.gpu, 2 * rows, "the counts")?;
+            kept.sums = alloc_zeroed(self.gpu, rows, "the sums")?;
         }
         let swept = self.pipelined(h, sources, |me, first, count| {
             me.gpu.kernels().reductions.within(
@@ -82,10 +74,10 @@ impl GpuPhast<'_> {
                 &me.dist,
                 (me.down.n, me.lanes, count as u32),
                 (limit, first as u32),
-                &mut kept.buffers,
+                &mut kept,
             )
         });
-        let buffers = &kept.buffers;
+        let buffers = &kept;
         let results = swept.and_then(|_| {
             let mut counts = vec![0u32; 2 * sources.len()];
             let mut sums = vec![0f64; sources.len()];
