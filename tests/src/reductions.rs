@@ -4,6 +4,7 @@
 use gpu_kernels::distance::INFINITY;
 use gpu_kernels::reductions::NO_SOURCE;
 use sssp::ch::{self, BuildOptions, Nearest};
+use sssp::{Graph, oracle};
 
 use crate::{TestRng, random_graph};
 
@@ -57,4 +58,20 @@ pub fn random_graph_and_index(
     let graph = random_graph(rng, n, m, max_weight);
     let h = ch::build(&graph, &BuildOptions::default()).expect("build");
     (graph, h)
+}
+
+/// `count` random sources of `graph` (repeats allowed) and the oracle's
+/// tree of each.
+pub fn random_sources_and_trees(
+    rng: &mut TestRng,
+    graph: &Graph,
+    count: usize,
+) -> (Vec<usize>, Vec<Vec<u32>>) {
+    let n = graph.num_vertices() as u64;
+    let sources: Vec<usize> = (0..count).map(|_| rng.below(n) as usize).collect();
+    let trees = sources
+        .iter()
+        .map(|&s| oracle::dijkstra(graph, s).expect("oracle"))
+        .collect();
+    (sources, trees)
 }

@@ -6,8 +6,8 @@
 
 use sssp::ch::{self, BuildOptions, Values};
 use sssp::options::Stop;
-use sssp::{Graph, Solver, oracle};
-use sssp_tests::reductions::{check_nearest, check_within};
+use sssp::{Graph, Solver};
+use sssp_tests::reductions::{check_nearest, check_within, random_sources_and_trees};
 use sssp_tests::{TestRng, random_graph};
 
 fn index_of(graph: &Graph) -> ch::Hierarchy {
@@ -28,11 +28,7 @@ fn gpu_streamed_trees_and_reductions_match_the_oracle() {
         let graph = random_graph(&mut rng, n, 3 * n, 1000);
         let h = index_of(&graph);
         let k = rng.range(100, 400) as usize;
-        let sources: Vec<usize> = (0..k).map(|_| rng.below(n as u64) as usize).collect();
-        let expected: Vec<Vec<u32>> = sources
-            .iter()
-            .map(|&s| oracle::dijkstra(&graph, s).expect("oracle"))
-            .collect();
+        let (sources, expected) = random_sources_and_trees(&mut rng, &graph, k);
         let lanes = [32, 64, 100, 256][rng.below(4) as usize];
         let mut trees = solver.index_trees(&h, Some(lanes)).expect("trees");
         assert!(trees.gpu_shape().is_some(), "case {case}: on the GPU");

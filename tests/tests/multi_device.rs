@@ -11,7 +11,9 @@ use sssp::generate::{GridSpec, grid_graph};
 use sssp::multi::{Gpus, IndexSpread, Worker, spread};
 use sssp::options::Stop;
 use sssp::{Error, oracle};
-use sssp_tests::reductions::{check_nearest, check_within, random_graph_and_index};
+use sssp_tests::reductions::{
+    check_nearest, check_within, random_graph_and_index, random_sources_and_trees,
+};
 use sssp_tests::{TestRng, random_graph};
 
 /// Every tree, within, nearest and accessibility of `workers` (batches of
@@ -21,11 +23,7 @@ fn check_spread(rng: &mut TestRng, workers: &[Worker], cases: usize, name: &str)
         let (graph, h) = random_graph_and_index(rng, 80);
         let n = graph.num_vertices();
         let k = rng.range(1, 40) as usize;
-        let sources: Vec<usize> = (0..k).map(|_| rng.below(n as u64) as usize).collect();
-        let expected: Vec<Vec<u32>> = sources
-            .iter()
-            .map(|&s| oracle::dijkstra(&graph, s).expect("oracle"))
-            .collect();
+        let (sources, expected) = random_sources_and_trees(rng, &graph, k);
         let batch = rng.range(1, 7) as usize;
         let spread = IndexSpread::new(&h, workers.to_vec()).batch(batch);
         let context = format!("{name} case {case} (batch {batch})");

@@ -15,9 +15,10 @@ use gpu_kernels::reductions::{
 use gpu_kernels::rows::ROW_FLAGS;
 use sssp::ch::{TreeSolver, Values};
 use sssp::options::Stop;
-use sssp::oracle;
 use sssp_tests::TestRng;
-use sssp_tests::reductions::{check_nearest, check_within, random_graph_and_index};
+use sssp_tests::reductions::{
+    check_nearest, check_within, random_graph_and_index, random_sources_and_trees,
+};
 
 /// A random distance word: often unreached, sometimes saturated.
 fn word(rng: &mut TestRng) -> u32 {
@@ -195,11 +196,7 @@ fn cpu_streamed_trees_within_and_nearest_match_the_oracle() {
         let (graph, h) = random_graph_and_index(&mut rng, 60);
         let n = graph.num_vertices();
         let k = rng.range(1, 40) as usize;
-        let sources: Vec<usize> = (0..k).map(|_| rng.below(n as u64) as usize).collect();
-        let expected: Vec<Vec<u32>> = sources
-            .iter()
-            .map(|&s| oracle::dijkstra(&graph, s).expect("oracle"))
-            .collect();
+        let (sources, expected) = random_sources_and_trees(&mut rng, &graph, k);
         let mut trees = TreeSolver::new(None, &h, None).expect("solver");
         let limit = rng.below(3000) as u32;
         let stop = Stop {

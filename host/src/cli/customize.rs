@@ -74,8 +74,7 @@ pub fn run(args: &CustomizeArgs) -> Result<()> {
     if args.gpu {
         let gpu = Gpu::new(0)?;
         let mut customizer = GpuCustomizer::new(&gpu, &cch)?;
-        let (customized, gpu_ms) = customizer.customize_weights(&graph)?;
-        weights = customized;
+        let gpu_ms = customizer.customize_in_place(&mut weights)?;
         println!("customize    {gpu_ms:.1} ms on the GPU (with the copies)");
     } else {
         cch.customize_weights(&mut weights);

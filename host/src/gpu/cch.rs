@@ -108,11 +108,19 @@ impl<'a> GpuCustomizer<'a> {
     /// upload, the customization and the download (CUDA events), ms.
     pub fn customize_weights(&mut self, graph: &Graph) -> Result<(Customization, f32)> {
         let mut weights = self.cch.initial_weights(graph)?;
-        if weights.forward.is_empty() {
-            return Ok((weights, 0.0));
-        }
-        let ((), ms) = self.gpu.timed(|| self.run(&mut weights))?;
+        let ms = self.customize_in_place(&mut weights)?;
         Ok((weights, ms))
+    }
+
+    /// Customizes `weights` (from [`Cch::initial_weights`]) on the GPU, as
+    /// [`Cch::customize_weights`] does on the CPU; the GPU's time for the
+    /// upload, the customization and the download (CUDA events), ms.
+    pub fn customize_in_place(&mut self, weights: &mut Customization) -> Result<f32> {
+        if weights.forward.is_empty() {
+            return Ok(0.0);
+        }
+        let ((), ms) = self.gpu.timed(|| self.run(weights))?;
+        Ok(ms)
     }
 
     /// Uploads `weights`, customizes them level by level and downloads them.
