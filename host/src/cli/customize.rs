@@ -27,7 +27,8 @@ pub struct CustomizeArgs {
     /// The contraction-hierarchy index to write (as `host preprocess`'s).
     #[arg(long, short)]
     output: PathBuf,
-    /// Customize on GPU 0 instead of the CPU.
+    /// Customize on GPU 0 instead of the CPU (for one customization the
+    /// CPU is faster: the GPU's start and upload cost more than it saves).
     #[arg(long)]
     gpu: bool,
 }
