@@ -888,6 +888,55 @@ kernel_args! {
         pub count: u32,
     }
 
+    /// `pair_query_u32` and `pair_query_f32`.
+    pub struct PairQueryArgs for [names::PAIR_QUERY.u32, names::PAIR_QUERY.f32],
+        entry macro pair_query_args {
+        /// Up arcs' row offsets by lower position, `n + 1`.
+        pub up_offsets: *const u32,
+        /// Up arcs' higher ends, `up_m`.
+        pub up_ends: *const u32,
+        /// Up arcs' weights, `up_m`.
+        pub up_weights: *const u32,
+        /// Up arcs.
+        pub up_m: u32,
+        /// Down arcs' row offsets by lower position, `n + 1`.
+        pub down_offsets: *const u32,
+        /// Down arcs' higher ends, `down_m`.
+        pub down_ends: *const u32,
+        /// Down arcs' weights, `down_m`.
+        pub down_weights: *const u32,
+        /// Down arcs.
+        pub down_m: u32,
+        /// Vertices.
+        pub n: u32,
+        /// The pairs' source positions, `count`.
+        pub sources: *const u32,
+        /// The pairs' target positions, `count`.
+        pub targets: *const u32,
+        /// Pairs.
+        pub count: u32,
+        /// Each pair's distance word, `count`.
+        pub dist: *mut u32,
+        /// Each pair's overflow flag (1: answered elsewhere), `count`.
+        pub overflow: *mut u32,
+        /// The threads' hash tables, `threads * table_len` entries of 4 words.
+        pub table: *mut u32,
+        /// Entries of one thread's table (a power of two, 2 or more).
+        pub table_len: u32,
+        /// The threads' heaps, `threads * 2 * heap_len` keys.
+        pub heaps: *mut u64,
+        /// Keys of one heap.
+        pub heap_len: u32,
+        /// Threads with a scratch of their own.
+        pub threads: u32,
+        /// The pairs taken after each thread's first, zeroed.
+        pub next: *const AtomicU32,
+        /// The epoch of each thread's first query (then one more a query).
+        pub epoch: u32,
+        /// Stall on demand (1) or not (0).
+        pub stall: u32,
+    }
+
     /// `reductions_nearest`.
     pub struct ReductionsNearestArgs for [names::REDUCTIONS_NEAREST],
         entry macro reductions_nearest_args {

@@ -309,6 +309,22 @@ pub mod memory {
         }
     }
 
+    /// `len` elements at `ptr` as a mutable slice; an empty slice when `len`
+    /// is 0, whatever `ptr` is.
+    ///
+    /// # Safety
+    /// When `len > 0`, `ptr` must be valid for reads and writes of `len`
+    /// elements that no other thread reads or writes during the kernel.
+    #[inline(always)]
+    pub unsafe fn slice_mut<'a, T>(ptr: *mut T, len: usize) -> &'a mut [T] {
+        if len == 0 {
+            &mut []
+        } else {
+            // SAFETY: as the caller guarantees.
+            unsafe { slice::from_raw_parts_mut(ptr, len) }
+        }
+    }
+
     /// Loads a byte through the read-only (non-coherent) data cache,
     /// `ld.global.nc` (`__ldg`): the modern form of a texture fetch.
     ///

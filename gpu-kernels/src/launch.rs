@@ -141,7 +141,16 @@ pub const LAUNCH_BOUNDS: &[(&str, u32, u32)] = &[
     (names::BELLMAN_FORD_BLOCK.f32, BELLMAN_FORD_BLOCK_SIZE, 0),
     (names::BELLMAN_FORD_GRID.u32, BELLMAN_FORD_BLOCK_SIZE, 0),
     (names::BELLMAN_FORD_GRID.f32, BELLMAN_FORD_BLOCK_SIZE, 0),
+    (names::PAIR_QUERY.u32, BLOCK_SIZE, PAIR_QUERY_BLOCKS_PER_SM),
+    (names::PAIR_QUERY.f32, BLOCK_SIZE, PAIR_QUERY_BLOCKS_PER_SM),
 ];
+
+/// Blocks of `pair_query` each multiprocessor fits at once: every thread
+/// waits on memory most of the time (a query is a chain of dependent
+/// loads), so the more threads resident, the more queries answered; 8
+/// blocks of 256 threads is the most a multiprocessor holds (2048
+/// threads, 32 registers each).
+pub const PAIR_QUERY_BLOCKS_PER_SM: u32 = 8;
 
 /// The PTX entries of a kernel that adds weights, one per weight type (see
 /// `kernels`' `entry!`).
@@ -302,6 +311,8 @@ pub mod names {
     pub const CCH_CUSTOMIZE: &str = "cch_customize";
     /// CCH: the same, one warp an arc.
     pub const CCH_CUSTOMIZE_WARPS: &str = "cch_customize_warps";
+    /// Point-to-point queries of a hierarchy, one thread a pair.
+    pub const PAIR_QUERY: PerWeight = PerWeight::new("pair_query_u32", "pair_query_f32");
     /// Reductions: each thread's share of the vertices within a limit.
     pub const REDUCTIONS_WITHIN_PART: &str = "reductions_within_part";
     /// Reductions: each source's total of the shares.
@@ -375,6 +386,8 @@ pub mod names {
         PHAST_ROWS,
         CCH_CUSTOMIZE,
         CCH_CUSTOMIZE_WARPS,
+        PAIR_QUERY.u32,
+        PAIR_QUERY.f32,
         REDUCTIONS_WITHIN_PART,
         REDUCTIONS_WITHIN_TOTAL,
         REDUCTIONS_NEAREST,

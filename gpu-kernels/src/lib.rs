@@ -4,8 +4,9 @@
 //! - for the host, as an ordinary `no_std` library: the per-thread logic of every
 //!   kernel (the modules [`da2cf`], [`crauser`], [`matrix`], [`bellman_ford`],
 //!   [`compact`], [`near_far`], [`partition`], [`parents`], [`certificate`],
-//!   [`reduce`], [`stats`], with [`distance`] and [`csr`]) is plain Rust over slices and `core` atomics, so
-//!   `cargo test` drives it on the CPU;
+//!   [`reduce`], [`stats`], [`pair_query`], with [`distance`] and [`csr`]) is
+//!   plain Rust over slices and `core` atomics, so `cargo test` drives it on
+//!   the CPU;
 //! - for the GPU, by `host/build.rs`, into PTX: the `extern "ptx-kernel"` entry
 //!   points in `kernels/` only compute the thread's index, turn their pointers
 //!   into slices and call that logic.
@@ -41,6 +42,7 @@ pub mod distance;
 pub mod launch;
 pub mod matrix;
 pub mod near_far;
+pub mod pair_query;
 pub mod parents;
 pub mod partition;
 pub mod phast;

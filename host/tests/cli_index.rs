@@ -2,7 +2,7 @@
 
 mod common;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use common::*;
 
@@ -279,4 +279,62 @@ fn an_f32_index_verifies_within_its_bound_gives_its_paths_and_refuses_parents() 
     let (code, _, stderr) = solve(&graph, &[&base[..], &["--parents", "p.txt"]].concat());
     assert_eq!(code, 2, "{stderr}");
     assert!(stderr.contains("index of f32 weights"), "{stderr}");
+}
+
+/// A pairs file of `count` random pairs of rome99's 1-based ids.
+fn rome99_pairs(dir: &TempDir, count: usize, seed: u64) -> PathBuf {
+    let path = dir.path(&format!("pairs-{count}.txt"));
+    let mut x = seed | 1;
+    let mut id = || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        1 + x % 3353
+    };
+    let lines: String = (0..count).map(|_| format!("{} {}\n", id(), id())).collect();
+    std::fs::write(&path, lines).unwrap();
+    path
+}
+
+/// `--pairs` with `--verify` and `--output` on `device`: the output file.
+fn pairs_output(dir: &TempDir, pairs: &Path, device: &str) -> (Vec<u8>, String) {
+    let index = preprocessed_rome99(dir);
+    let out = dir.path(&format!("pairs-{device}.txt"));
+    let (code, stdout, stderr) = run(host()
+        .arg("--graph")
+        .arg(rome99())
+        .args(["--device", device, "--verify", "--index"])
+        .arg(&index)
+        .arg("--pairs")
+        .arg(pairs)
+        .arg("--output")
+        .arg(&out));
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(stdout.contains("verified"), "{stdout}");
+    (std::fs::read(&out).unwrap(), stdout)
+}
+
+#[test]
+fn pairs_from_a_file_are_verified_and_written_on_the_cpu() {
+    let dir = TempDir::new("pairs_cpu");
+    let seed = std::process::id() as u64 * 0x9E37_79B9;
+    println!("pairs seed {seed}");
+    let pairs = rome99_pairs(&dir, 3000, seed);
+    let (written, stdout) = pairs_output(&dir, &pairs, "cpu");
+    assert!(stdout.contains("CPU"), "{stdout}");
+    assert_eq!(String::from_utf8(written).unwrap().lines().count(), 3000);
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn pairs_on_the_gpu_equal_those_on_the_cpu() {
+    let dir = TempDir::new("pairs_gpu");
+    let seed = std::process::id() as u64 * 0x9E37_79B9;
+    println!("pairs seed {seed}");
+    // Enough pairs for the GPU.
+    let pairs = rome99_pairs(&dir, 30_000, seed);
+    let (gpu, stdout) = pairs_output(&dir, &pairs, "gpu");
+    assert!(stdout.contains("on the GPU"), "{stdout}");
+    let (cpu, _) = pairs_output(&dir, &pairs, "cpu");
+    assert!(gpu == cpu, "the GPU's and the CPU's pairs differ");
 }

@@ -241,14 +241,20 @@ impl Index {
         Ok((PyArray1::from_vec(py, table), device_name(device)))
     }
 
-    /// The distance of each pair `(sources[i], targets[i])` on the CPU, in
-    /// parallel, as float64 (inf where unreachable), without the GIL.
+    /// The distance of each pair `(sources[i], targets[i])` as float64 (inf
+    /// where unreachable), without the GIL: on the solver's GPU when it has
+    /// one and the pairs are `gpu_from` or more (default
+    /// `sssp::gpu::pairs::GPU_PAIRS_FROM`), else on the CPU in parallel;
+    /// and the device.
+    #[pyo3(signature = (solver, sources, targets, gpu_from = None))]
     fn pair_distances<'py>(
         &self,
         py: Python<'py>,
+        solver: &Solver,
         sources: PyReadonlyArray1<'py, i64>,
         targets: PyReadonlyArray1<'py, i64>,
-    ) -> PyResult<Bound<'py, PyArray1<f64>>> {
+        gpu_from: Option<usize>,
+    ) -> PyResult<(Bound<'py, PyArray1<f64>>, &'static str)> {
         let (sources, targets) = (sources.as_array(), targets.as_array());
         if sources.len() != targets.len() {
             return Err(PyValueError::new_err(format!(
@@ -268,11 +274,20 @@ impl Index {
                 }
             }
         }
+        let from = gpu_from.unwrap_or(sssp::gpu::pairs::GPU_PAIRS_FROM);
+        let gpu = solver.inner.gpu().filter(|_| pairs.len() >= from);
         let dist = py
-            .detach(|| sssp::ch::pairs::pair_distances(&self.hierarchy, &pairs))
+            .detach(|| match gpu {
+                Some(gpu) => sssp::gpu::pairs::GpuPairs::new(gpu, &self.hierarchy)?.distances(&pairs),
+                None => sssp::ch::pairs::pair_distances(&self.hierarchy, &pairs),
+            })
             .map_err(to_py)?;
         let dist = dist.iter().map(|&d| self.to_f64(d)).collect();
-        Ok(PyArray1::from_vec(py, dist))
+        let device = match gpu {
+            Some(_) => "gpu",
+            None => "cpu",
+        };
+        Ok((PyArray1::from_vec(py, dist), device))
     }
 
     /// All-pairs accessibility: for every vertex, the vertices within

@@ -162,5 +162,6 @@ fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<index::Index>()?;
     module.add_class::<cch::Customizable>()?;
     module.add_function(wrap_pyfunction!(load::load, module)?)?;
+    module.add("GPU_PAIRS_FROM", sssp::gpu::pairs::GPU_PAIRS_FROM)?;
     Ok(())
 }

@@ -626,14 +626,20 @@ class ContractionIndex:
         table, _ = self._index.table(_solver(device)._native, s, t)
         return table.reshape(len(s), len(t))
 
-    def pair_distances(self, sources, targets) -> _np.ndarray:
+    def pair_distances(self, sources, targets, device: str = "auto") -> _np.ndarray:
         """The distance of each pair ``(sources[i], targets[i])``: two
         equal-length integer arrays give a float64 array, ``inf`` where
-        unreachable. Answered on the CPU in parallel (sources with many
-        targets one-to-many), without the GIL."""
+        unreachable. Answered without the GIL on the GPU, one thread a pair
+        (``device="auto"``: from 10,000 pairs, when there is a GPU;
+        ``"gpu"``: always), else on the CPU in parallel (sources with many
+        targets one-to-many)."""
         s = _np.ascontiguousarray(sources, dtype=_np.int64).ravel()
         t = _np.ascontiguousarray(targets, dtype=_np.int64).ravel()
-        return self._index.pair_distances(s, t)
+        if device == "auto" and s.size < _native.GPU_PAIRS_FROM:
+            device = "cpu"  # answered before the GPU would have started
+        gpu_from = 0 if device == "gpu" else None
+        dist, _ = self._index.pair_distances(_solver(device)._native, s, t, gpu_from)
+        return dist
 
     def distance(self, source: int, target: int) -> float:
         """The distance from ``source`` to ``target`` (``inf`` when unreachable)."""

@@ -10,7 +10,7 @@ import scipy.sparse as sp
 from scipy.sparse import csgraph
 
 import sssp_gpu
-from helpers import random_graph, rng
+from helpers import DEVICES, random_graph, rng
 
 
 def random_pairs(r, n):
@@ -68,3 +68,29 @@ def test_bad_pairs_raise():
         index.pair_distances([0, -1], [1, 0])
     with pytest.raises(ValueError, match="one target per source"):
         index.pair_distances([0, 1], [1])
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_many_pairs_on_a_grid_match_scipy(device):
+    """Enough pairs for the GPU under "auto", on a grid with one-way streets
+    (some pairs unreachable)."""
+    r = rng(("index-pairs-grid", device))
+    side = int(r.integers(20, 40))
+    n = side * side
+    rows, cols = [], []
+    for v in range(n):
+        x, y = v % side, v // side
+        for u in ([v + 1] if x + 1 < side else []) + ([v + side] if y + 1 < side else []):
+            for a, b in ((v, u), (u, v)):
+                if r.random() > 0.1:
+                    rows.append(a)
+                    cols.append(b)
+    weights = r.integers(1, 100, len(rows)).astype(np.float64)
+    graph = sp.csr_matrix((weights, (rows, cols)), shape=(n, n))
+    index = sssp_gpu.ContractionIndex(graph)
+    sources = r.integers(0, n, 30_000)
+    targets = r.integers(0, n, 30_000)
+    expected = csgraph.dijkstra(graph, indices=np.unique(sources))
+    row = {s: i for i, s in enumerate(np.unique(sources))}
+    found = index.pair_distances(sources, targets, device=device)
+    np.testing.assert_array_equal(found, expected[[row[s] for s in sources], targets])

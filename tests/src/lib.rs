@@ -2,6 +2,7 @@
 //! replayed), and random graphs with the awkward cases the solvers must handle.
 
 pub mod gpu;
+pub mod index_cases;
 pub mod models;
 pub mod queries;
 pub mod reductions;

@@ -13,35 +13,18 @@ use sssp::ch::{self, BuildOptions, Hierarchy};
 use sssp::generate::{GridSpec, grid_graph};
 use sssp::{Error, Graph, oracle};
 use sssp_tests::allocation::{LargestAllocation, largest_allocation};
+use sssp_tests::index_cases::{any_index, one_way_grid, random_u32_case};
 use sssp_tests::queries::check_path;
 use sssp_tests::{F32Weights, TestRng, random_f32_graph, random_graph};
 
 #[global_allocator]
 static ALLOCATOR: LargestAllocation = LargestAllocation;
 
-/// Options that build an index of any random graph (no core limit).
-fn any_graph() -> BuildOptions {
-    BuildOptions {
-        max_core_ratio: usize::MAX,
-        ..BuildOptions::default()
-    }
-}
-
-/// A random graph of up to `max_n` vertices (sparse draws leave parts
-/// unreachable; zero weights and ties; half of them undirected), its index,
-/// and a description of case `case`.
+/// A random graph of up to `max_n` vertices ([`random_u32_case`]), its
+/// index, and a description of case `case`.
 fn random_index(rng: &mut TestRng, max_n: u64, case: usize) -> (Graph<'static>, Hierarchy, String) {
-    let n = rng.range(1, max_n) as usize;
-    let m = rng.below((n * 3) as u64 + 1) as usize;
-    let max_weight = [0u32, 1, 3, 10, 1000][rng.below(5) as usize];
-    let mut graph = random_graph(rng, n, m, max_weight);
-    let undirected = rng.chance(0.5);
-    if undirected {
-        graph = graph.undirected().expect("undirected");
-    }
-    let h = ch::build(&graph, &any_graph()).expect("build");
-    let context =
-        format!("case {case} (n {n}, m {m}, max weight {max_weight}, undirected {undirected})");
+    let (graph, context) = random_u32_case(rng, max_n, case);
+    let h = any_index(&graph);
     (graph, h, context)
 }
 
@@ -116,15 +99,8 @@ fn pair_distances_and_paths_match_the_oracle_on_random_graphs() {
 #[test]
 fn a_source_with_thousands_of_targets_matches_the_oracle_on_a_grid() {
     let mut rng = TestRng::new("ch_pairs_grid");
-    let (w, hgt) = (rng.range(20, 50) as usize, rng.range(20, 50) as usize);
-    let grid = grid_graph(&GridSpec::new(w, hgt, rng.bits())).expect("grid");
     // One-way streets: some arcs dropped, so some pairs are unreachable.
-    let csr = grid.csr();
-    let edges: Vec<(u32, u32, u32)> = (0..grid.num_vertices())
-        .flat_map(|u| csr.edges(u).map(move |(v, w)| (u as u32, v as u32, w)))
-        .filter(|_| !rng.chance(0.15))
-        .collect();
-    let graph = Graph::from_edges(grid.num_vertices(), &edges).expect("grid edges");
+    let (graph, (w, hgt)) = one_way_grid(&mut rng, (20, 50), 0.15);
     let h = ch::build(&graph, &BuildOptions::default()).expect("build");
     let n = graph.num_vertices();
     // More targets than one task takes: the source is split over tasks.
@@ -151,7 +127,7 @@ fn f32_pair_distances_and_paths_are_within_the_index_bound() {
         if rng.chance(0.5) {
             graph = graph.undirected().expect("undirected");
         }
-        let h = ch::build(&graph, &any_graph()).expect("build");
+        let h = any_index(&graph);
         let levels = h.num_levels();
         let pairs = random_pairs(&mut rng, n, 300);
         let context = format!("case {case} (n {n}, m {m}, {style:?})");
@@ -183,7 +159,7 @@ fn f32_pair_distances_and_paths_are_within_the_index_bound() {
 fn a_vertex_out_of_range_is_an_error_naming_its_pair() {
     let mut rng = TestRng::new("ch_pairs_bad_ids");
     let graph = random_graph(&mut rng, 50, 150, 10);
-    let h = ch::build(&graph, &any_graph()).expect("build");
+    let h = any_index(&graph);
     let mut pairs: Vec<(usize, usize)> = (0..100).map(|i| (i % 50, (i * 7) % 50)).collect();
     assert!(pair_distances(&h, &[]).expect("no pairs").is_empty());
     for (at, bad) in [(3, (50, 1)), (97, (2, 1 << 40)), (0, (usize::MAX, 0))] {

@@ -165,6 +165,7 @@ fn every_entry_takes_the_fields_of_its_argument_struct() {
         PhastSweepArgs,
         PhastRowsArgs,
         CchCustomizeArgs,
+        PairQueryArgs,
         ReductionsWithinPartArgs,
         ReductionsWithinTotalArgs,
         ReductionsNearestArgs,

@@ -25,6 +25,7 @@ mod crauser;
 mod da2cf;
 mod matrix;
 mod near_far;
+mod pair_query;
 mod parents;
 mod partition;
 mod phast;

@@ -32,6 +32,14 @@ use sssp::{Error, Result, oracle};
 /// Random pairs of the batched point-to-point column.
 const BATCH_PAIRS: usize = 100_000;
 
+/// Random pairs of the GPU's batched point-to-point column (enough for
+/// every resident thread to answer several).
+const GPU_BATCH_PAIRS: usize = 1_000_000;
+
+/// Timed calls of the GPU's batched pairs (after a warm-up); the median
+/// counts.
+const GPU_PAIR_RUNS: usize = 3;
+
 /// What a roads-index benchmark runs.
 #[derive(Clone, Debug)]
 pub struct IndexPlan {
@@ -96,6 +104,11 @@ pub struct IndexRecord {
     /// [`BATCH_PAIRS`] random pairs), pairs per second.
     #[serde(default)]
     pub pairs_per_s: Option<f64>,
+    /// Batched point-to-point queries on the GPU (`gpu::pairs`,
+    /// [`GPU_BATCH_PAIRS`] random pairs, the whole call: copies and the
+    /// host's work included), pairs per second.
+    #[serde(default)]
+    pub gpu_pairs_per_s: Option<f64>,
     /// The table on the GPU (when there is one), ms.
     pub gpu_table_ms: Option<f64>,
     /// The table on the CPU (bucket method, all threads), ms.
@@ -247,6 +260,26 @@ fn measure(
     if batched[..answers.len()] != answers[..] {
         return Err(mismatch(format!("other batched pair distances on {name}")));
     }
+    let gpu_pairs_per_s = match solver.gpu() {
+        Some(gpu) => {
+            let mut gpu_batch = batch.clone();
+            let more = GPU_BATCH_PAIRS.saturating_sub(gpu_batch.len());
+            gpu_batch.extend(draw(more).into_iter().zip(draw(more)));
+            let mut on_gpu = sssp::gpu::pairs::GpuPairs::new(gpu, &h)?;
+            let first = on_gpu.distances(&gpu_batch)?; // warm-up
+            if first[..batched.len()] != batched[..] {
+                return Err(mismatch(format!("other GPU pair distances on {name}")));
+            }
+            let mut runs = Vec::with_capacity(GPU_PAIR_RUNS);
+            for _ in 0..GPU_PAIR_RUNS {
+                let start = Instant::now();
+                on_gpu.distances(&gpu_batch)?;
+                runs.push(start.elapsed().as_secs_f64());
+            }
+            Some(gpu_batch.len() as f64 / sssp::solution::median(&runs).max(1e-9))
+        }
+        None => None,
+    };
     let check_table = |table: &[u32], what: &str| -> Result<()> {
         let width = table_targets.len();
         for (i, &s) in table_sources.iter().enumerate().take(3) {
@@ -320,6 +353,7 @@ fn measure(
         solve_algorithm: prepared.algorithm().name().into(),
         one_to_one_us,
         pairs_per_s: Some(pairs_per_s),
+        gpu_pairs_per_s,
         gpu_table_ms,
         cpu_table_ms,
         gapbs,
@@ -406,14 +440,15 @@ pub fn markdown(report: &IndexReport) -> String {
     text.push_str(
         "| graph | build ms (threads) | RoutingKit build ms | index/CSR | GAPBS ms (Δ) | \
          solve ms (auto) | GPU µs/tree | CPU µs/tree | one-to-one µs | RoutingKit µs | \
-         batched pairs/s | GPU table ms | CPU table ms | RoutingKit table ms |\n",
+         batched pairs/s | GPU pairs/s (× RoutingKit's rate) | GPU table ms | CPU table ms | \
+         RoutingKit table ms |\n",
     );
-    text.push_str("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    text.push_str("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     for r in &report.records {
         let gapbs_ms = r.gapbs.as_ref().map(|g| g.best_ms);
         let rk = r.routingkit.as_ref();
         text.push_str(&format!(
-            "| {} | {:.0} ({}) | {}{} | {:.2} | {} | {:.3} ({}) | {}{} | {:.1}{} | {:.2} | {}{} | {} | {} | {:.2} | {}{} |\n",
+            "| {} | {:.0} ({}) | {}{} | {:.2} | {} | {:.3} ({}) | {}{} | {:.1}{} | {:.2} | {}{} | {} | {}{} | {} | {:.2} | {}{} |\n",
             r.of.graph,
             r.build_ms,
             r.threads,
@@ -433,6 +468,12 @@ pub fn markdown(report: &IndexReport) -> String {
             ms(rk.map(|k| k.one_to_one_us)),
             ratio(rk.map(|k| k.one_to_one_us), Some(r.one_to_one_us)),
             r.pairs_per_s.map_or("-".into(), |p| format!("{p:.0}")),
+            r.gpu_pairs_per_s.map_or("-".into(), |p| format!("{p:.0}")),
+            // RoutingKit's rate on one thread over ours: the inverse.
+            ratio(
+                r.gpu_pairs_per_s,
+                rk.map(|k| 1e6 / k.one_to_one_us.max(1e-9))
+            ),
             ms(r.gpu_table_ms),
             r.cpu_table_ms,
             ms(rk.map(|k| k.table_ms)),
@@ -450,7 +491,10 @@ pub fn markdown(report: &IndexReport) -> String {
          device (host clock, upward searches included; the median of {TREE_RUNS} runs after a \
          warm-up). CPU µs/tree: eight sources per thread, \
          every thread. Batched pairs/s: the one-to-one pairs and {BATCH_PAIRS} random pairs in \
-         one call of `ch::pairs::pair_distances` on every thread. Ratios of trees are against GAPBS's single-source time; the table ratio \
+         one call of `ch::pairs::pair_distances` on every thread. GPU pairs/s: those pairs and \
+         random ones up to {GPU_BATCH_PAIRS} in one call of `gpu::pairs::GpuPairs::distances` \
+         (copies included; the median of {GPU_PAIR_RUNS} calls after a warm-up), against \
+         RoutingKit's one-to-one queries per second on one thread. Ratios of trees are against GAPBS's single-source time; the table ratio \
          uses the GPU table where there is one.\n",
     ));
     text

@@ -8,6 +8,7 @@
 //! are dropped when they surface.
 
 use gpu_kernels::distance::INFINITY;
+use gpu_kernels::pair_query::{sift_down, sift_up};
 
 /// See the module documentation.
 #[derive(Default)]
@@ -95,7 +96,8 @@ fn unkey(k: u64) -> (u32, u32) {
     ((k >> 32) as u32, k as u32)
 }
 
-/// A 4-ary min-heap of `u64` keys.
+/// A 4-ary min-heap of `u64` keys (the sifts of the GPU's queries,
+/// [`gpu_kernels::pair_query`]).
 #[derive(Default)]
 struct QuadHeap {
     keys: Vec<u64>,
@@ -104,48 +106,19 @@ struct QuadHeap {
 impl QuadHeap {
     #[inline(always)]
     fn push(&mut self, k: u64) {
-        let keys = &mut self.keys;
-        let mut at = keys.len();
-        keys.push(k);
-        while at > 0 {
-            let parent = (at - 1) / 4;
-            if keys[parent] <= k {
-                break;
-            }
-            keys[at] = keys[parent];
-            at = parent;
-        }
-        keys[at] = k;
+        let at = self.keys.len();
+        self.keys.push(k);
+        sift_up(&mut self.keys, at, k);
     }
 
     #[inline(always)]
     fn pop(&mut self) -> Option<u64> {
-        let keys = &mut self.keys;
-        let last = keys.pop()?;
-        let Some(&top) = keys.first() else {
+        let last = self.keys.pop()?;
+        let Some(&top) = self.keys.first() else {
             return Some(last);
         };
-        let len = keys.len();
-        let mut at = 0;
-        loop {
-            let first = 4 * at + 1;
-            if first >= len {
-                break;
-            }
-            let end = (first + 4).min(len);
-            let mut child = first;
-            for c in first + 1..end {
-                if keys[c] < keys[child] {
-                    child = c;
-                }
-            }
-            if keys[child] >= last {
-                break;
-            }
-            keys[at] = keys[child];
-            at = child;
-        }
-        keys[at] = last;
+        let len = self.keys.len();
+        sift_down(&mut self.keys, len, last);
         Some(top)
     }
 }

@@ -146,7 +146,7 @@ pub fn pair_paths(h: &Hierarchy, pairs: &[(usize, usize)]) -> Result<PairPaths> 
 
 /// An [`Error::InvalidArgument`] for the first pair with a vertex out of
 /// range.
-fn check_pairs(h: &Hierarchy, pairs: &[(usize, usize)]) -> Result<()> {
+pub(crate) fn check_pairs(h: &Hierarchy, pairs: &[(usize, usize)]) -> Result<()> {
     let n = h.num_vertices();
     let bad = pairs
         .par_iter()

@@ -61,7 +61,7 @@ pub fn solve(
         start.elapsed().as_secs_f64() * 1e3 - read_ms
     ));
     if let Some(file) = &args.pairs {
-        return pairs::run(args, (loaded, graph), &hierarchy, file, out);
+        return pairs::run(args, (loaded, graph), (&hierarchy, solver), file, out);
     }
     if let Some(gpu) = solver.gpu() {
         out.line(format_args!("device       {}", gpu.name()?));

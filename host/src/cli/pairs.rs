@@ -1,7 +1,8 @@
 //! `--index --pairs FILE`: the distance (and with `--paths` the path) of
-//! each (source, target) pair of a file, from the index on the CPU
-//! ([`sssp::ch::pairs`]); summarized, checked with `--verify`, written with
-//! `--output`.
+//! each (source, target) pair of a file, from the index: distances on the
+//! solver's GPU ([`sssp::gpu::pairs`]) when it has one and the pairs are
+//! many, else on the CPU ([`sssp::ch::pairs`]), as are paths; summarized,
+//! checked with `--verify`, written with `--output`.
 
 use std::collections::HashMap;
 use std::io::{BufRead, Write};
@@ -14,9 +15,11 @@ use sssp::formats::atomic::write_atomically;
 use sssp::formats::output::{OutputFormat, Rows, write_distances};
 use sssp::formats::sources::{numbered_lines, open_list};
 use sssp::formats::{InputNumbering, LoadedGraph};
+use sssp::gpu::pairs::{GPU_PAIRS_FROM, GpuPairs};
 use sssp::graph::WeightKind;
-use sssp::{Error, Graph, Result, distances, oracle};
+use sssp::{Error, Graph, Result, Solver, distances, oracle};
 
+use super::device::DeviceChoice;
 use super::index_rows;
 use super::input::vertex_of;
 use super::report::Human;
@@ -26,7 +29,7 @@ use super::solve_args::SolveArgs;
 pub fn run(
     args: &SolveArgs,
     (loaded, graph): (&LoadedGraph, &Graph),
-    hierarchy: &Hierarchy,
+    (hierarchy, solver): (&Hierarchy, &Solver),
     file: &Path,
     out: &Human,
 ) -> Result<Option<Error>> {
@@ -53,28 +56,58 @@ pub fn run(
         sources.values().filter(|&&c| c >= MANY_TARGETS).count(),
         start.elapsed().as_secs_f64() * 1e3
     ));
+    let gpu = solver
+        .gpu()
+        .filter(|_| !args.paths)
+        .filter(|_| args.device == DeviceChoice::Gpu || pairs.len() >= GPU_PAIRS_FROM);
+    let mut on_gpu = match gpu {
+        Some(gpu) => {
+            let start = Instant::now();
+            let on_gpu = GpuPairs::new(gpu, hierarchy)?;
+            let (table, heap) = on_gpu.scratch_shape();
+            out.line(format_args!(
+                "device       {}: one thread a pair, tables of {table} vertices, heaps of \
+                 {heap} (upload and sizing {:.1} ms)",
+                gpu.name()?,
+                start.elapsed().as_secs_f64() * 1e3
+            ));
+            Some(on_gpu)
+        }
+        None => None,
+    };
     let mut times = Vec::with_capacity(args.runs as usize);
     let mut answer = PairPaths::default();
     for _ in 0..args.runs {
         let start = Instant::now();
-        answer = if args.paths {
-            pair_paths(hierarchy, &pairs)?
-        } else {
-            PairPaths {
+        answer = match (&mut on_gpu, args.paths) {
+            (_, true) => pair_paths(hierarchy, &pairs)?,
+            (Some(on_gpu), false) => PairPaths {
+                dist: on_gpu.distances(&pairs)?,
+                ..PairPaths::default()
+            },
+            (None, false) => PairPaths {
                 dist: pair_distances(hierarchy, &pairs)?,
                 ..PairPaths::default()
-            }
+            },
         };
         times.push(start.elapsed().as_secs_f64() * 1e3);
     }
     let ms = sssp::solver::median(&times);
     let kind = graph.weight_kind();
     let summary = distances::summarize(&answer.dist);
+    let place = match &on_gpu {
+        Some(on_gpu) => format!(
+            "the GPU ({} pairs of the {} runs answered on the CPU: their searches outgrew a \
+             thread's table)",
+            on_gpu.overflowed(),
+            times.len()
+        ),
+        None => format!("{} threads, CPU", rayon::current_num_threads()),
+    };
     out.line(format_args!(
-        "distances    in {ms:.3} ms (median of {}): {:.0} pairs/s on {} threads, CPU{}",
+        "distances    in {ms:.3} ms (median of {}): {:.0} pairs/s on {place}{}",
         times.len(),
         pairs.len() as f64 / (ms.max(1e-6) / 1e3),
-        rayon::current_num_threads(),
         if args.paths { ", paths unpacked" } else { "" }
     ));
     out.line(format_args!(

@@ -20,6 +20,7 @@ pub mod kernels;
 pub mod matrix;
 pub mod memory;
 pub mod near_far;
+pub mod pairs;
 pub mod parents;
 pub mod phast;
 pub mod ptx;

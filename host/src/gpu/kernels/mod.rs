@@ -13,6 +13,7 @@ mod da2cf;
 pub mod launch;
 mod matrix;
 mod near_far;
+mod pair_query;
 mod parents;
 mod partition;
 mod phast;
@@ -34,6 +35,7 @@ pub use da2cf::{Da2cfKernels, VertexFlagsKernel};
 pub use launch::LoopForm;
 pub use matrix::MatrixKernels;
 pub use near_far::{NearFarBuffers, NearFarKernels};
+pub use pair_query::{DevicePairs, DeviceUpwardArcs, PairQueryKernels, PairScratch};
 pub use parents::{ParentsKernels, TreeBuffers};
 pub use partition::{
     PAGED_FEWEST_VERTICES, PAGED_MOST_VERTICES, PAGED_PIECES_PER_BLOCK, PartitionBuffers,
@@ -77,6 +79,8 @@ pub struct Kernels {
     pub reductions: ReductionsKernels,
     /// The customization of customizable contraction hierarchies.
     pub cch: CchKernels,
+    /// Point-to-point queries of a contraction hierarchy, one thread a pair.
+    pub pair_query: PairQueryKernels,
 }
 
 impl Kernels {
@@ -118,6 +122,7 @@ impl Kernels {
             rows: RowsKernels::load(module)?,
             reductions: ReductionsKernels::load(module)?,
             cch: CchKernels::load(module)?,
+            pair_query: PairQueryKernels::load(module)?,
         })
     }
 }
