@@ -148,8 +148,13 @@ fn gpus_nearest_and_trees_equal_one_device() {
         lines
     };
     for what in [&["--nearest"][..], &[]] {
-        let (one, two) = (dir.path("one.txt"), dir.path("two.txt"));
-        for (file, gpus) in [(&one, None), (&two, Some("0,0"))] {
+        let (one, two, all) = (
+            dir.path("one.txt"),
+            dir.path("two.txt"),
+            dir.path("all.txt"),
+        );
+        // `all`: every GPU of the machine (two or more where there are).
+        for (file, gpus) in [(&one, None), (&two, Some("0,0")), (&all, Some("all"))] {
             let mut args = vec![
                 "--index",
                 index,
@@ -167,6 +172,7 @@ fn gpus_nearest_and_trees_equal_one_device() {
             assert_eq!(code, 0, "{args:?}: {stdout}{stderr}");
         }
         assert_eq!(read(&one), read(&two), "{what:?}");
+        assert_eq!(read(&one), read(&all), "{what:?}, every GPU");
     }
 }
 

@@ -51,9 +51,14 @@ del annotations
 
 __all__ = ["DistributedIndex", "accessibility", "within", "nearest", "trees_into", "default_batch"]
 
-#: Vertex and arc visits in ~100 ms of a GPU's trees from the index (a tree
-#: of a road network costs ~10 µs per million vertices and arcs on an H100).
-INDEX_VISITS_PER_BATCH = 10**10
+#: Vertex and arc visits in a task's trees from the index: about 0.7 s of
+#: them on an H200 (a tree of a road network costs ~3.5 µs per million
+#: vertices and arcs). Each task's call also uploads the index and sets up
+#: its batches, about 80 ms on a road graph of 1.17 M vertices (measured:
+#: ten calls of 1,317 sources 1.13 s, one of 13,170 sources 0.36 s), so a
+#: task of 100 ms of trees spent most of its time on that and two GPUs were
+#: no faster than one.
+INDEX_VISITS_PER_BATCH = 2 * 10**11
 #: The same for one-source Dijkstra solves on a ``Graph`` (~40x a tree).
 GRAPH_VISITS_PER_BATCH = 25 * 10**7
 #: Batches per worker thread at least, so that a slow or lost worker's share
@@ -64,9 +69,11 @@ _CHUNK_WORDS = 1 << 24
 
 
 def default_batch(n: int, arcs: int, sources: int, workers: int, index: bool = True) -> int:
-    """Sources per task: about 100 ms of work on a GPU (a tree visits every
-    vertex and arc, ``n + arcs``), but at most ``sources / (4 * workers)``
-    so that every worker gets several batches; at least 1."""
+    """Sources per task: with an index about 0.7 s of trees on a GPU (a tree
+    visits every vertex and arc, ``n + arcs``; the task's own setup, tens
+    of ms, then costs a tenth), without one about 100 ms of solves; but at
+    most ``sources / (4 * workers)`` so that every worker gets several
+    batches; at least 1."""
     per_batch = INDEX_VISITS_PER_BATCH if index else GRAPH_VISITS_PER_BATCH
     by_time = math.ceil(per_batch / max(1, n + arcs))
     by_spread = math.ceil(sources / (BATCHES_PER_WORKER * max(1, workers)))

@@ -111,8 +111,9 @@ def test_trees_into_memmap_and_dask_array_match_scipy(client, tmp_path):
         np.testing.assert_array_equal(client.compute(lazy).result(timeout=TIMEOUT), expected)
 
 
-def test_default_batch_aims_at_a_tenth_of_a_second_and_every_worker():
-    assert sd.default_batch(10**6, 3 * 10**6, 10**6, 8) == 2500
+def test_default_batch_pays_for_its_setup_and_reaches_every_worker():
+    assert sd.default_batch(10**6, 3 * 10**6, 10**6, 8) == 31250
+    assert sd.default_batch(10**6, 3 * 10**6, 10**7, 8) == 50000
     assert sd.default_batch(100, 300, 1000, 2) == 125
     assert sd.default_batch(10**6, 3 * 10**6, 10**6, 8, index=False) == 63
     assert sd.default_batch(5, 5, 0, 3) == 1

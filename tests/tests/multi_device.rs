@@ -207,6 +207,10 @@ fn gpu_split_over_one_gpu_twice_equals_the_oracle() {
     let mut rng = TestRng::new("multi_gpu_split");
     check_spread(&mut rng, &workers[..1], 10, "GPU 0");
     check_spread(&mut rng, &workers, 30, "GPU 0 twice");
+    // Every GPU of the machine: the multi-GPU split where there are two or
+    // more.
+    let every = Gpus::All.workers().expect("a GPU");
+    check_spread(&mut rng, &every, 30, &format!("{} GPUs", every.len()));
 }
 
 #[test]
