@@ -67,3 +67,28 @@ fn bench_files_are_written_whole_and_a_bad_folder_fails_first() {
         "refused before the work: {stdout}"
     );
 }
+
+#[test]
+fn roads_index_reports_every_column_it_measured_and_the_customization() {
+    let dir = TempDir::new("bench-roads-index");
+    let out = dir.path("ri");
+    let (code, stdout, stderr) = run(host()
+        .args(["bench", "--preset", "roads-index", "--graphs"])
+        .arg(rome99())
+        .args(["--trees", "64", "--table", "50", "--quiet", "--out"])
+        .arg(&out));
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let summary = std::fs::read_to_string(out.join("summary.md")).unwrap();
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("runs.json")).unwrap()).unwrap();
+    let record = &json["records"][0];
+    for field in ["build_ms", "cpu_tree_us", "one_to_one_us", "pairs_per_s"] {
+        assert!(record[field].as_f64().is_some_and(|x| x > 0.0), "{field}: {record}");
+    }
+    let cch = &record["cch"];
+    assert!(cch["arcs"].as_u64().is_some_and(|a| a >= 8870 / 2), "{cch}");
+    assert!(cch["triangles"].as_u64().is_some_and(|t| t > 0), "{cch}");
+    assert!(cch["cpu_ms"].as_f64().is_some_and(|ms| ms > 0.0), "{cch}");
+    assert!(summary.contains("## Live weights: the customizable index"), "{summary}");
+    assert!(summary.contains("| rome99.gr |"), "{summary}");
+}

@@ -15,6 +15,7 @@ pub mod plan;
 pub mod plot;
 pub mod real;
 pub mod report;
+pub mod roads_cch;
 pub mod roads_index;
 
 use std::time::Instant;

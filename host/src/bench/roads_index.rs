@@ -19,6 +19,7 @@ use rand_xoshiro::rand_core::{Rng, SeedableRng};
 use serde::{Deserialize, Serialize};
 
 use super::real::{GapbsRecord, GraphSize, run_gapbs};
+use super::roads_cch::{self, CchRecord};
 use sssp::algorithms::Algorithm;
 use sssp::auto::plan::Solves;
 use sssp::ch::{self, BuildOptions};
@@ -57,6 +58,8 @@ pub struct IndexPlan {
     pub gapbs_trials: u32,
     /// RoutingKit's `rk_ch` driver, if it is to run.
     pub routingkit: Option<PathBuf>,
+    /// RoutingKit's `rk_cch` driver, if it is to run.
+    pub routingkit_cch: Option<PathBuf>,
     /// Where edge lists and `.gr` files for the baselines are written.
     pub scratch: PathBuf,
 }
@@ -117,6 +120,9 @@ pub struct IndexRecord {
     pub gapbs: Option<GapbsRecord>,
     /// RoutingKit.
     pub routingkit: Option<RoutingKitRecord>,
+    /// The customizable index and its customization.
+    #[serde(default)]
+    pub cch: Option<CchRecord>,
 }
 
 /// Everything one roads-index benchmark measured.
@@ -332,13 +338,32 @@ fn measure(
         }
         None => None,
     };
+    // The graph as a DIMACS file for RoutingKit's drivers, written once.
+    let gr = plan.scratch.join(format!("{name}.rk.gr"));
+    if plan.routingkit.is_some() || plan.routingkit_cch.is_some() {
+        write_gr(graph, &gr)?;
+    }
     let routingkit = match &plan.routingkit {
         Some(rk) => {
             progress(&format!("{name}: RoutingKit"));
-            Some(run_routingkit(rk, plan, graph, name)?)
+            Some(run_routingkit(rk, plan, &gr, name)?)
         }
         None => None,
     };
+    progress(&format!("{name}: the customizable index"));
+    let cch = roads_cch::measure(
+        solver,
+        graph,
+        (sample, &expected),
+        (plan.routingkit_cch.as_deref(), &gr),
+        name,
+    )?;
+    if gr.exists() {
+        std::fs::remove_file(&gr).map_err(|source| Error::Io {
+            path: gr.clone(),
+            source,
+        })?;
+    }
     Ok(IndexRecord {
         of: GraphSize::of(name, graph),
         build_ms,
@@ -358,23 +383,17 @@ fn measure(
         cpu_table_ms,
         gapbs,
         routingkit,
+        cch: Some(cch),
     })
 }
 
-/// Runs RoutingKit's `rk_ch` on `graph` (written as a DIMACS `.gr` file) and
-/// reads its report.
-fn run_routingkit(
-    rk: &Path,
-    plan: &IndexPlan,
-    graph: &Graph,
-    name: &str,
-) -> Result<RoutingKitRecord> {
-    let gr = plan.scratch.join(format!("{name}.rk.gr"));
+/// Writes `graph` as a DIMACS `.gr` file (ids from 1) for RoutingKit.
+fn write_gr(graph: &Graph, gr: &Path) -> Result<()> {
     let io_error = |source| Error::Io {
-        path: gr.clone(),
+        path: gr.to_path_buf(),
         source,
     };
-    let mut out = BufWriter::new(std::fs::File::create(&gr).map_err(io_error)?);
+    let mut out = BufWriter::new(std::fs::File::create(gr).map_err(io_error)?);
     writeln!(out, "p sp {} {}", graph.num_vertices(), graph.num_edges()).map_err(io_error)?;
     let csr = graph.csr();
     for u in 0..graph.num_vertices() {
@@ -382,17 +401,19 @@ fn run_routingkit(
             writeln!(out, "a {} {} {w}", u + 1, v + 1).map_err(io_error)?;
         }
     }
-    out.flush().map_err(io_error)?;
-    drop(out);
+    out.flush().map_err(io_error)
+}
+
+/// Runs RoutingKit's `rk_ch` on the DIMACS file `gr` and reads its report.
+fn run_routingkit(rk: &Path, plan: &IndexPlan, gr: &Path, name: &str) -> Result<RoutingKitRecord> {
     let output = Command::new(rk)
-        .arg(&gr)
+        .arg(gr)
         .arg(plan.table.to_string())
         .output()
         .map_err(|source| Error::Io {
             path: rk.to_path_buf(),
             source,
         })?;
-    std::fs::remove_file(&gr).map_err(io_error)?;
     let text = String::from_utf8_lossy(&output.stdout);
     let value = |key: &str| -> Option<f64> {
         text.split_whitespace()
@@ -497,5 +518,22 @@ pub fn markdown(report: &IndexReport) -> String {
          RoutingKit's one-to-one queries per second on one thread. Ratios of trees are against GAPBS's single-source time; the table ratio \
          uses the GPU table where there is one.\n",
     ));
+    let cch: Vec<(&str, &CchRecord)> = report
+        .records
+        .iter()
+        .filter_map(|r| Some((r.of.graph.as_str(), r.cch.as_ref()?)))
+        .collect();
+    if !cch.is_empty() {
+        text.push_str("\n## Live weights: the customizable index\n\n");
+        text.push_str(&roads_cch::markdown_rows(&cch));
+        text.push_str(
+            "\nCustomization of the graph's own weights, the median of 3 after a warm-up: on \
+             the CPU (every thread, host clock), on the GPU (CUDA events: the weights' upload, \
+             the customization and the download; the triangles uploaded once before); every \
+             customized index's trees checked against the oracle, the GPU's words against the \
+             CPU's. RoutingKit: its CCH customization (`rk_cch`) on one thread and on every \
+             core, its own clock.\n",
+        );
+    }
     text
 }

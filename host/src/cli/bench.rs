@@ -77,6 +77,11 @@ pub struct BenchArgs {
     /// (`../shared/baselines/rk_ch.cpp`, built on the same machine).
     #[arg(long, value_name = "PATH")]
     routingkit: Option<PathBuf>,
+    /// `--preset roads-index`: RoutingKit's `rk_cch` driver
+    /// (`../shared/baselines/rk_cch.cpp`, built on the same machine), for
+    /// the customization columns.
+    #[arg(long, value_name = "PATH")]
+    routingkit_cch: Option<PathBuf>,
     /// `--preset roads-index`: random sources whose trees are timed.
     #[arg(long, default_value_t = 1024)]
     trees: usize,
@@ -306,6 +311,7 @@ fn run_roads_index(args: &BenchArgs) -> Result<()> {
         gapbs: args.gapbs.clone(),
         gapbs_trials: args.gapbs_trials,
         routingkit: args.routingkit.clone(),
+        routingkit_cch: args.routingkit_cch.clone(),
         scratch: out.clone(),
     };
     let solver = Solver::new(sssp::options::Device::Auto)?;

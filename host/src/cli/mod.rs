@@ -122,7 +122,7 @@ enum Command {
             "host bench --preset fig6 --graphs-per-size 3 --out docs/bench/fig6",
         )
     )]
-    Bench(bench::BenchArgs),
+    Bench(Box<bench::BenchArgs>),
     /// Build a contraction-hierarchy index of a road network (or any graph
     /// with a hierarchy) and write it; solving with `--index` then takes its
     /// trees from it (PHAST). Graphs without a hierarchy (social, web,

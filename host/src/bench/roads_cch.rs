@@ -1,0 +1,189 @@
+//! The customization columns of `bench --preset roads-index`: a
+//! customizable index (CCH) of each graph, its build, and the customization
+//! of the graph's weights on the CPU (every thread) and on the GPU, next to
+//! RoutingKit's CCH customization on one thread and on every core
+//! (`--routingkit-cch`: the `rk_cch` driver of `../shared/baselines`, built
+//! on the same machine). Each customized index is checked: the GPU's words
+//! equal the CPU's, and its trees from sample sources equal the oracle's.
+
+use std::path::Path;
+use std::process::Command;
+use std::time::Instant;
+
+use serde::{Deserialize, Serialize};
+
+use sssp::cch::Cch;
+use sssp::ch;
+use sssp::graph::Graph;
+use sssp::solver::Solver;
+use sssp::{Error, Result};
+
+/// Timed customizations (after a warm-up); the median counts.
+const CUSTOMIZE_RUNS: usize = 3;
+
+/// RoutingKit's CCH customization on one graph (its own report).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct RoutingKitCchRecord {
+    /// Customization on one thread, ms.
+    pub one_thread_ms: f64,
+    /// Customization on every core, ms.
+    pub threads_ms: f64,
+    /// The cores of that run.
+    pub threads: usize,
+}
+
+/// The customizable index of one graph.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct CchRecord {
+    /// The metric-independent build (order, supergraph, triangles), ms.
+    pub build_ms: f64,
+    /// Arcs of the chordal supergraph.
+    pub arcs: usize,
+    /// Their lower triangles.
+    pub triangles: usize,
+    /// Customization of the graph's weights on the CPU (every thread), ms.
+    pub cpu_ms: f64,
+    /// The same on the GPU (CUDA events: upload, customization, download),
+    /// the triangles uploaded once before.
+    pub gpu_ms: Option<f64>,
+    /// RoutingKit's CCH customization.
+    pub routingkit: Option<RoutingKitCchRecord>,
+}
+
+/// Builds the CCH of `graph`, customizes its weights on the CPU and on the
+/// solver's GPU, checks both (words equal, trees of `sample` equal the
+/// oracle's `expected`), and runs RoutingKit's `rk_cch` on `gr` (the graph
+/// as a DIMACS file) when given.
+pub fn measure(
+    solver: &Solver,
+    graph: &Graph,
+    (sample, expected): (&[usize], &[Vec<u32>]),
+    (rk_cch, gr): (Option<&Path>, &Path),
+    name: &str,
+) -> Result<CchRecord> {
+    let start = Instant::now();
+    let cch = Cch::build(graph)?;
+    let build_ms = start.elapsed().as_secs_f64() * 1e3;
+    let initial = cch.initial_weights(graph)?;
+    let mut cpu = initial.clone();
+    cch.customize_weights(&mut cpu); // warm-up
+    let mut runs = Vec::with_capacity(CUSTOMIZE_RUNS);
+    for _ in 0..CUSTOMIZE_RUNS {
+        let mut weights = initial.clone();
+        let start = Instant::now();
+        cch.customize_weights(&mut weights);
+        runs.push(start.elapsed().as_secs_f64() * 1e3);
+    }
+    let cpu_ms = sssp::solution::median(&runs);
+    let mismatch = |what: String| Error::Mismatch {
+        vertex: 0,
+        expected: "the oracle's distances".into(),
+        found: what,
+        count: 1,
+        num_vertices: graph.num_vertices(),
+    };
+    let h = cch.hierarchy(&cpu)?;
+    if ch::phast::trees(&h, sample) != expected {
+        return Err(mismatch(format!(
+            "other trees from the customized index on {name}"
+        )));
+    }
+    let gpu_ms = match solver.gpu() {
+        Some(gpu) => {
+            let mut customizer = sssp::gpu::cch::GpuCustomizer::new(gpu, &cch)?;
+            let mut weights = initial.clone();
+            customizer.customize_in_place(&mut weights)?; // warm-up
+            if weights != cpu {
+                return Err(mismatch(format!(
+                    "other customized weights on the GPU on {name}"
+                )));
+            }
+            let mut runs = Vec::with_capacity(CUSTOMIZE_RUNS);
+            for _ in 0..CUSTOMIZE_RUNS {
+                let mut weights = initial.clone();
+                runs.push(f64::from(customizer.customize_in_place(&mut weights)?));
+            }
+            Some(sssp::solution::median(&runs))
+        }
+        None => None,
+    };
+    let routingkit = rk_cch.map(|rk| run_rk_cch(rk, gr, name)).transpose()?;
+    Ok(CchRecord {
+        build_ms,
+        arcs: cch.supergraph().num_arcs(),
+        triangles: cch.triangles().len(),
+        cpu_ms,
+        gpu_ms,
+        routingkit,
+    })
+}
+
+/// Runs RoutingKit's `rk_cch` on the DIMACS file `gr` and reads its report.
+fn run_rk_cch(rk: &Path, gr: &Path, name: &str) -> Result<RoutingKitCchRecord> {
+    let output = Command::new(rk)
+        .arg(gr)
+        .output()
+        .map_err(|source| Error::Io {
+            path: rk.to_path_buf(),
+            source,
+        })?;
+    let text = String::from_utf8_lossy(&output.stdout);
+    // `customize_1_thread_ms=…` and `customize_N_threads_ms=…`.
+    let mut one = None;
+    let mut threads = None;
+    for field in text.split_whitespace() {
+        let Some(rest) = field.strip_prefix("customize_") else {
+            continue;
+        };
+        if let Some(ms) = rest.strip_prefix("1_thread_ms=") {
+            one = ms.parse::<f64>().ok();
+        } else if let Some((count, ms)) = rest.split_once("_threads_ms=") {
+            threads = count.parse::<usize>().ok().zip(ms.parse::<f64>().ok());
+        }
+    }
+    match (one, threads) {
+        (Some(one_thread_ms), Some((threads, threads_ms))) if output.status.success() => {
+            Ok(RoutingKitCchRecord {
+                one_thread_ms,
+                threads_ms,
+                threads,
+            })
+        }
+        _ => Err(Error::InvalidArgument(format!(
+            "{}: RoutingKit's CCH on {name} gave no report (exit {}): {text}",
+            rk.display(),
+            output.status
+        ))),
+    }
+}
+
+/// The customization table's rows, markdown.
+pub fn markdown_rows(rows: &[(&str, &CchRecord)]) -> String {
+    let ms = |x: Option<f64>| x.map_or("-".to_string(), |x| format!("{x:.1}"));
+    let mut text = String::from(
+        "| graph | CCH build ms | arcs / triangles | customize, CPU ms | customize, GPU ms | \
+         RoutingKit, 1 thread ms | RoutingKit, all cores ms | RoutingKit all cores / GPU |\n\
+         |---|---|---|---|---|---|---|---|\n",
+    );
+    for (graph, r) in rows {
+        let rk = r.routingkit.as_ref();
+        let ratio = match (rk, r.gpu_ms) {
+            (Some(k), Some(g)) if g > 0.0 => format!("{:.1}×", k.threads_ms / g),
+            _ => "-".into(),
+        };
+        text.push_str(&format!(
+            "| {graph} | {:.0} | {} / {} | {:.1} | {} | {} | {} | {ratio} |\n",
+            r.build_ms,
+            r.arcs,
+            r.triangles,
+            r.cpu_ms,
+            ms(r.gpu_ms),
+            ms(rk.map(|k| k.one_thread_ms)),
+            rk.map_or("-".into(), |k| format!(
+                "{:.1} ({} threads)",
+                k.threads_ms, k.threads
+            )),
+        ));
+    }
+    text
+}
