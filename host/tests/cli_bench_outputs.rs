@@ -83,12 +83,18 @@ fn roads_index_reports_every_column_it_measured_and_the_customization() {
         serde_json::from_str(&std::fs::read_to_string(out.join("runs.json")).unwrap()).unwrap();
     let record = &json["records"][0];
     for field in ["build_ms", "cpu_tree_us", "one_to_one_us", "pairs_per_s"] {
-        assert!(record[field].as_f64().is_some_and(|x| x > 0.0), "{field}: {record}");
+        assert!(
+            record[field].as_f64().is_some_and(|x| x > 0.0),
+            "{field}: {record}"
+        );
     }
     let cch = &record["cch"];
     assert!(cch["arcs"].as_u64().is_some_and(|a| a >= 8870 / 2), "{cch}");
     assert!(cch["triangles"].as_u64().is_some_and(|t| t > 0), "{cch}");
     assert!(cch["cpu_ms"].as_f64().is_some_and(|ms| ms > 0.0), "{cch}");
-    assert!(summary.contains("## Live weights: the customizable index"), "{summary}");
+    assert!(
+        summary.contains("## Live weights: the customizable index"),
+        "{summary}"
+    );
     assert!(summary.contains("| rome99.gr |"), "{summary}");
 }

@@ -213,3 +213,90 @@ fn fnv(bytes: &[u8]) -> u64 {
         (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3)
     })
 }
+
+/// `graph` with a random share `changed` of its arcs given fresh weights in
+/// `0..=max_weight` (some dropped: closures), the others kept as they are.
+fn partly_reweighted(
+    rng: &mut TestRng,
+    graph: &Graph,
+    changed: f64,
+    max_weight: u32,
+) -> Graph<'static> {
+    let mut edges = Vec::new();
+    let csr = graph.csr();
+    for u in 0..graph.num_vertices() {
+        for (v, w) in csr.edges(u) {
+            if !rng.chance(changed) {
+                edges.push((u as u32, v as u32, w));
+            } else if !rng.chance(0.2) {
+                edges.push((u as u32, v as u32, rng.range(0, max_weight as u64) as u32));
+            }
+        }
+    }
+    Graph::from_edges(graph.num_vertices(), &edges).expect("a valid graph")
+}
+
+#[test]
+fn partial_recustomization_equals_a_whole_one() {
+    let mut rng = TestRng::new("cch_partial");
+    for case in 0..40 {
+        let graph = if rng.chance(0.5) {
+            let (w, h) = (rng.range(2, 40) as usize, rng.range(2, 40) as usize);
+            grid_graph(&GridSpec::new(w, h, rng.bits())).expect("grid")
+        } else {
+            let n = rng.range(1, 200) as usize;
+            let m = rng.below((n * 3) as u64 + 1) as usize;
+            let max_weight = [0, 1, 10, 1000][rng.below(4) as usize];
+            random_graph(&mut rng, n, m, max_weight)
+        };
+        let cch = Cch::build(&graph).expect("build");
+        let n = graph.num_vertices();
+        let mut old_initial = cch.initial_weights(&graph).expect("weights");
+        let mut customized = old_initial.clone();
+        cch.customize_weights(&mut customized);
+        // Several rounds of changes on the same customization: small shares
+        // (a few closures, some slower roads), and none at all.
+        for round in 0..4 {
+            let share = [0.0, 0.01, 0.1, 0.5][rng.below(4) as usize];
+            let context = format!(
+                "case {case}, round {round}, share {share}, seed {}",
+                rng.seed
+            );
+            let changed = partly_reweighted(&mut rng, &graph, share, 100);
+            let new_initial = cch.initial_weights(&changed).expect("new weights");
+            let recomputed = cch
+                .recustomize(&old_initial, &new_initial, &mut customized)
+                .unwrap_or_else(|e| panic!("{context}: {e}"));
+            let mut whole = new_initial.clone();
+            cch.customize_weights(&mut whole);
+            assert!(
+                customized == whole,
+                "{context}: other words than a whole customization"
+            );
+            if new_initial == old_initial {
+                assert_eq!(recomputed, 0, "{context}: nothing changed");
+            }
+            let h = cch.hierarchy(&customized).expect("hierarchy");
+            check_customized(&changed, &h, &sources(&mut rng, n), &context);
+            old_initial = new_initial;
+        }
+    }
+}
+
+#[test]
+fn recustomization_refuses_weights_of_another_hierarchy() {
+    let mut rng = TestRng::new("cch_partial_refused");
+    let graph = grid_graph(&GridSpec::new(10, 10, rng.bits())).expect("grid");
+    let other = grid_graph(&GridSpec::new(12, 10, rng.bits())).expect("grid");
+    let (cch, cch_other) = (
+        Cch::build(&graph).expect("build"),
+        Cch::build(&other).expect("build"),
+    );
+    let initial = cch.initial_weights(&graph).expect("weights");
+    let foreign = cch_other.initial_weights(&other).expect("weights");
+    let mut customized = initial.clone();
+    match cch.recustomize(&initial, &foreign, &mut customized) {
+        Err(Error::InvalidArgument(message)) => assert!(message.contains("arcs"), "{message}"),
+        other => panic!("expected an error, got {other:?}"),
+    }
+}

@@ -13,6 +13,7 @@ use std::time::Instant;
 use serde::{Deserialize, Serialize};
 
 use sssp::cch::Cch;
+use sssp::cch::customize::Customization;
 use sssp::ch;
 use sssp::graph::Graph;
 use sssp::solver::Solver;
@@ -30,6 +31,9 @@ pub struct RoutingKitCchRecord {
     pub threads_ms: f64,
     /// The cores of that run.
     pub threads: usize,
+    /// Its partial customization after 1 % of the arcs changed, one thread.
+    #[serde(default)]
+    pub partial_ms: Option<f64>,
 }
 
 /// The customizable index of one graph.
@@ -46,6 +50,20 @@ pub struct CchRecord {
     /// The same on the GPU (CUDA events: upload, customization, download),
     /// the triangles uploaded once before.
     pub gpu_ms: Option<f64>,
+    /// Re-customization on the CPU after 1 % of the graph's arcs got new
+    /// weights (`Cch::recustomize`), ms.
+    #[serde(default)]
+    pub partial_ms: Option<f64>,
+    /// The supergraph arcs that re-customization recomputed.
+    #[serde(default)]
+    pub partial_arcs: Option<usize>,
+    /// Re-customization on the CPU after 0.01 % of the arcs changed (a few
+    /// closures or slowdowns), ms.
+    #[serde(default)]
+    pub local_ms: Option<f64>,
+    /// The supergraph arcs that it recomputed.
+    #[serde(default)]
+    pub local_arcs: Option<usize>,
     /// RoutingKit's CCH customization.
     pub routingkit: Option<RoutingKitCchRecord>,
 }
@@ -88,6 +106,8 @@ pub fn measure(
             "other trees from the customized index on {name}"
         )));
     }
+    let (partial_ms, partial_arcs) = partial(&cch, graph, (&initial, &cpu), 100, name)?;
+    let (local_ms, local_arcs) = partial(&cch, graph, (&initial, &cpu), 10_000, name)?;
     let gpu_ms = match solver.gpu() {
         Some(gpu) => {
             let mut customizer = sssp::gpu::cch::GpuCustomizer::new(gpu, &cch)?;
@@ -114,8 +134,60 @@ pub fn measure(
         triangles: cch.triangles().len(),
         cpu_ms,
         gpu_ms,
+        partial_ms: Some(partial_ms),
+        partial_arcs: Some(partial_arcs),
+        local_ms: Some(local_ms),
+        local_arcs: Some(local_arcs),
         routingkit,
     })
+}
+
+/// Re-customization after every `every`-th arc of `graph` got twice its
+/// weight plus one: the median of [`CUSTOMIZE_RUNS`] runs (ms), each from the
+/// customization `customized` of `initial`, checked against a whole
+/// customization; and the arcs recomputed.
+fn partial(
+    cch: &Cch,
+    graph: &Graph,
+    (initial, customized): (&Customization, &Customization),
+    every: usize,
+    name: &str,
+) -> Result<(f64, usize)> {
+    let csr = graph.csr();
+    let mut edges = Vec::with_capacity(graph.num_edges());
+    for u in 0..graph.num_vertices() {
+        for (v, w) in csr.edges(u) {
+            let changed = edges.len() % every == every - 1;
+            let w = if changed {
+                w.saturating_mul(2).saturating_add(1)
+            } else {
+                w
+            };
+            edges.push((u as u32, v as u32, w));
+        }
+    }
+    let changed = Graph::from_edges(graph.num_vertices(), &edges)?;
+    let new_initial = cch.initial_weights(&changed)?;
+    let mut whole = new_initial.clone();
+    cch.customize_weights(&mut whole);
+    let mut runs = Vec::with_capacity(CUSTOMIZE_RUNS);
+    let mut recomputed = 0;
+    for _ in 0..CUSTOMIZE_RUNS {
+        let mut weights = customized.clone();
+        let start = Instant::now();
+        recomputed = cch.recustomize(initial, &new_initial, &mut weights)?;
+        runs.push(start.elapsed().as_secs_f64() * 1e3);
+        if weights != whole {
+            return Err(Error::Mismatch {
+                vertex: 0,
+                expected: "a whole customization's weights".into(),
+                found: format!("other re-customized weights on {name}"),
+                count: 1,
+                num_vertices: graph.num_vertices(),
+            });
+        }
+    }
+    Ok((sssp::solution::median(&runs), recomputed))
 }
 
 /// Runs RoutingKit's `rk_cch` on the DIMACS file `gr` and reads its report.
@@ -131,12 +203,18 @@ fn run_rk_cch(rk: &Path, gr: &Path, name: &str) -> Result<RoutingKitCchRecord> {
     // `customize_1_thread_ms=…` and `customize_N_threads_ms=…`.
     let mut one = None;
     let mut threads = None;
+    let mut partial = None;
     for field in text.split_whitespace() {
-        let Some(rest) = field.strip_prefix("customize_") else {
+        let Some(rest) = field
+            .strip_prefix("customize_")
+            .or_else(|| field.strip_prefix("partial_"))
+        else {
             continue;
         };
         if let Some(ms) = rest.strip_prefix("1_thread_ms=") {
             one = ms.parse::<f64>().ok();
+        } else if let Some(ms) = rest.strip_prefix("customize_1pct_ms=") {
+            partial = ms.parse::<f64>().ok();
         } else if let Some((count, ms)) = rest.split_once("_threads_ms=") {
             threads = count.parse::<usize>().ok().zip(ms.parse::<f64>().ok());
         }
@@ -147,6 +225,7 @@ fn run_rk_cch(rk: &Path, gr: &Path, name: &str) -> Result<RoutingKitCchRecord> {
                 one_thread_ms,
                 threads_ms,
                 threads,
+                partial_ms: partial,
             })
         }
         _ => Err(Error::InvalidArgument(format!(
@@ -162,8 +241,10 @@ pub fn markdown_rows(rows: &[(&str, &CchRecord)]) -> String {
     let ms = |x: Option<f64>| x.map_or("-".to_string(), |x| format!("{x:.1}"));
     let mut text = String::from(
         "| graph | CCH build ms | arcs / triangles | customize, CPU ms | customize, GPU ms | \
-         RoutingKit, 1 thread ms | RoutingKit, all cores ms | RoutingKit all cores / GPU |\n\
-         |---|---|---|---|---|---|---|---|\n",
+         RoutingKit, 1 thread ms | RoutingKit, all cores ms | RoutingKit all cores / GPU | \
+         1 % changed: re-customize, CPU ms (arcs) | RoutingKit partial, 1 thread ms | \
+         0.01 % changed: re-customize, CPU ms (arcs) |\n\
+         |---|---|---|---|---|---|---|---|---|---|---|\n",
     );
     for (graph, r) in rows {
         let rk = r.routingkit.as_ref();
@@ -172,7 +253,7 @@ pub fn markdown_rows(rows: &[(&str, &CchRecord)]) -> String {
             _ => "-".into(),
         };
         text.push_str(&format!(
-            "| {graph} | {:.0} | {} / {} | {:.1} | {} | {} | {} | {ratio} |\n",
+            "| {graph} | {:.0} | {} / {} | {:.1} | {} | {} | {} | {ratio} | {} | {} | {} |\n",
             r.build_ms,
             r.arcs,
             r.triangles,
@@ -183,6 +264,15 @@ pub fn markdown_rows(rows: &[(&str, &CchRecord)]) -> String {
                 "{:.1} ({} threads)",
                 k.threads_ms, k.threads
             )),
+            match (r.partial_ms, r.partial_arcs) {
+                (Some(ms), Some(arcs)) => format!("{ms:.2} ({arcs})"),
+                _ => "-".into(),
+            },
+            ms(rk.and_then(|k| k.partial_ms)),
+            match (r.local_ms, r.local_arcs) {
+                (Some(ms), Some(arcs)) => format!("{ms:.2} ({arcs})"),
+                _ => "-".into(),
+            },
         ));
     }
     text

@@ -10,6 +10,8 @@
 //! - [`Triangles`] ([`triangles`]): every arc's lower triangles;
 //! - [`customize`]: the graph's weights on the supergraph, then the basic
 //!   customization on the CPU ([`crate::gpu::cch`] on the GPU);
+//! - [`recustomize`]: new weights on a customized CCH, recomputing only the
+//!   arcs whose weight can change;
 //! - [`hierarchy`]: the customized CCH as a [`crate::ch::Hierarchy`], which
 //!   every tree, table, query and pairs function takes unchanged;
 //! - [`file`]: the `.cch` file of the metric-independent part.
@@ -26,6 +28,7 @@ pub mod hierarchy;
 pub mod inertial;
 pub mod neighbours;
 pub mod order;
+pub mod recustomize;
 pub mod supergraph;
 pub mod triangles;
 
