@@ -7,7 +7,8 @@ counts and sums are checked to agree. Prints one JSON line of wall times (s):
   the CPU with ``--cpu``), and with ``--gpus`` also ``all_gpus_s``:
   ``index.accessibility(limit, gpus="all")`` (one process, every GPU);
 - ``cluster_start_s``: starting k workers (one per GPU with ``--gpus``:
-  ``CUDA_VISIBLE_DEVICES`` set per worker; else k CPU workers);
+  ``CUDA_VISIBLE_DEVICES`` set per worker; else k CPU workers, each with
+  ``RAYON_NUM_THREADS`` its share of the cores);
 - ``scatter_s``: ``DistributedIndex(client, index_path, M)`` (scatters M,
   loads the index on one worker);
 - ``cluster_first_s`` and ``cluster_s``: ``within`` from the sources on
@@ -58,10 +59,17 @@ def gpu_count() -> int:
 def cluster(workers: int, gpus: bool) -> SpecCluster:
     """k worker processes of one thread each (a Nanny each, so that a dead
     worker is restarted); with ``gpus`` worker i sees only GPU i."""
+    # CPU workers share the cores: each its share of them for its trees
+    # (RAYON_NUM_THREADS), so that k workers do not run k times the cores'
+    # threads.
+    share = str(max(1, (os.cpu_count() or 1) // workers))
     spec = {
         f"w{i}": {
             "cls": Nanny,
-            "options": {"nthreads": 1, "env": {"CUDA_VISIBLE_DEVICES": str(i)} if gpus else {}},
+            "options": {
+                "nthreads": 1,
+                "env": {"CUDA_VISIBLE_DEVICES": str(i)} if gpus else {"RAYON_NUM_THREADS": share},
+            },
         }
         for i in range(workers)
     }
