@@ -10,6 +10,7 @@
 //! once at the start and the achieved bandwidth of each algorithm is reported
 //! against it through a byte model (see [`floor_bytes`]).
 
+pub mod baseline_report;
 pub mod gapbs_graph;
 pub mod plan;
 pub mod plot;

@@ -7,11 +7,11 @@
 //! equal the CPU's, and its trees from sample sources equal the oracle's.
 
 use std::path::Path;
-use std::process::Command;
 use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
+use super::baseline_report::Report;
 use sssp::cch::Cch;
 use sssp::cch::customize::Customization;
 use sssp::ch;
@@ -85,26 +85,20 @@ pub fn measure(
     let initial = cch.initial_weights(graph)?;
     let mut cpu = initial.clone();
     cch.customize_weights(&mut cpu); // warm-up
-    let mut runs = Vec::with_capacity(CUSTOMIZE_RUNS);
-    for _ in 0..CUSTOMIZE_RUNS {
+    let cpu_ms = median_ms(|| {
         let mut weights = initial.clone();
         let start = Instant::now();
         cch.customize_weights(&mut weights);
-        runs.push(start.elapsed().as_secs_f64() * 1e3);
-    }
-    let cpu_ms = sssp::solution::median(&runs);
-    let mismatch = |what: String| Error::Mismatch {
-        vertex: 0,
-        expected: "the oracle's distances".into(),
-        found: what,
-        count: 1,
-        num_vertices: graph.num_vertices(),
-    };
+        Ok(start.elapsed().as_secs_f64() * 1e3)
+    })?;
+    let n = graph.num_vertices();
     let h = cch.hierarchy(&cpu)?;
     if ch::phast::trees(&h, sample) != expected {
-        return Err(mismatch(format!(
-            "other trees from the customized index on {name}"
-        )));
+        return Err(mismatch(
+            "the oracle's distances",
+            format!("other trees from the customized index on {name}"),
+            n,
+        ));
     }
     let (partial_ms, partial_arcs) = partial(&cch, graph, (&initial, &cpu), 100, name)?;
     let (local_ms, local_arcs) = partial(&cch, graph, (&initial, &cpu), 10_000, name)?;
@@ -114,16 +108,16 @@ pub fn measure(
             let mut weights = initial.clone();
             customizer.customize_in_place(&mut weights)?; // warm-up
             if weights != cpu {
-                return Err(mismatch(format!(
-                    "other customized weights on the GPU on {name}"
-                )));
+                return Err(mismatch(
+                    "the CPU's customized weights",
+                    format!("other customized weights on the GPU on {name}"),
+                    n,
+                ));
             }
-            let mut runs = Vec::with_capacity(CUSTOMIZE_RUNS);
-            for _ in 0..CUSTOMIZE_RUNS {
+            Some(median_ms(|| {
                 let mut weights = initial.clone();
-                runs.push(f64::from(customizer.customize_in_place(&mut weights)?));
-            }
-            Some(sssp::solution::median(&runs))
+                Ok(f64::from(customizer.customize_in_place(&mut weights)?))
+            })?)
         }
         None => None,
     };
@@ -170,68 +164,64 @@ fn partial(
     let new_initial = cch.initial_weights(&changed)?;
     let mut whole = new_initial.clone();
     cch.customize_weights(&mut whole);
-    let mut runs = Vec::with_capacity(CUSTOMIZE_RUNS);
     let mut recomputed = 0;
-    for _ in 0..CUSTOMIZE_RUNS {
+    let ms = median_ms(|| {
         let mut weights = customized.clone();
         let start = Instant::now();
         recomputed = cch.recustomize(initial, &new_initial, &mut weights)?;
-        runs.push(start.elapsed().as_secs_f64() * 1e3);
+        let ms = start.elapsed().as_secs_f64() * 1e3;
         if weights != whole {
-            return Err(Error::Mismatch {
-                vertex: 0,
-                expected: "a whole customization's weights".into(),
-                found: format!("other re-customized weights on {name}"),
-                count: 1,
-                num_vertices: graph.num_vertices(),
-            });
+            return Err(mismatch(
+                "a whole customization's weights",
+                format!("other re-customized weights on {name}"),
+                graph.num_vertices(),
+            ));
         }
-    }
-    Ok((sssp::solution::median(&runs), recomputed))
+        Ok(ms)
+    })?;
+    Ok((ms, recomputed))
 }
 
-/// Runs RoutingKit's `rk_cch` on the DIMACS file `gr` and reads its report.
-fn run_rk_cch(rk: &Path, gr: &Path, name: &str) -> Result<RoutingKitCchRecord> {
-    let output = Command::new(rk)
-        .arg(gr)
-        .output()
-        .map_err(|source| Error::Io {
-            path: rk.to_path_buf(),
-            source,
-        })?;
-    let text = String::from_utf8_lossy(&output.stdout);
-    // `customize_1_thread_ms=…` and `customize_N_threads_ms=…`.
-    let mut one = None;
-    let mut threads = None;
-    let mut partial = None;
-    for field in text.split_whitespace() {
-        let Some(rest) = field
-            .strip_prefix("customize_")
-            .or_else(|| field.strip_prefix("partial_"))
-        else {
-            continue;
-        };
-        if let Some(ms) = rest.strip_prefix("1_thread_ms=") {
-            one = ms.parse::<f64>().ok();
-        } else if let Some(ms) = rest.strip_prefix("customize_1pct_ms=") {
-            partial = ms.parse::<f64>().ok();
-        } else if let Some((count, ms)) = rest.split_once("_threads_ms=") {
-            threads = count.parse::<usize>().ok().zip(ms.parse::<f64>().ok());
-        }
+/// The median of [`CUSTOMIZE_RUNS`] runs of `run` (each returns its ms).
+fn median_ms(mut run: impl FnMut() -> Result<f64>) -> Result<f64> {
+    let runs = (0..CUSTOMIZE_RUNS)
+        .map(|_| run())
+        .collect::<Result<Vec<f64>>>()?;
+    Ok(sssp::solution::median(&runs))
+}
+
+/// A result of the benchmark that differs from what it is checked against.
+fn mismatch(expected: &str, found: String, num_vertices: usize) -> Error {
+    Error::Mismatch {
+        vertex: 0,
+        expected: expected.into(),
+        found,
+        count: 1,
+        num_vertices,
     }
-    match (one, threads) {
-        (Some(one_thread_ms), Some((threads, threads_ms))) if output.status.success() => {
+}
+
+/// Runs RoutingKit's `rk_cch` on the DIMACS file `gr` and reads its report
+/// (`threads=N`, `customize_1_thread_ms=…`, `customize_N_threads_ms=…`,
+/// `partial_customize_1pct_ms=…`).
+fn run_rk_cch(rk: &Path, gr: &Path, name: &str) -> Result<RoutingKitCchRecord> {
+    let report = Report::of(rk, &[gr.as_os_str()])?;
+    let threads: Option<usize> = report.value("threads=");
+    let threads_ms = threads.and_then(|t| report.value(&format!("customize_{t}_threads_ms=")));
+    match (report.value("customize_1_thread_ms="), threads, threads_ms) {
+        (Some(one_thread_ms), Some(threads), Some(threads_ms)) if report.success => {
             Ok(RoutingKitCchRecord {
                 one_thread_ms,
                 threads_ms,
                 threads,
-                partial_ms: partial,
+                partial_ms: report.value("partial_customize_1pct_ms="),
             })
         }
         _ => Err(Error::InvalidArgument(format!(
-            "{}: RoutingKit's CCH on {name} gave no report (exit {}): {text}",
+            "{}: RoutingKit's CCH on {name} gave no report (exit {}): {}",
             rk.display(),
-            output.status
+            report.status,
+            report.text
         ))),
     }
 }

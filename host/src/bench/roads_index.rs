@@ -8,7 +8,6 @@
 
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::Instant;
 
 /// Timed runs of the trees left on the device (after a warm-up); the median counts.
@@ -18,6 +17,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::{Rng, SeedableRng};
 use serde::{Deserialize, Serialize};
 
+use super::baseline_report::Report;
 use super::real::{GapbsRecord, GraphSize, run_gapbs};
 use super::roads_cch::{self, CchRecord};
 use sssp::algorithms::Algorithm;
@@ -406,27 +406,16 @@ fn write_gr(graph: &Graph, gr: &Path) -> Result<()> {
 
 /// Runs RoutingKit's `rk_ch` on the DIMACS file `gr` and reads its report.
 fn run_routingkit(rk: &Path, plan: &IndexPlan, gr: &Path, name: &str) -> Result<RoutingKitRecord> {
-    let output = Command::new(rk)
-        .arg(gr)
-        .arg(plan.table.to_string())
-        .output()
-        .map_err(|source| Error::Io {
-            path: rk.to_path_buf(),
-            source,
-        })?;
-    let text = String::from_utf8_lossy(&output.stdout);
-    let value = |key: &str| -> Option<f64> {
-        text.split_whitespace()
-            .find_map(|field| field.strip_prefix(key))
-            .and_then(|v| v.parse().ok())
-    };
+    let table = plan.table.to_string();
+    let report = Report::of(rk, &[gr.as_os_str(), table.as_ref()])?;
+    let value = |key: &str| report.value::<f64>(key);
     let table_key = format!("ch_table_{0}x{0}_ms=", plan.table);
     match (
         value("ch_build_s="),
         value("ch_one_to_one_us="),
         value(&table_key),
     ) {
-        (Some(build_s), Some(one_to_one_us), Some(table_ms)) if output.status.success() => {
+        (Some(build_s), Some(one_to_one_us), Some(table_ms)) if report.success => {
             Ok(RoutingKitRecord {
                 build_ms: build_s * 1e3,
                 one_to_one_us,
@@ -434,9 +423,10 @@ fn run_routingkit(rk: &Path, plan: &IndexPlan, gr: &Path, name: &str) -> Result<
             })
         }
         _ => Err(Error::InvalidArgument(format!(
-            "{}: RoutingKit on {name} gave no report (exit {}): {text}",
+            "{}: RoutingKit on {name} gave no report (exit {}): {}",
             rk.display(),
-            output.status
+            report.status,
+            report.text
         ))),
     }
 }

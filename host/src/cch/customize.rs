@@ -93,32 +93,61 @@ impl Cch {
     /// Customizes `weights` (from [`Cch::initial_weights`]) on the CPU.
     pub fn customize_weights(&self, weights: &mut Customization) {
         let s = &self.graph;
-        let atomic = |words: &mut Vec<u32>| -> Vec<AtomicU32> {
-            std::mem::take(words)
-                .into_iter()
-                .map(AtomicU32::new)
-                .collect()
-        };
-        let (forward, backward) = (atomic(&mut weights.forward), atomic(&mut weights.backward));
-        let forward_middle = atomic(&mut weights.forward_middle);
-        let backward_middle = atomic(&mut weights.backward_middle);
-        let view = ArcWeights {
-            forward: &forward,
-            backward: &backward,
-            forward_middle: &forward_middle,
-            backward_middle: &backward_middle,
-        };
-        let triangles = self.triangles.view(s);
+        let words = AtomicWeights::take(weights);
+        let (view, triangles) = (words.view(), self.triangles.view(s));
         for l in 0..s.num_levels() {
             s.level_arcs(l)
                 .into_par_iter()
                 .with_min_len(ARCS_PER_TASK)
                 .for_each(|arc| customize_arc::<u32>(triangles, view, arc));
         }
-        weights.forward = plain(forward);
-        weights.backward = plain(backward);
-        weights.forward_middle = plain(forward_middle);
-        weights.backward_middle = plain(backward_middle);
+        words.put_back(weights);
+    }
+}
+
+/// The four words of every arc of a [`Customization`] as atomics, for the
+/// per-arc steps that the threads of a level share
+/// ([`gpu_kernels::cch_customize`]).
+pub(super) struct AtomicWeights {
+    forward: Vec<AtomicU32>,
+    backward: Vec<AtomicU32>,
+    forward_middle: Vec<AtomicU32>,
+    backward_middle: Vec<AtomicU32>,
+}
+
+impl AtomicWeights {
+    /// The words of `weights`, taken out of it (without a copy).
+    pub(super) fn take(weights: &mut Customization) -> Self {
+        let atomic = |words: &mut Vec<u32>| -> Vec<AtomicU32> {
+            std::mem::take(words)
+                .into_iter()
+                .map(AtomicU32::new)
+                .collect()
+        };
+        AtomicWeights {
+            forward: atomic(&mut weights.forward),
+            backward: atomic(&mut weights.backward),
+            forward_middle: atomic(&mut weights.forward_middle),
+            backward_middle: atomic(&mut weights.backward_middle),
+        }
+    }
+
+    /// The view the per-arc steps take.
+    pub(super) fn view(&self) -> ArcWeights<'_> {
+        ArcWeights {
+            forward: &self.forward,
+            backward: &self.backward,
+            forward_middle: &self.forward_middle,
+            backward_middle: &self.backward_middle,
+        }
+    }
+
+    /// Puts the words back into `weights`.
+    pub(super) fn put_back(self, weights: &mut Customization) {
+        weights.forward = plain(self.forward);
+        weights.backward = plain(self.backward);
+        weights.forward_middle = plain(self.forward_middle);
+        weights.backward_middle = plain(self.backward_middle);
     }
 }
 

@@ -11,13 +11,13 @@
 //! in a whole customization, in parallel over a level's marked arcs.
 
 use std::sync::atomic::Ordering::Relaxed;
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize};
+use std::sync::atomic::{AtomicBool, AtomicUsize};
 
 use gpu_kernels::cch_customize::{ArcWeights, NO_MIDDLE, customize_arc};
 use rayon::prelude::*;
 
 use super::Cch;
-use super::customize::Customization;
+use super::customize::{AtomicWeights, Customization};
 use crate::{Error, Result};
 
 impl Cch {
@@ -60,22 +60,14 @@ impl Cch {
                 )
             })
             .collect();
-        let atomic = |words: &mut Vec<u32>| -> Vec<AtomicU32> {
-            std::mem::take(words)
-                .into_iter()
-                .map(AtomicU32::new)
-                .collect()
-        };
-        let forward = atomic(&mut customized.forward);
-        let backward = atomic(&mut customized.backward);
-        let forward_middle = atomic(&mut customized.forward_middle);
-        let backward_middle = atomic(&mut customized.backward_middle);
-        let view = ArcWeights {
-            forward: &forward,
-            backward: &backward,
-            forward_middle: &forward_middle,
-            backward_middle: &backward_middle,
-        };
+        let words = AtomicWeights::take(customized);
+        let view = words.view();
+        let ArcWeights {
+            forward,
+            backward,
+            forward_middle,
+            backward_middle,
+        } = view;
         let triangles = self.triangles.view(s);
         let recomputed = AtomicUsize::new(0);
         for l in 0..s.num_levels() {
@@ -104,13 +96,7 @@ impl Cch {
                     }
                 });
         }
-        let plain = |words: Vec<AtomicU32>| -> Vec<u32> {
-            words.into_iter().map(AtomicU32::into_inner).collect()
-        };
-        customized.forward = plain(forward);
-        customized.backward = plain(backward);
-        customized.forward_middle = plain(forward_middle);
-        customized.backward_middle = plain(backward_middle);
+        words.put_back(customized);
         customized.weight_kind = new_initial.weight_kind;
         customized.graph_checksum = new_initial.graph_checksum;
         Ok(recomputed.into_inner())

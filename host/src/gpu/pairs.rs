@@ -211,12 +211,12 @@ impl<'a> GpuPairs<'a> {
         stream
             .memcpy_htod(targets, &mut pairs.targets)
             .map_err(Error::cuda("copying the pairs' targets to the GPU"))?;
-        // Epochs for every pair at most (a thread may take many of them).
-        let rounds = count as u32;
+        // An epoch for every pair at most (a thread may take many of them).
+        let epochs = count as u32;
         let Some(scratch) = self.scratch.as_mut() else {
             return Err(Error::Internal("the pairs' scratch is missing".into()));
         };
-        if u64::from(self.epoch) + u64::from(rounds) > u64::from(u32::MAX) {
+        if u64::from(self.epoch) + u64::from(epochs) > u64::from(u32::MAX) {
             // Every epoch has been used: the tables start again from zero.
             stream
                 .memset_zeros(&mut scratch.table)
@@ -239,7 +239,7 @@ impl<'a> GpuPairs<'a> {
                 self.hierarchy.weight_kind == WeightKind::U32,
             ),
         )?;
-        self.epoch += rounds;
+        self.epoch += epochs;
         stream
             .memcpy_dtoh(&pairs.dist.slice(..count), dist)
             .map_err(Error::cuda("copying the pairs' distances from the GPU"))?;
