@@ -207,6 +207,46 @@ pub mod warp {
         value
     }
 
+    /// The sum of `value` over the warp's lanes, in every lane (a butterfly
+    /// of `__shfl_xor_sync`; wrapping).
+    ///
+    /// # Safety
+    /// All 32 lanes of the warp execute this call together.
+    #[inline(always)]
+    pub unsafe fn sum_u32(mut value: u32) -> u32 {
+        let mut offset = WARP_SIZE / 2;
+        while offset > 0 {
+            // SAFETY: as the caller guarantees.
+            value = value.wrapping_add(unsafe { shfl_sync_bfly(FULL_MASK, value, offset, 31) });
+            offset /= 2;
+        }
+        value
+    }
+
+    /// The sum of `value` over the warp's lanes, in every lane: a butterfly
+    /// (lane `i` adds lane `i ^ 16`'s value, then `i ^ 8`'s, …), so every
+    /// lane adds the same pairs and ends with the same bits.
+    ///
+    /// # Safety
+    /// All 32 lanes of the warp execute this call together.
+    #[inline(always)]
+    pub unsafe fn sum_f64(mut value: f64) -> f64 {
+        let mut offset = WARP_SIZE / 2;
+        while offset > 0 {
+            let bits = value.to_bits();
+            // SAFETY: as the caller guarantees.
+            let (low, high) = unsafe {
+                (
+                    shfl_sync_bfly(FULL_MASK, bits as u32, offset, 31),
+                    shfl_sync_bfly(FULL_MASK, (bits >> 32) as u32, offset, 31),
+                )
+            };
+            value += f64::from_bits((high as u64) << 32 | low as u64);
+            offset /= 2;
+        }
+        value
+    }
+
     /// Warp-aggregated slot reservation: every lane with `wants` gets its own
     /// index into a queue whose length is `len` (other lanes get an unspecified
     /// value), with one atomic add per warp: the lowest wanting lane adds the
@@ -344,6 +384,51 @@ pub mod memory {
             );
         }
         value as u8
+    }
+
+    /// Four words at `ptr` in one 16-byte load, `ld.global.v4.u32`.
+    ///
+    /// # Safety
+    /// `ptr` is 16-byte aligned, points into global memory valid for four
+    /// words, and no thread writes them during the load.
+    #[inline(always)]
+    pub unsafe fn load_global_v4(ptr: *const u32) -> [u32; 4] {
+        let (a, b, c, d): (u32, u32, u32, u32);
+        // SAFETY: as the caller guarantees; `cvta.to.global` as in
+        // `load_read_only`.
+        unsafe {
+            core::arch::asm!(
+                "{{ .reg .u64 g; cvta.to.global.u64 g, {p}; ld.global.v4.u32 {{{a}, {b}, {c}, {d}}}, [g]; }}",
+                p = in(reg64) ptr,
+                a = out(reg32) a,
+                b = out(reg32) b,
+                c = out(reg32) c,
+                d = out(reg32) d,
+                options(readonly, nostack, pure),
+            );
+        }
+        [a, b, c, d]
+    }
+
+    /// Writes four words at `ptr` in one 16-byte store, `st.global.v4.u32`.
+    ///
+    /// # Safety
+    /// `ptr` is 16-byte aligned, points into global memory valid for four
+    /// words, and no other thread reads or writes them during the store.
+    #[inline(always)]
+    pub unsafe fn store_global_v4(ptr: *mut u32, [a, b, c, d]: [u32; 4]) {
+        // SAFETY: as the caller guarantees.
+        unsafe {
+            core::arch::asm!(
+                "{{ .reg .u64 g; cvta.to.global.u64 g, {p}; st.global.v4.u32 [g], {{{a}, {b}, {c}, {d}}}; }}",
+                p = in(reg64) ptr,
+                a = in(reg32) a,
+                b = in(reg32) b,
+                c = in(reg32) c,
+                d = in(reg32) d,
+                options(nostack),
+            );
+        }
     }
 }
 

@@ -91,7 +91,10 @@ pub const fn partition_compute_warps(threads: u32) -> u32 {
 }
 
 /// Threads per block of `phast_sweep`. Block 0 alone runs the small levels
-/// at the top of the hierarchy, so it is as large as a block can be.
+/// at the top of the hierarchy, so it is as large as a block can be. No
+/// demand of blocks per multiprocessor: held to 32 registers (two such
+/// blocks) the sweep spills and ran slower than with one block and no
+/// spills (docs/PERFORMANCE.md).
 pub const PHAST_BLOCK_SIZE: u32 = 1024;
 
 /// A level of at most this many items per thread of a `phast_sweep` block

@@ -35,9 +35,7 @@ pub fn within_part(
 ) -> Within {
     let n = dist.len() / lanes;
     let mut part = Within::default();
-    let mut p = first;
-    while p < n {
-        let d = dist[p * lanes + lane];
+    let mut add = |p: usize, d: u32| {
         if d == SATURATED {
             part.saturated += 1;
         } else if d <= limit && d != INFINITY {
@@ -46,29 +44,65 @@ pub fn within_part(
                 part.sum += values[p];
             }
         }
+    };
+    let mut p = first;
+    // `AHEAD` positions a step, their words read before any is used: a
+    // thread keeps that many loads in flight rather than one.
+    while p + (AHEAD - 1) * step < n {
+        let d: [u32; AHEAD] = core::array::from_fn(|k| dist[(p + k * step) * lanes + lane]);
+        for (k, &d) in d.iter().enumerate() {
+            add(p + k * step, d);
+        }
+        p += AHEAD * step;
+    }
+    while p < n {
+        add(p, dist[p * lanes + lane]);
         p += step;
     }
     part
 }
 
-/// The total of lane `lane`'s `strides` parts, each stored at `s * lanes +
-/// lane` (`s < strides`) of `counts` (pairs: count, saturated) and `sums`,
-/// added in increasing `s`.
+/// Loads a reduction's thread issues before it uses the first of them.
+const AHEAD: usize = 8;
+
+/// The total of lane `lane`'s parts `first, first + step, …` below
+/// `strides`, each stored at `s * lanes + lane` of `counts` (pairs: count,
+/// saturated) and `sums`, added in increasing `s`. With `(0, 1)`, all of
+/// them; a kernel gives each of a warp's threads its own `first` and adds
+/// their totals (`WITHIN_TOTAL_THREADS`).
 #[inline(always)]
 pub fn within_total(
     (counts, sums): (&[u32], &[f64]),
     (lanes, lane): (usize, usize),
+    (first, step): (usize, usize),
     strides: usize,
 ) -> Within {
     let mut total = Within::default();
-    for s in 0..strides {
+    let mut add = |(count, saturated, sum): (u32, u32, f64)| {
+        total.count += count;
+        total.saturated += saturated;
+        total.sum += sum;
+    };
+    let part = |s: usize| {
         let t = s * lanes + lane;
-        total.count += counts[2 * t];
-        total.saturated += counts[2 * t + 1];
-        total.sum += sums[t];
+        (counts[2 * t], counts[2 * t + 1], sums[t])
+    };
+    let mut s = first;
+    while s + (AHEAD - 1) * step < strides {
+        let parts: [(u32, u32, f64); AHEAD] = core::array::from_fn(|k| part(s + k * step));
+        parts.into_iter().for_each(&mut add);
+        s += AHEAD * step;
+    }
+    while s < strides {
+        add(part(s));
+        s += step;
     }
     total
 }
+
+/// Threads that add up one lane's parts in `reductions_within_total`: a
+/// warp, each thread every 32nd part, their totals then added across it.
+pub const WITHIN_TOTAL_THREADS: usize = 32;
 
 /// Source `source`'s distance `d` to a vertex against the vertex's best so
 /// far (`best`, `from`): taken only when strictly smaller, so that with

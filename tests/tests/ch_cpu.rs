@@ -375,7 +375,8 @@ fn rome99_index_matches_the_oracle() {
 #[test]
 fn the_kernels_sweep_logic_matches_the_oracle() {
     use gpu_kernels::phast::{
-        DownArcs, block_levels, clear_item, column_item, scatter_item, sweep_item,
+        CLEARED_PER_ITEM, DownArcs, LANES_PER_ITEM, block_levels, clear_item, column_item,
+        scatter_item, sweep_item,
     };
     use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
     let mut rng = TestRng::new("ch_kernel_logic");
@@ -388,12 +389,12 @@ fn the_kernels_sweep_logic_matches_the_oracle() {
             ..BuildOptions::default()
         };
         let h = ch::build(&graph, &options).expect("build");
-        let lanes = rng.range(1, 40) as usize;
+        let lanes = LANES_PER_ITEM * rng.range(1, 10) as usize;
         let sources: Vec<usize> = (0..rng.range(1, lanes as u64))
             .map(|_| rng.below(n as u64) as usize)
             .collect();
         let dist: Vec<AtomicU32> = (0..n * lanes).map(|_| AtomicU32::new(7)).collect();
-        (0..dist.len()).for_each(|i| clear_item(&dist, i));
+        (0..dist.len().div_ceil(CLEARED_PER_ITEM)).for_each(|i| clear_item(&dist, i));
         let mut entries = Vec::new();
         for (lane, &s) in sources.iter().enumerate() {
             let space = ch::query::upward_search(&h, &h.up, h.position[s]);
@@ -409,7 +410,7 @@ fn the_kernels_sweep_logic_matches_the_oracle() {
         };
         let threads = rng.range(1, 4) as usize;
         for w in h.level_starts.windows(2) {
-            let items = (w[1] - w[0]) as usize * lanes;
+            let items = (w[1] - w[0]) as usize * (lanes / LANES_PER_ITEM);
             std::thread::scope(|scope| {
                 for t in 0..threads {
                     let dist = &dist;
@@ -439,7 +440,7 @@ fn the_kernels_sweep_logic_matches_the_oracle() {
         assert!(
             h.level_starts[..=small]
                 .windows(2)
-                .all(|w| (w[1] - w[0]) as usize * lanes <= 128)
+                .all(|w| (w[1] - w[0]) as usize * (lanes / LANES_PER_ITEM) <= 128)
         );
     }
 }

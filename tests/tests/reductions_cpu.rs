@@ -10,7 +10,8 @@ use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 use gpu_kernels::distance::{INFINITY, SATURATED};
 use gpu_kernels::phast::row_item;
 use gpu_kernels::reductions::{
-    NO_SOURCE, Within, nearest_update, nearest_vertex, within_part, within_total,
+    NO_SOURCE, WITHIN_TOTAL_THREADS, Within, nearest_update, nearest_vertex, within_part,
+    within_total,
 };
 use gpu_kernels::rows::ROW_FLAGS;
 use sssp::ch::{TreeSolver, Values};
@@ -109,7 +110,7 @@ fn within_parts_and_totals_equal_a_plain_count_and_sum() {
     for case in 0..200 {
         let n = rng.range(1, 60) as usize;
         let lanes = rng.range(1, 10) as usize;
-        let strides = rng.range(1, n as u64 + 3) as usize;
+        let strides = rng.range(1, n as u64 + 40) as usize;
         let dist: Vec<u32> = (0..n * lanes).map(|_| word(&mut rng)).collect();
         let values: Vec<f64> = if rng.chance(0.3) {
             Vec::new()
@@ -140,8 +141,24 @@ fn within_parts_and_totals_equal_a_plain_count_and_sum() {
                     expected.sum += values.get(p).copied().unwrap_or(0.0);
                 }
             }
-            let total = within_total((&counts, &sums), (lanes, lane), strides);
+            let total = within_total((&counts, &sums), (lanes, lane), (0, 1), strides);
             assert_eq!(total, expected, "case {case}: lane {lane}");
+            // As the kernel adds them: a warp's threads, each every 32nd
+            // part, their totals added (the values are integers: any order
+            // gives the same sum).
+            let mut warp = Within::default();
+            for j in 0..WITHIN_TOTAL_THREADS {
+                let part = within_total(
+                    (&counts, &sums),
+                    (lanes, lane),
+                    (j, WITHIN_TOTAL_THREADS),
+                    strides,
+                );
+                warp.count += part.count;
+                warp.saturated += part.saturated;
+                warp.sum += part.sum;
+            }
+            assert_eq!(warp, expected, "case {case}: lane {lane}, a warp's threads");
         }
     }
 }

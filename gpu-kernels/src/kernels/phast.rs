@@ -16,15 +16,16 @@ crate::args::phast_clear_args! {
     /// `phast_clear`: every distance word infinite.
     ///
     /// # Thread mapping
-    /// One thread per word `i = blockIdx.x * blockDim.x + threadIdx.x`; threads
-    /// with `i >= len` return.
+    /// One thread per four words `4i..4i + 4` (the last possibly fewer),
+    /// `i = blockIdx.x * blockDim.x + threadIdx.x` ([`phast::clear_item`]);
+    /// threads with `4i >= len` return.
     ///
     /// # Safety
-    /// `dist` holds `len` words.
+    /// `dist` holds `len` words from a 16-byte boundary.
     fn phast_clear(args) {
         let PhastClearArgs { dist, len } = args;
         let i = index_1d() as usize;
-        if i < len as usize {
+        if i * phast::CLEARED_PER_ITEM < len as usize {
             // SAFETY: as the caller guarantees.
             let dist = unsafe { slice(dist, len as usize) };
             phast::clear_item(dist, i);
@@ -98,16 +99,18 @@ crate::args::phast_sweep_args! {
     /// grid barrier after each.
     ///
     /// # Thread mapping
-    /// Within a level of `size` vertices, item `i` (vertex `start + i / lanes`,
-    /// lane `i % lanes`) goes to thread `i mod T` of the threads working on it
-    /// (`T = blockDim.x` for block 0's levels, `gridDim.x * blockDim.x` for the
-    /// grid's), which loop over `i < size * lanes` in steps of `T`.
+    /// Within a level of `size` vertices, item `i` (vertex `start + i / q`,
+    /// lanes `4 * (i % q)..` with `q = lanes / 4`, [`phast::sweep_item`]) goes
+    /// to thread `i mod T` of the threads working on it (`T = blockDim.x` for
+    /// block 0's levels, `gridDim.x * blockDim.x` for the grid's), which loop
+    /// over `i < size * q` in steps of `T`.
     ///
     /// # Safety
     /// - `offsets` holds `n + 1` words, `ends` and `weights` `m`, forming down
     ///   arcs of a hierarchy (every arc of `v` from a vertex of an earlier level);
     ///   `level_starts` holds `levels + 1` words, from 0 to `n`, increasing;
-    ///   `dist` holds `n * lanes` words; `block_levels <= levels`.
+    ///   `lanes` is a multiple of [`phast::LANES_PER_ITEM`]; `dist` holds
+    ///   `n * lanes` words from a 16-byte boundary; `block_levels <= levels`.
     /// - All blocks are resident at once (cooperative launch) and `barrier` is a
     ///   zeroed grid barrier: see [`grid_sync`].
     fn phast_sweep<W> as phast_sweep_u32, phast_sweep_f32 (args) {
@@ -130,7 +133,7 @@ crate::args::phast_sweep_args! {
         };
         let level = |l: usize, first: usize, step: usize| {
             let start = level_starts[l] as usize;
-            let items = (level_starts[l + 1] as usize - start) * lanes;
+            let items = (level_starts[l + 1] as usize - start) * (lanes / phast::LANES_PER_ITEM);
             let mut item = first;
             while item < items {
                 phast::sweep_item::<W>(down, dist, lanes, start, item);

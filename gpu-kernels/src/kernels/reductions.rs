@@ -4,7 +4,8 @@
 use crate::args::{ReductionsNearestArgs, ReductionsWithinPartArgs, ReductionsWithinTotalArgs};
 use crate::device::memory::slice;
 use crate::device::thread::index_1d;
-use crate::reductions;
+use crate::device::warp;
+use crate::reductions::{self, WITHIN_TOTAL_THREADS};
 
 crate::args::reductions_within_part_args! {
     /// `reductions_within_part`: each thread's share of every lane's
@@ -51,35 +52,45 @@ crate::args::reductions_within_total_args! {
     /// result row `first_row + lane` ([`reductions::within_total`]).
     ///
     /// # Thread mapping
-    /// One thread per lane `l = blockIdx.x * blockDim.x + threadIdx.x`;
-    /// threads with `l >= count` return.
+    /// One warp per lane `l = t / 32` (`t = blockIdx.x * blockDim.x +
+    /// threadIdx.x`): thread `j = t % 32` adds parts `j, j + 32, …`, and the
+    /// warp adds its threads' totals ([`warp::sum_u32`], [`warp::sum_f64`]);
+    /// thread 0 of the warp stores them. Warps with `l >= count` return
+    /// whole.
     ///
     /// # Safety
     /// `counts` holds `2 * lanes * strides` words, `sums` `lanes * strides`;
     /// `count <= lanes`; `first_row + count <= rows_len`, `out_counts` holds
-    /// `2 * rows_len` and `out_sums` `rows_len`.
+    /// `2 * rows_len` and `out_sums` `rows_len`; blocks are whole warps.
     fn reductions_within_total(args) {
         let ReductionsWithinTotalArgs {
             counts, sums, lanes, strides, count, first_row, out_counts, out_sums, rows_len,
         } = args;
         let (lanes, strides) = (lanes as usize, strides as usize);
-        let lane = index_1d() as usize;
+        let t = index_1d() as usize;
+        let (lane, j) = (t / WITHIN_TOTAL_THREADS, t % WITHIN_TOTAL_THREADS);
         if lane >= count as usize {
             return;
         }
         let row = first_row as usize + lane;
-        // SAFETY: lengths as the caller guarantees; result row `row` is this
-        // thread's alone.
+        // SAFETY: lengths as the caller guarantees; the 32 threads of this
+        // warp share `lane` (blocks are whole warps), so all of them reach
+        // the warp sums together; result row `row` is this warp's alone,
+        // written by its thread 0.
         unsafe {
-            let total = reductions::within_total(
+            let part = reductions::within_total(
                 (slice(counts, 2 * lanes * strides), slice(sums, lanes * strides)),
                 (lanes, lane),
+                (j, WITHIN_TOTAL_THREADS),
                 strides,
             );
-            if row < rows_len as usize {
-                *out_counts.add(2 * row) = total.count;
-                *out_counts.add(2 * row + 1) = total.saturated;
-                *out_sums.add(row) = total.sum;
+            let count = warp::sum_u32(part.count);
+            let saturated = warp::sum_u32(part.saturated);
+            let sum = warp::sum_f64(part.sum);
+            if j == 0 && row < rows_len as usize {
+                *out_counts.add(2 * row) = count;
+                *out_counts.add(2 * row + 1) = saturated;
+                *out_sums.add(row) = sum;
             }
         }
     }

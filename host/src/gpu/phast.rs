@@ -5,7 +5,7 @@
 
 use cudarc::driver::CudaSlice;
 use gpu_kernels::launch::{GRID_BARRIER_WORDS, PHAST_BLOCK_ITEMS_PER_THREAD, PHAST_BLOCK_SIZE};
-use gpu_kernels::phast::block_levels;
+use gpu_kernels::phast::{LANES_PER_ITEM, block_levels};
 use rayon::prelude::*;
 
 use super::context::Gpu;
@@ -19,9 +19,10 @@ mod reductions;
 mod stream;
 
 /// The sources a sweep serves at once unless told otherwise. A warp reads
-/// one contiguous row of 32 distances per arc; more lanes share each level's
-/// barrier among more trees. Measured on the H100 (docs/PERFORMANCE.md), the
-/// sweep's time per tree on road networks falls from 32 to 256 lanes.
+/// one contiguous row of 128 distances per arc; more lanes share each
+/// level's barrier among more trees. Measured on the H100
+/// (docs/PERFORMANCE.md), the sweep's time per tree on road networks falls
+/// from 32 to 256 lanes.
 pub const DEFAULT_LANES: u32 = 256;
 
 /// The device state of PHAST for one hierarchy.
@@ -57,7 +58,8 @@ pub struct BatchTimes {
 
 impl<'a> GpuPhast<'a> {
     /// Uploads the down arcs and levels of `h` and allocates distances for
-    /// batches of `lanes` sources.
+    /// batches of `lanes` sources (rounded up to a multiple of
+    /// [`LANES_PER_ITEM`], the sweep's lanes per thread).
     pub fn new(gpu: &'a Gpu, h: &Hierarchy, lanes: u32) -> Result<Self> {
         let n = h.num_vertices();
         let m = h.down.len();
@@ -66,6 +68,9 @@ impl<'a> GpuPhast<'a> {
                 "a PHAST batch needs at least one source".into(),
             ));
         }
+        let lanes = lanes
+            .checked_next_multiple_of(LANES_PER_ITEM as u32)
+            .ok_or_else(|| Error::InvalidArgument(format!("{lanes} sources per batch")))?;
         let words = n
             .checked_mul(lanes as usize)
             .filter(|&w| w <= u32::MAX as usize)
@@ -98,7 +103,7 @@ impl<'a> GpuPhast<'a> {
         let blocks = gpu.kernels().phast.sweep_blocks(
             stream.context(),
             h.weight_kind,
-            words.max(1) as u32,
+            (words / LANES_PER_ITEM).max(1) as u32,
         )?;
         Ok(GpuPhast {
             gpu,

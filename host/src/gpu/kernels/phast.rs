@@ -8,6 +8,7 @@ use gpu_kernels::args::{
 };
 use gpu_kernels::distance::{INFINITY, WeightKind};
 use gpu_kernels::launch::{PHAST_BLOCK_SIZE, names};
+use gpu_kernels::phast::{CLEARED_PER_ITEM, LANES_PER_ITEM};
 use gpu_kernels::rows::ROW_FLAGS;
 
 use super::launch::{
@@ -82,8 +83,18 @@ impl PhastKernels {
             len,
         };
         let function = (&self.clear, kernel);
-        // SAFETY: `dist` holds `len` words (checked above).
-        unsafe { launch(stream, function, one_thread_per(len), &args, Launch::Plain) }
+        let threads = len.div_ceil(CLEARED_PER_ITEM as u32);
+        // SAFETY: `dist` holds `len` words (checked above), a device
+        // allocation (256-byte aligned).
+        unsafe {
+            launch(
+                stream,
+                function,
+                one_thread_per(threads),
+                &args,
+                Launch::Plain,
+            )
+        }
     }
 
     /// `phast_scatter`: the first `count` (index, distance) pairs of
@@ -286,6 +297,11 @@ impl PhastKernels {
                 ("dist", dist.len(), n * lanes as usize),
             ],
         )?;
+        if lanes as usize % LANES_PER_ITEM != 0 {
+            return Err(Error::Internal(format!(
+                "{kernel}: {lanes} lanes, not a multiple of {LANES_PER_ITEM}"
+            )));
+        }
         if block_levels > down.levels {
             return Err(Error::Internal(format!(
                 "{kernel}: {block_levels} block levels of {}",
@@ -311,8 +327,8 @@ impl PhastKernels {
             dist: device(stream, dist),
             barrier: device(stream, barrier),
         };
-        // SAFETY: lengths checked above; the arrays come from a validated
-        // hierarchy (every down arc from an earlier level, level starts from 0
+        // SAFETY: lengths and lanes checked above (device allocations start
+        // at 256-byte boundaries); the arrays come from a validated hierarchy (every down arc from an earlier level, level starts from 0
         // to n, increasing); the barrier is zeroed on this stream just before,
         // and the launch is cooperative, so the driver runs it only if all
         // blocks can be co-resident, as the grid barrier requires.

@@ -8,6 +8,7 @@ use gpu_kernels::args::{
     ReductionsNearestArgs, ReductionsWithinPartArgs, ReductionsWithinTotalArgs,
 };
 use gpu_kernels::launch::names;
+use gpu_kernels::reductions::WITHIN_TOTAL_THREADS;
 
 use super::launch::{Launch, check_lengths, device, launch, load_function, one_thread_per};
 use crate::{Error, Result};
@@ -116,13 +117,16 @@ impl ReductionsKernels {
             rows_len: b.sums.len().min(u32::MAX as usize) as u32,
         };
         let function = (&self.within_total, names::REDUCTIONS_WITHIN_TOTAL);
-        // SAFETY: lengths checked above; each thread writes its own result
-        // row.
+        let threads = count
+            .checked_mul(WITHIN_TOTAL_THREADS as u32)
+            .ok_or_else(|| Error::Internal(format!("{count} totals of a within reduction")))?;
+        // SAFETY: lengths checked above; each warp writes its own result
+        // row; blocks of `one_thread_per` are whole warps.
         unsafe {
             launch(
                 stream,
                 function,
-                one_thread_per(count),
+                one_thread_per(threads),
                 &total,
                 Launch::Plain,
             )
