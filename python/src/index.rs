@@ -1,16 +1,32 @@
 //! The contraction-hierarchy [`Index`]: trees, tables and point-to-point
 //! distances from one preprocessing of a road network.
+//!
+//! On a GPU, an index's trees need its down arcs on the device and a
+//! batch's buffers ([`TreeSolver`]): tens of milliseconds to set up on a
+//! large road network, which a call of a few thousand sources would pay
+//! each time. So the tree solver of a call on a GPU is kept for the next
+//! call on the same solver. It borrows the library's solver (for its
+//! device) and the hierarchy, so the three live together in a
+//! self-referential cell ([`TreesCell`]); a mutex around it lets one call
+//! at a time use it. Calls run without the GIL, which is never waited for
+//! while the mutex is held. The index never changes, and every call hands
+//! the solver all its inputs (sources, limit, values), so nothing kept
+//! depends on an earlier call's arguments.
+
+use std::sync::{Arc, Mutex, TryLockError};
 
 use gpu_kernels::distance::INFINITY;
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyUntypedArrayMethods};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use sssp::ch::Values;
+use self_cell::self_cell;
+use sssp::ch::{Hierarchy, TreeSolver, Values};
 use sssp::options::Stop;
+use sssp::solver;
 
 use crate::rows::{distance_value, write_values};
 use crate::solver::Solver;
-use crate::{SCIPY_NO_PREDECESSOR, device_name, limit_word, owned_graph, to_py};
+use crate::{SCIPY_NO_PREDECESSOR, bind, device_name, limit_word, owned_graph, to_py};
 
 /// Two arrays of a reduction and the device it ran on.
 type Pair<'py, A, B> = (
@@ -22,11 +38,29 @@ type Pair<'py, A, B> = (
 /// Counts and sums of an accessibility, and the workers it ran on.
 type Access<'py> = (Bound<'py, PyArray1<u64>>, Bound<'py, PyArray1<f64>>, String);
 
+/// What a kept [`TreeSolver`] borrows.
+struct Owner {
+    solver: Arc<solver::Solver>,
+    hierarchy: Arc<Hierarchy>,
+}
+
+self_cell!(
+    /// An index, the solver of its GPU and its tree solver there.
+    struct TreesCell {
+        owner: Owner,
+        #[covariant]
+        dependent: TreeSolver,
+    }
+);
+
 /// A contraction-hierarchy index of one graph (`sssp::ch`): trees, tables
 /// and point-to-point distances from it.
 #[pyclass(module = "sssp_gpu._native", frozen)]
 pub(crate) struct Index {
-    hierarchy: sssp::ch::Hierarchy,
+    hierarchy: Arc<Hierarchy>,
+    /// The tree solver of the last call on a GPU (`None` before one, after
+    /// a failed one or [`Index::release`]).
+    gpu_trees: Mutex<Option<TreesCell>>,
 }
 
 #[pymethods]
@@ -47,7 +81,7 @@ impl Index {
         let hierarchy = py
             .detach(|| sssp::ch::build(&graph, &sssp::ch::BuildOptions::default()))
             .map_err(to_py)?;
-        Ok(Index { hierarchy })
+        Ok(Index::new(hierarchy))
     }
 
     /// Reads an index file and checks that it was built from this CSR.
@@ -69,7 +103,7 @@ impl Index {
                 Ok(hierarchy)
             })
             .map_err(to_py)?;
-        Ok(Index { hierarchy })
+        Ok(Index::new(hierarchy))
     }
 
     /// Writes the index file.
@@ -93,6 +127,31 @@ impl Index {
     #[getter]
     fn shortcuts(&self) -> usize {
         self.hierarchy.num_shortcuts()
+    }
+
+    /// Whether a tree solver is kept on a GPU for the next call.
+    #[getter]
+    fn gpu_state_kept(&self, py: Python<'_>) -> bool {
+        py.detach(|| match self.gpu_trees.lock() {
+            Ok(slot) => slot.is_some(),
+            Err(_) => false,
+        })
+    }
+
+    /// Frees the GPU memory kept between calls (the index's down arcs and
+    /// a batch's buffers); the next call on a GPU sets them up again.
+    fn release(&self, py: Python<'_>) {
+        py.detach(|| {
+            let cell = match self.gpu_trees.lock() {
+                Ok(mut slot) => slot.take(),
+                Err(poisoned) => {
+                    let cell = poisoned.into_inner().take();
+                    self.gpu_trees.clear_poison();
+                    cell
+                }
+            };
+            drop_cell(cell);
+        })
     }
 
     /// The trees of `sources` on the solver's device (GPU batches, or the
@@ -135,13 +194,14 @@ impl Index {
                 .try_readwrite()
                 .map_err(|e| PyValueError::new_err(format!("out cannot be written: {e}")))?;
             let out = array.as_slice_mut()?;
-            py.detach(|| -> sssp::Result<_> {
-                let mut trees = solver.inner.index_trees(&self.hierarchy, None)?;
-                trees.solve_rows(&sources, Stop::default(), &mut |i, row| {
-                    write_values(row, kind, &mut out[i * n..(i + 1) * n]);
-                    Ok(())
-                })?;
-                Ok(trees.device())
+            py.detach(|| {
+                self.with_trees(&solver.inner, |trees| {
+                    trees.solve_rows(&sources, Stop::default(), &mut |i, row| {
+                        write_values(row, kind, &mut out[i * n..(i + 1) * n]);
+                        Ok(())
+                    })?;
+                    Ok(trees.device())
+                })
             })
             .map_err(to_py)?
         };
@@ -171,10 +231,11 @@ impl Index {
         // Copied: another Python thread may write into it during the solve.
         let values = values.as_ref().map(|v| v.to_vec()).transpose()?;
         let (rows, device) = py
-            .detach(|| -> sssp::Result<_> {
-                let mut trees = solver.inner.index_trees(&self.hierarchy, None)?;
-                let rows = trees.within(&sources, limit, values.as_deref().map(Values::F64))?;
-                Ok((rows, trees.device()))
+            .detach(|| {
+                self.with_trees(&solver.inner, |trees| {
+                    let rows = trees.within(&sources, limit, values.as_deref().map(Values::F64))?;
+                    Ok((rows, trees.device()))
+                })
             })
             .map_err(to_py)?;
         let counts = rows.iter().map(|&(c, _)| u64::from(c)).collect();
@@ -198,9 +259,10 @@ impl Index {
     ) -> PyResult<Pair<'py, f64, i32>> {
         self.check_vertices(&sources)?;
         let (nearest, device) = py
-            .detach(|| -> sssp::Result<_> {
-                let mut trees = solver.inner.index_trees(&self.hierarchy, None)?;
-                Ok((trees.nearest(&sources)?, trees.device()))
+            .detach(|| {
+                self.with_trees(&solver.inner, |trees| {
+                    Ok((trees.nearest(&sources)?, trees.device()))
+                })
             })
             .map_err(to_py)?;
         let dist = nearest.dist.iter().map(|&d| self.to_f64(d)).collect();
@@ -231,10 +293,11 @@ impl Index {
         self.check_vertices(&sources)?;
         self.check_vertices(&targets)?;
         let (table, device) = py
-            .detach(|| -> sssp::Result<_> {
-                let mut trees = solver.inner.index_trees(&self.hierarchy, None)?;
-                let (table, _) = trees.table(&sources, &targets)?;
-                Ok((table, trees.device()))
+            .detach(|| {
+                self.with_trees(&solver.inner, |trees| {
+                    let (table, _) = trees.table(&sources, &targets)?;
+                    Ok((table, trees.device()))
+                })
             })
             .map_err(to_py)?;
         let table = table.iter().map(|&d| self.to_f64(d)).collect();
@@ -278,7 +341,9 @@ impl Index {
         let gpu = solver.inner.gpu().filter(|_| pairs.len() >= from);
         let dist = py
             .detach(|| match gpu {
-                Some(gpu) => sssp::gpu::pairs::GpuPairs::new(gpu, &self.hierarchy)?.distances(&pairs),
+                Some(gpu) => {
+                    sssp::gpu::pairs::GpuPairs::new(gpu, &self.hierarchy)?.distances(&pairs)
+                }
                 None => sssp::ch::pairs::pair_distances(&self.hierarchy, &pairs),
             })
             .map_err(to_py)?;
@@ -343,8 +408,64 @@ impl Index {
 
 impl Index {
     /// The index of `hierarchy`.
-    pub(crate) fn new(hierarchy: sssp::ch::Hierarchy) -> Self {
-        Index { hierarchy }
+    pub(crate) fn new(hierarchy: Hierarchy) -> Self {
+        Index {
+            hierarchy: Arc::new(hierarchy),
+            gpu_trees: Mutex::new(None),
+        }
+    }
+
+    /// Runs `work` on this index's trees on `solver`'s device. On a GPU
+    /// with the kept tree solver: made by the first call, kept while later
+    /// calls use the same solver, made anew for another solver, and dropped
+    /// when a call fails (its state may be midway). A call made while
+    /// another thread's call uses it gets a tree solver of its own for the
+    /// call. On the CPU a tree solver holds nothing to keep.
+    fn with_trees<T>(
+        &self,
+        solver: &Arc<solver::Solver>,
+        work: impl FnOnce(&mut TreeSolver<'_>) -> sssp::Result<T>,
+    ) -> sssp::Result<T> {
+        if solver.gpu().is_none() {
+            return work(&mut solver.index_trees(&self.hierarchy, None)?);
+        }
+        let mut slot = match self.gpu_trees.try_lock() {
+            Ok(slot) => slot,
+            Err(TryLockError::WouldBlock) => {
+                bind(solver)?;
+                return work(&mut solver.index_trees(&self.hierarchy, None)?);
+            }
+            Err(TryLockError::Poisoned(poisoned)) => {
+                // A call panicked midway: its tree solver is not trusted.
+                let mut slot = poisoned.into_inner();
+                drop_cell(slot.take());
+                self.gpu_trees.clear_poison();
+                slot
+            }
+        };
+        let same = slot
+            .as_ref()
+            .is_some_and(|cell| Arc::ptr_eq(&cell.borrow_owner().solver, solver));
+        if !same {
+            drop_cell(slot.take());
+            bind(solver)?;
+            let owner = Owner {
+                solver: Arc::clone(solver),
+                hierarchy: Arc::clone(&self.hierarchy),
+            };
+            *slot = Some(TreesCell::try_new(owner, |owner| {
+                owner.solver.index_trees(&owner.hierarchy, None)
+            })?);
+        }
+        let cell = slot
+            .as_mut()
+            .ok_or_else(|| sssp::Error::Internal("no kept tree solver".into()))?;
+        bind(&cell.borrow_owner().solver)?;
+        let result = cell.with_dependent_mut(|_, trees| work(trees));
+        if result.is_err() {
+            drop_cell(slot.take());
+        }
+        result
     }
 
     /// A distance word of the index as a float64, inf for unreached (the
@@ -375,5 +496,28 @@ fn spread_workers(text: &str) -> sssp::Result<Vec<sssp::multi::Worker>> {
             other => other,
         },
         gpus => gpus.parse::<Gpus>()?.workers(),
+    }
+}
+
+/// Drops a kept tree solver, its context current so that its buffers are
+/// freed there (a failure leaves them to the context's own teardown).
+fn drop_cell(cell: Option<TreesCell>) {
+    if let Some(cell) = cell {
+        let _ = bind(&cell.borrow_owner().solver);
+        drop(cell);
+    }
+}
+
+impl Drop for Index {
+    /// The kept tree solver frees its device buffers as the cell drops
+    /// after this, on whichever thread Python drops the index: its context
+    /// must be current there.
+    fn drop(&mut self) {
+        if let Ok(slot) = self.gpu_trees.get_mut()
+            && let Some(cell) = slot.as_ref()
+        {
+            // A failure leaves the buffers to the context's own teardown.
+            let _ = bind(&cell.borrow_owner().solver);
+        }
     }
 }

@@ -645,6 +645,15 @@ class ContractionIndex:
         """The distance from ``source`` to ``target`` (``inf`` when unreachable)."""
         return self._index.distance(int(source), int(target))
 
+    def release(self) -> None:
+        """Frees the GPU memory that the index keeps between calls. A call of
+        ``trees``, ``within``, ``nearest`` or ``table`` on a GPU uploads the
+        index's down arcs and allocates a batch's buffers (tens of ms on a
+        large road network); the index keeps them for its next call on the
+        same device, until it is dropped or released. The next call on a GPU
+        sets them up again."""
+        self._index.release()
+
 
 def _integer_words(data: _np.ndarray) -> tuple[_np.ndarray, _Optional[_np.ndarray]]:
     """The weights of a customization as uint32 words, and a mask of the

@@ -53,11 +53,12 @@ __all__ = ["DistributedIndex", "accessibility", "within", "nearest", "trees_into
 
 #: Vertex and arc visits in a task's trees from the index: about 0.7 s of
 #: them on an H200 (a tree of a road network costs ~3.5 µs per million
-#: vertices and arcs). Each task's call also uploads the index and sets up
-#: its batches, about 80 ms on a road graph of 1.17 M vertices (measured:
-#: ten calls of 1,317 sources 1.13 s, one of 13,170 sources 0.36 s), so a
-#: task of 100 ms of trees spent most of its time on that and two GPUs were
-#: no faster than one.
+#: vertices and arcs). Set when each task's call also uploaded the index and
+#: set up its batches, about 80 ms on a road graph of 1.17 M vertices
+#: (measured: ten calls of 1,317 sources 1.13 s, one of 13,170 sources
+#: 0.36 s), so that a task of 100 ms of trees spent most of its time on
+#: that. A worker's ``ContractionIndex`` now keeps that state on its GPU
+#: from one task to the next: only its first task pays it.
 INDEX_VISITS_PER_BATCH = 2 * 10**11
 #: The same for one-source Dijkstra solves on a ``Graph`` (~40x a tree).
 GRAPH_VISITS_PER_BATCH = 25 * 10**7
@@ -70,8 +71,9 @@ _CHUNK_WORDS = 1 << 24
 
 def default_batch(n: int, arcs: int, sources: int, workers: int, index: bool = True) -> int:
     """Sources per task: with an index about 0.7 s of trees on a GPU (a tree
-    visits every vertex and arc, ``n + arcs``; the task's own setup, tens
-    of ms, then costs a tenth), without one about 100 ms of solves; but at
+    visits every vertex and arc, ``n + arcs``; a worker's first task also
+    sets up the index there, tens of ms), without one about 100 ms of
+    solves; but at
     most ``sources / (4 * workers)`` so that every worker gets several
     batches; at least 1."""
     per_batch = INDEX_VISITS_PER_BATCH if index else GRAPH_VISITS_PER_BATCH
@@ -108,7 +110,9 @@ class _Ship(WorkerPlugin):
 
 class _Built:
     """A worker's index (or graph), its graph's arcs, and a lock: one task
-    uses it at a time."""
+    uses it at a time. On a GPU the index keeps its state there (down arcs,
+    a batch's buffers) from one task to the next; dropping it (``close``,
+    or a fifth index on the worker) frees them."""
 
     def __init__(self, solver, arcs: int, device: str):
         self.solver = solver

@@ -1,7 +1,11 @@
 """sssp_gpu.ContractionIndex against scipy.sparse.csgraph: trees, tables and
 point-to-point distances from the index on seeded random graphs and grids
 (zero weights, parallel arcs, one-way arcs, unreachable vertices), on the CPU
-here and on the GPU where there is one; bad inputs and files raise."""
+here and on the GPU where there is one; bad inputs and files raise. Calls in
+sequence and from threads on one index (on a GPU they share the state it
+keeps between calls) each give scipy's answers."""
+
+import threading
 
 import numpy as np
 import pytest
@@ -193,3 +197,108 @@ def test_trees_into_a_callers_array(device, tmp_path):
     frozen.flags.writeable = False
     with pytest.raises(ValueError, match="out"):
         index.trees(r.integers(0, n, 7), device=device, out=frozen)
+
+
+def reduced(dist, limit, values):
+    """scipy's rows reduced: the vertices within ``limit`` and the sum of
+    ``values`` (None: 0) over them."""
+    inside = np.isfinite(dist) & (dist <= limit)
+    sums = np.zeros(len(dist)) if values is None else np.where(inside, values, 0.0).sum(axis=1)
+    return inside.sum(axis=1), sums
+
+
+def check_call(index, dist, r, device, kind):
+    """One call of ``kind`` on ``index`` with fresh random arguments, checked
+    against scipy's ``dist`` (all pairs)."""
+    n = index.n
+    sources = r.integers(0, n, int(r.integers(1, 600)))  # below and above a GPU batch (256)
+    if kind == "within":
+        limit = float(r.integers(0, 3000)) if r.integers(0, 3) else np.inf
+        values = r.uniform(0, 5, n) if r.integers(0, 2) else None
+        counts, sums = index.within(sources, limit, values, device=device)
+        want_counts, want_sums = reduced(dist[sources], limit, values)
+        np.testing.assert_array_equal(counts, want_counts)
+        np.testing.assert_allclose(sums, want_sums, rtol=1e-12)
+    elif kind == "trees":
+        np.testing.assert_array_equal(index.trees(sources, device=device), dist[sources])
+    elif kind == "table":
+        targets = r.integers(0, n, int(r.integers(1, 50)))
+        np.testing.assert_array_equal(index.table(sources, targets, device=device), dist[np.ix_(sources, targets)])
+    else:
+        near, source = index.nearest(sources, device=device)
+        np.testing.assert_array_equal(near, dist[sources].min(axis=0))
+        reached = np.isfinite(near)
+        np.testing.assert_array_equal(dist[source[reached], np.flatnonzero(reached)], near[reached])
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_calls_in_sequence_on_one_index_match_scipy(device):
+    """Many calls on one index, each with its own sources, limit and values
+    (none after some, a limit after inf), of every kind, some on another
+    device in between, one after ``release``: each gives scipy's answers. A
+    GPU keeps the index's state between calls; none of a call's arguments
+    may outlive it there."""
+    r = rng(("index calls in sequence", device))
+    graph = one_way_grid(r, 30, 25)
+    index = sssp_gpu.ContractionIndex(graph)
+    dist = csgraph.dijkstra(graph)
+    devices = [device, device, "cpu"] + (["gpu:0"] if device == "gpu" else [])
+    kinds = ["within", "within", "trees", "within", "table", "nearest"]
+    for call in range(30):
+        on = devices[call % len(devices)]
+        kind = kinds[call % len(kinds)]
+        print(f"call {call}: {kind} on {on}")
+        check_call(index, dist, r, on, kind)
+        if call == 20:
+            index.release()
+    if device == "gpu":
+        index.within([0], 100.0, device="gpu")
+        assert index._index.gpu_state_kept
+        index.release()
+        assert not index._index.gpu_state_kept
+    else:
+        assert not index._index.gpu_state_kept  # the CPU keeps nothing
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_calls_from_threads_on_one_index_match_scipy(device):
+    """Calls from several threads at once on one index (on a GPU one of them
+    uses the kept state, the others their own): each gives scipy's answers."""
+    r = rng(("index calls from threads", device))
+    graph = one_way_grid(r, 25, 20)
+    index = sssp_gpu.ContractionIndex(graph)
+    dist = csgraph.dijkstra(graph)
+    seeds = r.integers(0, 2**32, 4)
+    errors = []
+
+    def work(seed):
+        try:
+            own = np.random.default_rng(seed)
+            for call in range(6):
+                check_call(index, dist, own, device, ["within", "trees", "nearest"][call % 3])
+        except BaseException as error:  # noqa: BLE001 - reported by the main thread
+            errors.append(error)
+
+    threads = [threading.Thread(target=work, args=(int(seed),)) for seed in seeds]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not errors, errors
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_a_failed_call_leaves_later_calls_right(device):
+    """A call whose distances overflow 32 bits raises OverflowError (on a
+    GPU the state it used is dropped); the calls after it answer right."""
+    path = sp.csr_matrix(([2**31, 2**31, 5], ([0, 1, 2], [1, 2, 3])), shape=(4, 4))
+    index = sssp_gpu.ContractionIndex(path)
+    dist = csgraph.dijkstra(path)
+    for _ in range(2):
+        np.testing.assert_array_equal(index.within([1, 2], np.inf, device=device)[0], [3, 2])
+        with pytest.raises(OverflowError):
+            index.within([0, 1], np.inf, device=device)
+        with pytest.raises(OverflowError):
+            index.trees([1, 0], device=device)
+        np.testing.assert_array_equal(index.trees([2, 1, 3], device=device), dist[[2, 1, 3]])
+        np.testing.assert_array_equal(index.within([1, 2], 2.0**31, device=device)[0], [2, 2])

@@ -248,3 +248,40 @@ fn cpu_streamed_trees_within_and_nearest_match_the_oracle() {
         );
     }
 }
+
+/// Many batches per thread (one and two threads): each thread reuses its
+/// batch's distances and row from batch to batch, so a batch must not see
+/// the one before it. Sources in batches of 8, some batches short, rows and
+/// reductions against the oracle's trees.
+#[test]
+fn cpu_batches_reusing_a_threads_buffers_match_the_oracle() {
+    let mut rng = TestRng::new("reductions_cpu_reused_buffers");
+    for threads in [1, 2] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .expect("a thread pool");
+        for case in 0..12 {
+            let (graph, h) = random_graph_and_index(&mut rng, 150);
+            let k = rng.range(17, 140) as usize;
+            let (sources, expected) = random_sources_and_trees(&mut rng, &graph, k);
+            let limit = [rng.below(3000) as u32, MAX_WORD][rng.below(2) as usize];
+            let context = format!("{threads} threads, case {case}");
+            pool.install(|| {
+                assert_eq!(
+                    sssp::ch::phast::trees(&h, &sources),
+                    expected,
+                    "{context}: trees"
+                );
+                let mut trees = TreeSolver::new(None, &h, None).expect("solver");
+                let within = trees.within(&sources, limit, None).expect("within");
+                check_within(&within, &expected, limit, None, &context);
+                check_nearest(
+                    &trees.nearest(&sources).expect("nearest"),
+                    &expected,
+                    &context,
+                );
+            });
+        }
+    }
+}

@@ -25,24 +25,47 @@ pub fn tree(h: &Hierarchy, source: usize) -> Vec<u32> {
     trees(h, &[source]).pop().unwrap_or_default()
 }
 
-/// [`tree`] for every source: batches of [`CPU_LANES`] in parallel.
+/// [`tree`] for every source: batches of [`CPU_LANES`] in parallel, each
+/// thread's interleaved distances reused from batch to batch.
 pub fn trees(h: &Hierarchy, sources: &[usize]) -> Vec<Vec<u32>> {
     sources
         .par_chunks(CPU_LANES)
-        .flat_map_iter(|batch| {
-            let mut dist = vec![INFINITY; h.num_vertices() * batch.len()];
-            with_weight_type!(h.weight_kind, W => sweep_batch::<W>(h, batch, &mut dist));
+        .map_init(Vec::new, |dist, batch| {
+            sweep_into(h, batch, dist);
             (0..batch.len())
-                .map(move |lane| {
-                    let lanes = batch.len();
-                    h.position
-                        .iter()
-                        .map(|&p| dist[p as usize * lanes + lane])
-                        .collect::<Vec<u32>>()
+                .map(|lane| {
+                    let mut row = Vec::new();
+                    gather_row(h, dist, (batch.len(), lane), &mut row);
+                    row
                 })
                 .collect::<Vec<_>>()
         })
+        .flatten_iter()
         .collect()
+}
+
+/// The trees of `sources` (at most [`CPU_LANES`] graph vertices) into
+/// `dist`, interleaved by position (`dist[p * sources.len() + lane]`): its
+/// memory is reused, so that a thread's batches allocate nothing. (Where
+/// large allocations are mapped and unmapped each time, as under a fixed
+/// `MALLOC_TRIM_THRESHOLD_`, a fresh buffer per batch cost more page faults
+/// than sweeps.)
+pub(super) fn sweep_into(h: &Hierarchy, sources: &[usize], dist: &mut Vec<u32>) {
+    dist.clear();
+    dist.resize(h.num_vertices() * sources.len(), INFINITY);
+    with_weight_type!(h.weight_kind, W => sweep_batch::<W>(h, sources, dist));
+}
+
+/// Lane `lane` of the `lanes` interleaved trees of [`sweep_into`] in graph
+/// order, into `row` (its memory reused).
+pub(super) fn gather_row(
+    h: &Hierarchy,
+    dist: &[u32],
+    (lanes, lane): (usize, usize),
+    row: &mut Vec<u32>,
+) {
+    row.clear();
+    row.extend(h.position.iter().map(|&p| dist[p as usize * lanes + lane]));
 }
 
 /// The trees of `sources` (graph vertices) into `dist` (all infinite,

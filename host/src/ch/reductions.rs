@@ -8,7 +8,7 @@ use gpu_kernels::reductions::{Within, nearest_update, within_part};
 use rayon::prelude::*;
 
 use super::index::Hierarchy;
-use super::phast::{CPU_LANES, trees};
+use super::phast::{CPU_LANES, gather_row, sweep_into, trees};
 
 /// Per-vertex values to sum over the vertices within a limit, by graph
 /// vertex; summed as `f64` whatever their type.
@@ -54,16 +54,24 @@ pub struct Nearest {
 }
 
 /// [`within_part`] of each source's tree in graph order (one lane, every
-/// vertex), `values` by graph vertex (empty: none).
+/// vertex), `values` by graph vertex (empty: none). Each thread reuses its
+/// batch's distances and row from batch to batch ([`sweep_into`]).
 pub fn within(h: &Hierarchy, sources: &[usize], limit: u32, values: &[f64]) -> Vec<Within> {
     sources
         .par_chunks(CPU_LANES)
-        .flat_map_iter(|batch| {
-            trees(h, batch)
-                .into_iter()
-                .map(|row| within_part(&row, (1, 0), (0, 1), limit, values))
-                .collect::<Vec<_>>()
-        })
+        .map_init(
+            || (Vec::new(), Vec::new()),
+            |(dist, row), batch| {
+                sweep_into(h, batch, dist);
+                (0..batch.len())
+                    .map(|lane| {
+                        gather_row(h, dist, (batch.len(), lane), row);
+                        within_part(row, (1, 0), (0, 1), limit, values)
+                    })
+                    .collect::<Vec<_>>()
+            },
+        )
+        .flatten_iter()
         .collect()
 }
 
