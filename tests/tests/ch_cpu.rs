@@ -444,3 +444,51 @@ fn the_kernels_sweep_logic_matches_the_oracle() {
         );
     }
 }
+
+/// A sweep's lanes shrink to fit 32-bit indices and the memory budget,
+/// stay a multiple of the lanes per item and never exceed what was asked
+/// (rounded up to that multiple).
+#[test]
+fn sweep_lanes_shrink_to_fit() {
+    use gpu_kernels::phast::LANES_PER_ITEM;
+    use sssp::gpu::phast::fitting_lanes;
+    let mut rng = TestRng::new("sweep_lanes_fit");
+    for case in 0..2000 {
+        let n = [rng.below(100), rng.below(1 << 24), rng.below(1 << 31)][rng.below(3) as usize]
+            as usize;
+        let asked = rng.range(1, 5000) as u32;
+        let budget = [u64::MAX, rng.below(1 << 36)][rng.below(2) as usize];
+        let step = LANES_PER_ITEM as u64;
+        match fitting_lanes(n, asked, budget) {
+            Some(lanes) => {
+                let lanes = lanes as u64;
+                assert!(
+                    lanes >= step && lanes % step == 0,
+                    "case {case}: {lanes} lanes"
+                );
+                assert!(
+                    lanes <= (asked as u64).next_multiple_of(step),
+                    "case {case}"
+                );
+                assert!(
+                    n as u64 * lanes <= u32::MAX as u64,
+                    "case {case}: n {n}, {lanes} lanes"
+                );
+                assert!(
+                    lanes == step || n as u64 * lanes * 4 <= budget,
+                    "case {case}: n {n}, {lanes} lanes over a budget of {budget}"
+                );
+            }
+            None => assert!(
+                n as u64 * step > u32::MAX as u64,
+                "case {case}: n {n} refused"
+            ),
+        }
+    }
+    assert_eq!(fitting_lanes(1000, 1024, u64::MAX), Some(1024));
+    assert_eq!(
+        fitting_lanes(1000, 1, u64::MAX),
+        Some(LANES_PER_ITEM as u32)
+    );
+    assert_eq!(fitting_lanes(8_000_000, 1024, u64::MAX), Some(512));
+}

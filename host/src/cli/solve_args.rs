@@ -174,7 +174,8 @@ pub struct SolveArgs {
     #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(1..=256))]
     pub streams: Option<u32>,
     /// Sources per GPU sweep with --index (default: the sources, in whole
-    /// warps, at most 256).
+    /// warps, at most 1024; fewer where their distances would not fit a
+    /// quarter of the GPU's free memory or 32-bit indices).
     #[arg(long, value_name = "K", requires = "index", value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub batch: Option<u32>,
     /// With --index: per source, the vertices within distance D and (with

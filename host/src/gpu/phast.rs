@@ -18,12 +18,18 @@ use crate::{Error, Result};
 mod reductions;
 mod stream;
 
-/// The sources a sweep serves at once unless told otherwise. A warp reads
-/// one contiguous row of 128 distances per arc; more lanes share each
-/// level's barrier among more trees. Measured on the H100
-/// (docs/PERFORMANCE.md), the sweep's time per tree on road networks falls
-/// from 32 to 256 lanes.
-pub const DEFAULT_LANES: u32 = 256;
+/// The sources a sweep serves at once unless told otherwise (fewer where
+/// their distances would not fit: [`GpuPhast::new`]). A warp reads one
+/// contiguous row of 128 distances per arc; more lanes share each level's
+/// barrier among more trees. Measured on the H200 (docs/PERFORMANCE.md),
+/// all-pairs accessibility of road networks takes 20–24 % less time with
+/// 1,024 lanes than with 256.
+pub const DEFAULT_LANES: u32 = 1024;
+
+/// The share of the device's free memory a sweep's distances may take
+/// before [`GpuPhast::new`] halves its lanes: the rest is for the index,
+/// tables, trees on their way to the host and other work.
+const DISTANCE_SHARE: u64 = 4;
 
 /// The device state of PHAST for one hierarchy.
 pub struct GpuPhast<'a> {
@@ -58,8 +64,10 @@ pub struct BatchTimes {
 
 impl<'a> GpuPhast<'a> {
     /// Uploads the down arcs and levels of `h` and allocates distances for
-    /// batches of `lanes` sources (rounded up to a multiple of
-    /// [`LANES_PER_ITEM`], the sweep's lanes per thread).
+    /// batches of up to `lanes` sources: rounded up to a multiple of
+    /// [`LANES_PER_ITEM`] (the sweep's lanes per thread), then halved while
+    /// their distances exceed 32-bit indices or a quarter of the device's
+    /// free memory. The trees are the same whatever the lanes.
     pub fn new(gpu: &'a Gpu, h: &Hierarchy, lanes: u32) -> Result<Self> {
         let n = h.num_vertices();
         let m = h.down.len();
@@ -68,17 +76,14 @@ impl<'a> GpuPhast<'a> {
                 "a PHAST batch needs at least one source".into(),
             ));
         }
-        let lanes = lanes
-            .checked_next_multiple_of(LANES_PER_ITEM as u32)
-            .ok_or_else(|| Error::InvalidArgument(format!("{lanes} sources per batch")))?;
-        let words = n
-            .checked_mul(lanes as usize)
-            .filter(|&w| w <= u32::MAX as usize)
-            .ok_or_else(|| {
-                Error::InvalidArgument(format!(
-                    "{lanes} sources per batch × {n} vertices do not fit 32-bit indices"
-                ))
-            })?;
+        let (free, _) = gpu.memory_info()?;
+        let lanes = fitting_lanes(n, lanes, free / DISTANCE_SHARE).ok_or_else(|| {
+            Error::InvalidArgument(format!(
+                "the distances of {LANES_PER_ITEM} sources × {n} vertices do not fit 32-bit \
+                 indices"
+            ))
+        })?;
+        let words = n * lanes as usize;
         gpu.check_fits(
             "the hierarchy's down arcs and the batch distances",
             bytes_of::<u32>(3 * (n + 1) + 2 * m + words),
@@ -298,6 +303,24 @@ impl<'a> GpuPhast<'a> {
         self.rows = Some(rows);
         trees
     }
+}
+
+/// The lanes of a sweep of `n` vertices asked for `lanes`: rounded up to a
+/// multiple of [`LANES_PER_ITEM`], then halved (staying a multiple) while
+/// the distances exceed 32-bit indices or `budget` bytes. `None` when not
+/// even [`LANES_PER_ITEM`] lanes have 32-bit indices; a budget too small
+/// for them leaves them to the allocation's own check.
+pub fn fitting_lanes(n: usize, lanes: u32, budget: u64) -> Option<u32> {
+    let step = LANES_PER_ITEM as u32;
+    let mut lanes = lanes.checked_next_multiple_of(step)?.max(step);
+    let fits = |lanes: u32, budget: u64| {
+        let words = n as u64 * lanes as u64;
+        words <= u32::MAX as u64 && words * 4 <= budget
+    };
+    while lanes > step && !fits(lanes, budget) {
+        lanes = (lanes / 2).next_multiple_of(step);
+    }
+    fits(lanes, u64::MAX).then_some(lanes)
 }
 
 /// The upward searches of a batch's `sources` (in parallel on the host) as
