@@ -463,7 +463,7 @@ fn sweep_lanes_shrink_to_fit() {
             Some(lanes) => {
                 let lanes = lanes as u64;
                 assert!(
-                    lanes >= step && lanes % step == 0,
+                    lanes >= step && lanes.is_multiple_of(step),
                     "case {case}: {lanes} lanes"
                 );
                 assert!(

@@ -297,7 +297,7 @@ impl PhastKernels {
                 ("dist", dist.len(), n * lanes as usize),
             ],
         )?;
-        if lanes as usize % LANES_PER_ITEM != 0 {
+        if !(lanes as usize).is_multiple_of(LANES_PER_ITEM) {
             return Err(Error::Internal(format!(
                 "{kernel}: {lanes} lanes, not a multiple of {LANES_PER_ITEM}"
             )));
