@@ -16,9 +16,10 @@
 //!    into their neighbours' lists (keeping the lighter of parallel arcs),
 //!    and the neighbours' priorities are recomputed.
 //!
-//! The priority is the usual one: twice the edge difference (shortcuts a
-//! contraction would add minus arcs it would remove), plus the contracted
-//! neighbours, plus the depth of the hierarchy under the vertex.
+//! The priority is RoutingKit's (see [`Priority`]): the shortcuts a
+//! contraction would add over the arcs it would remove, the same ratio of the
+//! graph arcs they stand for (hops), and the depth of the hierarchy under the
+//! vertex.
 //!
 //! Weights during the build are [`Metric`] keys: exact integers for `u32`
 //! weights, `f64` sums for `f32` weights. A shortcut's `f32` weight is its
@@ -47,7 +48,10 @@ pub struct BuildOptions {
     /// arcs, not vertices, keeps searches in the dense top of the hierarchy
     /// cheap).
     pub witness_scanned: usize,
-    /// Arcs a witness search scans at most when estimating a priority.
+    /// Arcs a witness search scans at most when estimating a priority, in a
+    /// graph as dense as the input; as the remaining graph's mean degree
+    /// grows, up to 6 times this (at most 200 times this over one
+    /// priority's searches).
     pub priority_scanned: usize,
     /// The build stops with [`Error::NoHierarchy`] when the remaining
     /// graph's arcs grow while its vertex count, squared, exceeds this many
@@ -153,6 +157,8 @@ struct Arc<K> {
     other: u32,
     weight: K,
     middle: u32,
+    /// The graph arcs the arc stands for (1 for a graph arc).
+    hops: u32,
 }
 
 const REMAINING: u8 = 0;
@@ -166,6 +172,7 @@ struct Shortcut<K> {
     head: u32,
     weight: K,
     middle: u32,
+    hops: u32,
 }
 
 /// The graph during contraction: out- and in-arcs of every vertex. A
@@ -194,6 +201,7 @@ impl<M: Metric> Remaining<M> {
                         other: v as u32,
                         weight: M::key(w),
                         middle: NO_MIDDLE,
+                        hops: 1,
                     })
                     .collect();
                 keep_lightest(&mut arcs);
@@ -299,6 +307,7 @@ impl<M: Metric> Remaining<M> {
                             head: b.other,
                             weight: via,
                             middle: v as u32,
+                            hops: a.hops.saturating_add(b.hops),
                         };
                         emit(shortcut);
                         if self.symmetric {
@@ -315,20 +324,62 @@ impl<M: Metric> Remaining<M> {
         })
     }
 
-    /// The priority of `v`.
-    fn priority(&self, v: usize, limit: usize, contracted: u32, depth: u32) -> i64 {
-        let mut added = 0i64;
-        let pairs = self.out[v].len() * self.inn[v].len();
-        if pairs > 10_000 {
-            // Too dense to simulate cheaply: assume every pair needs one.
-            added = pairs as i64;
+    /// The priority of `v` (see [`Priority`]), its witness searches bounded
+    /// by `scanned` arcs times `density`, but all of them together by
+    /// [`PRIORITY_SEARCHES`] times `scanned`, and none below `scanned`.
+    fn priority(&self, v: usize, scanned: usize, density: usize, depth: u32) -> Priority {
+        let (outs, inns) = (&self.out[v], &self.inn[v]);
+        let limit = scanned
+            .saturating_mul(density)
+            .min(scanned.saturating_mul(PRIORITY_SEARCHES) / inns.len().max(1))
+            .max(scanned);
+        let hops = |arcs: &[Arc<M::Key>]| arcs.iter().map(|a| a.hops as u64).sum::<u64>();
+        let (out_hops, in_hops) = (hops(outs), hops(inns));
+        let pairs = outs.len() * inns.len();
+        // Too dense to simulate cheaply, or a shortcut's weight overflows:
+        // assume every pair needs one.
+        let every_pair = || {
+            let added_hops = inns.len() as u64 * out_hops + outs.len() as u64 * in_hops;
+            (pairs as u64, added_hops)
+        };
+        let (added, added_hops) = if pairs > 10_000 {
+            every_pair()
         } else {
-            if self.shortcuts(v, limit, |_| added += 1).is_err() {
-                added = pairs as i64;
+            let (mut added, mut added_hops) = (0u64, 0u64);
+            let counted = self.shortcuts(v, limit, |s| {
+                added += 1;
+                added_hops += s.hops as u64;
+            });
+            if counted.is_err() {
+                every_pair()
+            } else {
+                (added, added_hops)
             }
+        };
+        let removed = 1 + self.degree(v) as u64;
+        let removed_hops = 1 + out_hops + in_hops;
+        let key =
+            1 + 1000 * depth as u64 + 1000 * added / removed + 1000 * added_hops / removed_hops;
+        Priority {
+            key: key as i64,
+            edge_difference: added as i64 - self.degree(v) as i64,
         }
-        2 * (added - self.degree(v) as i64) + contracted as i64 + depth as i64
     }
+}
+
+/// A vertex's priority, RoutingKit's: `1 + 1000 · depth + 1000 · added /
+/// removed + 1000 · added hops / removed hops`, where `added` counts the
+/// shortcuts its contraction would add, `removed` its arcs plus one, and the
+/// hops are the graph arcs those shortcuts and arcs stand for (plus one for
+/// the removed). The hop terms hold back vertices whose shortcuts would stand
+/// for long paths, so that the order spreads evenly; against the edge
+/// difference it shrank the roads' query search spaces by a quarter to a
+/// third (docs/PERFORMANCE.md, 2026-11-29).
+#[derive(Clone, Copy, Debug)]
+struct Priority {
+    key: i64,
+    /// Shortcuts added minus arcs removed, estimated.
+    edge_difference: i64,
 }
 
 /// Sorts arcs by their other endpoint and keeps the lightest of parallel
@@ -345,6 +396,14 @@ fn keep_lightest<K: Key>(arcs: &mut Vec<Arc<K>>) {
 /// last vertex's arcs): a vertex of up to this many arcs is always scanned
 /// whole.
 const OVERSHOOT: usize = 64;
+
+/// The most that a priority's witness searches' bound is multiplied by as the
+/// remaining graph grows denser (its mean degree over the graph's).
+const PRIORITY_DENSITY_MAX: usize = 6;
+
+/// A priority's witness searches together scan at most this many times
+/// [`BuildOptions::priority_scanned`] arcs (when the density asks for more).
+const PRIORITY_SEARCHES: usize = 200;
 
 /// A hash of a vertex id, the tie-break between equal priorities.
 fn mix(v: u32) -> u64 {
@@ -367,18 +426,9 @@ pub fn build(graph: &Graph, options: &BuildOptions) -> Result<Hierarchy> {
 
 /// The per-vertex state of contraction besides the remaining graph.
 struct Progress {
-    priority: Vec<i64>,
-    contracted_neighbours: Vec<u32>,
+    priority: Vec<Priority>,
     depth: Vec<u32>,
     level: Vec<u32>,
-}
-
-impl Progress {
-    /// The estimated change in the remaining graph's arcs when `v` is
-    /// contracted: its edge difference, recovered from its priority.
-    fn edge_difference(&self, v: usize) -> i64 {
-        (self.priority[v] - self.contracted_neighbours[v] as i64 - self.depth[v] as i64) / 2
-    }
 }
 
 fn no_hierarchy(graph: &Graph, round: u32, contracted: usize, why: String) -> Error {
@@ -394,14 +444,13 @@ fn build_with<M: Metric>(graph: &Graph, options: &BuildOptions) -> Result<Hierar
     let n = graph.num_vertices();
     let mut g = Remaining::<M>::from_graph(graph);
     let size = (graph.num_edges() + n) as u64;
-    let arcs: usize = g.out.par_iter().map(Vec::len).sum();
-    let mut core = CoreGrowth::new(arcs as u64, size, options.max_core_ratio);
+    let initial_arcs: usize = g.out.par_iter().map(Vec::len).sum();
+    let mut core = CoreGrowth::new(initial_arcs as u64, size, options.max_core_ratio);
     let mut p = Progress {
         priority: (0..n)
             .into_par_iter()
-            .map(|v| g.priority(v, options.priority_scanned, 0, 0))
+            .map(|v| g.priority(v, options.priority_scanned, 1, 0))
             .collect(),
-        contracted_neighbours: vec![0u32; n],
         depth: vec![0u32; n],
         level: vec![0u32; n],
     };
@@ -409,7 +458,7 @@ fn build_with<M: Metric>(graph: &Graph, options: &BuildOptions) -> Result<Hierar
     let mut round = 0u32;
     let mut affected = vec![false; n];
     while !remaining.is_empty() {
-        let key = |v: u32| (p.priority[v as usize], mix(v));
+        let key = |v: u32| (p.priority[v as usize].key, mix(v));
         let selected: Vec<u32> = remaining
             .par_iter()
             .copied()
@@ -425,7 +474,7 @@ fn build_with<M: Metric>(graph: &Graph, options: &BuildOptions) -> Result<Hierar
             // graph and overestimate too much to be trusted.
             let change: i64 = selected
                 .iter()
-                .map(|&v| p.edge_difference(v as usize))
+                .map(|&v| p.priority[v as usize].edge_difference)
                 .sum();
             if let Some(why) = core.predict(n - selected.len(), change) {
                 return Err(no_hierarchy(graph, round, 0, why));
@@ -443,7 +492,6 @@ fn build_with<M: Metric>(graph: &Graph, options: &BuildOptions) -> Result<Hierar
             removed += g.out[vi].len() as u64;
             for a in g.out[vi].iter().chain(&g.inn[vi]) {
                 let x = a.other as usize;
-                p.contracted_neighbours[x] += 1;
                 p.depth[x] = p.depth[x].max(p.depth[vi] + 1);
                 if !affected[x] {
                     affected[x] = true;
@@ -459,17 +507,25 @@ fn build_with<M: Metric>(graph: &Graph, options: &BuildOptions) -> Result<Hierar
         if let Some(why) = core.record(remaining.len(), arcs) {
             return Err(no_hierarchy(graph, round + 1, n - remaining.len(), why));
         }
-        let changed: Vec<(u32, i64)> = touched
+        // The remaining graph grows denser as it shrinks; a priority's witness
+        // searches scan more arcs in proportion, so that they reach as many
+        // vertices at the top as at the bottom (a bound of arcs that suffices
+        // among a road's vertices of degree three finds few witnesses among
+        // the top's of degree thirty). The remaining vertices are then few;
+        // but a social graph's dense core is not, and its vertices of dozens
+        // of arcs run one search per arc, hence the bound on their total.
+        let density = (arcs as u128 * n as u128)
+            .checked_div(remaining.len() as u128 * initial_arcs as u128)
+            .unwrap_or(1)
+            .clamp(1, PRIORITY_DENSITY_MAX as u128) as usize;
+        let changed: Vec<(u32, Priority)> = touched
             .par_iter()
             .map(|&v| {
                 let vi = v as usize;
-                let q = g.priority(
-                    vi,
-                    options.priority_scanned,
-                    p.contracted_neighbours[vi],
-                    p.depth[vi],
-                );
-                (v, q)
+                (
+                    v,
+                    g.priority(vi, options.priority_scanned, density, p.depth[vi]),
+                )
             })
             .collect();
         for (v, q) in changed {
@@ -540,6 +596,7 @@ fn apply_shortcuts<M: Metric>(
                     other: if outgoing { s.head } else { s.tail },
                     weight: s.weight,
                     middle: s.middle,
+                    hops: s.hops,
                 }));
                 keep_lightest(arcs);
             });
