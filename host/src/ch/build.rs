@@ -333,13 +333,18 @@ impl<M: Metric> Remaining<M> {
             .saturating_mul(density)
             .min(scanned.saturating_mul(PRIORITY_SEARCHES) / inns.len().max(1))
             .max(scanned);
-        let hops = |arcs: &[Arc<M::Key>]| arcs.iter().map(|a| a.hops as u64).sum::<u64>();
+        let hops = |arcs: &[Arc<M::Key>]| {
+            arcs.iter()
+                .fold(0u64, |sum, a| sum.saturating_add(a.hops as u64))
+        };
         let (out_hops, in_hops) = (hops(outs), hops(inns));
         let pairs = outs.len() * inns.len();
         // Too dense to simulate cheaply, or a shortcut's weight overflows:
         // assume every pair needs one.
         let every_pair = || {
-            let added_hops = inns.len() as u64 * out_hops + outs.len() as u64 * in_hops;
+            let added_hops = (inns.len() as u64)
+                .saturating_mul(out_hops)
+                .saturating_add((outs.len() as u64).saturating_mul(in_hops));
             (pairs as u64, added_hops)
         };
         let (added, added_hops) = if pairs > 10_000 {
@@ -348,7 +353,7 @@ impl<M: Metric> Remaining<M> {
             let (mut added, mut added_hops) = (0u64, 0u64);
             let counted = self.shortcuts(v, limit, |s| {
                 added += 1;
-                added_hops += s.hops as u64;
+                added_hops = added_hops.saturating_add(s.hops as u64);
             });
             if counted.is_err() {
                 every_pair()
@@ -357,11 +362,13 @@ impl<M: Metric> Remaining<M> {
             }
         };
         let removed = 1 + self.degree(v) as u64;
-        let removed_hops = 1 + out_hops + in_hops;
-        let key =
-            1 + 1000 * depth as u64 + 1000 * added / removed + 1000 * added_hops / removed_hops;
+        let removed_hops = 1 + out_hops.saturating_add(in_hops) as u128;
+        let key = 1
+            + 1000 * depth as u128
+            + 1000 * added as u128 / removed as u128
+            + 1000 * added_hops as u128 / removed_hops;
         Priority {
-            key: key as i64,
+            key: key.min(i64::MAX as u128) as i64,
             edge_difference: added as i64 - self.degree(v) as i64,
         }
     }
