@@ -190,37 +190,43 @@ pub mod warp {
         sum
     }
 
-    /// The minimum of `value` over the warp, in every lane (butterfly of
-    /// `__shfl_xor_sync`).
+    /// `value` combined over the warp by `op`, in every lane: a butterfly of
+    /// `__shfl_xor_sync` (lane `i` combines its value with lane `i ^ 16`'s,
+    /// then `i ^ 8`'s, …).
     ///
     /// # Safety
     /// All 32 lanes of the warp execute this call together.
     #[inline(always)]
-    pub unsafe fn reduce_min(value: u32) -> u32 {
-        let mut value = value;
+    unsafe fn butterfly(mut value: u32, op: impl Fn(u32, u32) -> u32) -> u32 {
         let mut offset = WARP_SIZE / 2;
         while offset > 0 {
             // SAFETY: as the caller guarantees.
-            value = value.min(unsafe { shfl_sync_bfly(FULL_MASK, value, offset, 31) });
+            value = op(value, unsafe {
+                shfl_sync_bfly(FULL_MASK, value, offset, 31)
+            });
             offset /= 2;
         }
         value
     }
 
-    /// The sum of `value` over the warp's lanes, in every lane (a butterfly
-    /// of `__shfl_xor_sync`; wrapping).
+    /// The minimum of `value` over the warp, in every lane.
     ///
     /// # Safety
     /// All 32 lanes of the warp execute this call together.
     #[inline(always)]
-    pub unsafe fn sum_u32(mut value: u32) -> u32 {
-        let mut offset = WARP_SIZE / 2;
-        while offset > 0 {
-            // SAFETY: as the caller guarantees.
-            value = value.wrapping_add(unsafe { shfl_sync_bfly(FULL_MASK, value, offset, 31) });
-            offset /= 2;
-        }
-        value
+    pub unsafe fn reduce_min(value: u32) -> u32 {
+        // SAFETY: as the caller guarantees.
+        unsafe { butterfly(value, u32::min) }
+    }
+
+    /// The sum of `value` over the warp's lanes, in every lane (wrapping).
+    ///
+    /// # Safety
+    /// All 32 lanes of the warp execute this call together.
+    #[inline(always)]
+    pub unsafe fn sum_u32(value: u32) -> u32 {
+        // SAFETY: as the caller guarantees.
+        unsafe { butterfly(value, u32::wrapping_add) }
     }
 
     /// The sum of `value` over the warp's lanes, in every lane: a butterfly

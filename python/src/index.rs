@@ -13,7 +13,7 @@
 //! the solver all its inputs (sources, limit, values), so nothing kept
 //! depends on an earlier call's arguments.
 
-use std::sync::{Arc, Mutex, TryLockError};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError, TryLockError};
 
 use gpu_kernels::distance::INFINITY;
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyUntypedArrayMethods};
@@ -142,14 +142,11 @@ impl Index {
     /// a batch's buffers); the next call on a GPU sets them up again.
     fn release(&self, py: Python<'_>) {
         py.detach(|| {
-            let cell = match self.gpu_trees.lock() {
-                Ok(mut slot) => slot.take(),
-                Err(poisoned) => {
-                    let cell = poisoned.into_inner().take();
-                    self.gpu_trees.clear_poison();
-                    cell
-                }
-            };
+            let cell = self
+                .gpu_trees
+                .lock()
+                .unwrap_or_else(|poisoned| self.recovered(poisoned))
+                .take();
             drop_cell(cell);
         })
     }
@@ -435,13 +432,7 @@ impl Index {
                 bind(solver)?;
                 return work(&mut solver.index_trees(&self.hierarchy, None)?);
             }
-            Err(TryLockError::Poisoned(poisoned)) => {
-                // A call panicked midway: its tree solver is not trusted.
-                let mut slot = poisoned.into_inner();
-                drop_cell(slot.take());
-                self.gpu_trees.clear_poison();
-                slot
-            }
+            Err(TryLockError::Poisoned(poisoned)) => self.recovered(poisoned),
         };
         let same = slot
             .as_ref()
@@ -466,6 +457,18 @@ impl Index {
             drop_cell(slot.take());
         }
         result
+    }
+
+    /// The kept tree solver's slot after a call panicked midway: emptied
+    /// (that tree solver is not trusted) and no longer poisoned.
+    fn recovered<'a>(
+        &'a self,
+        poisoned: PoisonError<MutexGuard<'a, Option<TreesCell>>>,
+    ) -> MutexGuard<'a, Option<TreesCell>> {
+        let mut slot = poisoned.into_inner();
+        drop_cell(slot.take());
+        self.gpu_trees.clear_poison();
+        slot
     }
 
     /// A distance word of the index as a float64, inf for unreached (the

@@ -328,8 +328,9 @@ impl PhastKernels {
             barrier: device(stream, barrier),
         };
         // SAFETY: lengths and lanes checked above (device allocations start
-        // at 256-byte boundaries); the arrays come from a validated hierarchy (every down arc from an earlier level, level starts from 0
-        // to n, increasing); the barrier is zeroed on this stream just before,
+        // at 256-byte boundaries); the arrays come from a validated
+        // hierarchy (every down arc from an earlier level, level starts from
+        // 0 to n, increasing); the barrier is zeroed on this stream just before,
         // and the launch is cooperative, so the driver runs it only if all
         // blocks can be co-resident, as the grid barrier requires.
         unsafe { launch(stream, function, config, &args, Launch::Cooperative) }
